@@ -1,0 +1,106 @@
+//! The shared logging module: [`setup_logging`] installs a `tracing` subscriber.
+//!
+//! Logs go to stderr, never stdout: on stdio, stdout is the MCP channel and carries
+//! JSON-RPC frames only. A log file may be added beside stderr.
+
+use std::fs::OpenOptions;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::writer::BoxMakeWriter;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+
+/// The environment variable read for the log filter when no level is given (RUST_LOG syntax).
+pub const LOG_ENV: &str = "NETWORKS_MCP_LOG";
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Logging settings.
+#[derive(Debug, Clone, Default)]
+pub struct LogConfig {
+    /// A level or filter in RUST_LOG syntax (`info`, `networks_mcp=debug`). When
+    /// `None`, `NETWORKS_MCP_LOG` is read, and `info` is the fallback.
+    pub level: Option<String>,
+    /// Text or JSON lines.
+    pub format: LogFormat,
+    /// Also append the logs to this file.
+    pub file: Option<PathBuf>,
+}
+
+/// Why logging could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum LoggingError {
+    /// The level/filter string is not valid RUST_LOG syntax.
+    #[error("invalid log level or filter '{0}': {1}")]
+    Filter(String, String),
+    /// The log file could not be opened.
+    #[error("cannot open log file {0}: {1}")]
+    File(PathBuf, std::io::Error),
+    /// A global subscriber was already installed.
+    #[error("logging is already set up: {0}")]
+    AlreadySet(String),
+}
+
+/// Installs the global `tracing` subscriber: stderr (and optionally a file), with the
+/// configured level and format. Call once at startup.
+pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
+    let spec = match &config.level {
+        Some(level) => level.clone(),
+        None => std::env::var(LOG_ENV).unwrap_or_else(|_| "info".to_string()),
+    };
+    let filter =
+        EnvFilter::try_new(&spec).map_err(|e| LoggingError::Filter(spec.clone(), e.to_string()))?;
+
+    let file_writer = match &config.file {
+        Some(path) => {
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| LoggingError::File(path.clone(), e))?;
+            Some(BoxMakeWriter::new(Mutex::new(file)))
+        }
+        None => None,
+    };
+
+    let stderr = BoxMakeWriter::new(std::io::stderr);
+    let result = match config.format {
+        LogFormat::Text => {
+            let file_layer = file_writer.map(|w| {
+                tracing_subscriber::fmt::layer()
+                    .with_writer(w)
+                    .with_ansi(false)
+            });
+            tracing_subscriber::registry()
+                .with(filter)
+                .with(
+                    tracing_subscriber::fmt::layer()
+                        .with_writer(stderr)
+                        .with_ansi(std::io::stderr().is_terminal()),
+                )
+                .with(file_layer)
+                .try_init()
+        }
+        LogFormat::Json => {
+            let file_layer =
+                file_writer.map(|w| tracing_subscriber::fmt::layer().json().with_writer(w));
+            tracing_subscriber::registry()
+                .with(filter)
+                .with(tracing_subscriber::fmt::layer().json().with_writer(stderr))
+                .with(file_layer)
+                .try_init()
+        }
+    };
+    result.map_err(|e| LoggingError::AlreadySet(e.to_string()))
+}

@@ -1,0 +1,12 @@
+//! The server's `instructions`: the preamble an LLM reads before any tool.
+
+/// Where to start and the conventions every tool shares.
+pub const INSTRUCTIONS: &str = "\
+networks-mcp keeps named, directed, weighted graphs (\"networks\") in memory so you can plan with them. \
+Start with network_list to see what exists, then network_create to make a network, then add nodes \
+(network_add_node) and edges (network_add_edge), and ask questions such as network_get_neighbors. \
+Edges point source -> target. In a dependency graph, an edge A -> B reads \"A depends on B\" \
+(e.g. agents -> logging): direction \"out\" follows what a node depends on, \"in\" what depends on it. \
+Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
+Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
+and changes nothing. Destructive tools do nothing unless you pass confirm: true.";

@@ -1,0 +1,188 @@
+//! The MCP layer: one rmcp [`ServerHandler`] over the tool table.
+//!
+//! Thin by design: it decodes arguments, calls the registry through a tool body and
+//! wraps the answer. All graph logic lives in [`crate::network`]. Every call flows
+//! through [`NetworksServer::dispatch`], the one chokepoint for argument decoding,
+//! read-only refusal, panic capture, error objects and logging.
+
+mod instructions;
+pub mod stdio;
+pub mod tool;
+pub mod tools;
+
+use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+use tracing::{debug, error, warn};
+
+pub use instructions::INSTRUCTIONS;
+pub use tool::{Effect, Toolset};
+
+use crate::error::Error;
+use crate::registry::NetworkRegistry;
+use tool::{ToolContext, ToolDef};
+
+/// How a server is set up: which tools it offers and how it treats writes.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// The toolsets whose tools are listed and callable.
+    pub toolsets: BTreeSet<Toolset>,
+    /// Refuse every tool that changes state (and do not list them).
+    pub read_only: bool,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            toolsets: Toolset::ALL.into_iter().collect(),
+            read_only: false,
+        }
+    }
+}
+
+/// The MCP server: a registry plus the enabled tools. Cheap to clone (one per session).
+#[derive(Clone)]
+pub struct NetworksServer {
+    registry: Arc<NetworkRegistry>,
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    options: ServerOptions,
+    tools: Vec<ToolDef>,
+    listed: Vec<Tool>,
+}
+
+impl NetworksServer {
+    /// The server factory used by `main` and by tests.
+    pub fn new(registry: Arc<NetworkRegistry>, options: ServerOptions) -> Self {
+        let tools: Vec<ToolDef> = tools::all()
+            .into_iter()
+            .filter(|t| options.toolsets.contains(&t.toolset))
+            .collect();
+        let listed = tools
+            .iter()
+            .filter(|t| !(options.read_only && t.effect.writes()))
+            .map(|t| {
+                let mut tool = t.tool.clone();
+                let mut meta = rmcp::model::JsonObject::new();
+                meta.insert("toolset".into(), Value::from(t.toolset.name()));
+                tool.meta = Some(rmcp::model::MetaObject(meta));
+                tool
+            })
+            .collect();
+        NetworksServer {
+            registry,
+            inner: Arc::new(Inner {
+                options,
+                tools,
+                listed,
+            }),
+        }
+    }
+
+    /// The registry this server serves.
+    pub fn registry(&self) -> &Arc<NetworkRegistry> {
+        &self.registry
+    }
+
+    /// The tools as `tools/list` publishes them.
+    pub fn listed_tools(&self) -> &[Tool] {
+        &self.inner.listed
+    }
+
+    /// Runs one tool call: the chokepoint every call flows through. Returns `None`
+    /// for a tool this server does not offer (a protocol error), else the result
+    /// (a success object, or an error object).
+    pub fn dispatch(&self, name: &str, arguments: Value) -> Option<Result<Value, Error>> {
+        let tool = self.inner.tools.iter().find(|t| t.name() == name)?;
+        let started = Instant::now();
+        let result = if self.inner.options.read_only && tool.effect.writes() {
+            Err(Error::ReadOnly {
+                tool: name.to_string(),
+            })
+        } else {
+            let ctx = ToolContext {
+                registry: &self.registry,
+            };
+            // A bug in one call must not take the server down.
+            catch_unwind(AssertUnwindSafe(|| tool.call(&ctx, arguments.clone())))
+                .unwrap_or_else(|panic| {
+                    let message = panic_message(&panic);
+                    error!(tool = name, %message, backtrace = %std::backtrace::Backtrace::force_capture(), "tool call panicked");
+                    Err(Error::Internal { message })
+                })
+        };
+        let elapsed_us = started.elapsed().as_micros() as u64;
+        match &result {
+            Ok(_) => debug!(tool = name, elapsed_us, "tool call"),
+            Err(e) => {
+                warn!(tool = name, code = e.code(), error = %e, arguments = %arguments, elapsed_us, "tool call failed")
+            }
+        }
+        Some(result)
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+impl ServerHandler for NetworksServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
+        info.server_info = Implementation::new("networks-mcp", env!("CARGO_PKG_VERSION"))
+            .with_title("networks-mcp: named directed weighted graphs for planning");
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult {
+            result_type: None,
+            meta: None,
+            next_cursor: None,
+            ttl_ms: None,
+            cache_scope: None,
+            tools: self.inner.listed.clone(),
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        match self.dispatch(&request.name, arguments) {
+            Some(Ok(value)) => Ok(CallToolResult::structured(value).into()),
+            Some(Err(error)) => Ok(CallToolResult::structured_error(error.to_object()).into()),
+            None => Err(ErrorData::invalid_params(
+                Error::UnknownTool {
+                    name: request.name.to_string(),
+                }
+                .to_string(),
+                None,
+            )),
+        }
+    }
+}

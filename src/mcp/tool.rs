@@ -1,0 +1,241 @@
+//! The tool table: how one tool is described (name, prompt text, schemas,
+//! annotations, toolset) and how its arguments are decoded and its result encoded.
+//!
+//! Every tool is a plain function `fn(&ToolContext, Params) -> Result<Output>`. The
+//! [`ToolDef::new`] wrapper decodes the arguments itself (so malformed arguments get
+//! our error object, not rmcp's plain-text message) and serialises the output.
+
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::registry::NetworkRegistry;
+
+/// The groups that `--toolsets` selects from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Toolset {
+    /// The seed tools and the registry tools: create, list, delete, add node/edge, neighbors.
+    Core,
+    /// Editing and batch loading.
+    Edit,
+    /// Questions about the graph: traversal, order, paths, cycles, readiness.
+    Analysis,
+}
+
+impl Toolset {
+    /// Every toolset, in listing order.
+    pub const ALL: [Toolset; 3] = [Toolset::Core, Toolset::Edit, Toolset::Analysis];
+
+    /// The name used on the command line and in the `_meta` of each tool.
+    pub fn name(self) -> &'static str {
+        match self {
+            Toolset::Core => "core",
+            Toolset::Edit => "edit",
+            Toolset::Analysis => "analysis",
+        }
+    }
+}
+
+/// What a tool does to the state; drives the MCP annotations and read-only mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Reads only.
+    Read,
+    /// Adds or changes data without destroying any.
+    Write {
+        /// Repeating the call with the same arguments changes nothing more.
+        idempotent: bool,
+    },
+    /// Removes data.
+    Destroy {
+        /// Repeating the call with the same arguments changes nothing more.
+        idempotent: bool,
+    },
+}
+
+impl Effect {
+    /// Whether the tool changes state.
+    pub fn writes(self) -> bool {
+        !matches!(self, Effect::Read)
+    }
+}
+
+/// What every tool body receives.
+pub struct ToolContext<'a> {
+    /// The networks.
+    pub registry: &'a NetworkRegistry,
+}
+
+type Handler = dyn Fn(&ToolContext<'_>, Value) -> Result<Value> + Send + Sync;
+
+/// One tool: its published description and its body.
+pub struct ToolDef {
+    /// The MCP tool as published in `tools/list`.
+    pub tool: Tool,
+    /// Its group.
+    pub toolset: Toolset,
+    /// What it does to the state.
+    pub effect: Effect,
+    handler: Box<Handler>,
+}
+
+/// The static facts of a tool, written next to its body.
+pub struct ToolMeta {
+    /// `network_*` name.
+    pub name: &'static str,
+    /// Short human title.
+    pub title: &'static str,
+    /// The LLM-facing description.
+    pub description: &'static str,
+    /// Its group.
+    pub toolset: Toolset,
+    /// What it does to the state.
+    pub effect: Effect,
+}
+
+impl ToolDef {
+    /// Builds a tool from its facts and a typed body.
+    pub fn new<P, O>(meta: ToolMeta, body: fn(&ToolContext<'_>, P) -> Result<O>) -> Self
+    where
+        P: DeserializeOwned + JsonSchema + 'static,
+        O: Serialize + JsonSchema + 'static,
+    {
+        let input_schema = rmcp::handler::server::common::schema_for_type::<P>();
+        let output_schema = rmcp::handler::server::common::schema_for_output::<O>();
+        let expected = describe_parameters(&input_schema);
+        let name = meta.name;
+        let handler = move |ctx: &ToolContext<'_>, arguments: Value| -> Result<Value> {
+            let params: P = decode(name, &expected, arguments)?;
+            let output = body(ctx, params)?;
+            serde_json::to_value(output).map_err(|e| Error::Internal {
+                message: format!("could not encode the result of {name}: {e}"),
+            })
+        };
+        let (read_only, destructive, idempotent) = match meta.effect {
+            Effect::Read => (true, false, true),
+            Effect::Write { idempotent } => (false, false, idempotent),
+            Effect::Destroy { idempotent } => (false, true, idempotent),
+        };
+        let annotations = ToolAnnotations::with_title(meta.title)
+            .read_only(read_only)
+            .destructive(destructive)
+            .idempotent(idempotent)
+            .open_world(false);
+        let mut tool = Tool::new(meta.name, meta.description, input_schema);
+        tool.title = Some(meta.title.to_string());
+        tool.output_schema = Some(output_schema);
+        tool.annotations = Some(annotations);
+        ToolDef {
+            tool,
+            toolset: meta.toolset,
+            effect: meta.effect,
+            handler: Box::new(handler),
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.tool.name
+    }
+
+    /// Decodes `arguments` and runs the body.
+    pub fn call(&self, ctx: &ToolContext<'_>, arguments: Value) -> Result<Value> {
+        (self.handler)(ctx, arguments)
+    }
+}
+
+/// Decodes tool arguments, turning every serde failure into an `invalid_arguments`
+/// error that names the field and lists the expected parameters.
+fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: Value) -> Result<P> {
+    let arguments = match arguments {
+        Value::Null => Value::Object(Map::new()),
+        other => other,
+    };
+    serde_path_to_error::deserialize(arguments).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        let field = if path == "." {
+            field_named_in(&inner)
+        } else {
+            Some(path.clone())
+        };
+        let location = if path == "." {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
+        Error::InvalidArguments {
+            message: format!(
+                "invalid arguments for {tool}: {location}{inner}. Expected parameters: {expected}."
+            ),
+            field,
+        }
+    })
+}
+
+/// serde names a missing or unknown field in backticks: "missing field `node_id`".
+fn field_named_in(message: &str) -> Option<String> {
+    let start = message.find('`')? + 1;
+    let len = message[start..].find('`')?;
+    Some(message[start..start + len].to_string())
+}
+
+/// "network_name (string, required), weight (number, optional)" from an input schema.
+fn describe_parameters(schema: &Arc<JsonObject>) -> String {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return "none".to_string();
+    };
+    if properties.is_empty() {
+        return "none".to_string();
+    }
+    properties
+        .iter()
+        .map(|(name, property)| {
+            let kind = type_word(property);
+            let need = if required.contains(&name.as_str()) {
+                "required"
+            } else {
+                "optional"
+            };
+            format!("{name} ({kind}, {need})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn type_word(property: &Value) -> String {
+    let types: Vec<&str> = match property.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|t| *t != "null")
+            .collect(),
+        _ => Vec::new(),
+    };
+    if let Some(values) = property.get("enum").and_then(Value::as_array) {
+        let words: Vec<String> = values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|v| format!("\"{v}\""))
+            .collect();
+        return words.join(" | ");
+    }
+    if types.is_empty() {
+        if property.get("$ref").is_some() || property.get("anyOf").is_some() {
+            return "see schema".to_string();
+        }
+        return "any JSON".to_string();
+    }
+    types.join(" or ")
+}

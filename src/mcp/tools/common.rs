@@ -1,0 +1,94 @@
+//! Types shared by several tools' parameters and results.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::network::{EdgeView, Network};
+
+/// `status` of a plain success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Success {
+    /// The call did what was asked.
+    Success,
+}
+
+/// `status` of an idempotent create: `success` when created, `duplicate` when it already existed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CreateStatus {
+    /// Created now.
+    Success,
+    /// Already existed; nothing changed.
+    Duplicate,
+}
+
+/// The JSON schema of a flat attribute map, so the LLM sees the rule before it breaks it.
+pub fn flat_attributes_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "description": "Flat key-value attributes: each value a string, number, boolean or null (no nested objects or arrays).",
+        "additionalProperties": { "type": ["string", "number", "boolean", "null"] }
+    })
+}
+
+/// The JSON schema of a free JSON payload.
+pub fn any_json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "Any JSON value: a string, number, object, array... Stored as given."
+    })
+}
+
+/// An edge as tools return it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EdgeOut {
+    /// Stable edge id (use it with network_remove_edge).
+    pub edge_id: u64,
+    /// Source node id.
+    pub source: String,
+    /// Target node id.
+    pub target: String,
+    /// Edge weight.
+    pub weight: f64,
+    /// Flat attributes.
+    pub attributes: Map<String, Value>,
+}
+
+impl From<EdgeView<'_>> for EdgeOut {
+    fn from(edge: EdgeView<'_>) -> Self {
+        EdgeOut {
+            edge_id: edge.id,
+            source: edge.source.to_string(),
+            target: edge.target.to_string(),
+            weight: edge.weight,
+            attributes: edge.attributes.to_map(),
+        }
+    }
+}
+
+/// The default for optional `attributes` parameters.
+pub fn no_attributes() -> Map<String, Value> {
+    Map::new()
+}
+
+/// A JSON summary of a network (for results and resources).
+pub fn summary(name: &str, network: &Network) -> Value {
+    json!({
+        "name": name,
+        "description": network.description(),
+        "nodes": network.node_count(),
+        "edges": network.edge_count(),
+    })
+}
+
+/// Checks a `limit` parameter against its allowed range.
+pub fn check_limit(limit: usize, max: usize) -> crate::Result<usize> {
+    if limit == 0 || limit > max {
+        return Err(crate::Error::InvalidValue {
+            field: "limit".into(),
+            reason: format!("{limit} is out of range; give a number from 1 to {max}"),
+        });
+    }
+    Ok(limit)
+}

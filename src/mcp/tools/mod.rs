@@ -1,0 +1,14 @@
+//! Every MCP tool, one module per family. Each module exports `tools()`.
+
+pub mod common;
+pub mod core;
+pub mod networks;
+
+use super::tool::ToolDef;
+
+/// Every tool, in listing order.
+pub fn all() -> Vec<ToolDef> {
+    let mut tools = networks::tools();
+    tools.extend(core::tools());
+    tools
+}

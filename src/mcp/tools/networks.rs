@@ -1,0 +1,226 @@
+//! Registry tools: `network_create`, `network_list`, `network_delete`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tracing::info;
+
+use super::common::{CreateStatus, Success, check_limit};
+use crate::error::{Error, Result};
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::registry::CreateOutcome;
+
+const DEFAULT_LIST_LIMIT: usize = 100;
+const MAX_LIST_LIMIT: usize = 1_000;
+
+fn default_list_limit() -> usize {
+    DEFAULT_LIST_LIMIT
+}
+
+/// Parameters of `network_create`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateParams {
+    /// Name of the new network, e.g. "module_deps": 1 to 256 bytes, no control characters.
+    pub network_name: String,
+    /// What the network is for, e.g. "Module dependencies of the billing service".
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Result of `network_create`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CreateOutput {
+    /// "success" when created, "duplicate" when a network of that name already existed (left unchanged).
+    pub status: CreateStatus,
+    /// The network's name.
+    pub network_name: String,
+    /// Human-readable result message.
+    pub message: String,
+}
+
+fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
+    let outcome = ctx.registry.create(&p.network_name, p.description)?;
+    let (status, message) = match outcome {
+        CreateOutcome::Created => {
+            info!(network = %p.network_name, "network created");
+            (
+                CreateStatus::Success,
+                format!("Network '{}' created", p.network_name),
+            )
+        }
+        CreateOutcome::Duplicate => (
+            CreateStatus::Duplicate,
+            format!(
+                "Network '{}' already exists; nothing changed",
+                p.network_name
+            ),
+        ),
+    };
+    Ok(CreateOutput {
+        status,
+        network_name: p.network_name,
+        message,
+    })
+}
+
+/// Parameters of `network_list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    /// At most this many networks are returned (sorted by name), 1 to 1000. Default 100.
+    #[serde(default = "default_list_limit")]
+    pub limit: usize,
+}
+
+/// One network in `network_list`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct NetworkInfo {
+    /// The network's name.
+    pub name: String,
+    /// Its description, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Number of nodes.
+    pub nodes: usize,
+    /// Number of edges.
+    pub edges: usize,
+}
+
+/// Result of `network_list`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ListOutput {
+    /// "success".
+    pub status: Success,
+    /// The networks, sorted by name.
+    pub networks: Vec<NetworkInfo>,
+    /// How many networks exist in all.
+    pub total: usize,
+    /// True when `networks` holds only the first `limit` of `total`.
+    pub truncated: bool,
+}
+
+fn list(ctx: &ToolContext<'_>, p: ListParams) -> Result<ListOutput> {
+    let limit = check_limit(p.limit, MAX_LIST_LIMIT)?;
+    let all = ctx.registry.list();
+    let total = all.len();
+    let networks = all
+        .into_iter()
+        .take(limit)
+        .map(|s| NetworkInfo {
+            name: s.name,
+            description: s.description,
+            nodes: s.nodes,
+            edges: s.edges,
+        })
+        .collect();
+    Ok(ListOutput {
+        status: Success::Success,
+        networks,
+        total,
+        truncated: total > limit,
+    })
+}
+
+/// Parameters of `network_delete`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteParams {
+    /// Name of the network to delete with all its nodes and edges.
+    pub network_name: String,
+    /// Must be true, or nothing is deleted. Set it only when the user really wants the network gone.
+    #[serde(default)]
+    pub confirm: bool,
+}
+
+/// Result of `network_delete`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct DeleteOutput {
+    /// "success".
+    pub status: Success,
+    /// The network's name.
+    pub network_name: String,
+    /// True if the network existed and is now gone; false if there was nothing to delete.
+    pub deleted: bool,
+    /// Nodes removed with it.
+    pub nodes: usize,
+    /// Edges removed with it.
+    pub edges: usize,
+    /// Human-readable result message.
+    pub message: String,
+}
+
+fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
+    crate::network::validate::id("network_name", &p.network_name)?;
+    if !p.confirm {
+        return Err(Error::ConfirmationRequired {
+            action: format!(
+                "Deleting network '{}' (with all its nodes and edges)",
+                p.network_name
+            ),
+        });
+    }
+    let removed = ctx.registry.delete(&p.network_name)?;
+    let (deleted, nodes, edges) = match &removed {
+        Some(network) => {
+            let network = network.read();
+            (true, network.node_count(), network.edge_count())
+        }
+        None => (false, 0, 0),
+    };
+    let message = if deleted {
+        info!(network = %p.network_name, nodes, edges, "network deleted");
+        format!(
+            "Network '{}' deleted ({nodes} nodes, {edges} edges)",
+            p.network_name
+        )
+    } else {
+        format!(
+            "Network '{}' did not exist; nothing to delete",
+            p.network_name
+        )
+    };
+    Ok(DeleteOutput {
+        status: Success::Success,
+        network_name: p.network_name,
+        deleted,
+        nodes,
+        edges,
+        message,
+    })
+}
+
+/// The registry tools.
+pub fn tools() -> Vec<ToolDef> {
+    vec![
+        ToolDef::new(
+            ToolMeta {
+                name: "network_create",
+                title: "Create a network",
+                description: "Create a new, empty named network (a directed, weighted graph) to hold nodes and edges. Idempotent: if a network of that name exists, nothing changes and status is \"duplicate\". Start here, then add nodes (network_add_node) and edges (network_add_edge). Call network_list first to reuse an existing network.",
+                toolset: Toolset::Core,
+                effect: Effect::Write { idempotent: true },
+            },
+            create,
+        ),
+        ToolDef::new(
+            ToolMeta {
+                name: "network_list",
+                title: "List networks",
+                description: "List the networks that exist, sorted by name, with their node and edge counts and descriptions. Call this first to find the network_name to pass to the other tools.",
+                toolset: Toolset::Core,
+                effect: Effect::Read,
+            },
+            list,
+        ),
+        ToolDef::new(
+            ToolMeta {
+                name: "network_delete",
+                title: "Delete a network",
+                description: "Delete a network with all its nodes and edges. Destructive and irreversible: it does nothing unless confirm is true, so ask the user before setting it. Deleting a network that does not exist succeeds with deleted: false.",
+                toolset: Toolset::Core,
+                effect: Effect::Destroy { idempotent: true },
+            },
+            delete,
+        ),
+    ]
+}

@@ -1,0 +1,321 @@
+//! The pure graph core: [`Network`] and its algorithms.
+//!
+//! A `Network` is a petgraph [`StableDiGraph`] of [`Node`]s and [`Edge`]s plus an
+//! id → [`NodeIndex`] index (FxHash) and an edge-id → [`EdgeIndex`] index. It knows
+//! nothing of MCP, async or I/O: programs and benchmarks use it directly.
+//!
+//! ```
+//! use networks_mcp::network::{Direction, Network};
+//! use serde_json::Map;
+//!
+//! let mut net = Network::new();
+//! for id in ["agents", "logging", "cli"] {
+//!     net.add_node(id, None, Map::new()).unwrap();
+//! }
+//! net.add_edge("agents", "logging", 1.0, Map::new()).unwrap();
+//! net.add_edge("cli", "agents", 1.0, Map::new()).unwrap();
+//! assert_eq!(net.neighbors("agents", Direction::Both).unwrap(), ["logging", "cli"]);
+//! ```
+
+mod suggest;
+mod types;
+pub mod validate;
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
+use petgraph::visit::EdgeRef;
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::{Map, Value};
+
+pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
+
+use crate::error::{Error, Result};
+
+/// The default weight of an edge.
+pub const DEFAULT_WEIGHT: f64 = 1.0;
+
+/// A named graph's content: a directed multigraph with string node ids, weighted
+/// edges, self-loops and parallel edges allowed.
+#[derive(Debug, Clone, Default)]
+pub struct Network {
+    graph: StableDiGraph<Node, Edge>,
+    node_index: FxHashMap<Box<str>, NodeIndex>,
+    edge_index: FxHashMap<EdgeId, EdgeIndex>,
+    next_edge_id: EdgeId,
+    description: Option<String>,
+    /// A label used in error messages ("network 'x'"); not part of the content.
+    name: String,
+}
+
+impl Network {
+    /// An empty network.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty network with room for `nodes` nodes and `edges` edges.
+    pub fn with_capacity(nodes: usize, edges: usize) -> Self {
+        Network {
+            graph: StableDiGraph::with_capacity(nodes, edges),
+            node_index: FxHashMap::with_capacity_and_hasher(nodes, Default::default()),
+            edge_index: FxHashMap::with_capacity_and_hasher(edges, Default::default()),
+            ..Self::default()
+        }
+    }
+
+    /// An empty network whose error messages name it `name`.
+    pub fn named(name: impl Into<String>) -> Self {
+        Network {
+            name: name.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The name used in error messages (empty for an anonymous network).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Sets the name used in error messages.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.name = name.into();
+    }
+
+    /// The free-text description, if any.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// Sets the free-text description.
+    pub fn set_description(&mut self, description: Option<String>) {
+        self.description = description;
+    }
+
+    /// Number of nodes. O(1).
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// Number of edges. O(1).
+    pub fn edge_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    /// The underlying petgraph graph, for algorithms and advanced use.
+    pub fn graph(&self) -> &StableDiGraph<Node, Edge> {
+        &self.graph
+    }
+
+    /// The petgraph index of a node. O(1) expected.
+    pub fn index_of(&self, id: &str) -> Option<NodeIndex> {
+        self.node_index.get(id).copied()
+    }
+
+    /// Like [`Network::index_of`], but an unknown id is a [`Error::NodeNotFound`]
+    /// carrying the closest existing ids; `field` names the parameter.
+    pub fn require(&self, field: &str, id: &str) -> Result<NodeIndex> {
+        self.index_of(id)
+            .ok_or_else(|| self.node_not_found(field, id))
+    }
+
+    /// The error for an unknown node id, with suggestions.
+    pub fn node_not_found(&self, field: &str, id: &str) -> Error {
+        Error::NodeNotFound {
+            network: self.name.clone(),
+            field: field.to_string(),
+            node_id: id.to_string(),
+            suggestions: suggest::closest(id, self.node_ids()),
+        }
+    }
+
+    /// A node by id. O(1) expected.
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.index_of(id).map(|ix| &self.graph[ix])
+    }
+
+    /// The id of the node at `ix`.
+    ///
+    /// # Panics
+    /// If `ix` is not a node of this network (a caller bug, never input).
+    pub fn id_at(&self, ix: NodeIndex) -> &str {
+        &self.graph[ix].id
+    }
+
+    /// Whether a node with this id exists. O(1) expected.
+    pub fn contains_node(&self, id: &str) -> bool {
+        self.node_index.contains_key(id)
+    }
+
+    /// All node ids, in index order (insertion order until nodes are removed).
+    pub fn node_ids(&self) -> impl Iterator<Item = &str> {
+        self.graph.node_indices().map(|ix| &*self.graph[ix].id)
+    }
+
+    /// Adds a node. Idempotent: an existing id is left untouched and reported as
+    /// [`AddNodeOutcome::Duplicate`]. Validates the id and that `attributes` is flat.
+    /// O(1) expected, plus the size of the attributes.
+    pub fn add_node(
+        &mut self,
+        id: &str,
+        data: Option<Value>,
+        attributes: Map<String, Value>,
+    ) -> Result<AddNodeOutcome> {
+        validate::id("node_id", id)?;
+        validate::attributes("attributes", &attributes)?;
+        if self.node_index.contains_key(id) {
+            return Ok(AddNodeOutcome::Duplicate);
+        }
+        self.insert_node_unchecked(id, data, Attributes::from_map(attributes));
+        Ok(AddNodeOutcome::Added)
+    }
+
+    /// Inserts a node whose id is known to be valid and new.
+    fn insert_node_unchecked(&mut self, id: &str, data: Option<Value>, attributes: Attributes) {
+        let key: Box<str> = id.into();
+        let ix = self.graph.add_node(Node {
+            id: key.clone(),
+            data,
+            attributes,
+        });
+        self.node_index.insert(key, ix);
+    }
+
+    /// Adds one directed edge `source → target`. Not idempotent: every call adds a
+    /// new edge (parallel edges and self-loops are allowed) and returns its stable id.
+    /// Both nodes must exist; the weight must be finite. O(1) expected.
+    pub fn add_edge(
+        &mut self,
+        source: &str,
+        target: &str,
+        weight: f64,
+        attributes: Map<String, Value>,
+    ) -> Result<EdgeId> {
+        validate::id("source", source)?;
+        validate::id("target", target)?;
+        validate::weight(weight)?;
+        validate::attributes("attributes", &attributes)?;
+        let a = self.require("source", source)?;
+        let b = self.require("target", target)?;
+        Ok(self.insert_edge_unchecked(a, b, weight, Attributes::from_map(attributes)))
+    }
+
+    /// Adds an edge between existing node indices with an already validated weight.
+    fn insert_edge_unchecked(
+        &mut self,
+        a: NodeIndex,
+        b: NodeIndex,
+        weight: f64,
+        attributes: Attributes,
+    ) -> EdgeId {
+        let id = self.next_edge_id;
+        self.next_edge_id += 1;
+        let ix = self.graph.add_edge(
+            a,
+            b,
+            Edge {
+                id,
+                weight,
+                attributes,
+            },
+        );
+        self.edge_index.insert(id, ix);
+        id
+    }
+
+    /// The edge with this id, with its endpoints. O(1) expected.
+    pub fn edge(&self, id: EdgeId) -> Option<EdgeView<'_>> {
+        let ix = *self.edge_index.get(&id)?;
+        self.edge_view(ix)
+    }
+
+    fn edge_view(&self, ix: EdgeIndex) -> Option<EdgeView<'_>> {
+        let (a, b) = self.graph.edge_endpoints(ix)?;
+        let edge = self.graph.edge_weight(ix)?;
+        Some(EdgeView {
+            id: edge.id,
+            source: &self.graph[a].id,
+            target: &self.graph[b].id,
+            weight: edge.weight,
+            attributes: &edge.attributes,
+        })
+    }
+
+    /// The edges leaving (`Out`) or entering (`In`) a node, in insertion order.
+    /// `Both` gives the outgoing edges, then the incoming ones (a self-loop appears in each).
+    /// O(degree).
+    pub fn incident_edges(&self, ix: NodeIndex, direction: Direction) -> Vec<EdgeView<'_>> {
+        let mut out = Vec::new();
+        if matches!(direction, Direction::Out | Direction::Both) {
+            self.push_edges(ix, Outgoing, &mut out);
+        }
+        if matches!(direction, Direction::In | Direction::Both) {
+            self.push_edges(ix, Incoming, &mut out);
+        }
+        out
+    }
+
+    fn push_edges<'a>(
+        &'a self,
+        ix: NodeIndex,
+        dir: petgraph::Direction,
+        out: &mut Vec<EdgeView<'a>>,
+    ) {
+        let start = out.len();
+        // petgraph walks a node's edge list newest first; reverse for insertion order.
+        out.extend(
+            self.graph
+                .edges_directed(ix, dir)
+                .filter_map(|e| self.edge_view(e.id())),
+        );
+        out[start..].reverse();
+    }
+
+    /// The neighbor indices of `ix`: out-neighbors in edge-insertion order, then
+    /// in-neighbors in edge-insertion order, each node once. O(degree).
+    pub fn neighbor_indices(&self, ix: NodeIndex, direction: Direction) -> Vec<NodeIndex> {
+        let mut result = Vec::new();
+        let mut seen = FxHashSet::default();
+        let mut collect = |dir: petgraph::Direction| {
+            let start = result.len();
+            for n in self.graph.neighbors_directed(ix, dir) {
+                result.push(n);
+            }
+            result[start..].reverse();
+            let mut kept = start;
+            for i in start..result.len() {
+                let n = result[i];
+                if seen.insert(n) {
+                    result[kept] = n;
+                    kept += 1;
+                }
+            }
+            result.truncate(kept);
+        };
+        if matches!(direction, Direction::Out | Direction::Both) {
+            collect(Outgoing);
+        }
+        if matches!(direction, Direction::In | Direction::Both) {
+            collect(Incoming);
+        }
+        result
+    }
+
+    /// The ids of the nodes joined to `id` by an edge in `direction` (see
+    /// [`Network::neighbor_indices`] for the order). O(degree).
+    pub fn neighbors(&self, id: &str, direction: Direction) -> Result<Vec<&str>> {
+        let ix = self.require("node_id", id)?;
+        Ok(self
+            .neighbor_indices(ix, direction)
+            .into_iter()
+            .map(|n| self.id_at(n))
+            .collect())
+    }
+
+    /// In-degree and out-degree of a node (parallel edges counted, a self-loop counts in both). O(degree).
+    pub fn degrees(&self, ix: NodeIndex) -> (usize, usize) {
+        (
+            self.graph.edges_directed(ix, Incoming).count(),
+            self.graph.edges_directed(ix, Outgoing).count(),
+        )
+    }
+}
