@@ -17,7 +17,14 @@
 //! assert_eq!(net.neighbors("agents", Direction::Both).unwrap(), ["logging", "cli"]);
 //! ```
 
+pub mod critical;
+pub mod cycles;
+pub mod describe;
+pub mod ordering;
+pub mod paths;
+pub mod ready;
 mod suggest;
+pub mod traversal;
 mod types;
 pub mod validate;
 
