@@ -13,9 +13,25 @@ use networks_mcp::registry::NetworkRegistry;
 use rmcp::ServiceExt;
 use tracing::{error, info};
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("networks-mcp: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(run(cli));
+    // stdin is read on a blocking thread that a signal cannot interrupt: do not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    code
+}
+
+async fn run(cli: Cli) -> ExitCode {
     if let Err(e) = setup_logging(&cli.log_config()) {
         eprintln!("networks-mcp: {e}");
         return ExitCode::from(2);

@@ -20,6 +20,7 @@
 pub mod critical;
 pub mod cycles;
 pub mod describe;
+pub mod edit;
 pub mod ordering;
 pub mod paths;
 pub mod ready;
@@ -34,6 +35,7 @@ use petgraph::visit::EdgeRef;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
+pub use edit::{AttributeUpdate, EdgeBatchOutcome, EdgeSpec, NodeSpec, RemovedEdge};
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
 
 use crate::error::{Error, Result};

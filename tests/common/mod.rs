@@ -1,0 +1,89 @@
+//! Shared test helpers: an in-process server (the real factory) and an rmcp client
+//! over an in-memory pipe.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use networks_mcp::NetworkRegistry;
+use networks_mcp::mcp::stdio::JsonLinesTransport;
+use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+
+pub type Client = RunningService<RoleClient, ()>;
+
+/// A server built by the real factory, served on one end of a pipe, and a client on the other.
+pub async fn connect(options: ServerOptions) -> (Client, Arc<NetworkRegistry>) {
+    let registry = Arc::new(NetworkRegistry::new());
+    let server = NetworksServer::new(Arc::clone(&registry), options);
+    let (client_end, server_end) = tokio::io::duplex(1 << 20);
+    let (read, write) = tokio::io::split(server_end);
+    let (transport, _writer) = JsonLinesTransport::new(read, write);
+    tokio::spawn(async move {
+        if let Ok(service) = server.serve(transport).await {
+            let _ = service.waiting().await;
+        }
+    });
+    let client = ().serve(client_end).await.expect("client handshake");
+    (client, registry)
+}
+
+/// The outcome of one tool call: whether it was an error, and its structured content.
+#[derive(Debug)]
+pub struct Outcome {
+    pub is_error: bool,
+    pub body: Value,
+}
+
+/// Calls a tool with JSON arguments.
+pub async fn call(client: &Client, tool: &str, arguments: Value) -> Outcome {
+    let mut params = CallToolRequestParams::new(tool.to_string());
+    if let Value::Object(map) = arguments {
+        params = params.with_arguments(map);
+    }
+    let result = client
+        .call_tool(params)
+        .await
+        .expect("tools/call transport");
+    let body = result
+        .structured_content
+        .clone()
+        .expect("every result carries structuredContent");
+    // The text content mirrors the structured content for clients without structured output.
+    let text = result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .expect("text content");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), body);
+    Outcome {
+        is_error: result.is_error == Some(true),
+        body,
+    }
+}
+
+/// Calls a tool that must succeed; returns its structured content.
+pub async fn ok(client: &Client, tool: &str, arguments: Value) -> Value {
+    let outcome = call(client, tool, arguments).await;
+    assert!(!outcome.is_error, "{tool} failed: {}", outcome.body);
+    assert_ne!(outcome.body["status"], "error");
+    outcome.body
+}
+
+/// Calls a tool that must fail with `code`; returns the error object.
+pub async fn err(client: &Client, tool: &str, arguments: Value, code: &str) -> Value {
+    let outcome = call(client, tool, arguments).await;
+    assert!(
+        outcome.is_error,
+        "{tool} should fail with {code}: {}",
+        outcome.body
+    );
+    assert_eq!(outcome.body["status"], "error", "{}", outcome.body);
+    assert_eq!(outcome.body["code"], code, "{}", outcome.body);
+    let message = outcome.body["error"].as_str().unwrap_or_default();
+    assert!(message.len() > 20, "error message too thin: {message}");
+    outcome.body
+}

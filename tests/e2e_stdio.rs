@@ -1,0 +1,219 @@
+//! End to end: spawn the built binary and talk to it over stdio as a client would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_networks-mcp");
+
+fn frames() -> Vec<Value> {
+    let call = |id: u64, name: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}});
+    vec![
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        call(3, "network_create", json!({"network_name": "module_deps"})),
+        call(
+            4,
+            "network_add_node",
+            json!({"network_name": "module_deps", "node_id": "agents"}),
+        ),
+        call(
+            5,
+            "network_add_node",
+            json!({"network_name": "module_deps", "node_id": "logging"}),
+        ),
+        call(
+            6,
+            "network_add_edge",
+            json!({"network_name": "module_deps", "source": "agents", "target": "logging"}),
+        ),
+        call(
+            7,
+            "network_get_neighbors",
+            json!({"network_name": "module_deps", "node_id": "logging"}),
+        ),
+        call(
+            8,
+            "network_add_node",
+            json!({"network_name": "module_deps", "node_id": ""}),
+        ),
+    ]
+}
+
+/// Runs the binary on `input` lines (stdin closed afterwards) and returns stdout lines and the exit status.
+fn run(args: &[&str], input: &str) -> (Vec<String>, std::process::ExitStatus) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn networks-mcp");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let lines: Vec<String> = stdout.lines().map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    (lines, status)
+}
+
+/// Runs the binary, sending each frame only after the previous request's reply (as a
+/// client that awaits replies does; rmcp runs concurrent requests concurrently).
+fn converse(args: &[&str], frames: &[Value]) -> (Vec<String>, std::process::ExitStatus) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn networks-mcp");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    for frame in frames {
+        writeln!(stdin, "{frame}").unwrap();
+        if frame.get("id").is_some() {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            lines.push(line.trim_end().to_string());
+        }
+    }
+    drop(stdin);
+    lines.extend(stdout.lines().map(|l| l.unwrap()));
+    let status = child.wait().unwrap();
+    (lines, status)
+}
+
+#[test]
+fn stdout_carries_only_json_rpc_frames_even_at_trace() {
+    let (lines, status) = converse(&["--log-level", "trace"], &frames());
+    assert!(status.success(), "clean exit on stdin EOF");
+    assert_eq!(lines.len(), 8, "one reply per request: {lines:#?}");
+    let mut by_id = std::collections::HashMap::new();
+    for line in &lines {
+        let frame: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert_eq!(frame["jsonrpc"], "2.0", "{line}");
+        by_id.insert(frame["id"].as_u64().unwrap(), frame);
+    }
+    assert_eq!(by_id[&1]["result"]["serverInfo"]["name"], "networks-mcp");
+    assert!(
+        by_id[&1]["result"]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("network_list")
+    );
+    assert!(by_id[&2]["result"]["tools"].as_array().unwrap().len() >= 6);
+    assert_eq!(
+        by_id[&7]["result"]["structuredContent"]["neighbors"],
+        json!(["agents"])
+    );
+    assert_eq!(by_id[&8]["result"]["isError"], true);
+    assert_eq!(
+        by_id[&8]["result"]["structuredContent"]["code"],
+        "invalid_id"
+    );
+}
+
+#[test]
+fn unrepresentable_numbers_and_garbage_get_answers_not_silence() {
+    let input = [
+        frames()[0].to_string(),
+        frames()[1].to_string(),
+        r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"network_add_edge","arguments":{"network_name":"x","source":"a","target":"b","weight":1e400}}}"#.to_string(),
+        "this is not json".to_string(),
+        json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "network_list", "arguments": {}}}).to_string(),
+    ]
+    .join("\n")
+        + "\n";
+    let (lines, status) = run(&[], &input);
+    assert!(status.success());
+    let frames: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let weight = frames
+        .iter()
+        .find(|f| f["id"] == 9)
+        .expect("reply to the 1e400 call");
+    assert_eq!(weight["result"]["isError"], true);
+    assert_eq!(
+        weight["result"]["structuredContent"]["code"],
+        "invalid_arguments"
+    );
+    let garbage = frames
+        .iter()
+        .find(|f| f["id"].is_null())
+        .expect("parse error reply");
+    assert_eq!(garbage["error"]["code"], -32700);
+    let list = frames
+        .iter()
+        .find(|f| f["id"] == 10)
+        .expect("server still serves");
+    assert_eq!(list["result"]["structuredContent"]["total"], 0);
+}
+
+#[test]
+fn sigterm_exits_cleanly() {
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{}", frames()[0]).unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.contains("\"id\":1"));
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    for _ in 0..50 {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status:?}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("server did not exit within 5 s of SIGTERM");
+}
+
+#[test]
+fn help_and_version() {
+    let out = Command::new(BIN).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("--log-level") && help.contains("--toolsets") && help.contains("--read-only")
+    );
+    let out = Command::new(BIN).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[tokio::test]
+async fn official_rust_client_over_a_child_process() {
+    use rmcp::ServiceExt;
+    use rmcp::transport::TokioChildProcess;
+    let mut command = tokio::process::Command::new(BIN);
+    command.arg("--log-level").arg("debug");
+    let transport = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+        .0;
+    let client = ().serve(transport).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "network_get_neighbors"));
+    client.cancel().await.unwrap();
+}

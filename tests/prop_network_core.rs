@@ -1,0 +1,185 @@
+//! Invariants of the graph core, checked on random operation sequences.
+
+use std::collections::BTreeSet;
+
+use networks_mcp::Error;
+use networks_mcp::network::{AddNodeOutcome, Direction, EdgeSpec, Network, NodeSpec, validate};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+fn small_id() -> impl Strategy<Value = String> {
+    (0u8..8).prop_map(|i| format!("n{i}"))
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    AddNode(String, i64),
+    AddEdge(String, String, f64),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (small_id(), any::<i64>()).prop_map(|(id, v)| Op::AddNode(id, v)),
+        (small_id(), small_id(), -5.0f64..5.0).prop_map(|(a, b, w)| Op::AddEdge(a, b, w)),
+    ]
+}
+
+proptest! {
+    /// add_node is idempotent under any sequence: the first payload stays, counts match the id set.
+    #[test]
+    fn add_node_is_idempotent(ops in prop::collection::vec(op(), 0..60)) {
+        let mut net = Network::new();
+        let mut first_payload: std::collections::HashMap<String, i64> = Default::default();
+        for op in &ops {
+            if let Op::AddNode(id, v) = op {
+                let outcome = net.add_node(id, Some(json!(v)), Map::new()).unwrap();
+                let expected = if first_payload.contains_key(id) { AddNodeOutcome::Duplicate } else { AddNodeOutcome::Added };
+                prop_assert_eq!(outcome, expected);
+                first_payload.entry(id.clone()).or_insert(*v);
+            }
+        }
+        prop_assert_eq!(net.node_count(), first_payload.len());
+        for (id, v) in &first_payload {
+            prop_assert_eq!(net.node(id).unwrap().data.clone(), Some(json!(v)));
+        }
+    }
+
+    /// Each successful add_edge raises the edge count by exactly one; a failed one changes nothing.
+    /// Neighbors equal the in ∪ out endpoint set computed independently, in the documented order.
+    #[test]
+    fn edges_and_neighbors(ops in prop::collection::vec(op(), 0..80)) {
+        let mut net = Network::new();
+        let mut edges: Vec<(String, String, f64)> = Vec::new();
+        for op in &ops {
+            match op {
+                Op::AddNode(id, _) => { net.add_node(id, None, Map::new()).unwrap(); }
+                Op::AddEdge(a, b, w) => {
+                    let before = net.edge_count();
+                    match net.add_edge(a, b, *w, Map::new()) {
+                        Ok(id) => {
+                            prop_assert_eq!(net.edge_count(), before + 1);
+                            let e = net.edge(id).unwrap();
+                            prop_assert_eq!((e.source, e.target, e.weight), (a.as_str(), b.as_str(), *w));
+                            edges.push((a.clone(), b.clone(), *w));
+                        }
+                        Err(Error::NodeNotFound { .. }) => {
+                            prop_assert!(!net.contains_node(a) || !net.contains_node(b));
+                            prop_assert_eq!(net.edge_count(), before);
+                        }
+                        Err(other) => prop_assert!(false, "unexpected {other:?}"),
+                    }
+                }
+            }
+        }
+        let ids: Vec<String> = net.node_ids().map(str::to_string).collect();
+        for id in &ids {
+            // Independent oracle: walk the edge log in insertion order.
+            let mut expected_out: Vec<&str> = Vec::new();
+            let mut expected_in: Vec<&str> = Vec::new();
+            for (a, b, _) in &edges {
+                if a == id && !expected_out.contains(&b.as_str()) { expected_out.push(b); }
+                if b == id && !expected_in.contains(&a.as_str()) { expected_in.push(a); }
+            }
+            let mut expected_both = expected_out.clone();
+            for n in &expected_in { if !expected_both.contains(n) { expected_both.push(n); } }
+            prop_assert_eq!(net.neighbors(id, Direction::Out).unwrap(), expected_out);
+            prop_assert_eq!(net.neighbors(id, Direction::In).unwrap(), expected_in);
+            let both = net.neighbors(id, Direction::Both).unwrap();
+            let set: BTreeSet<&str> = both.iter().copied().collect();
+            prop_assert_eq!(set.len(), both.len(), "deduplicated");
+            prop_assert_eq!(both, expected_both);
+        }
+    }
+
+    /// Validation accepts exactly the ids that follow the rules.
+    #[test]
+    fn id_validation_matches_the_rules(id in "\\PC{0,5}|[ \\t\\n\\x00-\\x1f]{1,3}|a{250,260}") {
+        let should_pass = !id.is_empty()
+            && !id.trim().is_empty()
+            && id.len() <= validate::MAX_ID_BYTES
+            && !id.chars().any(char::is_control);
+        prop_assert_eq!(validate::id("node_id", &id).is_ok(), should_pass);
+        let mut net = Network::new();
+        prop_assert_eq!(net.add_node(&id, None, Map::new()).is_ok(), should_pass);
+        prop_assert_eq!(net.node_count(), usize::from(should_pass));
+    }
+
+    /// Attributes pass exactly when every value is a scalar.
+    #[test]
+    fn attribute_validation_matches_the_rules(values in prop::collection::vec(prop_oneof![
+        Just(json!(1)), Just(json!("s")), Just(json!(true)), Just(Value::Null), Just(json!(1.5)),
+        Just(json!({"x": 1})), Just(json!([1, 2])),
+    ], 0..5)) {
+        let map: Map<String, Value> = values.iter().enumerate().map(|(i, v)| (format!("k{i}"), v.clone())).collect();
+        let flat = values.iter().all(|v| !v.is_object() && !v.is_array());
+        prop_assert_eq!(validate::attributes("attributes", &map).is_ok(), flat);
+    }
+
+    /// Weights pass exactly when finite.
+    #[test]
+    fn weight_validation(w in prop_oneof![any::<f64>(), Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)]) {
+        prop_assert_eq!(validate::weight(w).is_ok(), w.is_finite());
+    }
+}
+
+#[test]
+fn batch_with_one_bad_item_changes_nothing() {
+    let mut net = Network::new();
+    net.add_node("a", None, Map::new()).unwrap();
+    let mut nodes: Vec<NodeSpec> = (0..10_000)
+        .map(|i| NodeSpec {
+            id: format!("n{i}"),
+            data: None,
+            attributes: Map::new(),
+        })
+        .collect();
+    nodes[7_777].id = String::new();
+    match net.add_nodes(nodes) {
+        Err(Error::InvalidBatchItem { index, .. }) => assert_eq!(index, 7_777),
+        other => panic!("expected a batch error, got {other:?}"),
+    }
+    assert_eq!(net.node_count(), 1);
+
+    let mut edges: Vec<EdgeSpec> = (0..10_000)
+        .map(|_| EdgeSpec {
+            source: "a".into(),
+            target: "a".into(),
+            weight: 1.0,
+            attributes: Map::new(),
+        })
+        .collect();
+    edges[9_999].weight = f64::NAN;
+    assert!(matches!(
+        net.add_edges(edges.clone(), true),
+        Err(Error::InvalidBatchItem { index: 9_999, .. })
+    ));
+    edges[9_999].weight = 2.0;
+    edges[5].target = "ghost".into();
+    assert!(matches!(
+        net.add_edges(edges.clone(), false),
+        Err(Error::InvalidBatchItem { index: 5, .. })
+    ));
+    assert_eq!((net.node_count(), net.edge_count()), (1, 0));
+
+    let outcome = net.add_edges(edges, true).unwrap();
+    assert_eq!(outcome.created_nodes, vec!["ghost".to_string()]);
+    assert_eq!(net.edge_count(), 10_000);
+}
+
+#[test]
+fn remove_node_takes_its_edges_and_edge_ids_are_never_reused() {
+    let mut net = Network::new();
+    for id in ["a", "b", "c"] {
+        net.add_node(id, None, Map::new()).unwrap();
+    }
+    let e1 = net.add_edge("a", "b", 1.0, Map::new()).unwrap();
+    let e2 = net.add_edge("b", "c", 1.0, Map::new()).unwrap();
+    net.add_edge("b", "b", 1.0, Map::new()).unwrap();
+    assert_eq!(net.remove_node("b").unwrap(), 3);
+    assert!(net.edge(e1).is_none() && net.edge(e2).is_none());
+    assert_eq!(net.edge_count(), 0);
+    net.add_node("b", None, Map::new()).unwrap();
+    let e4 = net.add_edge("a", "b", 1.0, Map::new()).unwrap();
+    assert!(e4 > e2);
+    assert_eq!(net.neighbors("a", Direction::Both).unwrap(), ["b"]);
+}
