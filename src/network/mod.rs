@@ -23,6 +23,7 @@ pub mod describe;
 pub mod edit;
 pub mod ordering;
 pub mod paths;
+pub mod query;
 pub mod ready;
 mod suggest;
 pub mod traversal;
@@ -36,6 +37,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
 pub use edit::{AttributeUpdate, EdgeBatchOutcome, EdgeSpec, NodeSpec, RemovedEdge};
+pub use query::NodeFilter;
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
 
 use crate::error::{Error, Result};

@@ -2,6 +2,7 @@
 
 pub mod common;
 pub mod core;
+pub mod edit;
 pub mod networks;
 
 use super::tool::ToolDef;
@@ -10,5 +11,6 @@ use super::tool::ToolDef;
 pub fn all() -> Vec<ToolDef> {
     let mut tools = networks::tools();
     tools.extend(core::tools());
+    tools.extend(edit::tools());
     tools
 }

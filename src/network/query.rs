@@ -1,0 +1,74 @@
+//! Filtered listings of nodes and edges, for paging through a network.
+
+use petgraph::stable_graph::NodeIndex;
+use serde_json::{Map, Value};
+
+use super::{Direction, EdgeView, Network};
+
+/// Which nodes [`Network::matching_nodes`] keeps. Empty fields match everything.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeFilter {
+    /// Every listed attribute must be present with exactly this value.
+    pub attributes: Map<String, Value>,
+    /// The id must start with this.
+    pub id_prefix: Option<String>,
+    /// The id must contain this (case-insensitive).
+    pub id_contains: Option<String>,
+}
+
+impl NodeFilter {
+    fn matches(&self, network: &Network, ix: NodeIndex, contains_lower: Option<&str>) -> bool {
+        let node = &network.graph()[ix];
+        if let Some(prefix) = &self.id_prefix
+            && !node.id.starts_with(prefix.as_str())
+        {
+            return false;
+        }
+        if let Some(needle) = contains_lower
+            && !node.id.to_lowercase().contains(needle)
+        {
+            return false;
+        }
+        self.attributes
+            .iter()
+            .all(|(key, value)| node.attributes.get(key) == Some(value))
+    }
+}
+
+impl Network {
+    /// The nodes that pass `filter`, in index order (insertion order until removals).
+    /// O(V) for a full pass.
+    pub fn matching_nodes<'a>(
+        &'a self,
+        filter: &'a NodeFilter,
+    ) -> impl Iterator<Item = NodeIndex> + 'a {
+        let needle = filter.id_contains.as_ref().map(|s| s.to_lowercase());
+        self.graph()
+            .node_indices()
+            .filter(move |&ix| filter.matches(self, ix, needle.as_deref()))
+    }
+
+    /// Every edge, or the edges of one node in `direction` (insertion order), as views.
+    /// The whole-network order is the storage order, stable between calls that do not
+    /// remove edges. O(E) or O(degree).
+    pub fn edges_of(&self, node: Option<(NodeIndex, Direction)>) -> Vec<EdgeView<'_>> {
+        match node {
+            Some((ix, direction)) => self.incident_edges(ix, direction),
+            None => self
+                .graph()
+                .edge_indices()
+                .filter_map(|ix| {
+                    let (a, b) = self.graph().edge_endpoints(ix)?;
+                    let edge = self.graph().edge_weight(ix)?;
+                    Some(EdgeView {
+                        id: edge.id,
+                        source: &self.graph()[a].id,
+                        target: &self.graph()[b].id,
+                        weight: edge.weight,
+                        attributes: &edge.attributes,
+                    })
+                })
+                .collect(),
+        }
+    }
+}
