@@ -199,6 +199,9 @@ impl Error {
                 inner,
             } => {
                 let mut context = inner.context();
+                if let Some(item_field) = context.remove("field") {
+                    context.insert("item_field".into(), item_field);
+                }
                 context.insert("field".into(), json!(field));
                 context.insert("index".into(), json!(index));
                 context.insert("item_code".into(), json!(inner.code()));

@@ -8,6 +8,15 @@ use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_networks-mcp");
 
+/// Where the child's logs go: a file, so a chatty `--log-level trace` can never fill
+/// an unread pipe and stall the server.
+fn stderr_sink() -> Stdio {
+    let path = std::env::temp_dir().join(format!("networks-mcp-e2e-{}.log", std::process::id()));
+    std::fs::File::create(path)
+        .map(Stdio::from)
+        .unwrap_or_else(|_| Stdio::null())
+}
+
 fn frames() -> Vec<Value> {
     let call = |id: u64, name: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}});
     vec![
@@ -49,7 +58,7 @@ fn run(args: &[&str], input: &str) -> (Vec<String>, std::process::ExitStatus) {
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(stderr_sink())
         .spawn()
         .expect("spawn networks-mcp");
     let mut stdin = child.stdin.take().unwrap();
@@ -68,7 +77,7 @@ fn converse(args: &[&str], frames: &[Value]) -> (Vec<String>, std::process::Exit
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(stderr_sink())
         .spawn()
         .expect("spawn networks-mcp");
     let mut stdin = child.stdin.take().unwrap();

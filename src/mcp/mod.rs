@@ -6,6 +6,7 @@
 //! read-only refusal, panic capture, error objects and logging.
 
 mod instructions;
+mod schema;
 pub mod stdio;
 pub mod tool;
 pub mod tools;
@@ -157,14 +158,9 @@ impl ServerHandler for NetworksServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult {
-            result_type: None,
-            meta: None,
-            next_cursor: None,
-            ttl_ms: None,
-            cache_scope: None,
-            tools: self.inner.listed.clone(),
-        })
+        // with_all_items sets resultType, which protocol 2026-07-28 requires; rmcp
+        // drops it again for clients on older versions.
+        Ok(ListToolsResult::with_all_items(self.inner.listed.clone()))
     }
 
     async fn call_tool(

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::schema;
 use crate::error::{Error, Result};
 use crate::registry::NetworkRegistry;
 
@@ -105,8 +106,16 @@ impl ToolDef {
         P: DeserializeOwned + JsonSchema + 'static,
         O: Serialize + JsonSchema + 'static,
     {
-        let input_schema = rmcp::handler::server::common::schema_for_type::<P>();
-        let output_schema = rmcp::handler::server::common::schema_for_output::<O>();
+        let input_schema = Arc::new(schema::tidy_input(
+            rmcp::handler::server::common::schema_for_type::<P>()
+                .as_ref()
+                .clone(),
+        ));
+        let output_schema = Arc::new(schema::success_or_error(
+            rmcp::handler::server::common::schema_for_output::<O>()
+                .as_ref()
+                .clone(),
+        ));
         let expected = describe_parameters(&input_schema);
         let name = meta.name;
         let handler = move |ctx: &ToolContext<'_>, arguments: Value| -> Result<Value> {

@@ -1,1 +1,152 @@
-//! (being written)
+//! The critical path: the longest path of a DAG, edge weights read as durations.
+
+use petgraph::Direction::Outgoing;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
+
+use super::{EdgeId, Network};
+use crate::error::Result;
+
+/// A longest path and its length.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CriticalPath {
+    /// The path's nodes, in edge direction (empty only for the empty network).
+    pub nodes: Vec<NodeIndex>,
+    /// The stable ids of the path's edges; `edges[i]` joins `nodes[i]` to `nodes[i + 1]`.
+    pub edges: Vec<EdgeId>,
+    /// The sum of the edges' weights (0 for a single node).
+    pub length: f64,
+}
+
+impl Network {
+    /// The longest path by total edge weight, in a DAG.
+    ///
+    /// Weights are durations; negative weights are allowed. A path may be a single
+    /// node (length 0), so the result is never negative; the empty network gives an
+    /// empty path of length 0. Among parallel edges the heaviest counts.
+    ///
+    /// Algorithm: dynamic programming over a topological order, folded into Kahn's
+    /// algorithm (source before target): `best[v] = max(0, max over edges u → v of
+    /// best[u] + w)`, where 0 means "the path starts at `v`". Each node's best value
+    /// is final when Kahn dequeues it, and then relaxes its out-edges.
+    ///
+    /// Complexity: O(V + E) time (one pass over the edges for in-degrees, one
+    /// traversal of the adjacency lists), O(V) extra space.
+    ///
+    /// Ties, all deterministic: the path ends at the lowest-index node among those
+    /// with the greatest `best`; at each node the predecessor edge is the one with the
+    /// greatest `best[u] + w`, then the lowest source index `u`, then the lowest edge
+    /// id; extending a path is preferred over starting a new one at `v` when both are
+    /// equally long.
+    ///
+    /// # Errors
+    /// [`Error::CycleDetected`](crate::Error::CycleDetected) with operation
+    /// `"a critical path"` and a witness cycle if the graph has a cycle.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// for id in ["design", "build", "test", "docs"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("design", "build", 5.0, Map::new()).unwrap();
+    /// let slow = net.add_edge("build", "test", 3.0, Map::new()).unwrap();
+    /// net.add_edge("design", "docs", 4.0, Map::new()).unwrap();
+    /// net.add_edge("build", "test", 1.0, Map::new()).unwrap(); // parallel, lighter
+    ///
+    /// let path = net.critical_path().unwrap();
+    /// let ids: Vec<&str> = path.nodes.iter().map(|&ix| net.id_at(ix)).collect();
+    /// assert_eq!(ids, ["design", "build", "test"]);
+    /// assert_eq!(path.edges[1], slow);
+    /// assert_eq!(path.length, 8.0);
+    /// ```
+    pub fn critical_path(&self) -> Result<CriticalPath> {
+        let g = self.graph();
+        let bound = g.node_bound();
+        // Kahn's algorithm with the DP folded in: when `v` is dequeued all its
+        // predecessors are final, so `best[v]` is final; then its out-edges relax
+        // their targets. Until then `best[w]` is the best extension seen so far,
+        // from the edge `pred[w]` whose source is `pred_source[w]`.
+        let mut pending = vec![0u32; bound];
+        for e in g.edge_references() {
+            pending[e.target().index()] += 1;
+        }
+        let mut best = vec![f64::NEG_INFINITY; bound];
+        let mut pred: Vec<Option<EdgeIndex>> = vec![None; bound];
+        let mut pred_source = vec![0u32; bound];
+        let mut queue: Vec<NodeIndex> = g
+            .node_indices()
+            .filter(|v| pending[v.index()] == 0)
+            .collect();
+        let mut head = 0;
+        while let Some(&v) = queue.get(head) {
+            head += 1;
+            let vi = v.index();
+            // Start a new path at `v` unless extending is at least as long.
+            if pred[vi].is_none() || best[vi] < 0.0 {
+                best[vi] = 0.0;
+                pred[vi] = None;
+            }
+            for e in g.edges_directed(v, Outgoing) {
+                let w = e.target().index();
+                let candidate = best[vi] + e.weight().weight;
+                let source = vi as u32;
+                let better = match pred[w] {
+                    None => true,
+                    Some(_) if candidate != best[w] => candidate > best[w],
+                    // Equally long: lowest source index, then lowest edge id.
+                    Some(_) if source != pred_source[w] => source < pred_source[w],
+                    Some(current) => g.edge_weight(current).is_some_and(|c| e.weight().id < c.id),
+                };
+                if better {
+                    best[w] = candidate;
+                    pred[w] = Some(e.id());
+                    pred_source[w] = source;
+                }
+                pending[w] -= 1;
+                if pending[w] == 0 {
+                    queue.push(e.target());
+                }
+            }
+        }
+        if queue.len() != g.node_count() {
+            return Err(self.cycle_error("a critical path"));
+        }
+
+        let mut end: Option<NodeIndex> = None;
+        for v in g.node_indices() {
+            if end.is_none_or(|e| best[v.index()] > best[e.index()]) {
+                end = Some(v);
+            }
+        }
+        let Some(end) = end else {
+            return Ok(CriticalPath {
+                nodes: Vec::new(),
+                edges: Vec::new(),
+                length: 0.0,
+            });
+        };
+
+        let mut nodes = vec![end];
+        let mut edges = Vec::new();
+        let mut v = end;
+        while let Some(edge) = pred[v.index()] {
+            let (Some((source, _)), Some(weight)) = (g.edge_endpoints(edge), g.edge_weight(edge))
+            else {
+                break;
+            };
+            edges.push(weight.id);
+            nodes.push(source);
+            v = source;
+        }
+        nodes.reverse();
+        edges.reverse();
+        Ok(CriticalPath {
+            nodes,
+            edges,
+            length: best[end.index()],
+        })
+    }
+}

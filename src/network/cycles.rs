@@ -1,1 +1,422 @@
-//! (being written)
+//! Cycles and strongly connected components.
+//!
+//! Strongly connected components are computed by an **iterative** Tarjan: petgraph
+//! 0.8's [`tarjan_scc`](petgraph::algo::tarjan_scc) and
+//! [`is_cyclic_directed`](petgraph::algo::is_cyclic_directed) recurse once per node
+//! on a path, which overflows the stack on long dependency chains (a 1M-node chain
+//! needs a 1M-deep recursion). The iterative version keeps its call stack on the
+//! heap and labels nodes in flat `Vec`s indexed by [`NodeIndex::index`].
+//!
+//! A *witness* cycle is a concrete cycle given as nodes in edge direction: each node
+//! has an edge to the next, the last to the first; a self-loop is a 1-node cycle.
+
+use petgraph::Direction::Outgoing;
+use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
+
+use super::{Edge, Network, Node};
+use crate::error::Error;
+
+/// Marks "no component" (a vacant index) or "no parent".
+const NONE: u32 = u32::MAX;
+
+/// One strongly connected component that contains a cycle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CyclicComponent {
+    /// The component's nodes, sorted by index.
+    pub nodes: Vec<NodeIndex>,
+    /// One witness cycle inside the component, in edge direction, starting at the
+    /// component's lowest-index node.
+    pub cycle: Vec<NodeIndex>,
+}
+
+/// The result of [`Network::find_cycles`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cycles {
+    /// At most `limit` cyclic components, sorted by their lowest node index.
+    pub components: Vec<CyclicComponent>,
+    /// The number of cyclic components in the whole graph.
+    pub total: usize,
+    /// Whether `components` holds fewer than `total`.
+    pub truncated: bool,
+}
+
+/// The strongly connected component of every node.
+pub(crate) struct SccLabels {
+    /// The component number of each node index ([`NONE`] for vacant indices).
+    /// Components are numbered in the order Tarjan completes them (a reverse
+    /// topological order of the condensation).
+    pub(crate) comp: Vec<u32>,
+    /// The number of components.
+    pub(crate) count: usize,
+}
+
+/// Iterative Tarjan. O(V + E) time, O(V) extra space (three `u32` per node index
+/// plus the DFS stacks). Roots are taken in index order and successors in
+/// petgraph's adjacency order, so the labelling is deterministic.
+pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>) -> SccLabels {
+    let bound = g.node_bound();
+    // `index[v] == 0`: not visited yet. Indices start at 1.
+    let mut index = vec![0u32; bound];
+    let mut low = vec![0u32; bound];
+    let mut comp = vec![NONE; bound];
+    let mut stack: Vec<NodeIndex> = Vec::new();
+    let mut call = Vec::new();
+    let mut next_index = 1u32;
+    let mut count = 0u32;
+
+    for root in g.node_indices() {
+        if index[root.index()] != 0 {
+            continue;
+        }
+        index[root.index()] = next_index;
+        low[root.index()] = next_index;
+        next_index += 1;
+        stack.push(root);
+        call.push((root, g.neighbors_directed(root, Outgoing)));
+
+        while let Some((v, successors)) = call.last_mut() {
+            let v = *v;
+            if let Some(w) = successors.next() {
+                let wi = w.index();
+                if index[wi] == 0 {
+                    index[wi] = next_index;
+                    low[wi] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    call.push((w, g.neighbors_directed(w, Outgoing)));
+                } else if comp[wi] == NONE {
+                    // Visited and not yet assigned: `w` is on the Tarjan stack.
+                    low[v.index()] = low[v.index()].min(index[wi]);
+                }
+            } else {
+                call.pop();
+                let vi = v.index();
+                if low[vi] == index[vi] {
+                    while let Some(w) = stack.pop() {
+                        comp[w.index()] = count;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    count += 1;
+                }
+                if let Some((parent, _)) = call.last() {
+                    let pi = parent.index();
+                    low[pi] = low[pi].min(low[vi]);
+                }
+            }
+        }
+    }
+    SccLabels {
+        comp,
+        count: count as usize,
+    }
+}
+
+/// Which components of an [`SccLabels`] contain a cycle: more than one node, or a
+/// self-loop. O(V + E).
+fn cyclic_flags(g: &StableDiGraph<Node, Edge>, labels: &SccLabels) -> Vec<bool> {
+    let mut size = vec![0u32; labels.count];
+    for v in g.node_indices() {
+        size[labels.comp[v.index()] as usize] += 1;
+    }
+    let mut cyclic: Vec<bool> = size.iter().map(|&s| s > 1).collect();
+    for e in g.edge_references() {
+        if e.source() == e.target() {
+            cyclic[labels.comp[e.source().index()] as usize] = true;
+        }
+    }
+    cyclic
+}
+
+/// Scratch space for shortest-cycle searches. Components are disjoint and each
+/// search stays inside one, so the `visited` marks never need resetting.
+struct WitnessSearch {
+    visited: Vec<bool>,
+    parent: Vec<u32>,
+    queue: Vec<NodeIndex>,
+    successors: Vec<NodeIndex>,
+}
+
+impl WitnessSearch {
+    fn new(bound: usize) -> Self {
+        WitnessSearch {
+            visited: vec![false; bound],
+            parent: vec![NONE; bound],
+            queue: Vec::new(),
+            successors: Vec::new(),
+        }
+    }
+
+    /// A shortest cycle through `s` inside `s`'s component: BFS from `s` along
+    /// out-edges that stay in the component, visiting each node's successors in
+    /// increasing index order; the first dequeued node with an edge back to `s`
+    /// closes the cycle. Empty only if `s` lies on no cycle (never for a cyclic
+    /// component). O(size of the component + its edges · log degree).
+    fn shortest_cycle_through(
+        &mut self,
+        g: &StableDiGraph<Node, Edge>,
+        comp: &[u32],
+        s: NodeIndex,
+    ) -> Vec<NodeIndex> {
+        let c = comp[s.index()];
+        self.queue.clear();
+        self.queue.push(s);
+        self.visited[s.index()] = true;
+        let mut head = 0;
+        while let Some(&u) = self.queue.get(head) {
+            head += 1;
+            self.successors.clear();
+            self.successors.extend(
+                g.neighbors_directed(u, Outgoing)
+                    .filter(|w| comp[w.index()] == c),
+            );
+            self.successors.sort_unstable();
+            self.successors.dedup();
+            if self.successors.binary_search(&s).is_ok() {
+                let mut cycle = vec![u];
+                let mut x = u;
+                while x != s {
+                    let p = self.parent[x.index()];
+                    if p == NONE {
+                        break;
+                    }
+                    x = NodeIndex::new(p as usize);
+                    cycle.push(x);
+                }
+                cycle.reverse();
+                return cycle;
+            }
+            for &w in &self.successors {
+                if !self.visited[w.index()] {
+                    self.visited[w.index()] = true;
+                    self.parent[w.index()] = u.index() as u32;
+                    self.queue.push(w);
+                }
+            }
+        }
+        Vec::new()
+    }
+}
+
+impl Network {
+    /// The cyclic components of the graph, with one witness cycle each.
+    ///
+    /// A component is *cyclic* if it is a strongly connected component of more than
+    /// one node, or a single node with a self-loop. Each witness is a shortest cycle
+    /// through the component's lowest-index node, found by a BFS inside the component
+    /// that visits successors in increasing index order (see [`Cycles`]).
+    ///
+    /// Algorithm: iterative Tarjan (see the module docs for why not petgraph's
+    /// recursive `tarjan_scc`), then one BFS per returned component.
+    ///
+    /// Complexity: O(V + E) for the components and `total`, plus O(E_c log d) for the
+    /// BFS in each of the at most `limit` returned components.
+    ///
+    /// Order and ties: components are sorted by their lowest node index (insertion
+    /// order), their `nodes` by index. At most `limit` are returned; `total` counts all
+    /// and `truncated` says whether some were left out.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// for id in ["a", "b", "c", "d"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap();
+    /// net.add_edge("b", "c", 1.0, Map::new()).unwrap();
+    /// net.add_edge("c", "a", 1.0, Map::new()).unwrap();
+    /// net.add_edge("d", "d", 1.0, Map::new()).unwrap();
+    ///
+    /// let cycles = net.find_cycles(10);
+    /// assert_eq!(cycles.total, 2);
+    /// assert!(!cycles.truncated);
+    /// assert_eq!(net.cycle_ids(&cycles.components[0].cycle), ["a", "b", "c"]);
+    /// assert_eq!(net.cycle_ids(&cycles.components[1].cycle), ["d"]);
+    ///
+    /// let first = net.find_cycles(1);
+    /// assert_eq!((first.components.len(), first.total, first.truncated), (1, 2, true));
+    /// ```
+    pub fn find_cycles(&self, limit: usize) -> Cycles {
+        self.cyclic_components(limit, true)
+    }
+
+    /// One cycle of the graph, if it has any: the witness of the first component of
+    /// [`Network::find_cycles`] (a shortest cycle through the lowest-index node that
+    /// lies on a cycle), in edge direction. A self-loop gives a 1-node cycle.
+    ///
+    /// Complexity: O(V + E) time, O(V) extra space.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// for id in ["x", "y", "z"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("x", "y", 1.0, Map::new()).unwrap();
+    /// assert_eq!(net.find_any_cycle(), None);
+    ///
+    /// net.add_edge("z", "y", 1.0, Map::new()).unwrap();
+    /// net.add_edge("y", "z", 1.0, Map::new()).unwrap();
+    /// let cycle = net.find_any_cycle().unwrap();
+    /// assert_eq!(net.cycle_ids(&cycle), ["y", "z"]);
+    /// ```
+    pub fn find_any_cycle(&self) -> Option<Vec<NodeIndex>> {
+        self.cyclic_components(1, false)
+            .components
+            .into_iter()
+            .next()
+            .map(|c| c.cycle)
+    }
+
+    /// All strongly connected components, singletons included, each sorted by node
+    /// index, the components sorted by their lowest node index.
+    ///
+    /// Algorithm: iterative Tarjan. Complexity: O(V + E) time; allocates one `Vec`
+    /// per component (meant for tests and benchmarks; prefer
+    /// [`Network::find_cycles`] on large graphs).
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// for id in ["a", "b", "c"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("c", "b", 1.0, Map::new()).unwrap();
+    /// net.add_edge("b", "c", 1.0, Map::new()).unwrap();
+    ///
+    /// let ids: Vec<Vec<&str>> = net
+    ///     .strongly_connected_components()
+    ///     .iter()
+    ///     .map(|scc| scc.iter().map(|&ix| net.id_at(ix)).collect())
+    ///     .collect();
+    /// assert_eq!(ids, [vec!["a"], vec!["b", "c"]]);
+    /// ```
+    pub fn strongly_connected_components(&self) -> Vec<Vec<NodeIndex>> {
+        let g = self.graph();
+        let labels = scc_labels(g);
+        let mut slot = vec![NONE; labels.count];
+        let mut sccs: Vec<Vec<NodeIndex>> = Vec::with_capacity(labels.count);
+        for v in g.node_indices() {
+            let c = labels.comp[v.index()] as usize;
+            if slot[c] == NONE {
+                slot[c] = sccs.len() as u32;
+                sccs.push(Vec::new());
+            }
+            sccs[slot[c] as usize].push(v);
+        }
+        sccs
+    }
+
+    /// Whether the graph has no directed cycle (a self-loop is a cycle).
+    ///
+    /// Algorithm: Kahn's algorithm removes every node (about twice as fast as
+    /// petgraph's DFS-based [`toposort`](petgraph::algo::toposort) on large sparse
+    /// graphs; petgraph's `is_cyclic_directed` recurses and overflows the stack on
+    /// long chains). Complexity: O(V + E).
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_node("a", None, Map::new()).unwrap();
+    /// net.add_node("b", None, Map::new()).unwrap();
+    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap();
+    /// assert!(net.is_dag());
+    /// net.add_edge("b", "b", 1.0, Map::new()).unwrap();
+    /// assert!(!net.is_dag());
+    /// ```
+    pub fn is_dag(&self) -> bool {
+        self.kahn(false, false).is_some()
+    }
+
+    /// The ids of the nodes of a witness cycle, in the same order (for
+    /// [`Error::CycleDetected`]). Indices that are not nodes are skipped.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_node("a", None, Map::new()).unwrap();
+    /// net.add_edge("a", "a", 1.0, Map::new()).unwrap();
+    /// let cycle = net.find_any_cycle().unwrap();
+    /// assert_eq!(net.cycle_ids(&cycle), ["a"]);
+    /// ```
+    pub fn cycle_ids(&self, cycle: &[NodeIndex]) -> Vec<String> {
+        cycle
+            .iter()
+            .filter_map(|&ix| self.graph().node_weight(ix))
+            .map(|node| node.id.to_string())
+            .collect()
+    }
+
+    /// The [`Error::CycleDetected`] for an operation that needs a DAG, with a witness
+    /// cycle from [`Network::find_any_cycle`]. `operation` completes "so ... is
+    /// undefined", e.g. `"a topological order"`. O(V + E).
+    pub(crate) fn cycle_error(&self, operation: &str) -> Error {
+        match self.find_any_cycle() {
+            Some(cycle) => Error::CycleDetected {
+                operation: operation.to_string(),
+                cycle: self.cycle_ids(&cycle),
+            },
+            None => Error::Internal {
+                message: format!("{operation} failed on a cycle, but no cycle was found"),
+            },
+        }
+    }
+
+    /// Shared body of [`Network::find_cycles`] and [`Network::find_any_cycle`];
+    /// `with_nodes: false` leaves every `nodes` list empty.
+    fn cyclic_components(&self, limit: usize, with_nodes: bool) -> Cycles {
+        let g = self.graph();
+        let labels = scc_labels(g);
+        let cyclic = cyclic_flags(g, &labels);
+
+        // slot[c]: NONE = not seen yet, SKIPPED = counted but not returned,
+        // otherwise the position in `components`.
+        const SKIPPED: u32 = NONE - 1;
+        let mut slot = vec![NONE; labels.count];
+        let mut components: Vec<CyclicComponent> = Vec::new();
+        let mut search: Option<WitnessSearch> = None;
+        let mut total = 0;
+        for v in g.node_indices() {
+            let c = labels.comp[v.index()] as usize;
+            if !cyclic[c] || slot[c] != NONE {
+                continue;
+            }
+            total += 1;
+            if components.len() < limit {
+                slot[c] = components.len() as u32;
+                let search = search.get_or_insert_with(|| WitnessSearch::new(g.node_bound()));
+                components.push(CyclicComponent {
+                    nodes: Vec::new(),
+                    cycle: search.shortest_cycle_through(g, &labels.comp, v),
+                });
+            } else {
+                slot[c] = SKIPPED;
+            }
+        }
+        if with_nodes && !components.is_empty() {
+            for v in g.node_indices() {
+                let s = slot[labels.comp[v.index()] as usize];
+                if s < SKIPPED {
+                    components[s as usize].nodes.push(v);
+                }
+            }
+        }
+        Cycles {
+            truncated: components.len() < total,
+            components,
+            total,
+        }
+    }
+}

@@ -1,1 +1,361 @@
-//! (being written)
+//! Shortest paths: fewest hops (BFS), least total weight (Dijkstra), and least total
+//! weight with negative weights (Bellman-Ford, as petgraph's queue-based
+//! [`spfa`](fn@petgraph::algo::spfa)).
+//!
+//! Dijkstra is written here rather than taken from [`petgraph::algo::dijkstra()`]
+//! because that one returns its scores as a hash map and records no predecessors;
+//! this one is the same lazy-deletion binary-heap algorithm with a settled bit set,
+//! but keeps distances and predecessors in `Vec`s indexed by [`NodeIndex::index`]
+//! (sized [`node_bound`](petgraph::visit::NodeIndexable::node_bound)). It runs as
+//! fast as petgraph's (both are bound by walking the edge lists), returns the `Vec`
+//! callers want without a conversion, and yields the path itself.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use petgraph::Direction::Outgoing;
+use petgraph::algo::spfa;
+use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use petgraph::visit::{EdgeRef, NodeIndexable, VisitMap, Visitable};
+
+use super::{Edge, EdgeId, Network, Node};
+use crate::error::{Error, Result};
+
+/// A path through the network.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    /// The nodes from the start to the end, both included (`hops + 1` of them).
+    pub nodes: Vec<NodeIndex>,
+    /// The ids of the edges taken, in order (`hops` of them).
+    pub edges: Vec<EdgeId>,
+    /// The sum of the taken edges' weights (0 for a 0-hop path).
+    pub total_weight: f64,
+    /// The number of edges.
+    pub hops: usize,
+}
+
+type Graph = StableDiGraph<Node, Edge>;
+
+/// The id of the first (in storage order) edge with a negative weight, if any. O(|E|).
+fn first_negative_edge(graph: &Graph) -> Option<EdgeId> {
+    graph.edge_weights().find(|e| e.weight < 0.0).map(|e| e.id)
+}
+
+/// A heap entry ordered so that `BinaryHeap` (a max-heap) pops the smallest
+/// distance first (ties in the heap's own, deterministic, order).
+#[derive(Clone, Copy)]
+struct Candidate {
+    dist: f64,
+    node: NodeIndex,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Distances are never NaN (weights are finite), so `partial_cmp` is total.
+        other
+            .dist
+            .partial_cmp(&self.dist)
+            .unwrap_or(Ordering::Equal)
+    }
+}
+
+/// Dijkstra from `from` over non-negative weights. Returns the distance vector and,
+/// when `TRACK`, the predecessor of each reached node (`NodeIndex::end()` for none).
+/// Stops as soon as `goal` is settled.
+fn dijkstra_core<const TRACK: bool>(
+    graph: &Graph,
+    from: NodeIndex,
+    goal: Option<NodeIndex>,
+) -> (Vec<f64>, Vec<NodeIndex>) {
+    let bound = graph.node_bound();
+    let mut dist = vec![f64::INFINITY; bound];
+    let mut pred = if TRACK {
+        vec![NodeIndex::end(); bound]
+    } else {
+        Vec::new()
+    };
+    // Settled nodes: a bit set is far smaller than `dist`, so checking it first
+    // keeps the inner loop in cache.
+    let mut settled = graph.visit_map();
+    let mut heap = BinaryHeap::new();
+    dist[from.index()] = 0.0;
+    heap.push(Candidate {
+        dist: 0.0,
+        node: from,
+    });
+    while let Some(Candidate { dist: d, node }) = heap.pop() {
+        // Lazy deletion: a node is settled by its first (smallest) entry.
+        if !settled.visit(node) {
+            continue;
+        }
+        if goal == Some(node) {
+            break;
+        }
+        for e in graph.edges_directed(node, Outgoing) {
+            let next = e.target();
+            if settled.is_visited(&next) {
+                continue;
+            }
+            let candidate = d + e.weight().weight;
+            if candidate < dist[next.index()] {
+                dist[next.index()] = candidate;
+                if TRACK {
+                    pred[next.index()] = node;
+                }
+                heap.push(Candidate {
+                    dist: candidate,
+                    node: next,
+                });
+            }
+        }
+    }
+    (dist, pred)
+}
+
+/// BFS along outgoing edges (neighbors in insertion order) until `to` is found;
+/// the predecessor of every discovered node, `NodeIndex::end()` elsewhere.
+fn bfs_predecessors(graph: &Graph, from: NodeIndex, to: NodeIndex) -> Vec<NodeIndex> {
+    let mut pred = vec![NodeIndex::end(); graph.node_bound()];
+    pred[from.index()] = from;
+    let mut queue = vec![from];
+    let mut buf = Vec::new();
+    let mut head = 0;
+    while let Some(&node) = queue.get(head) {
+        head += 1;
+        buf.clear();
+        buf.extend(
+            graph
+                .neighbors_directed(node, Outgoing)
+                .filter(|n| pred[n.index()] == NodeIndex::end()),
+        );
+        // petgraph lists edges newest first; walk them in insertion order.
+        for &n in buf.iter().rev() {
+            if pred[n.index()] == NodeIndex::end() {
+                pred[n.index()] = node;
+                if n == to {
+                    return pred;
+                }
+                queue.push(n);
+            }
+        }
+    }
+    pred
+}
+
+/// Turns a node sequence into a [`Path`], choosing between each consecutive pair
+/// the lightest (`weighted`) or lowest-id edge, ties to the lowest id.
+fn path_through(net: &Network, nodes: Vec<NodeIndex>, weighted: bool) -> Result<Path> {
+    let mut edges = Vec::with_capacity(nodes.len().saturating_sub(1));
+    let mut total_weight = 0.0;
+    for pair in nodes.windows(2) {
+        let best = net
+            .graph
+            .edges_connecting(pair[0], pair[1])
+            .map(|e| e.weight())
+            .min_by(|x, y| {
+                let by_weight = if weighted {
+                    // Weights are finite, so only ±0 compare equal, as they should.
+                    x.weight.partial_cmp(&y.weight).unwrap_or(Ordering::Equal)
+                } else {
+                    Ordering::Equal
+                };
+                by_weight.then(x.id.cmp(&y.id))
+            })
+            .ok_or_else(|| Error::Internal {
+                message: format!(
+                    "shortest path steps from '{}' to '{}' without an edge",
+                    net.id_at(pair[0]),
+                    net.id_at(pair[1])
+                ),
+            })?;
+        edges.push(best.id);
+        total_weight += best.weight;
+    }
+    Ok(Path {
+        hops: edges.len(),
+        nodes,
+        edges,
+        total_weight,
+    })
+}
+
+/// An [`Error::InvalidValue`] unless `ix` is a node of this network.
+fn check_index(net: &Network, field: &str, ix: NodeIndex) -> Result<()> {
+    if net.graph.contains_node(ix) {
+        Ok(())
+    } else {
+        Err(Error::InvalidValue {
+            field: field.to_string(),
+            reason: format!(
+                "node index {} is not a node of {}; look indices up with index_of",
+                ix.index(),
+                if net.name().is_empty() {
+                    "this network".to_string()
+                } else {
+                    format!("network '{}'", net.name())
+                }
+            ),
+        })
+    }
+}
+
+impl Network {
+    /// The shortest path from `from` to `to`, following edges forwards.
+    ///
+    /// * `weighted: true` — least total weight. **Dijkstra** (binary heap, stopping
+    ///   once `to` is settled) when no edge weight is negative: O((|V| + |E|) log |V|).
+    ///   When any weight is negative, **Bellman-Ford** (petgraph's queue-based
+    ///   [`spfa()`]): O(|V|·|E|) worst case; a cycle of negative total weight reachable
+    ///   from `from` gives [`Error::NegativeCycle`] — whatever `to` is, even `from`
+    ///   itself, since shortest paths from `from` are then undefined.
+    /// * `weighted: false` — fewest edges, by **BFS** stopping once `to` is found:
+    ///   O(|V| + |E|). `total_weight` is still the sum of the chosen edges' weights.
+    ///
+    /// Between two consecutive nodes joined by parallel edges, the lightest edge is
+    /// taken when weighted and the lowest edge id when not; ties between equally
+    /// light edges go to the lowest edge id. `from == to` gives the 0-hop path
+    /// `[from]`. `Ok(None)` when `to` is unreachable. An index that is not a node of
+    /// this network is an [`Error::InvalidValue`].
+    ///
+    /// **Determinism:** among several optimal paths the result is fixed by the
+    /// network's content and history: BFS takes neighbors in edge-insertion order and
+    /// keeps each node's first discoverer; Dijkstra keeps the first strictly better
+    /// predecessor, and its heap orders equal distances deterministically. (Sums of
+    /// weights so large that they overflow to infinity are treated as unreachable.)
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// for id in ["a", "b", "c"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("a", "c", 10.0, Map::new()).unwrap(); // edge 0
+    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap(); // edge 1
+    /// net.add_edge("b", "c", 2.0, Map::new()).unwrap(); // edge 2
+    /// let (a, c) = (net.index_of("a").unwrap(), net.index_of("c").unwrap());
+    ///
+    /// let light = net.shortest_path(a, c, true).unwrap().unwrap();
+    /// assert_eq!((light.edges, light.total_weight, light.hops), (vec![1, 2], 3.0, 2));
+    ///
+    /// let short = net.shortest_path(a, c, false).unwrap().unwrap();
+    /// assert_eq!((short.edges, short.total_weight, short.hops), (vec![0], 10.0, 1));
+    ///
+    /// assert_eq!(net.shortest_path(c, a, true).unwrap(), None);
+    /// ```
+    pub fn shortest_path(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        weighted: bool,
+    ) -> Result<Option<Path>> {
+        check_index(self, "from", from)?;
+        check_index(self, "to", to)?;
+        let graph = &self.graph;
+        let pred: Vec<NodeIndex> = if weighted && first_negative_edge(graph).is_some() {
+            let paths =
+                spfa(graph, from, |e| e.weight().weight).map_err(|_| Error::NegativeCycle {
+                    source_id: self.id_at(from).to_string(),
+                })?;
+            paths
+                .predecessors
+                .into_iter()
+                .map(|p| p.unwrap_or_else(NodeIndex::end))
+                .collect()
+        } else if from == to {
+            Vec::new()
+        } else if weighted {
+            dijkstra_core::<true>(graph, from, Some(to)).1
+        } else {
+            bfs_predecessors(graph, from, to)
+        };
+        if from == to {
+            return Ok(Some(Path {
+                nodes: vec![from],
+                edges: Vec::new(),
+                total_weight: 0.0,
+                hops: 0,
+            }));
+        }
+        if pred.get(to.index()).is_none_or(|p| *p == NodeIndex::end()) {
+            return Ok(None);
+        }
+        // Walk the predecessors back from `to`; a simple path has < |V| edges.
+        let mut nodes = vec![to];
+        let mut node = to;
+        while node != from {
+            node = match pred.get(node.index()) {
+                Some(&p) if p != NodeIndex::end() && nodes.len() <= graph.node_count() => p,
+                _ => {
+                    return Err(Error::Internal {
+                        message: format!(
+                            "shortest path predecessors from '{}' to '{}' do not lead back to the start",
+                            self.id_at(from),
+                            self.id_at(to)
+                        ),
+                    });
+                }
+            };
+            nodes.push(node);
+        }
+        nodes.reverse();
+        path_through(self, nodes, weighted).map(Some)
+    }
+
+    /// Dijkstra's single-source distances along outgoing edges from `from`, as a
+    /// `Vec` indexed by [`NodeIndex::index`] (length `node_bound()`), with
+    /// `f64::INFINITY` for unreachable nodes (and for indices of removed nodes).
+    ///
+    /// Weights must be non-negative: if any edge weight is negative this returns
+    /// [`Error::InvalidValue`] for field `"weight"` (use
+    /// [`Network::shortest_path`], which falls back to Bellman-Ford). An index that is
+    /// not a node of this network is an [`Error::InvalidValue`] for field `"from"`.
+    ///
+    /// **Complexity:** O(|E|) to check the weights, then O((|V| + |E|) log |V|) with a
+    /// binary heap and `Vec`-backed distances (no hashing). Distances do not depend on
+    /// tie-breaking, so the result is fully deterministic.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    /// use serde_json::Map;
+    ///
+    /// let mut net = Network::new();
+    /// for id in ["a", "b", "c"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("a", "b", 2.0, Map::new()).unwrap();
+    /// net.add_edge("b", "c", 0.5, Map::new()).unwrap();
+    /// let dist = net.dijkstra_distances(net.index_of("b").unwrap()).unwrap();
+    /// assert_eq!(dist, [f64::INFINITY, 0.0, 0.5]);
+    ///
+    /// net.add_edge("c", "a", -1.0, Map::new()).unwrap();
+    /// assert!(net.dijkstra_distances(net.index_of("a").unwrap()).is_err());
+    /// ```
+    pub fn dijkstra_distances(&self, from: NodeIndex) -> Result<Vec<f64>> {
+        check_index(self, "from", from)?;
+        if let Some(edge) = first_negative_edge(&self.graph) {
+            return Err(Error::InvalidValue {
+                field: "weight".to_string(),
+                reason: format!(
+                    "edge {edge} has a negative weight, and Dijkstra needs non-negative weights; use shortest_path (Bellman-Ford) or make the weights non-negative"
+                ),
+            });
+        }
+        Ok(dijkstra_core::<false>(&self.graph, from, None).0)
+    }
+}

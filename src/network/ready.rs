@@ -1,1 +1,132 @@
-//! (being written)
+//! Ready nodes: what can be worked on next, given what is done.
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::NodeIndex;
+
+use super::{Direction, Network};
+
+/// A node that is not done and waits on some prerequisites.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blocked {
+    /// The blocked node.
+    pub node: NodeIndex,
+    /// Its prerequisites that are not done, sorted by index, without duplicates
+    /// (the node itself if it has a self-loop).
+    pub waiting_on: Vec<NodeIndex>,
+}
+
+/// The result of [`Network::ready_nodes`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadyNodes {
+    /// At most `limit` ready nodes, sorted by index.
+    pub ready: Vec<NodeIndex>,
+    /// The number of ready nodes.
+    pub ready_total: usize,
+    /// At most `blocked_limit` blocked nodes, sorted by index.
+    pub blocked: Vec<Blocked>,
+    /// The number of blocked nodes (not done, not ready).
+    pub blocked_total: usize,
+    /// The number of nodes marked done.
+    pub done_total: usize,
+}
+
+impl Network {
+    /// The nodes that are not done and whose prerequisites are all done.
+    ///
+    /// `prerequisites` says which neighbors a node needs first:
+    /// [`Direction::Out`] for a depends-on graph (`A → B`: A needs B),
+    /// [`Direction::In`] for a precedence graph (`A → B`: A comes before B),
+    /// [`Direction::Both`] for the union of the two. A self-loop makes a node its own
+    /// prerequisite, so a self-looped node that is not done is blocked by itself.
+    ///
+    /// `done[i]` tells whether the node with [`NodeIndex::index`] `i` is done; its
+    /// length should be `graph().node_bound()` (indices past the end count as not
+    /// done, entries at vacant indices are ignored).
+    ///
+    /// Algorithm: one scan over the nodes and their prerequisite edges.
+    /// Complexity: O(V + E) time; O(k log k) more per reported blocked node with `k`
+    /// prerequisites.
+    ///
+    /// Order: `ready` (at most `limit`) and `blocked` (at most `blocked_limit`) hold
+    /// the first nodes by index (insertion order); the totals count all.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network};
+    /// use serde_json::Map;
+    /// use petgraph::visit::NodeIndexable;
+    ///
+    /// // "app" depends on "lib" and "log"; "lib" depends on "log".
+    /// let mut net = Network::new();
+    /// for id in ["app", "lib", "log"] {
+    ///     net.add_node(id, None, Map::new()).unwrap();
+    /// }
+    /// net.add_edge("app", "lib", 1.0, Map::new()).unwrap();
+    /// net.add_edge("app", "log", 1.0, Map::new()).unwrap();
+    /// net.add_edge("lib", "log", 1.0, Map::new()).unwrap();
+    ///
+    /// let mut done = vec![false; net.graph().node_bound()];
+    /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
+    /// assert_eq!(net.cycle_ids(&r.ready), ["log"]);
+    /// assert_eq!(r.blocked_total, 2);
+    /// assert_eq!(net.cycle_ids(&r.blocked[0].waiting_on), ["lib", "log"]);
+    ///
+    /// done[net.index_of("log").unwrap().index()] = true;
+    /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
+    /// assert_eq!(net.cycle_ids(&r.ready), ["lib"]);
+    /// assert_eq!((r.ready_total, r.blocked_total, r.done_total), (1, 1, 1));
+    /// ```
+    pub fn ready_nodes(
+        &self,
+        done: &[bool],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+    ) -> ReadyNodes {
+        let g = self.graph();
+        let directions: &[petgraph::Direction] = match prerequisites {
+            Direction::Out => &[Outgoing],
+            Direction::In => &[Incoming],
+            Direction::Both => &[Outgoing, Incoming],
+        };
+        let is_done = |v: NodeIndex| done.get(v.index()).copied().unwrap_or(false);
+
+        let mut result = ReadyNodes {
+            ready: Vec::new(),
+            ready_total: 0,
+            blocked: Vec::new(),
+            blocked_total: 0,
+            done_total: 0,
+        };
+        for v in g.node_indices() {
+            if is_done(v) {
+                result.done_total += 1;
+                continue;
+            }
+            let waits = directions
+                .iter()
+                .any(|&d| g.neighbors_directed(v, d).any(|w| !is_done(w)));
+            if !waits {
+                result.ready_total += 1;
+                if result.ready.len() < limit {
+                    result.ready.push(v);
+                }
+                continue;
+            }
+            result.blocked_total += 1;
+            if result.blocked.len() < blocked_limit {
+                let mut waiting_on: Vec<NodeIndex> = directions
+                    .iter()
+                    .flat_map(|&d| g.neighbors_directed(v, d))
+                    .filter(|&w| !is_done(w))
+                    .collect();
+                waiting_on.sort_unstable();
+                waiting_on.dedup();
+                result.blocked.push(Blocked {
+                    node: v,
+                    waiting_on,
+                });
+            }
+        }
+        result
+    }
+}

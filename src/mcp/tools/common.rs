@@ -84,9 +84,14 @@ pub fn summary(name: &str, network: &Network) -> Value {
 
 /// Checks a `limit` parameter against its allowed range.
 pub fn check_limit(limit: usize, max: usize) -> crate::Result<usize> {
+    check_range("limit", limit, max)
+}
+
+/// Checks a count parameter named `field` against 1..=max.
+pub fn check_range(field: &str, limit: usize, max: usize) -> crate::Result<usize> {
     if limit == 0 || limit > max {
         return Err(crate::Error::InvalidValue {
-            field: "limit".into(),
+            field: field.into(),
             reason: format!("{limit} is out of range; give a number from 1 to {max}"),
         });
     }

