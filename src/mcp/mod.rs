@@ -23,7 +23,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
-use tracing::{debug, error, warn};
+use tracing::{debug, error, info, warn};
 
 pub use instructions::INSTRUCTIONS;
 pub use tool::{Effect, Toolset};
@@ -123,7 +123,30 @@ impl NetworksServer {
                     Err(Error::Internal { message })
                 })
         };
-        let elapsed_us = started.elapsed().as_micros() as u64;
+        let elapsed = started.elapsed();
+        let elapsed_us = elapsed.as_micros() as u64;
+        metrics::counter!("networks_mcp_tool_calls_total", "tool" => tool.tool.name.clone())
+            .increment(1);
+        metrics::histogram!("networks_mcp_tool_call_seconds", "tool" => tool.tool.name.clone())
+            .record(elapsed.as_secs_f64());
+        if result.is_err() {
+            metrics::counter!("networks_mcp_tool_errors_total", "tool" => tool.tool.name.clone())
+                .increment(1);
+        }
+        if let (Ok(output), true) = (&result, tool.effect.writes()) {
+            let network = arguments
+                .get("network_name")
+                .and_then(|n| n.as_str())
+                .unwrap_or("");
+            info!(
+                target: "audit",
+                tool = name,
+                network,
+                arguments = %summarize(&arguments),
+                result = %summarize(output),
+                "write applied"
+            );
+        }
         match &result {
             Ok(_) => debug!(tool = name, elapsed_us, "tool call"),
             Err(e) => {
@@ -132,6 +155,20 @@ impl NetworksServer {
         }
         Some(result)
     }
+}
+
+/// A JSON value cut to a readable length for logs (batches can be megabytes).
+fn summarize(value: &Value) -> String {
+    const MAX: usize = 512;
+    let text = value.to_string();
+    if text.len() <= MAX {
+        return text;
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
