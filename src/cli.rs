@@ -1,5 +1,7 @@
 //! Command-line options of the `networks-mcp` binary.
 
+mod config;
+
 use std::path::PathBuf;
 
 use clap::Parser;
@@ -40,6 +42,29 @@ pub struct Cli {
     /// Offer only tools that do not change state; calls to write tools are refused.
     #[arg(long, env = "NETWORKS_MCP_READ_ONLY")]
     pub read_only: bool,
+
+    /// Validate and log every write as if applied, but change nothing; replies say `dry_run: true`.
+    #[arg(long, env = "NETWORKS_MCP_DRY_RUN")]
+    pub dry_run: bool,
+
+    /// Keep the networks in this directory: every write is journaled (fsync) before
+    /// its reply, and the state survives restarts and crashes. Without it, state is in memory only.
+    #[arg(long, value_name = "DIR", env = "NETWORKS_MCP_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// With --data-dir: compact the journal into a snapshot after this many writes.
+    #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
+    pub snapshot_every: u64,
+
+    /// Read settings from this TOML file. Keys are the long option names, e.g.
+    /// `http = "127.0.0.1:8080"`, `read-only = true`, `allowed-host = ["mcp.example.com"]`.
+    /// Precedence: command line > environment > file > default.
+    #[arg(long, value_name = "FILE", env = "NETWORKS_MCP_CONFIG")]
+    pub config: Option<PathBuf>,
+
+    /// The streamable HTTP server options.
+    #[command(flatten)]
+    pub http: crate::http::HttpArgs,
 }
 
 impl Cli {
@@ -56,6 +81,7 @@ impl Cli {
     pub fn server_options(&self) -> ServerOptions {
         let mut options = ServerOptions {
             read_only: self.read_only,
+            dry_run: self.dry_run,
             ..ServerOptions::default()
         };
         if !self.toolsets.is_empty() {

@@ -5,10 +5,12 @@
 
 pub mod cli;
 pub mod error;
+pub mod http;
 pub mod logging;
 pub mod mcp;
 pub mod network;
 pub mod registry;
+pub mod storage;
 
 pub use error::{Error, Result};
 pub use network::Network;

@@ -4,17 +4,17 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
 use networks_mcp::cli::Cli;
 use networks_mcp::logging::setup_logging;
 use networks_mcp::mcp::NetworksServer;
 use networks_mcp::mcp::stdio::JsonLinesTransport;
 use networks_mcp::registry::NetworkRegistry;
+use networks_mcp::storage::{Storage, StorageConfig};
 use rmcp::ServiceExt;
 use tracing::{error, info};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_with_config();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -37,8 +37,71 @@ async fn run(cli: Cli) -> ExitCode {
         return ExitCode::from(2);
     }
     let registry = Arc::new(NetworkRegistry::new());
-    let server = NetworksServer::new(registry, cli.server_options());
-    match serve_stdio(server).await {
+    let mut server = NetworksServer::new(registry, cli.server_options());
+    if let Some(dir) = &cli.data_dir {
+        let config = StorageConfig {
+            dir: dir.clone(),
+            snapshot_every: cli.snapshot_every,
+        };
+        let (storage, recovered) = match Storage::open(config) {
+            Ok(opened) => opened,
+            Err(e) => {
+                error!("{e}");
+                eprintln!("networks-mcp: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        if let Err(e) = server.recover(recovered) {
+            error!("recovery failed: {e}");
+            eprintln!("networks-mcp: recovery failed: {e}");
+            return ExitCode::FAILURE;
+        }
+        server = server.with_storage(Arc::new(storage));
+    }
+    if cli.http.enabled() {
+        return serve_http(&cli, server).await;
+    }
+    let result = serve_stdio(server.clone()).await;
+    server.shutdown();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            error!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves MCP over streamable HTTP until SIGTERM/SIGINT, then drains and returns.
+async fn serve_http(cli: &Cli, server: NetworksServer) -> ExitCode {
+    let options = match cli.http.options() {
+        Ok(Some(options)) => options,
+        Ok(None) => return ExitCode::from(2),
+        Err(e) => {
+            error!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Registered before binding, so an early SIGTERM still drains cleanly.
+    let shutdown = shutdown_signal();
+    let http = match networks_mcp::http::HttpServer::bind(options).await {
+        Ok(http) => http,
+        Err(e) => {
+            error!("{e}");
+            return match e {
+                networks_mcp::http::HttpError::Config(_) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            };
+        }
+    };
+    // /readyz answers 503 until this is set: set it once startup (loading the
+    // registry) is complete.
+    let ready = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    ready.store(true, std::sync::atomic::Ordering::Release);
+    let served = http.serve(server.clone(), ready, shutdown).await;
+    // In-flight requests have finished: write the final snapshot when durable.
+    server.shutdown();
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             error!("{e}");

@@ -30,6 +30,7 @@ pub use tool::{Effect, Toolset};
 
 use crate::error::Error;
 use crate::registry::NetworkRegistry;
+use crate::storage::{Recovered, Storage};
 use tool::{ToolContext, ToolDef};
 
 /// How a server is set up: which tools it offers and how it treats writes.
@@ -39,6 +40,8 @@ pub struct ServerOptions {
     pub toolsets: BTreeSet<Toolset>,
     /// Refuse every tool that changes state (and do not list them).
     pub read_only: bool,
+    /// Validate and report every write as if applied, but change nothing.
+    pub dry_run: bool,
 }
 
 impl Default for ServerOptions {
@@ -46,6 +49,7 @@ impl Default for ServerOptions {
         ServerOptions {
             toolsets: Toolset::ALL.into_iter().collect(),
             read_only: false,
+            dry_run: false,
         }
     }
 }
@@ -55,10 +59,13 @@ impl Default for ServerOptions {
 pub struct NetworksServer {
     registry: Arc<NetworkRegistry>,
     inner: Arc<Inner>,
+    storage: Option<Arc<Storage>>,
 }
 
 struct Inner {
     options: ServerOptions,
+    /// Every tool, whatever the toolsets: a journal replays any of them.
+    tools_all: Vec<ToolDef>,
     tools: Vec<ToolDef>,
     listed: Vec<Tool>,
 }
@@ -70,6 +77,7 @@ impl NetworksServer {
             .into_iter()
             .filter(|t| options.toolsets.contains(&t.toolset))
             .collect();
+        let tools_all = tools::all();
         let listed = tools
             .iter()
             .filter(|t| !(options.read_only && t.effect.writes()))
@@ -83,12 +91,79 @@ impl NetworksServer {
             .collect();
         NetworksServer {
             registry,
+            storage: None,
             inner: Arc::new(Inner {
                 options,
+                tools_all,
                 tools,
                 listed,
             }),
         }
+    }
+
+    /// Makes the server durable: every applied write is journaled in `storage`
+    /// before its reply. Call [`NetworksServer::recover`] first.
+    pub fn with_storage(mut self, storage: Arc<Storage>) -> Self {
+        self.storage = Some(storage);
+        self
+    }
+
+    /// Loads what durable storage held at startup: the snapshot's networks, then
+    /// the journaled writes replayed in order through the same tool bodies.
+    pub fn recover(&self, recovered: Recovered) -> Result<(), Error> {
+        for (name, network) in recovered.networks {
+            self.registry.insert(&name, network)?;
+        }
+        let replayed = recovered.calls.len();
+        for (index, (tool, arguments)) in recovered.calls.into_iter().enumerate() {
+            let Some(tool) = tools::find(&self.inner.tools_all, &tool) else {
+                return Err(Error::Internal {
+                    message: format!("journal record {index} names unknown tool '{tool}'"),
+                });
+            };
+            let ctx = ToolContext {
+                registry: &self.registry,
+            };
+            if let Err(e) = tool.call(&ctx, arguments) {
+                warn!(record = index, tool = tool.name(), error = %e, "journaled write failed on replay");
+            }
+        }
+        info!(networks = self.registry.len(), replayed, "state recovered");
+        Ok(())
+    }
+
+    /// Writes a final snapshot when durable (at clean shutdown).
+    pub fn shutdown(&self) {
+        if let Some(storage) = &self.storage
+            && let Err(e) = storage.compact(&self.registry)
+        {
+            error!(error = %e, "could not write the shutdown snapshot; the journal still holds every write");
+        }
+    }
+
+    /// Runs a write against a scratch copy of the network it names and reports
+    /// what would have happened.
+    fn dry_run(&self, tool: &ToolDef, arguments: Value) -> Result<Value, Error> {
+        let scratch = NetworkRegistry::new();
+        if let Some(name) = arguments.get("network_name").and_then(|n| n.as_str())
+            && let Ok(network) = self.registry.get(name)
+        {
+            let copy = network.read().clone();
+            scratch.insert(name, copy)?;
+        }
+        let ctx = ToolContext { registry: &scratch };
+        let mut output = tool.call(&ctx, arguments)?;
+        if let Value::Object(map) = &mut output {
+            map.insert("dry_run".into(), Value::Bool(true));
+            map.insert(
+                "dry_run_note".into(),
+                Value::from(
+                    "Dry-run mode: this is what the call would have done; nothing was changed.",
+                ),
+            );
+        }
+        info!(tool = tool.name(), "dry run: write validated, not applied");
+        Ok(output)
     }
 
     /// The registry this server serves.
@@ -112,16 +187,32 @@ impl NetworksServer {
                 tool: name.to_string(),
             })
         } else {
-            let ctx = ToolContext {
-                registry: &self.registry,
-            };
             // A bug in one call must not take the server down.
-            catch_unwind(AssertUnwindSafe(|| tool.call(&ctx, arguments.clone())))
-                .unwrap_or_else(|panic| {
+            let guarded = |run: &dyn Fn() -> Result<Value, Error>| {
+                catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
                     let message = panic_message(&panic);
                     error!(tool = name, %message, backtrace = %std::backtrace::Backtrace::force_capture(), "tool call panicked");
                     Err(Error::Internal { message })
                 })
+            };
+            let ctx = ToolContext {
+                registry: &self.registry,
+            };
+            match (&self.storage, tool.effect.writes()) {
+                (_, true) if self.inner.options.dry_run => {
+                    guarded(&|| self.dry_run(tool, arguments.clone()))
+                }
+                (Some(storage), true) => {
+                    let (result, compaction_due) = storage.write(name, &arguments, || {
+                        guarded(&|| tool.call(&ctx, arguments.clone()))
+                    });
+                    if compaction_due && let Err(e) = storage.compact(&self.registry) {
+                        error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
+                    }
+                    result
+                }
+                _ => guarded(&|| tool.call(&ctx, arguments.clone())),
+            }
         };
         let elapsed = started.elapsed();
         let elapsed_us = elapsed.as_micros() as u64;
@@ -133,7 +224,9 @@ impl NetworksServer {
             metrics::counter!("networks_mcp_tool_errors_total", "tool" => tool.tool.name.clone())
                 .increment(1);
         }
-        if let (Ok(output), true) = (&result, tool.effect.writes()) {
+        if let (Ok(output), true, false) =
+            (&result, tool.effect.writes(), self.inner.options.dry_run)
+        {
             let network = arguments
                 .get("network_name")
                 .and_then(|n| n.as_str())
@@ -217,5 +310,47 @@ impl ServerHandler for NetworksServer {
                 None,
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+    use serde_json::json;
+
+    #[derive(Deserialize, Serialize, JsonSchema)]
+    struct Nothing {}
+
+    fn explode(_: &ToolContext<'_>, _: Nothing) -> Result<Nothing, Error> {
+        panic!("injected fault")
+    }
+
+    /// The fault hook exists only in this test build: a tool whose body panics.
+    #[test]
+    fn a_panicking_tool_becomes_an_internal_error_and_the_server_keeps_serving() {
+        let mut server =
+            NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+        let inner = Arc::get_mut(&mut server.inner).expect("sole owner");
+        inner.tools.push(ToolDef::new(
+            tool::ToolMeta {
+                name: "network_explode",
+                title: "Explode",
+                description: "Panics.",
+                toolset: Toolset::Core,
+                effect: Effect::Read,
+            },
+            explode,
+        ));
+        let result = server
+            .dispatch("network_explode", json!({}))
+            .expect("tool exists");
+        let error = result.expect_err("a panic is an error");
+        assert_eq!(error.code(), "internal");
+        assert!(error.to_string().contains("injected fault"));
+        let after = server.dispatch("network_create", json!({"network_name": "still_here"}));
+        assert!(matches!(after, Some(Ok(_))));
+        assert_eq!(server.registry().names(), ["still_here"]);
     }
 }

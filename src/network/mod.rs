@@ -25,6 +25,7 @@ pub mod ordering;
 pub mod paths;
 pub mod query;
 pub mod ready;
+pub mod snapshot;
 mod suggest;
 pub mod traversal;
 mod types;

@@ -16,3 +16,8 @@ pub fn all() -> Vec<ToolDef> {
     tools.extend(analysis::tools());
     tools
 }
+
+/// The tool called `name` in `tools`.
+pub fn find<'a>(tools: &'a [ToolDef], name: &str) -> Option<&'a ToolDef> {
+    tools.iter().find(|t| t.name() == name)
+}

@@ -1,0 +1,128 @@
+//! The HTTP command-line options, flattened into [`crate::cli::Cli`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{AUTH_TOKEN_ENV, DEFAULT_MAX_BODY_BYTES, HttpError, HttpOptions};
+
+/// Options of the streamable HTTP server (`--http`).
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "HTTP service (--http)")]
+pub struct HttpArgs {
+    /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio, with
+    /// /healthz, /readyz and /metrics beside it. ADDR defaults to 127.0.0.1:8080;
+    /// port 0 picks a free port (the address is logged). A non-loopback address needs
+    /// a token (NETWORKS_MCP_AUTH_TOKEN or --auth-token-file) or --insecure-no-auth.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        env = "NETWORKS_MCP_HTTP",
+        num_args = 0..=1,
+        default_missing_value = "127.0.0.1:8080"
+    )]
+    pub http: Option<String>,
+
+    /// Read the bearer token that /mcp and /metrics require from this file (first
+    /// line, surrounding whitespace trimmed). The token can also come from the
+    /// environment variable NETWORKS_MCP_AUTH_TOKEN; it is never a command-line value.
+    #[arg(long, value_name = "PATH", env = "NETWORKS_MCP_AUTH_TOKEN_FILE")]
+    pub auth_token_file: Option<PathBuf>,
+
+    /// Allow binding a non-loopback address without a token. Anyone who can reach
+    /// the port can then read and change every network.
+    #[arg(long, env = "NETWORKS_MCP_INSECURE_NO_AUTH")]
+    pub insecure_no_auth: bool,
+
+    /// Extra allowed Host header values (DNS-rebinding defence), comma-separated:
+    /// NAME (any port) or NAME:PORT; `*` allows any. localhost, 127.0.0.1 and [::1]
+    /// on the bound port are always allowed.
+    #[arg(
+        long = "allowed-host",
+        value_name = "HOST",
+        value_delimiter = ',',
+        env = "NETWORKS_MCP_ALLOWED_HOSTS"
+    )]
+    pub allowed_hosts: Vec<String>,
+
+    /// Extra allowed Origin header values, comma-separated: SCHEME://HOST[:PORT]; `*`
+    /// allows any. Requests without Origin pass; http(s) loopback origins are allowed.
+    #[arg(
+        long = "allowed-origin",
+        value_name = "ORIGIN",
+        value_delimiter = ',',
+        env = "NETWORKS_MCP_ALLOWED_ORIGINS"
+    )]
+    pub allowed_origins: Vec<String>,
+
+    /// Largest accepted request body in bytes; a larger one gets 413 before it is parsed.
+    #[arg(long, value_name = "BYTES", env = "NETWORKS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
+    pub max_body_bytes: usize,
+
+    /// Seconds to let in-flight requests finish after SIGTERM/SIGINT before exiting.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NETWORKS_MCP_SHUTDOWN_TIMEOUT",
+        default_value_t = 10
+    )]
+    pub shutdown_timeout: u64,
+}
+
+impl HttpArgs {
+    /// Whether `--http` was given.
+    pub fn enabled(&self) -> bool {
+        self.http.is_some()
+    }
+
+    /// The server options, with the token read from its file or the environment.
+    /// `None` when `--http` was not given.
+    pub fn options(&self) -> Result<Option<HttpOptions>, HttpError> {
+        let Some(addr) = &self.http else {
+            return Ok(None);
+        };
+        let from_file = match &self.auth_token_file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    HttpError::Config(format!(
+                        "cannot read --auth-token-file {}: {e}",
+                        path.display()
+                    ))
+                })?;
+                let token = text.lines().next().unwrap_or("").trim().to_string();
+                if token.is_empty() {
+                    return Err(HttpError::Config(format!(
+                        "--auth-token-file {} is empty",
+                        path.display()
+                    )));
+                }
+                Some(token)
+            }
+            None => None,
+        };
+        let from_env = match std::env::var(AUTH_TOKEN_ENV) {
+            Ok(value) if value.trim().is_empty() => {
+                return Err(HttpError::Config(format!(
+                    "{AUTH_TOKEN_ENV} is set but empty; unset it or give a token"
+                )));
+            }
+            Ok(value) => Some(value.trim().to_string()),
+            Err(_) => None,
+        };
+        if from_file.is_some() && from_env.is_some() {
+            return Err(HttpError::Config(format!(
+                "both --auth-token-file and {AUTH_TOKEN_ENV} are set; give one"
+            )));
+        }
+        Ok(Some(HttpOptions {
+            addr: addr.clone(),
+            auth_token: from_file.or(from_env),
+            insecure_no_auth: self.insecure_no_auth,
+            allowed_hosts: self.allowed_hosts.clone(),
+            allowed_origins: self.allowed_origins.clone(),
+            max_body_bytes: self.max_body_bytes,
+            shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
+        }))
+    }
+}

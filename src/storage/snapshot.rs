@@ -1,0 +1,110 @@
+//! The snapshot file: every network at one moment.
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..8 | magic `NMCPSNAP` |
+//! | 8..12 | format version, u32 LE (currently 1) |
+//! | 12..16 | CRC-32 of the body |
+//! | 16..24 | body length, u64 LE |
+//! | 24.. | body: JSON `{"last_seq": …, "networks": [{"name": …, "network": NetworkData}]}` |
+
+use serde::{Deserialize, Serialize};
+
+use crate::network::Network;
+use crate::network::snapshot::NetworkData;
+use crate::registry::NetworkRegistry;
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"NMCPSNAP";
+/// The format version written.
+pub const VERSION: u32 = 1;
+const HEADER: usize = 24;
+
+#[derive(Serialize, Deserialize)]
+struct Body {
+    /// The sequence number of the last journal record this snapshot contains.
+    #[serde(default)]
+    last_seq: u64,
+    networks: Vec<Entry>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    name: String,
+    network: NetworkData,
+}
+
+/// Encodes every network of `registry`, sorted by name.
+pub fn encode(registry: &NetworkRegistry, last_seq: u64) -> Vec<u8> {
+    let networks = registry
+        .names()
+        .into_iter()
+        .filter_map(|name| {
+            let network = registry.get(&name).ok()?;
+            let data = network.read().to_data();
+            Some(Entry {
+                name,
+                network: data,
+            })
+        })
+        .collect();
+    let body = serde_json::to_vec(&Body { last_seq, networks }).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(HEADER + body.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&body);
+    bytes
+}
+
+/// Decodes a snapshot, or says at which offset and why it is damaged.
+/// A decoded snapshot: the last journal sequence number it holds, and the networks.
+pub type Decoded = (u64, Vec<(String, Network)>);
+
+/// Decodes a snapshot; see [`Decoded`].
+pub fn decode(bytes: &[u8]) -> Result<Decoded, (u64, String)> {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err((
+            0,
+            "not a networks-mcp snapshot (bad magic or too short)".into(),
+        ));
+    }
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let version = word(8);
+    if version != VERSION {
+        return Err((
+            8,
+            format!("format version {version}; this build reads version {VERSION}"),
+        ));
+    }
+    let mut len = [0u8; 8];
+    len.copy_from_slice(&bytes[16..24]);
+    let len = u64::from_le_bytes(len) as usize;
+    if bytes.len() != HEADER + len {
+        return Err((
+            16,
+            format!(
+                "body length {len} does not match the file size {}",
+                bytes.len()
+            ),
+        ));
+    }
+    let body = &bytes[HEADER..];
+    if crc32fast::hash(body) != word(12) {
+        return Err((HEADER as u64, "body checksum does not match".into()));
+    }
+    let body: Body = serde_json::from_slice(body)
+        .map_err(|e| (HEADER as u64, format!("body is not a valid snapshot: {e}")))?;
+    let last_seq = body.last_seq;
+    body.networks
+        .into_iter()
+        .map(|entry| {
+            Network::from_data(&entry.name, entry.network)
+                .map(|net| (entry.name.clone(), net))
+                .map_err(|e| (HEADER as u64, format!("network '{}': {e}", entry.name)))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(|networks| (last_seq, networks))
+}

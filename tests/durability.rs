@@ -1,0 +1,433 @@
+//! Durable mode against the real binary: restarts, crashes (SIGKILL), the lock,
+//! damaged files, and dry-run.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_networks-mcp");
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Server {
+    fn start(dir: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(BIN)
+            .arg("--data-dir")
+            .arg(dir)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut server = Server {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        };
+        server.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
+        writeln!(
+            server.stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        )
+        .unwrap();
+        server
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Option<Value> {
+        self.next_id += 1;
+        let frame =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        writeln!(self.stdin, "{frame}").ok()?;
+        self.stdin.flush().ok()?;
+        let mut line = String::new();
+        if self.stdout.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        serde_json::from_str(&line).ok()
+    }
+
+    /// A tool call; `None` if the server died before answering.
+    fn call(&mut self, tool: &str, arguments: Value) -> Option<Value> {
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}))?;
+        Some(reply["result"]["structuredContent"].clone())
+    }
+
+    /// Closes stdin (a clean shutdown) and waits for the exit.
+    fn stop(mut self) -> std::process::ExitStatus {
+        drop(self.stdin);
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut self.stdout, &mut rest);
+        self.child.wait().unwrap()
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("networks-mcp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn node_ids(server: &mut Server, network: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = json!({"network_name": network, "limit": 1000});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = server.call("network_list_nodes", args).unwrap();
+        ids.extend(
+            page["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n["node_id"].as_str().unwrap().to_string()),
+        );
+        match page.get("next_cursor").and_then(Value::as_str) {
+            Some(c) => cursor = Some(c.to_string()),
+            None => return ids,
+        }
+    }
+}
+
+#[test]
+fn state_survives_a_clean_restart_and_a_crash() {
+    let dir = temp_dir("restart");
+    let mut s = Server::start(&dir, &["--snapshot-every", "3"]);
+    s.call(
+        "network_create",
+        json!({"network_name": "plan", "description": "kept"}),
+    )
+    .unwrap();
+    s.call("network_add_edges", json!({"network_name": "plan", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b", "weight": 2.5, "attributes": {"k": "v"}}, {"source": "b", "target": "c"}]})).unwrap();
+    s.call(
+        "network_update_node",
+        json!({"network_name": "plan", "node_id": "a", "data": {"x": [1, 2]}}),
+    )
+    .unwrap();
+    s.call(
+        "network_remove_edge",
+        json!({"network_name": "plan", "edge_id": 1}),
+    )
+    .unwrap();
+    let edge = s
+        .call(
+            "network_add_edge",
+            json!({"network_name": "plan", "source": "c", "target": "a"}),
+        )
+        .unwrap();
+    assert_eq!(edge["edge_id"], 2);
+    assert!(s.stop().success());
+    assert!(dir.join("snapshot.bin").exists());
+
+    let mut s = Server::start(&dir, &[]);
+    let node = s
+        .call(
+            "network_get_node",
+            json!({"network_name": "plan", "node_id": "a"}),
+        )
+        .unwrap();
+    assert_eq!(node["data"], json!({"x": [1, 2]}));
+    let edges = s
+        .call("network_list_edges", json!({"network_name": "plan"}))
+        .unwrap();
+    let ids: Vec<u64> = edges["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["edge_id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [0, 2]);
+    assert_eq!(edges["edges"][0]["attributes"], json!({"k": "v"}));
+    // A crash after more writes: they come back from the journal.
+    let next = s
+        .call(
+            "network_add_edge",
+            json!({"network_name": "plan", "source": "a", "target": "c"}),
+        )
+        .unwrap();
+    assert_eq!(next["edge_id"], 3, "edge ids continue, never reused");
+    s.call(
+        "network_add_node",
+        json!({"network_name": "plan", "node_id": "d"}),
+    )
+    .unwrap();
+    s.kill();
+
+    let mut s = Server::start(&dir, &[]);
+    assert_eq!(node_ids(&mut s, "plan"), ["a", "b", "c", "d"]);
+    let described = s
+        .call("network_describe", json!({"network_name": "plan"}))
+        .unwrap();
+    assert_eq!(described["edges"], 3);
+    assert_eq!(described["description"], "kept");
+    s.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Kill -9 at random moments during writes, 50 times; every acknowledged write
+/// must survive, and no unacknowledged write may appear half-applied.
+#[test]
+fn fifty_sigkills_lose_no_acknowledged_write() {
+    let dir = temp_dir("crash");
+    let mut acknowledged: Vec<String> = Vec::new();
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut s = Server::start(&dir, &["--snapshot-every", "40"]);
+    s.call("network_create", json!({"network_name": "crash"}))
+        .unwrap();
+    s.stop();
+    let mut counter = 0u64;
+    for round in 0..50 {
+        let mut s = Server::start(&dir, &["--snapshot-every", "40"]);
+        // Everything acknowledged so far is there, and every batch is whole.
+        let ids = node_ids(&mut s, "crash");
+        for id in &acknowledged {
+            assert!(ids.contains(id), "round {round}: acknowledged {id} lost");
+        }
+        for id in &ids {
+            if let Some(base) = id.strip_suffix("-a") {
+                assert!(
+                    ids.contains(&format!("{base}-b")),
+                    "round {round}: half a batch {id}"
+                );
+            }
+        }
+        let pid = s.child.id();
+        let delay = Duration::from_micros(next() % 30_000);
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        });
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_millis(200) {
+            counter += 1;
+            let base = format!("w{counter}");
+            let batch = json!({"network_name": "crash", "create_missing_nodes": true, "edges": [{"source": format!("{base}-a"), "target": format!("{base}-b")}]});
+            match s.call("network_add_edges", batch) {
+                Some(reply) if reply["status"] == "success" => {
+                    acknowledged.push(format!("{base}-a"));
+                    acknowledged.push(format!("{base}-b"));
+                }
+                _ => break,
+            }
+        }
+        killer.join().unwrap();
+        s.kill();
+    }
+    assert!(
+        acknowledged.len() > 50,
+        "the test made writes: {}",
+        acknowledged.len()
+    );
+    let mut s = Server::start(&dir, &[]);
+    let ids = node_ids(&mut s, "crash");
+    assert!(acknowledged.iter().all(|id| ids.contains(id)));
+    eprintln!(
+        "crash test: 50 kills, {} acknowledged node writes, all present",
+        acknowledged.len()
+    );
+    s.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_process_on_the_same_directory_exits_at_once() {
+    let dir = temp_dir("lock");
+    let first = Server::start(&dir, &[]);
+    let started = Instant::now();
+    let second = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        stderr.contains("LOCK") && stderr.contains("another networks-mcp process"),
+        "{stderr}"
+    );
+    first.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn damaged_start(dir: &Path) -> (bool, String) {
+    let out = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn damaged_files_are_reported_and_never_overwritten() {
+    let dir = temp_dir("corrupt");
+    let mut s = Server::start(&dir, &[]);
+    s.call("network_create", json!({"network_name": "x"}))
+        .unwrap();
+    for i in 0..3 {
+        s.call(
+            "network_add_node",
+            json!({"network_name": "x", "node_id": format!("n{i}")}),
+        )
+        .unwrap();
+    }
+    s.kill(); // no snapshot: the journal holds four records
+
+    // A damaged length prefix in the middle of the journal is corruption.
+    let journal = dir.join("journal.bin");
+    let mut bytes = std::fs::read(&journal).unwrap();
+    let second = 16 + u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
+    bytes[second + 5] ^= 0x01;
+    std::fs::write(&journal, &bytes).unwrap();
+    let (ok, stderr) = damaged_start(&dir);
+    assert!(!ok);
+    assert!(
+        stderr.contains("journal.bin") && stderr.contains(&format!("offset {second}")),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&journal).unwrap(), bytes, "left untouched");
+
+    // A torn tail (a crash mid-write) is dropped and the server starts.
+    bytes[second + 5] ^= 0x01;
+    let whole = bytes.len();
+    std::fs::write(&journal, &bytes[..whole - 3]).unwrap();
+    let mut s = Server::start(&dir, &[]);
+    assert_eq!(node_ids(&mut s, "x"), ["n0", "n1"]);
+    assert!(s.stop().success());
+
+    // A corrupt snapshot refuses the start and is left as it was.
+    let snapshot = dir.join("snapshot.bin");
+    let mut snap = std::fs::read(&snapshot).unwrap();
+    let last = snap.len() - 2;
+    snap[last] ^= 0xFF;
+    std::fs::write(&snapshot, &snap).unwrap();
+    let (ok, stderr) = damaged_start(&dir);
+    assert!(!ok);
+    assert!(
+        stderr.contains("snapshot.bin") && stderr.contains("offset"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&snapshot).unwrap(), snap);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dry_run_reports_and_changes_nothing() {
+    let dir = temp_dir("dry");
+    let mut s = Server::start(&dir, &[]);
+    s.call("network_create", json!({"network_name": "p"}))
+        .unwrap();
+    s.call(
+        "network_add_node",
+        json!({"network_name": "p", "node_id": "a"}),
+    )
+    .unwrap();
+    assert!(s.stop().success());
+
+    let mut s = Server::start(&dir, &["--dry-run"]);
+    let would = s.call("network_add_edges", json!({"network_name": "p", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}]})).unwrap();
+    assert_eq!(
+        (
+            would["dry_run"].as_bool(),
+            would["created"].as_u64(),
+            would["created_nodes"].as_u64()
+        ),
+        (Some(true), Some(1), Some(1))
+    );
+    let would = s
+        .call(
+            "network_delete",
+            json!({"network_name": "p", "confirm": true}),
+        )
+        .unwrap();
+    assert_eq!(
+        (would["dry_run"].as_bool(), would["deleted"].as_bool()),
+        (Some(true), Some(true))
+    );
+    let bad = s
+        .call(
+            "network_add_node",
+            json!({"network_name": "p", "node_id": ""}),
+        )
+        .unwrap();
+    assert_eq!(bad["code"], "invalid_id", "dry-run still validates");
+    assert_eq!(node_ids(&mut s, "p"), ["a"]);
+    assert_eq!(
+        s.call("network_describe", json!({"network_name": "p"}))
+            .unwrap()["edges"],
+        0
+    );
+    s.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A crash between a compaction's rename and its journal truncation leaves records
+/// the snapshot already holds; they must not be applied twice.
+#[test]
+fn records_already_in_the_snapshot_are_not_replayed_twice() {
+    let dir = temp_dir("window");
+    let mut s = Server::start(&dir, &[]);
+    s.call("network_create", json!({"network_name": "w"}))
+        .unwrap();
+    s.call("network_add_edges", json!({"network_name": "w", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}]})).unwrap();
+    s.kill();
+    let old_journal = std::fs::read(dir.join("journal.bin")).unwrap();
+    assert!(!old_journal.is_empty());
+    let s = Server::start(&dir, &[]);
+    assert!(s.stop().success()); // snapshot written, journal emptied
+    std::fs::write(dir.join("journal.bin"), &old_journal).unwrap();
+    let mut s = Server::start(&dir, &[]);
+    let edges = s
+        .call("network_list_edges", json!({"network_name": "w"}))
+        .unwrap();
+    assert_eq!(edges["total"], 1, "the edge was not added twice");
+    let next = s
+        .call(
+            "network_add_edge",
+            json!({"network_name": "w", "source": "b", "target": "a"}),
+        )
+        .unwrap();
+    assert_eq!(next["edge_id"], 1);
+    s.kill();
+    let mut s = Server::start(&dir, &[]);
+    assert_eq!(
+        s.call("network_list_edges", json!({"network_name": "w"}))
+            .unwrap()["total"],
+        2
+    );
+    s.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
