@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::limits::Limits;
 use crate::logging::{LogConfig, LogFormat};
 use crate::mcp::{ServerOptions, Toolset};
 
@@ -52,6 +53,30 @@ pub struct Cli {
     #[arg(long, value_name = "DIR", env = "NETWORKS_MCP_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
 
+    /// Most networks per server.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_networks, env = "NETWORKS_MCP_MAX_NETWORKS")]
+    pub max_networks: usize,
+
+    /// Most nodes per network.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_nodes, env = "NETWORKS_MCP_MAX_NODES")]
+    pub max_nodes: usize,
+
+    /// Most edges per network.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_edges, env = "NETWORKS_MCP_MAX_EDGES")]
+    pub max_edges: usize,
+
+    /// Most attributes on one node or edge.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_attributes, env = "NETWORKS_MCP_MAX_ATTRIBUTES")]
+    pub max_attributes: usize,
+
+    /// Most bytes of attributes (as JSON) on one node or edge.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_attribute_bytes, env = "NETWORKS_MCP_MAX_ATTRIBUTE_BYTES")]
+    pub max_attribute_bytes: usize,
+
+    /// Most bytes of `data` (as JSON) on one node.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_data_bytes, env = "NETWORKS_MCP_MAX_DATA_BYTES")]
+    pub max_data_bytes: usize,
+
     /// With --data-dir: compact the journal into a snapshot after this many writes.
     #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_every: u64,
@@ -82,6 +107,14 @@ impl Cli {
         let mut options = ServerOptions {
             read_only: self.read_only,
             dry_run: self.dry_run,
+            limits: Limits {
+                max_networks: self.max_networks,
+                max_nodes: self.max_nodes,
+                max_edges: self.max_edges,
+                max_attributes: self.max_attributes,
+                max_attribute_bytes: self.max_attribute_bytes,
+                max_data_bytes: self.max_data_bytes,
+            },
             ..ServerOptions::default()
         };
         if !self.toolsets.is_empty() {

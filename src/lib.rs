@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod error;
 pub mod http;
+pub mod limits;
 pub mod logging;
 pub mod mcp;
 pub mod network;

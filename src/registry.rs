@@ -55,7 +55,25 @@ impl NetworkRegistry {
     /// Registers an empty network. Idempotent: an existing name is left as it is
     /// (its description too) and reported as [`CreateOutcome::Duplicate`].
     pub fn create(&self, name: &str, description: Option<String>) -> Result<CreateOutcome> {
+        self.create_bounded(name, description, usize::MAX)
+    }
+
+    /// Like [`NetworkRegistry::create`], but a new network beyond `max_networks`
+    /// is refused with [`Error::LimitExceeded`].
+    pub fn create_bounded(
+        &self,
+        name: &str,
+        description: Option<String>,
+        max_networks: usize,
+    ) -> Result<CreateOutcome> {
         validate::id("network_name", name)?;
+        if !self.networks.contains_key(name) {
+            crate::limits::Limits {
+                max_networks,
+                ..crate::limits::Limits::default()
+            }
+            .check_networks(self.networks.len())?;
+        }
         match self.networks.entry(name.to_string()) {
             Entry::Occupied(_) => Ok(CreateOutcome::Duplicate),
             Entry::Vacant(slot) => {

@@ -42,6 +42,8 @@ pub struct ServerOptions {
     pub read_only: bool,
     /// Validate and report every write as if applied, but change nothing.
     pub dry_run: bool,
+    /// Caps on sizes and counts.
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for ServerOptions {
@@ -50,6 +52,7 @@ impl Default for ServerOptions {
             toolsets: Toolset::ALL.into_iter().collect(),
             read_only: false,
             dry_run: false,
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -123,6 +126,7 @@ impl NetworksServer {
             };
             let ctx = ToolContext {
                 registry: &self.registry,
+                limits: &self.inner.options.limits,
             };
             if let Err(e) = tool.call(&ctx, arguments) {
                 warn!(record = index, tool = tool.name(), error = %e, "journaled write failed on replay");
@@ -151,7 +155,10 @@ impl NetworksServer {
             let copy = network.read().clone();
             scratch.insert(name, copy)?;
         }
-        let ctx = ToolContext { registry: &scratch };
+        let ctx = ToolContext {
+            registry: &scratch,
+            limits: &self.inner.options.limits,
+        };
         let mut output = tool.call(&ctx, arguments)?;
         if let Value::Object(map) = &mut output {
             map.insert("dry_run".into(), Value::Bool(true));
@@ -197,6 +204,7 @@ impl NetworksServer {
             };
             let ctx = ToolContext {
                 registry: &self.registry,
+                limits: &self.inner.options.limits,
             };
             match (&self.storage, tool.effect.writes()) {
                 (_, true) if self.inner.options.dry_run => {

@@ -70,6 +70,8 @@ impl Effect {
 pub struct ToolContext<'a> {
     /// The networks.
     pub registry: &'a NetworkRegistry,
+    /// The caps every write checks before changing anything.
+    pub limits: &'a crate::limits::Limits,
 }
 
 type Handler = dyn Fn(&ToolContext<'_>, Value) -> Result<Value> + Send + Sync;
@@ -163,7 +165,15 @@ impl ToolDef {
 fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: Value) -> Result<P> {
     let arguments = match arguments {
         Value::Null => Value::Object(Map::new()),
-        other => other,
+        object @ Value::Object(_) => object,
+        other => {
+            return Err(Error::InvalidArguments {
+                message: format!(
+                    "invalid arguments for {tool}: they must be a JSON object of named parameters, not {other}. Expected parameters: {expected}."
+                ),
+                field: None,
+            });
+        }
     };
     serde_path_to_error::deserialize(arguments).map_err(|e| {
         let path = e.path().to_string();

@@ -128,7 +128,11 @@ pub struct AddNodeOutput {
 }
 
 fn add_node(ctx: &ToolContext<'_>, p: AddNodeParams) -> Result<AddNodeOutput> {
+    ctx.limits.check_item(&p.attributes, p.data.as_ref())?;
     let outcome = ctx.registry.write(&p.network_name, |net| {
+        if !net.contains_node(&p.node_id) {
+            ctx.limits.check_nodes(net.node_count(), 1)?;
+        }
         net.add_node(&p.node_id, p.data, p.attributes)
     })?;
     let (status, message) = match outcome {
@@ -186,7 +190,9 @@ pub struct AddEdgeOutput {
 }
 
 fn add_edge(ctx: &ToolContext<'_>, p: AddEdgeParams) -> Result<AddEdgeOutput> {
+    ctx.limits.check_item(&p.attributes, None)?;
     let edge_id = ctx.registry.write(&p.network_name, |net| {
+        ctx.limits.check_edges(net.edge_count(), 1)?;
         net.add_edge(&p.source, &p.target, p.weight, p.attributes)
     })?;
     info!(network = %p.network_name, source = %p.source, target = %p.target, weight = p.weight, edge_id, "edge added");

@@ -171,6 +171,22 @@ fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeO
         UpdateMode::Replace => AttributeUpdate::Replace,
     };
     ctx.registry.write(&p.network_name, |net| {
+        if let Some(node) = net.node(&p.node_id) {
+            // Check the node as it would be after the update.
+            let mut attributes = match (&p.attributes, mode) {
+                (Some(new), AttributeUpdate::Replace) => new.clone(),
+                (new, _) => {
+                    let mut map = node.attributes.to_map();
+                    map.extend(new.clone().unwrap_or_default());
+                    map
+                }
+            };
+            for key in &p.remove_attributes {
+                attributes.shift_remove(key);
+            }
+            let data = p.data.as_ref().or(node.data.as_ref());
+            ctx.limits.check_item(&attributes, data)?;
+        }
         let changed =
             net.update_node(&p.node_id, p.data, p.attributes, mode, &p.remove_attributes)?;
         if changed {
@@ -498,6 +514,14 @@ pub struct AddNodesOutput {
     pub items: Option<Vec<NodeItemOutcome>>,
 }
 
+fn batch_item_error(field: &str, index: usize, inner: Error) -> Error {
+    Error::InvalidBatchItem {
+        field: field.into(),
+        index,
+        inner: Box::new(inner),
+    }
+}
+
 fn check_batch_size(field: &str, len: usize) -> Result<()> {
     if len == 0 {
         return Err(Error::InvalidValue {
@@ -520,7 +544,7 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
     let ids: Option<Vec<String>> = p
         .include_items
         .then(|| p.nodes.iter().map(|n| n.node_id.clone()).collect());
-    let specs = p
+    let specs: Vec<NodeSpec> = p
         .nodes
         .into_iter()
         .map(|n| NodeSpec {
@@ -529,9 +553,19 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
             attributes: n.attributes,
         })
         .collect();
-    let outcomes = ctx
-        .registry
-        .write(&p.network_name, |net| net.add_nodes(specs))?;
+    let outcomes = ctx.registry.write(&p.network_name, |net| {
+        let mut new_ids = rustc_hash::FxHashSet::default();
+        for (index, spec) in specs.iter().enumerate() {
+            ctx.limits
+                .check_item(&spec.attributes, spec.data.as_ref())
+                .map_err(|e| batch_item_error("nodes", index, e))?;
+            if !net.contains_node(&spec.id) {
+                new_ids.insert(spec.id.as_str());
+            }
+        }
+        ctx.limits.check_nodes(net.node_count(), new_ids.len())?;
+        net.add_nodes(specs)
+    })?;
     let created = outcomes
         .iter()
         .filter(|o| **o == AddNodeOutcome::Added)
@@ -607,7 +641,7 @@ pub struct AddEdgesOutput {
 
 fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput> {
     check_batch_size("edges", p.edges.len())?;
-    let specs = p
+    let specs: Vec<EdgeSpec> = p
         .edges
         .into_iter()
         .map(|e| EdgeSpec {
@@ -618,6 +652,21 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
         })
         .collect();
     let outcome = ctx.registry.write(&p.network_name, |net| {
+        let mut new_nodes = rustc_hash::FxHashSet::default();
+        for (index, spec) in specs.iter().enumerate() {
+            ctx.limits
+                .check_item(&spec.attributes, None)
+                .map_err(|e| batch_item_error("edges", index, e))?;
+            if p.create_missing_nodes {
+                for id in [spec.source.as_str(), spec.target.as_str()] {
+                    if !net.contains_node(id) {
+                        new_nodes.insert(id);
+                    }
+                }
+            }
+        }
+        ctx.limits.check_edges(net.edge_count(), specs.len())?;
+        ctx.limits.check_nodes(net.node_count(), new_nodes.len())?;
         net.add_edges(specs, p.create_missing_nodes)
     })?;
     info!(network = %p.network_name, created = outcome.edge_ids.len(), created_nodes = outcome.created_nodes.len(), "edges added in batch");

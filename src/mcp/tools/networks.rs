@@ -39,7 +39,9 @@ pub struct CreateOutput {
 }
 
 fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
-    let outcome = ctx.registry.create(&p.network_name, p.description)?;
+    let outcome =
+        ctx.registry
+            .create_bounded(&p.network_name, p.description, ctx.limits.max_networks)?;
     let (status, message) = match outcome {
         CreateOutcome::Created => {
             info!(network = %p.network_name, "network created");

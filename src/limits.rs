@@ -1,0 +1,115 @@
+//! Configurable caps that keep one client from exhausting the server. Every cap
+//! is checked before anything changes, and a hit is an error object naming the
+//! limit and the flag that raises it.
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+/// The caps. `Limits::default()` is what the server uses unless flags say otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Networks per server (`--max-networks`).
+    pub max_networks: usize,
+    /// Nodes per network (`--max-nodes`).
+    pub max_nodes: usize,
+    /// Edges per network (`--max-edges`).
+    pub max_edges: usize,
+    /// Attributes per node or edge (`--max-attributes`).
+    pub max_attributes: usize,
+    /// Bytes of one node's or edge's attributes as JSON (`--max-attribute-bytes`).
+    pub max_attribute_bytes: usize,
+    /// Bytes of one node's `data` as JSON (`--max-data-bytes`).
+    pub max_data_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_networks: 1_000,
+            max_nodes: 10_000_000,
+            max_edges: 50_000_000,
+            max_attributes: 64,
+            max_attribute_bytes: 64 * 1024,
+            max_data_bytes: 1024 * 1024,
+        }
+    }
+}
+
+fn exceeded(what: String, limit: usize, flag: &str) -> Error {
+    Error::LimitExceeded {
+        what,
+        limit: limit as u64,
+        hint: format!("The server operator can raise it with {flag}."),
+    }
+}
+
+impl Limits {
+    /// Checks one more network.
+    pub fn check_networks(&self, existing: usize) -> Result<()> {
+        if existing >= self.max_networks {
+            return Err(exceeded(
+                format!("creating a network (there are {existing})"),
+                self.max_networks,
+                "--max-networks",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that `current + added` nodes fit.
+    pub fn check_nodes(&self, current: usize, added: usize) -> Result<()> {
+        if current.saturating_add(added) > self.max_nodes {
+            return Err(exceeded(
+                format!("adding {added} node(s) to {current}"),
+                self.max_nodes,
+                "--max-nodes",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that `current + added` edges fit.
+    pub fn check_edges(&self, current: usize, added: usize) -> Result<()> {
+        if current.saturating_add(added) > self.max_edges {
+            return Err(exceeded(
+                format!("adding {added} edge(s) to {current}"),
+                self.max_edges,
+                "--max-edges",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks one item's attributes and data payload.
+    pub fn check_item(&self, attributes: &Map<String, Value>, data: Option<&Value>) -> Result<()> {
+        if attributes.len() > self.max_attributes {
+            return Err(exceeded(
+                format!("{} attributes on one item", attributes.len()),
+                self.max_attributes,
+                "--max-attributes",
+            ));
+        }
+        if !attributes.is_empty() {
+            let bytes = serde_json::to_string(attributes).map_or(0, |s| s.len());
+            if bytes > self.max_attribute_bytes {
+                return Err(exceeded(
+                    format!("{bytes} bytes of attributes on one item"),
+                    self.max_attribute_bytes,
+                    "--max-attribute-bytes",
+                ));
+            }
+        }
+        if let Some(data) = data {
+            let bytes = serde_json::to_string(data).map_or(0, |s| s.len());
+            if bytes > self.max_data_bytes {
+                return Err(exceeded(
+                    format!("{bytes} bytes of data on one node"),
+                    self.max_data_bytes,
+                    "--max-data-bytes",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
