@@ -30,6 +30,7 @@ use axum::http::{Method, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use futures::StreamExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -264,6 +265,12 @@ impl HttpServer {
             );
 
         let stop_accepting = CancellationToken::new();
+        // Replies are small writes: without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                warn!(error = %e, "cannot set TCP_NODELAY");
+            }
+        });
         let serving = axum::serve(listener, app)
             .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
             .into_future();

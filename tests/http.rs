@@ -1,0 +1,623 @@
+//! The real binary over streamable HTTP on 127.0.0.1 with an ephemeral port: the MCP
+//! handshake and tool calls, the bearer token, the DNS-rebinding defence, health,
+//! readiness and metrics, read-only mode, the body limit, the bind policy, the config
+//! file and graceful shutdown.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use reqwest::blocking::{Client, RequestBuilder, Response};
+use serde_json::{Value, json};
+
+const PROTOCOL: &str = "2025-06-18";
+
+/// A running `networks-mcp --http 127.0.0.1:0 ...`.
+struct Server {
+    child: Child,
+    base: String,
+    port: u16,
+    stderr: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    fn start(args: &[&str], envs: &[(&str, &str)]) -> Server {
+        let (child, lines, rx) = spawn(args, envs);
+        let base = match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(base) => base,
+            Err(_) => panic!(
+                "server did not report its address; stderr:\n{}",
+                lines.lock().unwrap().join("\n")
+            ),
+        };
+        let port = base.rsplit(':').next().unwrap().parse().unwrap();
+        Server {
+            child,
+            base,
+            port,
+            stderr: lines,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().join("\n")
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    #[cfg(unix)]
+    fn terminate(mut self) -> ExitStatus {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        wait_exit(&mut self.child, Duration::from_secs(20))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Spawns the binary (with `--http 127.0.0.1:0` unless `args` has `--http`); the receiver gets `http://127.0.0.1:PORT` once it listens.
+fn spawn(
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (Child, Arc<Mutex<Vec<String>>>, mpsc::Receiver<String>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_networks-mcp"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("NETWORKS_MCP") {
+            command.env_remove(key);
+        }
+    }
+    if !args.contains(&"--http") {
+        command.args(["--http", "127.0.0.1:0"]);
+    }
+    let mut child = command
+        .args(["--log-level", "info"])
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn networks-mcp");
+    let stderr = child.stderr.take().unwrap();
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let (tx, rx) = mpsc::channel();
+    let sink = lines.clone();
+    std::thread::spawn(move || {
+        let marker = "serving MCP over streamable HTTP at http://";
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find(marker) {
+                let rest = &line[at + marker.len() - "http://".len()..];
+                let end = rest.find("/mcp").unwrap_or(rest.len());
+                let _ = tx.send(rest[..end].to_string());
+            }
+            sink.lock().unwrap().push(line);
+        }
+    });
+    (child, lines, rx)
+}
+
+fn wait_exit(child: &mut Child, limit: Duration) -> ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            started.elapsed() < limit,
+            "server did not exit in {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn client() -> Client {
+    Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap()
+}
+
+/// The JSON-RPC message of a response body: plain JSON or the last `data:` event of an SSE stream.
+fn jsonrpc_body(response: Response) -> Value {
+    let text = response.text().unwrap();
+    if let Ok(value) = serde_json::from_str::<Value>(&text) {
+        return value;
+    }
+    text.lines()
+        .rev()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+        .find(|v| v.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC reply in: {text}"))
+}
+
+/// One MCP session over HTTP, speaking raw JSON-RPC.
+struct Session {
+    http: Client,
+    url: String,
+    token: Option<String>,
+    session_id: String,
+    next_id: u64,
+}
+
+impl Session {
+    fn post(http: &Client, url: &str, token: Option<&str>, body: &Value) -> RequestBuilder {
+        let mut request = http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .json(body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request
+    }
+
+    fn open(server: &Server, token: Option<&str>) -> Session {
+        let http = client();
+        let url = server.url("/mcp");
+        let init = json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": PROTOCOL, "capabilities": {},
+                       "clientInfo": {"name": "http-test", "version": "1"}}
+        });
+        let response = Self::post(&http, &url, token, &init).send().unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let session_id = response
+            .headers()
+            .get("mcp-session-id")
+            .expect("a session id")
+            .to_str()
+            .unwrap()
+            .to_string();
+        let reply = jsonrpc_body(response);
+        assert_eq!(
+            reply["result"]["serverInfo"]["name"], "networks-mcp",
+            "{reply}"
+        );
+        let session = Session {
+            http,
+            url,
+            token: token.map(str::to_string),
+            session_id,
+            next_id: 1,
+        };
+        let notified = session
+            .request(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .send()
+            .unwrap();
+        assert_eq!(notified.status(), StatusCode::ACCEPTED);
+        session
+    }
+
+    fn request(&self, body: &Value) -> RequestBuilder {
+        Self::post(&self.http, &self.url, self.token.as_deref(), body)
+            .header("mcp-session-id", &self.session_id)
+            .header("mcp-protocol-version", PROTOCOL)
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let body =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        let response = self.request(&body).send().unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let reply = jsonrpc_body(response);
+        assert_eq!(reply["id"], self.next_id, "{reply}");
+        reply
+    }
+
+    fn tool(&mut self, name: &str, arguments: Value) -> Value {
+        let reply = self.call("tools/call", json!({"name": name, "arguments": arguments}));
+        reply["result"]["structuredContent"].clone()
+    }
+
+    fn tool_names(&mut self) -> Vec<String> {
+        let reply = self.call("tools/list", json!({}));
+        reply["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+fn get(server: &Server, path: &str, token: Option<&str>) -> Response {
+    let mut request = client().get(server.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().unwrap()
+}
+
+/// The value of one sample line (`name{labels} value`) in a Prometheus exposition.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find(|l| l.starts_with(series) && l[series.len()..].starts_with(' '))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
+#[test]
+fn initialize_list_and_call_over_http_share_one_registry() {
+    let server = Server::start(&[], &[]);
+    let mut a = Session::open(&server, None);
+    let names = a.tool_names();
+    for tool in [
+        "network_add_node",
+        "network_add_edge",
+        "network_get_neighbors",
+    ] {
+        assert!(names.iter().any(|n| n == tool), "{tool} missing: {names:?}");
+    }
+    let out = a.tool("network_create", json!({"network_name": "plan"}));
+    assert_eq!(out["status"], "success", "{out}");
+    for id in ["a", "b"] {
+        let out = a.tool(
+            "network_add_node",
+            json!({"network_name": "plan", "node_id": id}),
+        );
+        assert_eq!(out["status"], "success", "{out}");
+    }
+    let out = a.tool(
+        "network_add_edge",
+        json!({"network_name": "plan", "source": "a", "target": "b"}),
+    );
+    assert_eq!(out["status"], "success", "{out}");
+
+    // A second session sees the same registry.
+    let mut b = Session::open(&server, None);
+    assert_ne!(a.session_id, b.session_id);
+    let out = b.tool(
+        "network_get_neighbors",
+        json!({"network_name": "plan", "node_id": "a"}),
+    );
+    assert_eq!(out["status"], "success", "{out}");
+    assert_eq!(out["neighbors"], json!(["b"]), "{out}");
+
+    // An error is an error object, not a protocol error.
+    let reply = b.call(
+        "tools/call",
+        json!({"name": "network_add_edge", "arguments": {"network_name": "nope", "source": "a", "target": "b"}}),
+    );
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    assert_eq!(reply["result"]["structuredContent"]["status"], "error");
+}
+
+#[test]
+fn token_guards_mcp_and_metrics_but_not_health() {
+    let token = "correct-horse-battery-staple";
+    let server = Server::start(&[], &[("NETWORKS_MCP_AUTH_TOKEN", token)]);
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let http = client();
+    for wrong in [None, Some("wrong"), Some("correct-horse-battery-stapl")] {
+        let response = Session::post(&http, &server.url("/mcp"), wrong, &init)
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{wrong:?}");
+        assert!(response.headers().contains_key("www-authenticate"));
+        assert_eq!(
+            get(&server, "/metrics", wrong).status(),
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    let mut session = Session::open(&server, Some(token));
+    assert!(!session.tool_names().is_empty());
+    assert_eq!(
+        get(&server, "/metrics", Some(token)).status(),
+        StatusCode::OK
+    );
+    assert_eq!(get(&server, "/healthz", None).status(), StatusCode::OK);
+    assert_eq!(get(&server, "/readyz", None).status(), StatusCode::OK);
+    assert!(
+        !server.stderr().contains(token),
+        "the token must not be logged"
+    );
+}
+
+#[test]
+fn token_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("networks-mcp-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("token");
+    std::fs::write(&path, "from-file-token\n").unwrap();
+    let server = Server::start(&["--auth-token-file", path.to_str().unwrap()], &[]);
+    assert_eq!(
+        get(&server, "/metrics", None).status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        get(&server, "/metrics", Some("from-file-token")).status(),
+        StatusCode::OK
+    );
+}
+
+#[test]
+fn bad_host_or_origin_is_forbidden() {
+    let server = Server::start(&["--allowed-origin", "https://app.example.com"], &[]);
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let http = client();
+    let mcp = server.url("/mcp");
+    let port = server.port;
+    let cases: [(&str, &str, StatusCode); 7] = [
+        ("host", "evil.example", StatusCode::FORBIDDEN),
+        ("host", "localhost:1", StatusCode::FORBIDDEN),
+        ("origin", "http://evil.example", StatusCode::FORBIDDEN),
+        ("origin", "null", StatusCode::FORBIDDEN),
+        ("origin", "http://localhost:5173", StatusCode::OK),
+        ("origin", "https://app.example.com", StatusCode::OK),
+        ("host", "", StatusCode::OK), // replaced below by localhost:PORT
+    ];
+    for (name, value, expected) in cases {
+        let value = if value.is_empty() {
+            format!("localhost:{port}")
+        } else {
+            value.to_string()
+        };
+        let response = Session::post(&http, &mcp, None, &init)
+            .header(name, &value)
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), expected, "{name}: {value}");
+    }
+    let metrics = client()
+        .get(server.url("/metrics"))
+        .header("host", "evil.example")
+        .send()
+        .unwrap();
+    assert_eq!(metrics.status(), StatusCode::FORBIDDEN);
+    // Probes stay open whatever the Host (load balancers use the pod address).
+    let health = client()
+        .get(server.url("/healthz"))
+        .header("host", "10.0.0.7:8080")
+        .send()
+        .unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+}
+
+#[test]
+fn health_and_readiness() {
+    let server = Server::start(&[], &[]);
+    let health = get(&server, "/healthz", None);
+    assert_eq!(health.status(), StatusCode::OK);
+    assert_eq!(health.text().unwrap().trim(), "ok");
+    let ready = get(&server, "/readyz", None);
+    assert_eq!(ready.status(), StatusCode::OK);
+    assert_eq!(ready.text().unwrap().trim(), "ready");
+    assert_eq!(get(&server, "/nope", None).status(), StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn metrics_move_after_calls() {
+    let server = Server::start(&[], &[]);
+    let before = get(&server, "/metrics", None);
+    assert_eq!(before.status(), StatusCode::OK);
+    assert!(
+        before
+            .headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let before = before.text().unwrap();
+    assert_eq!(
+        sample(&before, "networks_mcp_networks"),
+        Some(0.0),
+        "{before}"
+    );
+
+    let mut session = Session::open(&server, None);
+    session.tool("network_create", json!({"network_name": "m"}));
+    for id in ["x", "y", "z"] {
+        session.tool(
+            "network_add_node",
+            json!({"network_name": "m", "node_id": id}),
+        );
+    }
+    session.tool(
+        "network_add_edge",
+        json!({"network_name": "m", "source": "x", "target": "y"}),
+    );
+    session.tool(
+        "network_add_edge",
+        json!({"network_name": "m", "source": "x", "target": "missing"}),
+    );
+
+    let after = get(&server, "/metrics", None).text().unwrap();
+    let series = |tool: &str, name: &str| {
+        sample(&after, &format!("{name}{{tool=\"{tool}\"}}"))
+            .unwrap_or_else(|| panic!("{name} {tool} in {after}"))
+    };
+    assert_eq!(
+        series("network_add_node", "networks_mcp_tool_calls_total"),
+        3.0
+    );
+    assert_eq!(
+        series("network_add_edge", "networks_mcp_tool_calls_total"),
+        2.0
+    );
+    assert_eq!(
+        series("network_add_edge", "networks_mcp_tool_errors_total"),
+        1.0
+    );
+    assert_eq!(
+        series("network_add_node", "networks_mcp_tool_call_seconds_count"),
+        3.0
+    );
+    assert!(
+        after.contains("networks_mcp_tool_call_seconds_bucket{tool=\"network_add_node\",le=\""),
+        "{after}"
+    );
+    assert_eq!(sample(&after, "networks_mcp_networks"), Some(1.0));
+    assert_eq!(sample(&after, "networks_mcp_nodes"), Some(3.0));
+    assert_eq!(sample(&after, "networks_mcp_edges"), Some(1.0));
+}
+
+#[test]
+fn read_only_over_http_refuses_writes_and_changes_nothing() {
+    let server = Server::start(&["--read-only"], &[]);
+    let mut session = Session::open(&server, None);
+    let names = session.tool_names();
+    assert!(names.iter().any(|n| n == "network_get_neighbors"));
+    assert!(!names.iter().any(|n| n == "network_add_node"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "network_create"), "{names:?}");
+
+    let reply = session.call(
+        "tools/call",
+        json!({"name": "network_create", "arguments": {"network_name": "x"}}),
+    );
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    assert_eq!(
+        reply["result"]["structuredContent"]["code"], "read_only",
+        "{reply}"
+    );
+    let listed = session.tool("network_list", json!({}));
+    assert_eq!(listed["networks"], json!([]), "{listed}");
+    let metrics = get(&server, "/metrics", None).text().unwrap();
+    assert_eq!(sample(&metrics, "networks_mcp_networks"), Some(0.0));
+}
+
+#[test]
+fn oversized_bodies_are_rejected_before_parsing() {
+    let server = Server::start(&["--max-body-bytes", "4096"], &[]);
+    let http = client();
+    let padding = "x".repeat(8192);
+    let big = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": padding, "version": "1"}}});
+    // With a Content-Length.
+    let response = Session::post(&http, &server.url("/mcp"), None, &big)
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // Chunked, without a length: counted while streaming.
+    let bytes = serde_json::to_vec(&big).unwrap();
+    let response = http
+        .post(server.url("/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(reqwest::blocking::Body::new(std::io::Cursor::new(bytes)))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // The server still serves ordinary requests.
+    let mut session = Session::open(&server, None);
+    assert!(!session.tool_names().is_empty());
+}
+
+#[test]
+fn non_loopback_bind_needs_a_token_or_an_explicit_opt_out() {
+    let mut refused = Command::new(env!("CARGO_BIN_EXE_networks-mcp"))
+        .args(["--http", "0.0.0.0:0"])
+        .env_remove("NETWORKS_MCP_AUTH_TOKEN")
+        .env_remove("NETWORKS_MCP_INSECURE_NO_AUTH")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_exit(&mut refused, Duration::from_secs(20));
+    let mut stderr = String::new();
+    refused
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to serve"), "{stderr}");
+
+    let (mut child, lines, rx) = spawn(&["--http", "0.0.0.0:0", "--insecure-no-auth"], &[]);
+    let started = rx.recv_timeout(Duration::from_secs(20));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(started.is_ok(), "{}", lines.lock().unwrap().join("\n"));
+    assert!(
+        lines
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("WITHOUT authentication")),
+        "a warning is logged"
+    );
+}
+
+#[test]
+fn config_file_settings_apply_and_the_command_line_wins() {
+    let dir = std::env::temp_dir().join(format!("networks-mcp-http-cfg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("networks-mcp.toml");
+    std::fs::write(
+        &path,
+        "http = \"127.0.0.1:1\"\nread-only = true\nmax-body-bytes = 100\nallowed-host = [\"mcp.example.com\"]\n",
+    )
+    .unwrap();
+    // `spawn` passes --http 127.0.0.1:0 and --max-body-bytes on the command line: they win.
+    let server = Server::start(
+        &[
+            "--config",
+            path.to_str().unwrap(),
+            "--max-body-bytes",
+            "100000",
+        ],
+        &[],
+    );
+    let mut session = Session::open(&server, None);
+    let names = session.tool_names();
+    assert!(
+        !names.iter().any(|n| n == "network_add_node"),
+        "read-only from the file"
+    );
+    let response = client()
+        .get(server.url("/metrics"))
+        .header("host", "mcp.example.com")
+        .send()
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "allowed-host from the file"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_drains_and_exits_zero() {
+    let server = Server::start(&[], &[]);
+    let mut session = Session::open(&server, None);
+    session.tool("network_create", json!({"network_name": "s"}));
+    // An open standalone SSE stream must not hold the shutdown up.
+    let sse = client()
+        .get(server.url("/mcp"))
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session.session_id)
+        .header("mcp-protocol-version", PROTOCOL)
+        .send()
+        .unwrap();
+    assert_eq!(sse.status(), StatusCode::OK);
+    let started = Instant::now();
+    let stderr = server.stderr.clone();
+    let status = server.terminate();
+    let log = stderr.lock().unwrap().join("\n");
+    assert!(status.success(), "exit {status:?}\n{log}");
+    assert!(started.elapsed() < Duration::from_secs(8), "{log}");
+    assert!(log.contains("HTTP server stopped"), "{log}");
+    drop(sse);
+}
