@@ -30,6 +30,10 @@ pub struct Cli {
     #[arg(long, value_name = "PATH", env = "NETWORKS_MCP_LOG_FILE")]
     pub log_file: Option<PathBuf>,
 
+    /// Append one JSON line per applied write (tool, network, arguments, result) to this file.
+    #[arg(long, value_name = "FILE", env = "NETWORKS_MCP_AUDIT_LOG")]
+    pub audit_log: Option<PathBuf>,
+
     /// Comma-separated toolsets to offer: core, edit, analysis (default: all).
     #[arg(
         long,
@@ -99,6 +103,7 @@ impl Cli {
             level: self.log_level.clone(),
             format: self.log_format,
             file: self.log_file.clone(),
+            audit_file: self.audit_log.clone(),
         }
     }
 

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -36,6 +37,8 @@ pub struct LogConfig {
     pub format: LogFormat,
     /// Also append the logs to this file.
     pub file: Option<PathBuf>,
+    /// Append every `audit` event (one per applied write) to this file as JSON lines.
+    pub audit_file: Option<PathBuf>,
 }
 
 /// Why logging could not be set up.
@@ -74,33 +77,54 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
         None => None,
     };
 
+    let audit_layer = match &config.audit_file {
+        Some(path) => {
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| LoggingError::File(path.clone(), e))?;
+            Some(
+                tracing_subscriber::fmt::layer()
+                    .json()
+                    .with_writer(Mutex::new(file))
+                    .with_filter(
+                        tracing_subscriber::filter::Targets::new()
+                            .with_target("audit", tracing::Level::INFO),
+                    ),
+            )
+        }
+        None => None,
+    };
+    // The level filter applies to stderr and the log file only, so the audit file
+    // receives every applied write whatever the log level.
     let stderr = BoxMakeWriter::new(std::io::stderr);
-    let result = match config.format {
+    let logs = match config.format {
         LogFormat::Text => {
             let file_layer = file_writer.map(|w| {
                 tracing_subscriber::fmt::layer()
                     .with_writer(w)
                     .with_ansi(false)
             });
-            tracing_subscriber::registry()
-                .with(filter)
-                .with(
-                    tracing_subscriber::fmt::layer()
-                        .with_writer(stderr)
-                        .with_ansi(std::io::stderr().is_terminal()),
-                )
-                .with(file_layer)
-                .try_init()
+            tracing_subscriber::fmt::layer()
+                .with_writer(stderr)
+                .with_ansi(std::io::stderr().is_terminal())
+                .and_then(file_layer)
+                .boxed()
         }
         LogFormat::Json => {
             let file_layer =
                 file_writer.map(|w| tracing_subscriber::fmt::layer().json().with_writer(w));
-            tracing_subscriber::registry()
-                .with(filter)
-                .with(tracing_subscriber::fmt::layer().json().with_writer(stderr))
-                .with(file_layer)
-                .try_init()
+            tracing_subscriber::fmt::layer()
+                .json()
+                .with_writer(stderr)
+                .and_then(file_layer)
+                .boxed()
         }
     };
+    let result = tracing_subscriber::registry()
+        .with(logs.with_filter(filter))
+        .with(audit_layer)
+        .try_init();
     result.map_err(|e| LoggingError::AlreadySet(e.to_string()))
 }

@@ -226,3 +226,39 @@ async fn official_rust_client_over_a_child_process() {
     assert!(tools.iter().any(|t| t.name == "network_get_neighbors"));
     client.cancel().await.unwrap();
 }
+
+#[test]
+fn audit_log_gets_one_json_line_per_applied_write_whatever_the_log_level() {
+    let path =
+        std::env::temp_dir().join(format!("networks-mcp-audit-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let frames = frames();
+    let audit = path.to_string_lossy().to_string();
+    let (_, status) = converse(&["--log-level", "error", "--audit-log", &audit], &frames);
+    assert!(status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // create, add_node x2, add_edge were applied; the invalid add_node and the reads were not.
+    let tools: Vec<&str> = events
+        .iter()
+        .map(|e| e["fields"]["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "network_create",
+            "network_add_node",
+            "network_add_node",
+            "network_add_edge"
+        ]
+    );
+    assert!(
+        events
+            .iter()
+            .all(|e| e["target"] == "audit" && e["fields"]["network"] == "module_deps")
+    );
+    let _ = std::fs::remove_file(&path);
+}
