@@ -38,12 +38,13 @@ async fn run(cli: Cli) -> ExitCode {
     }
     let registry = Arc::new(NetworkRegistry::new());
     let mut server = NetworksServer::new(registry, cli.server_options());
+    let mut recovered = None;
     if let Some(dir) = &cli.data_dir {
         let config = StorageConfig {
             dir: dir.clone(),
             snapshot_every: cli.snapshot_every,
         };
-        let (storage, recovered) = match Storage::open(config) {
+        let (storage, on_disk) = match Storage::open(config) {
             Ok(opened) => opened,
             Err(e) => {
                 error!("{e}");
@@ -51,15 +52,19 @@ async fn run(cli: Cli) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        if let Err(e) = server.recover(recovered) {
-            error!("recovery failed: {e}");
-            eprintln!("networks-mcp: recovery failed: {e}");
-            return ExitCode::FAILURE;
-        }
         server = server.with_storage(Arc::new(storage));
+        recovered = Some(on_disk);
     }
     if cli.http.enabled() {
-        return serve_http(&cli, server).await;
+        // Over HTTP the port opens first and /readyz reports 503 until recovery ends.
+        return serve_http(&cli, server, recovered).await;
+    }
+    if let Some(on_disk) = recovered
+        && let Err(e) = server.recover(on_disk)
+    {
+        error!("recovery failed: {e}");
+        eprintln!("networks-mcp: recovery failed: {e}");
+        return ExitCode::FAILURE;
     }
     let result = serve_stdio(server.clone()).await;
     server.shutdown();
@@ -73,7 +78,11 @@ async fn run(cli: Cli) -> ExitCode {
 }
 
 /// Serves MCP over streamable HTTP until SIGTERM/SIGINT, then drains and returns.
-async fn serve_http(cli: &Cli, server: NetworksServer) -> ExitCode {
+async fn serve_http(
+    cli: &Cli,
+    server: NetworksServer,
+    recovered: Option<networks_mcp::storage::Recovered>,
+) -> ExitCode {
     let options = match cli.http.options() {
         Ok(Some(options)) => options,
         Ok(None) => return ExitCode::from(2),
@@ -97,8 +106,21 @@ async fn serve_http(cli: &Cli, server: NetworksServer) -> ExitCode {
     // /readyz answers 503 until this is set: set it once startup (loading the
     // registry) is complete.
     let ready = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    ready.store(true, std::sync::atomic::Ordering::Release);
-    let served = http.serve(server.clone(), ready, shutdown).await;
+    let recovery = {
+        let (server, ready) = (server.clone(), Arc::clone(&ready));
+        async move {
+            if let Some(on_disk) = recovered {
+                let replay = tokio::task::spawn_blocking(move || server.recover(on_disk)).await;
+                if !matches!(replay, Ok(Ok(()))) {
+                    error!("recovery failed: {replay:?}");
+                    eprintln!("networks-mcp: recovery failed: {replay:?}");
+                    std::process::exit(1);
+                }
+            }
+            ready.store(true, std::sync::atomic::Ordering::Release);
+        }
+    };
+    let (served, ()) = tokio::join!(http.serve(server.clone(), ready, shutdown), recovery);
     // In-flight requests have finished: write the final snapshot when durable.
     server.shutdown();
     match served {

@@ -621,3 +621,72 @@ fn sigterm_drains_and_exits_zero() {
     assert!(log.contains("HTTP server stopped"), "{log}");
     drop(sse);
 }
+
+/// A data directory whose journal takes a while to replay: /readyz and /mcp say 503
+/// while it does, then 200 with the whole state.
+#[test]
+fn readiness_waits_for_durable_recovery() {
+    use networks_mcp::storage::journal::encode;
+    let dir = std::env::temp_dir().join(format!("networks-mcp-readyz-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut journal = Vec::new();
+    let records = 150_000u64;
+    journal.extend(encode(
+        json!({"seq": 1, "tool": "network_create", "arguments": {"network_name": "big"}})
+            .to_string()
+            .as_bytes(),
+    ));
+    for i in 0..records {
+        let call = json!({"seq": i + 2, "tool": "network_add_node", "arguments": {"network_name": "big", "node_id": format!("n{i}")}});
+        journal.extend(encode(call.to_string().as_bytes()));
+    }
+    std::fs::write(dir.join("journal.bin"), journal).unwrap();
+
+    let data_dir = dir.to_string_lossy().to_string();
+    let server = Server::start(&["--data-dir", &data_dir], &[]);
+    let first = get(&server, "/readyz", None).status();
+    let mcp_early = Session::post(
+        &client(),
+        &server.url("/mcp"),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    )
+    .send()
+    .unwrap()
+    .status();
+    let started = std::time::Instant::now();
+    while get(&server, "/readyz", None).status() != StatusCode::OK {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "never became ready"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        first,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "not ready before recovery ends"
+    );
+    assert_eq!(
+        mcp_early,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "/mcp refused before recovery ends"
+    );
+    let mut session = Session::open(&server, None);
+    let listed = session.tool("network_list", json!({}));
+    assert_eq!(listed["networks"][0]["nodes"], records, "{listed}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dry_run_over_http_reports_and_changes_nothing() {
+    let server = Server::start(&["--dry-run"], &[]);
+    let mut session = Session::open(&server, None);
+    let would = session.tool("network_create", json!({"network_name": "x"}));
+    assert_eq!(would["dry_run"], true, "{would}");
+    assert_eq!(would["status"], "success", "{would}");
+    let listed = session.tool("network_list", json!({}));
+    assert_eq!(listed["total"], 0, "{listed}");
+}

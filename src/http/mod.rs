@@ -228,6 +228,7 @@ impl HttpServer {
 
         let app = Router::new()
             .route_service("/mcp", mcp)
+            .layer(from_fn_with_state(ready.clone(), require_ready))
             .layer(from_fn_with_state(
                 options.max_body_bytes,
                 reject_large_bodies,
@@ -422,4 +423,23 @@ async fn track_in_flight(
         chunk
     });
     Response::from_parts(parts, Body::from_stream(body)).into_response()
+}
+
+/// Refuses MCP requests with 503 until startup (durable recovery) has finished, so
+/// no client ever sees a half-recovered registry.
+async fn require_ready(
+    axum::extract::State(ready): axum::extract::State<Arc<AtomicBool>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if !ready.load(Ordering::Acquire) {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::RETRY_AFTER, "1")],
+            "networks-mcp is starting (recovering durable state); retry shortly\n",
+        )
+            .into_response();
+    }
+    next.run(request).await
 }
