@@ -207,6 +207,9 @@ impl Network {
     ) -> Result<EdgeBatchOutcome> {
         let mut missing: Vec<String> = Vec::new();
         let mut missing_seen: FxHashMap<&str, ()> = FxHashMap::default();
+        // Endpoints resolved while validating, so the insert pass looks up only
+        // the nodes it had to create (one hash lookup per endpoint, not two).
+        let mut ends: Vec<[Option<NodeIndex>; 2]> = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let check = || -> Result<()> {
                 validate::id("source", &item.source)?;
@@ -215,8 +218,13 @@ impl Network {
                 validate::attributes("attributes", &item.attributes)
             };
             check().map_err(|e| batch_error("edges", index, e))?;
-            for (field, id) in [("source", &item.source), ("target", &item.target)] {
-                if self.node_index.contains_key(id.as_str()) {
+            let mut pair = [None, None];
+            for (slot, (field, id)) in [("source", &item.source), ("target", &item.target)]
+                .into_iter()
+                .enumerate()
+            {
+                pair[slot] = self.index_of(id);
+                if pair[slot].is_some() {
                     continue;
                 }
                 if !create_missing_nodes {
@@ -226,15 +234,19 @@ impl Network {
                     missing.push(id.clone());
                 }
             }
+            ends.push(pair);
         }
+        drop(missing_seen);
         self.reserve(missing.len(), items.len());
         for id in &missing {
             self.insert_node_unchecked(id, None, Attributes::default());
         }
         let mut edge_ids = Vec::with_capacity(items.len());
-        for item in items {
-            let (Some(a), Some(b)) = (self.index_of(&item.source), self.index_of(&item.target))
-            else {
+        for (item, [a, b]) in items.into_iter().zip(ends) {
+            let (Some(a), Some(b)) = (
+                a.or_else(|| self.index_of(&item.source)),
+                b.or_else(|| self.index_of(&item.target)),
+            ) else {
                 // Unreachable: every endpoint was checked or created above.
                 return Err(Error::Internal {
                     message: "batch endpoint vanished during insert".into(),

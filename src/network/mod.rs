@@ -286,29 +286,15 @@ impl Network {
     /// in-neighbors in edge-insertion order, each node once. O(degree).
     pub fn neighbor_indices(&self, ix: NodeIndex, direction: Direction) -> Vec<NodeIndex> {
         let mut result = Vec::new();
-        let mut seen = FxHashSet::default();
-        let mut collect = |dir: petgraph::Direction| {
-            let start = result.len();
-            for n in self.graph.neighbors_directed(ix, dir) {
-                result.push(n);
+        for (wanted, dir) in [(Direction::Out, Outgoing), (Direction::In, Incoming)] {
+            if direction == wanted || direction == Direction::Both {
+                let start = result.len();
+                result.extend(self.graph.neighbors_directed(ix, dir));
+                // petgraph walks a node's edge list newest first; reverse for insertion order.
+                result[start..].reverse();
             }
-            result[start..].reverse();
-            let mut kept = start;
-            for i in start..result.len() {
-                let n = result[i];
-                if seen.insert(n) {
-                    result[kept] = n;
-                    kept += 1;
-                }
-            }
-            result.truncate(kept);
-        };
-        if matches!(direction, Direction::Out | Direction::Both) {
-            collect(Outgoing);
         }
-        if matches!(direction, Direction::In | Direction::Both) {
-            collect(Incoming);
-        }
+        dedup_keep_first(&mut result);
         result
     }
 
@@ -331,3 +317,33 @@ impl Network {
         )
     }
 }
+
+/// Removes repeated entries, keeping each first occurrence in place. Neighbor lists
+/// are short and rarely repeat (only parallel edges, or a node that is both an out-
+/// and an in-neighbor), so up to [`SMALL_DEDUP`] entries a quadratic scan of the kept
+/// prefix beats hashing and allocates nothing; longer lists use a hash set.
+fn dedup_keep_first(items: &mut Vec<NodeIndex>) {
+    let mut kept = 0;
+    if items.len() <= SMALL_DEDUP {
+        for i in 0..items.len() {
+            let n = items[i];
+            if !items[..kept].contains(&n) {
+                items[kept] = n;
+                kept += 1;
+            }
+        }
+    } else {
+        let mut seen = FxHashSet::with_capacity_and_hasher(items.len(), Default::default());
+        for i in 0..items.len() {
+            let n = items[i];
+            if seen.insert(n) {
+                items[kept] = n;
+                kept += 1;
+            }
+        }
+    }
+    items.truncate(kept);
+}
+
+/// The longest neighbor list [`dedup_keep_first`] deduplicates by linear scans.
+const SMALL_DEDUP: usize = 32;

@@ -78,9 +78,13 @@ impl Network {
 
     /// A topological order (every edge's source before its target) without layers.
     ///
-    /// Algorithm: petgraph's iterative DFS-based [`toposort`](petgraph::algo::toposort);
-    /// the order may differ from [`Network::topological_sort`]'s but is deterministic
-    /// for a given graph. Complexity: O(V + E).
+    /// Algorithm: Kahn's algorithm without sorting the layers: a node is emitted as
+    /// soon as its last predecessor has been, in petgraph's adjacency order. The order
+    /// may differ from [`Network::topological_sort`]'s but is deterministic for a
+    /// given graph. Complexity: O(V + E). (About 1.5–2× faster than petgraph's
+    /// DFS-based [`toposort`](petgraph::algo::toposort) on a `StableDiGraph`: one
+    /// sequential pass over the edges for the in-degrees, then one walk of each
+    /// adjacency list, with no DFS stack; see BENCHMARKS.md.)
     ///
     /// # Errors
     /// The same [`Error::CycleDetected`](crate::Error::CycleDetected) as
@@ -98,8 +102,9 @@ impl Network {
     /// assert_eq!(net.cycle_ids(&order), ["b", "a"]);
     /// ```
     pub fn toposort_plain(&self) -> Result<Vec<NodeIndex>> {
-        petgraph::algo::toposort(self.graph(), None)
-            .map_err(|_| self.cycle_error("a topological order"))
+        self.kahn(false, false)
+            .map(|(order, _)| order)
+            .ok_or_else(|| self.cycle_error("a topological order"))
     }
 
     /// Kahn's algorithm level by level. Returns the order and the layer bounds

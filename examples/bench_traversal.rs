@@ -1,0 +1,222 @@
+//! The traversal benchmark program of issue 4.
+//!
+//! ```sh
+//! cargo run --release --example bench_traversal -- --nodes 1000000 [--json] [--runs 3] [--seed S]
+//! ```
+//!
+//! Builds the workload (see `benches/workload/mod.rs`), then times every operation
+//! through the public `Network` API ("ours") and on a bare petgraph `DiGraph<(), f64>`
+//! ("baseline"), reporting the median of `--runs` runs (default 3) and peak RSS.
+//! All of networks-mcp's phases run before the baseline graphs are built, and the
+//! peak RSS at that point (`peak_rss_ours_bytes`) is the footprint of the workload
+//! plus our network; `peak_rss_bytes` is the whole process's peak.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+#[path = "../benches/workload/mod.rs"]
+mod workload;
+use workload::*;
+
+struct Args {
+    nodes: usize,
+    json: bool,
+    runs: usize,
+    seed: u64,
+}
+
+fn parse_args() -> Args {
+    let mut args = Args {
+        nodes: 100_000,
+        json: false,
+        runs: 3,
+        seed: SEED,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| -> u64 {
+            it.next()
+                .and_then(|v| v.replace('_', "").parse().ok())
+                .unwrap_or_else(|| usage(&format!("{name} needs a number")))
+        };
+        match a.as_str() {
+            "--nodes" | "-n" => args.nodes = value("--nodes") as usize,
+            "--runs" => args.runs = (value("--runs") as usize).max(1),
+            "--seed" => args.seed = value("--seed"),
+            "--json" => args.json = true,
+            "-h" | "--help" => usage(""),
+            other => usage(&format!("unknown argument {other}")),
+        }
+    }
+    args
+}
+
+fn usage(msg: &str) -> ! {
+    if !msg.is_empty() {
+        eprintln!("bench_traversal: {msg}");
+    }
+    eprintln!("usage: bench_traversal [--nodes N] [--runs R] [--seed S] [--json]");
+    std::process::exit(if msg.is_empty() { 0 } else { 2 })
+}
+
+/// A line of /proc/self/status in bytes (Linux; 0 elsewhere).
+fn proc_status_bytes(key: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(key))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Median wall time of `runs` calls of `f`, in seconds.
+fn median<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let out = f();
+            let s = t.elapsed().as_secs_f64();
+            drop(black_box(out));
+            s
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// An operation's slot in [`OPS`], ours and the baseline.
+type OpPair<'a> = (usize, &'a dyn Fn() -> usize, &'a dyn Fn() -> usize);
+
+/// Medians of `runs` alternating runs of `ours` and `base`, in seconds.
+fn median_pair(runs: usize, ours: &dyn Fn() -> usize, base: &dyn Fn() -> usize) -> (f64, f64) {
+    let time = |f: &dyn Fn() -> usize| {
+        let t = Instant::now();
+        black_box(f());
+        t.elapsed().as_secs_f64()
+    };
+    let (mut o, mut b): (Vec<f64>, Vec<f64>) = (0..runs).map(|_| (time(ours), time(base))).unzip();
+    o.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    (o[runs / 2], b[runs / 2])
+}
+
+const OPS: [&str; 10] = [
+    "build",
+    "neighbors",
+    "neighbors_by_id",
+    "bfs",
+    "traverse_bfs",
+    "dijkstra",
+    "toposort",
+    "topological_sort_layers",
+    "scc",
+    "descendants",
+];
+
+fn main() {
+    let args = parse_args();
+    let runs = args.runs;
+    let log = |s: &str| {
+        if !args.json {
+            eprintln!("{s}");
+        }
+    };
+    let t = Instant::now();
+    let w = generate(args.nodes, args.seed);
+    log(&format!(
+        "workload: {} nodes, {} edges ({} in the DAG), generated in {:.2} s",
+        w.n,
+        w.edges.len(),
+        w.dag_edges.len(),
+        t.elapsed().as_secs_f64()
+    ));
+    let rss_before = proc_status_bytes("VmRSS:");
+
+    // --- ours ---
+    let mut ours = [0.0f64; OPS.len()];
+    // Build: drop each network outside the timed region; keep the last.
+    let mut net = None;
+    ours[0] = median(runs, || {
+        net = None;
+        net = Some(ours_build(&w.ids, &w.edges));
+    });
+    let net = net.expect("built");
+    let network_rss = proc_status_bytes("VmRSS:").saturating_sub(rss_before);
+    let dag = ours_build(&w.ids, &w.dag_edges);
+    let peak_ours = proc_status_bytes("VmHWM:");
+
+    // --- baseline build, then every operation with ours and baseline interleaved
+    // run by run, so that load from other processes hits both alike ---
+    let mut base = [0.0f64; OPS.len()];
+    let mut g = None;
+    base[0] = median(runs, || {
+        g = None;
+        g = Some(base_build(w.n, &w.edges));
+    });
+    let g = g.expect("built");
+    let gd = base_build(w.n, &w.dag_edges);
+    let pairs: [OpPair; 9] = [
+        (1, &|| ours_neighbors(&net), &|| base_neighbors(&g)),
+        (2, &|| ours_neighbors_by_id(&net, &w.ids), &|| {
+            base_neighbors(&g)
+        }),
+        (3, &|| ours_bfs(&net), &|| base_bfs(&g)),
+        (4, &|| ours_traverse_bfs(&net), &|| base_bfs(&g)),
+        (5, &|| ours_dijkstra(&net), &|| base_dijkstra(&g)),
+        (6, &|| ours_toposort(&dag), &|| base_toposort(&gd)),
+        (7, &|| ours_topological_sort(&dag), &|| base_toposort(&gd)),
+        (8, &|| ours_scc(&net), &|| base_scc(&g)),
+        (9, &|| ours_descendants(&net), &|| base_descendants(&g)),
+    ];
+    for (i, ours_op, base_op) in pairs {
+        let (o, b) = median_pair(runs, ours_op, base_op);
+        ours[i] = o;
+        base[i] = b;
+    }
+    check_agreement(&w, &net, &dag, &g, &gd);
+    let peak = proc_status_bytes("VmHWM:");
+
+    if args.json {
+        let mut ops = serde_json::Map::new();
+        for (i, name) in OPS.iter().enumerate() {
+            ops.insert(
+                name.to_string(),
+                serde_json::json!({ "ours_s": ours[i], "baseline_s": base[i] }),
+            );
+        }
+        let out = serde_json::json!({
+            "nodes": w.n,
+            "edges": w.edges.len(),
+            "dag_edges": w.dag_edges.len(),
+            "runs": runs,
+            "ops": ops,
+            "peak_rss_bytes": peak,
+            "peak_rss_ours_bytes": peak_ours,
+            "network_rss_bytes": network_rss,
+        });
+        println!("{out}");
+    } else {
+        println!(
+            "{:<24} {:>12} {:>12} {:>7}",
+            "op", "ours (s)", "petgraph (s)", "ratio"
+        );
+        for (i, name) in OPS.iter().enumerate() {
+            println!(
+                "{:<24} {:>12.4} {:>12.4} {:>6.2}x",
+                name,
+                ours[i],
+                base[i],
+                ours[i] / base[i]
+            );
+        }
+        let mib = |b: u64| b as f64 / (1 << 20) as f64;
+        println!(
+            "peak RSS: {:.0} MiB after our phases (workload + our network), {:.0} MiB overall; our network alone ≈ {:.0} MiB",
+            mib(peak_ours),
+            mib(peak),
+            mib(network_rss)
+        );
+    }
+}
