@@ -105,7 +105,8 @@ async fn serve_http(
     };
     // /readyz answers 503 until this is set: set it once startup (loading the
     // registry) is complete.
-    let ready = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Ready at once unless there is durable state to recover first.
+    let ready = Arc::new(std::sync::atomic::AtomicBool::new(recovered.is_none()));
     let recovery = {
         let (server, ready) = (server.clone(), Arc::clone(&ready));
         async move {

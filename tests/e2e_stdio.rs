@@ -260,5 +260,9 @@ fn audit_log_gets_one_json_line_per_applied_write_whatever_the_log_level() {
             .iter()
             .all(|e| e["target"] == "audit" && e["fields"]["network"] == "module_deps")
     );
+    assert!(
+        events.iter().all(|e| e["fields"]["client"] == "e2e 1"),
+        "{text}"
+    );
     let _ = std::fs::remove_file(&path);
 }

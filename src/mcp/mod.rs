@@ -187,6 +187,16 @@ impl NetworksServer {
     /// for a tool this server does not offer (a protocol error), else the result
     /// (a success object, or an error object).
     pub fn dispatch(&self, name: &str, arguments: Value) -> Option<Result<Value, Error>> {
+        self.dispatch_from(name, arguments, None)
+    }
+
+    /// [`NetworksServer::dispatch`], naming the client (and session) in the audit event.
+    pub fn dispatch_from(
+        &self,
+        name: &str,
+        arguments: Value,
+        client: Option<&str>,
+    ) -> Option<Result<Value, Error>> {
         let tool = self.inner.tools.iter().find(|t| t.name() == name)?;
         let started = Instant::now();
         let result = if self.inner.options.read_only && tool.effect.writes() {
@@ -243,6 +253,7 @@ impl NetworksServer {
                 target: "audit",
                 tool = name,
                 network,
+                client = client.unwrap_or("unknown"),
                 arguments = %summarize(&arguments),
                 result = %summarize(output),
                 "write applied"
@@ -256,6 +267,21 @@ impl NetworksServer {
         }
         Some(result)
     }
+}
+
+/// "name version" of the client, plus the HTTP session id when there is one.
+fn client_label(context: &RequestContext<RoleServer>) -> Option<String> {
+    let info = context.peer.peer_info();
+    let mut label = info.map(|i| format!("{} {}", i.client_info.name, i.client_info.version))?;
+    if let Some(parts) = context.extensions.get::<axum::http::request::Parts>()
+        && let Some(session) = parts
+            .headers
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+    {
+        label.push_str(&format!(" (session {session})"));
+    }
+    Some(label)
 }
 
 /// A JSON value cut to a readable length for logs (batches can be megabytes).
@@ -304,10 +330,11 @@ impl ServerHandler for NetworksServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        match self.dispatch(&request.name, arguments) {
+        let client = client_label(&context);
+        match self.dispatch_from(&request.name, arguments, client.as_deref()) {
             Some(Ok(value)) => Ok(CallToolResult::structured(value).into()),
             Some(Err(error)) => Ok(CallToolResult::structured_error(error.to_object()).into()),
             None => Err(ErrorData::invalid_params(
