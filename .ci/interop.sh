@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # Proof against real MCP clients: drives the built server with the official MCP
 # Python SDK (pytest, tests/interop/test_python_sdk.py) and the MCP Inspector CLI
-# (tests/interop/test_inspector_cli.py, plus its --strict schema lint below).
+# (tests/interop/test_inspector_cli.py, plus its --strict schema lint below); and proof
+# of the import/export formats against tools we did not write: NetworkX (node-link JSON,
+# GraphML), Graphviz `dot` (DOT) and the Mermaid parser (tests/interop/test_{networkx,
+# graphviz,mermaid}.py), plus resources, prompts and logging through the SDK.
 #
 #   bash .ci/interop.sh target/debug/networks-mcp
 #
 # Installs, on first use and again only when a pinned version changes:
-#   tests/interop/.venv          Python venv with tests/interop/requirements.txt
-#   tests/interop/node_modules/  Node 22 (npm package node-linux-<arch>) and the Inspector
-# Both are gitignored. Needs python3 (3.11+) and npm, and network access to PyPI and npm only.
+#   tests/interop/.venv          Python venv with tests/interop/requirements.txt (mcp, pytest, networkx)
+#   tests/interop/node_modules/  Node 22 (npm package node-linux-<arch>), the Inspector, and
+#                                mermaid + jsdom (tests/interop/mermaid_parse.mjs parses with them)
+# Both are gitignored. Needs python3 (3.11+), npm and Graphviz's `dot` on PATH (.ci/run
+# apt-gets it), and network access to PyPI and npm only.
 set -euo pipefail
 
 NODE_VERSION=22.23.3        # npm package node-linux-<arch>; the Inspector needs Node >= 22.19
 INSPECTOR_VERSION=2.12.0    # npm package @modelcontextprotocol/inspector
+MERMAID_VERSION=12.3.0      # npm package mermaid: the parser of tests/interop/mermaid_parse.mjs
+JSDOM_VERSION=31.0.1        # npm package jsdom: the DOM window Mermaid's DOMPurify needs under Node
 
 started=$SECONDS
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -76,18 +83,46 @@ if [[ ! -x "$node" || ! -f "$inspector" || "$(cat "$tools/.interop-stamp" 2>/dev
 fi
 "$node" --version >/dev/null
 
+# --- Mermaid (and jsdom, its DOM under Node) -------------------------------------------
+mermaid_prefix="$tools/mermaid"
+mermaid_stamp="mermaid@$MERMAID_VERSION jsdom@$JSDOM_VERSION"
+if [[ ! -f "$mermaid_prefix/node_modules/mermaid/package.json" || ! -f "$mermaid_prefix/node_modules/jsdom/package.json" ||
+      "$(cat "$mermaid_prefix/.interop-stamp" 2>/dev/null)" != "$mermaid_stamp" ]]; then
+    echo "interop: installing mermaid $MERMAID_VERSION and jsdom $JSDOM_VERSION into tests/interop/node_modules"
+    rm -rf "$mermaid_prefix"
+    mkdir -p "$mermaid_prefix"
+    PATH="$(dirname "$node"):$PATH" quietly npm install --prefix "$mermaid_prefix" "${npm_flags[@]}" \
+        "mermaid@$MERMAID_VERSION" "jsdom@$JSDOM_VERSION"
+    printf '%s' "$mermaid_stamp" >"$mermaid_prefix/.interop-stamp"
+fi
+# The parser must reject a broken flowchart, or the Mermaid tests would prove nothing.
+if printf 'flowchart LR\n  end --> x\n' | INTEROP_MERMAID_PREFIX="$mermaid_prefix" "$node" "$dir/mermaid_parse.mjs" >/dev/null 2>&1; then
+    echo "interop: mermaid_parse.mjs accepted a broken flowchart; the Mermaid install is not a real parser" >&2
+    exit 1
+fi
+
+# --- Graphviz ----------------------------------------------------------------------------
+if ! command -v dot >/dev/null; then
+    echo "interop: Graphviz's dot is not on PATH (apt-get install graphviz; .ci/run does)" >&2
+    exit 2
+fi
+
 # --- the tests -------------------------------------------------------------------------
 export NETWORKS_MCP_BIN="$bin"
 export INTEROP_NODE="$node"
 export INTEROP_INSPECTOR="$inspector"
 export INTEROP_REQUIRE_INSPECTOR=1
+export INTEROP_MERMAID_PREFIX="$mermaid_prefix"
+export INTEROP_REQUIRE_TOOLS=1     # no skipping when Graphviz or Mermaid is missing
 export PYTHONDONTWRITEBYTECODE=1
 export NO_COLOR=1
 
 cd "$root"
 sdk_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+nx_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("networkx"))')"
 echo "interop: mcp $sdk_version, Inspector $("$node" "$inspector" --cli --version)," \
     "Node $("$node" --version), server $("$bin" --version)"
+echo "interop: networkx $nx_version, mermaid $MERMAID_VERSION, $(dot -V 2>&1 | head -n1)"
 status=0
 "$venv/bin/python" -m pytest tests/interop -q -p no:cacheprovider --tb=short -rfEs || status=$?
 

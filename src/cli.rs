@@ -1,6 +1,9 @@
 //! Command-line options of the `networks-mcp` binary.
 
 mod config;
+mod load;
+
+pub use load::LoadSpec;
 
 use std::path::PathBuf;
 
@@ -34,7 +37,18 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", env = "NETWORKS_MCP_AUDIT_LOG")]
     pub audit_log: Option<PathBuf>,
 
-    /// Comma-separated toolsets to offer: core, edit, analysis (default: all).
+    /// Create network NAME from the file PATH at startup (repeatable). The format
+    /// comes from the extension (.json node-link, .graphml, .csv edge list, .dot/.gv)
+    /// or from --load-format. A network that already exists (e.g. recovered from
+    /// --data-dir) is left as it is.
+    #[arg(long, value_name = "NAME=PATH", value_parser = load::parse_load)]
+    pub load: Vec<LoadSpec>,
+
+    /// The format of every --load file: node_link_json, graphml, edge_list_csv or dot.
+    #[arg(long, value_name = "FORMAT", value_parser = load::parse_format)]
+    pub load_format: Option<crate::interchange::Format>,
+
+    /// Comma-separated toolsets to offer: core, edit, analysis, interchange (default: all).
     #[arg(
         long,
         value_enum,

@@ -88,6 +88,21 @@ pub enum Error {
     /// The tool name is not known (or its toolset is disabled).
     #[error("unknown tool '{name}'. Call tools/list to see the available tools.")]
     UnknownTool { name: String },
+    /// A document given for import could not be read; nothing was imported.
+    #[error("{}", import_invalid_message(.format, .location, .message))]
+    ImportInvalid {
+        /// The format name (e.g. `"graphml"`).
+        format: String,
+        /// Where in the document: `"line 4, column 12"`, `"nodes[3].id"`, `"row 7, column 'weight'"`.
+        location: Option<String>,
+        /// What is wrong there.
+        message: String,
+    },
+    /// The client cancelled the request before its changes were applied.
+    #[error(
+        "the request was cancelled before {operation} was applied; nothing changed. Call it again to run it."
+    )]
+    Cancelled { operation: String },
     /// A bug: the call failed inside the server. Nothing is known to have changed.
     #[error("internal error: {message}. This is a bug in networks-mcp; please report it.")]
     Internal { message: String },
@@ -122,6 +137,17 @@ fn node_not_found_message(
         ));
     }
     message
+}
+
+fn import_invalid_message(format: &str, location: &Option<String>, message: &str) -> String {
+    let at = location
+        .as_deref()
+        .map(|l| format!(" at {l}"))
+        .unwrap_or_default();
+    let message = message.trim_end_matches('.');
+    format!(
+        "could not import {format}{at}: {message}. Fix the document and call network_import again; nothing was imported."
+    )
 }
 
 fn quoted_list(items: &[String]) -> String {
@@ -162,6 +188,8 @@ impl Error {
             Error::LimitExceeded { .. } => "limit_exceeded",
             Error::ReadOnly { .. } => "read_only",
             Error::UnknownTool { .. } => "unknown_tool",
+            Error::ImportInvalid { .. } => "invalid_import",
+            Error::Cancelled { .. } => "cancelled",
             Error::Internal { .. } => "internal",
         }
     }
@@ -212,7 +240,10 @@ impl Error {
                 json!({ "tool": tool })
             }
             Error::ConfirmationRequired { .. } => json!({ "required": { "confirm": true } }),
-            Error::Internal { .. } => json!({}),
+            Error::ImportInvalid {
+                format, location, ..
+            } => json!({ "format": format, "location": location }),
+            Error::Internal { .. } | Error::Cancelled { .. } => json!({}),
         };
         match value {
             Value::Object(mut map) => {

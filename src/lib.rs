@@ -6,12 +6,14 @@
 pub mod cli;
 pub mod error;
 pub mod http;
+pub mod interchange;
 pub mod limits;
 pub mod logging;
 pub mod mcp;
 pub mod network;
 pub mod registry;
 pub mod storage;
+pub mod view;
 
 pub use error::{Error, Result};
 pub use network::Network;

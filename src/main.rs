@@ -66,6 +66,11 @@ async fn run(cli: Cli) -> ExitCode {
         eprintln!("networks-mcp: recovery failed: {e}");
         return ExitCode::FAILURE;
     }
+    if let Err(e) = preload(&cli, &server) {
+        error!("{e}");
+        eprintln!("networks-mcp: {e}");
+        return ExitCode::FAILURE;
+    }
     let result = serve_stdio(server.clone()).await;
     server.shutdown();
     match result {
@@ -105,18 +110,32 @@ async fn serve_http(
     };
     // /readyz answers 503 until this is set: set it once startup (loading the
     // registry) is complete.
-    // Ready at once unless there is durable state to recover first.
-    let ready = Arc::new(std::sync::atomic::AtomicBool::new(recovered.is_none()));
+    // Ready at once unless there is durable state to recover or files to load first.
+    let ready = Arc::new(std::sync::atomic::AtomicBool::new(
+        recovered.is_none() && cli.load.is_empty(),
+    ));
     let recovery = {
         let (server, ready) = (server.clone(), Arc::clone(&ready));
+        let loads = (cli.load.clone(), cli.load_format);
         async move {
             if let Some(on_disk) = recovered {
+                let server = server.clone();
                 let replay = tokio::task::spawn_blocking(move || server.recover(on_disk)).await;
                 if !matches!(replay, Ok(Ok(()))) {
                     error!("recovery failed: {replay:?}");
                     eprintln!("networks-mcp: recovery failed: {replay:?}");
                     std::process::exit(1);
                 }
+            }
+            let load = tokio::task::spawn_blocking({
+                let server = server.clone();
+                move || preload_files(&loads.0, loads.1, &server)
+            })
+            .await;
+            if let Ok(Err(e)) | Err(e) = load.map_err(|e| e.to_string()) {
+                error!("{e}");
+                eprintln!("networks-mcp: {e}");
+                std::process::exit(1);
             }
             ready.store(true, std::sync::atomic::Ordering::Release);
         }
@@ -131,6 +150,63 @@ async fn serve_http(
             ExitCode::FAILURE
         }
     }
+}
+
+/// Creates the `--load` networks, after recovery.
+fn preload(cli: &Cli, server: &NetworksServer) -> Result<(), String> {
+    preload_files(&cli.load, cli.load_format, server)
+}
+
+fn preload_files(
+    loads: &[networks_mcp::cli::LoadSpec],
+    forced: Option<networks_mcp::interchange::Format>,
+    server: &NetworksServer,
+) -> Result<(), String> {
+    for spec in loads {
+        if server.registry().get(&spec.name).is_ok() {
+            info!(network = %spec.name, "--load: the network already exists (recovered); left as it is");
+            continue;
+        }
+        let format = spec.format(forced)?;
+        let content = std::fs::read_to_string(&spec.path).map_err(|e| {
+            format!(
+                "--load {}: cannot read {}: {e}",
+                spec.name,
+                spec.path.display()
+            )
+        })?;
+        let started = std::time::Instant::now();
+        let progress = terminal_progress(&spec.name);
+        let result = server
+            .preload(&spec.name, format, content, &progress)
+            .map_err(|e| format!("--load {} from {}: {e}", spec.name, spec.path.display()))?;
+        info!(
+            network = %spec.name,
+            path = %spec.path.display(),
+            format = format.name(),
+            nodes = result["node_count"].as_u64().unwrap_or(0),
+            edges = result["edge_count"].as_u64().unwrap_or(0),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "network loaded"
+        );
+    }
+    Ok(())
+}
+
+/// Progress of a `--load` on stderr, when stderr is a terminal (a person watches).
+fn terminal_progress(name: &str) -> networks_mcp::mcp::Progress {
+    if !std::io::stderr().is_terminal() {
+        return networks_mcp::mcp::Progress::NONE;
+    }
+    let name = name.to_string();
+    networks_mcp::mcp::Progress::new(
+        Some(Box::new(move |done: u64, total: u64, message: &str| {
+            let percent = done * 100 / total.max(1);
+            let end = if done >= total { "\n" } else { "" };
+            eprint!("\r\x1b[2K--load {name}: {percent:>3}% {message}{end}");
+        })),
+        None,
+    )
 }
 
 async fn serve_stdio(server: NetworksServer) -> Result<(), Box<dyn std::error::Error>> {

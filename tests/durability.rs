@@ -52,11 +52,17 @@ impl Server {
             json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
         writeln!(self.stdin, "{frame}").ok()?;
         self.stdin.flush().ok()?;
-        let mut line = String::new();
-        if self.stdout.read_line(&mut line).ok()? == 0 {
-            return None;
+        // Notifications (e.g. resources/list_changed) may come first: skip them.
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let reply: Value = serde_json::from_str(&line).ok()?;
+            if reply.get("id") == Some(&json!(self.next_id)) {
+                return Some(reply);
+            }
         }
-        serde_json::from_str(&line).ok()
     }
 
     /// A tool call; `None` if the server died before answering.

@@ -85,10 +85,22 @@ fn converse(args: &[&str], frames: &[Value]) -> (Vec<String>, std::process::Exit
     let mut lines = Vec::new();
     for frame in frames {
         writeln!(stdin, "{frame}").unwrap();
-        if frame.get("id").is_some() {
-            let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            lines.push(line.trim_end().to_string());
+        if let Some(id) = frame.get("id") {
+            // Up to and including this request's reply (notifications may come first).
+            loop {
+                let mut line = String::new();
+                if stdout.read_line(&mut line).unwrap() == 0 {
+                    break;
+                }
+                let line = line.trim_end().to_string();
+                let is_reply = serde_json::from_str::<Value>(&line)
+                    .map(|v| v.get("id") == Some(id))
+                    .unwrap_or(true);
+                lines.push(line);
+                if is_reply {
+                    break;
+                }
+            }
         }
     }
     drop(stdin);
@@ -101,14 +113,21 @@ fn converse(args: &[&str], frames: &[Value]) -> (Vec<String>, std::process::Exit
 fn stdout_carries_only_json_rpc_frames_even_at_trace() {
     let (lines, status) = converse(&["--log-level", "trace"], &frames());
     assert!(status.success(), "clean exit on stdin EOF");
-    assert_eq!(lines.len(), 8, "one reply per request: {lines:#?}");
     let mut by_id = std::collections::HashMap::new();
     for line in &lines {
         let frame: Value =
             serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
         assert_eq!(frame["jsonrpc"], "2.0", "{line}");
-        by_id.insert(frame["id"].as_u64().unwrap(), frame);
+        match frame["id"].as_u64() {
+            Some(id) => assert!(by_id.insert(id, frame).is_none(), "one reply per id"),
+            // The only notification here: network_create announced a new resource.
+            None => assert_eq!(
+                frame["method"], "notifications/resources/list_changed",
+                "{line}"
+            ),
+        }
     }
+    assert_eq!(by_id.len(), 8, "one reply per request: {lines:#?}");
     assert_eq!(by_id[&1]["result"]["serverInfo"]["name"], "networks-mcp");
     assert!(
         by_id[&1]["result"]["instructions"]

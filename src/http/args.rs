@@ -68,6 +68,17 @@ pub struct HttpArgs {
         default_value_t = 10
     )]
     pub shutdown_timeout: u64,
+
+    /// The web view (/ui) draws at most this many nodes at once; a bigger network is
+    /// shown as a summary plus the neighbourhood of a searched node.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "NETWORKS_MCP_UI_MAX_NODES",
+        default_value_t = crate::view::model::DEFAULT_MAX_NODES,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    pub ui_max_nodes: usize,
 }
 
 impl HttpArgs {
@@ -123,6 +134,7 @@ impl HttpArgs {
             allowed_origins: self.allowed_origins.clone(),
             max_body_bytes: self.max_body_bytes,
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
+            ui_max_nodes: self.ui_max_nodes,
         }))
     }
 }

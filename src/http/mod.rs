@@ -4,6 +4,7 @@
 //! |---|---|---|
 //! | `/mcp` | rmcp's streamable HTTP transport; one [`NetworksServer`] clone per session, all sharing one registry | Host/Origin, token, body limit |
 //! | `/metrics` | Prometheus text ([`metrics`]) | Host/Origin, token |
+//! | `/ui`, `/ui/...` | the read-only web view ([`ui`]) | Host/Origin, token by header, `?token=` or cookie ([`security::ui_guard`]) |
 //! | `/healthz` | liveness: `200 ok` while the process serves | no |
 //! | `/readyz` | `200 ready` once the caller's readiness flag is set, `503` before and during shutdown | no |
 //!
@@ -16,6 +17,7 @@
 pub mod args;
 pub mod metrics;
 pub mod security;
+pub mod ui;
 
 use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
@@ -67,6 +69,9 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// How long in-flight requests get to finish after the shutdown signal.
     pub shutdown_timeout: Duration,
+    /// The web view draws at most this many nodes at once; a bigger network gets a
+    /// summary and the neighbourhood of a searched node.
+    pub ui_max_nodes: usize,
 }
 
 impl Default for HttpOptions {
@@ -79,6 +84,7 @@ impl Default for HttpOptions {
             allowed_origins: Vec::new(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             shutdown_timeout: Duration::from_secs(10),
+            ui_max_nodes: crate::view::model::DEFAULT_MAX_NODES,
         }
     }
 }
@@ -96,6 +102,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("allowed_origins", &self.allowed_origins)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("ui_max_nodes", &self.ui_max_nodes)
             .finish()
     }
 }
@@ -217,7 +224,7 @@ impl HttpServer {
             .with_max_request_body_bytes(options.max_body_bytes);
         let session_server = server.clone();
         let mcp = StreamableHttpService::new(
-            move || Ok(session_server.clone()),
+            move || Ok(session_server.for_session()),
             Arc::new(LocalSessionManager::default()),
             config,
         );
@@ -225,6 +232,15 @@ impl HttpServer {
         let prometheus = metrics::handle();
         let registry = server.registry().clone();
         let ready_probe = ready.clone();
+        // The web view has its own guard (it also takes the token from a cookie), so
+        // it is merged after the /mcp and /metrics guard layer, which does not wrap it.
+        let web_view = ui::router(
+            server.clone(),
+            options.ui_max_nodes,
+            sessions_cancel.clone(),
+        )
+        .layer(from_fn_with_state(ready.clone(), require_ready))
+        .layer(from_fn_with_state(policy.clone(), security::ui_guard));
 
         let app = Router::new()
             .route_service("/mcp", mcp)
@@ -250,6 +266,7 @@ impl HttpServer {
                 }),
             )
             .layer(from_fn_with_state(policy.clone(), security::guard))
+            .merge(web_view)
             .route("/healthz", get(|| async { "ok\n" }))
             .route(
                 "/readyz",
@@ -280,6 +297,11 @@ impl HttpServer {
             url = %format!("http://{local_addr}/mcp"),
             auth = if policy.requires_token() { "bearer token" } else { "none" },
             "serving MCP over streamable HTTP at http://{local_addr}/mcp"
+        );
+        info!(
+            url = %format!("http://{local_addr}/ui"),
+            "read-only web view at http://{local_addr}/ui{}",
+            if policy.requires_token() { "?token=<token>" } else { "" }
         );
 
         tokio::select! {

@@ -9,9 +9,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use subtle::ConstantTimeEq;
 use tracing::warn;
 
@@ -133,6 +134,70 @@ impl AccessPolicy {
     /// `Err(status, message)` when the request's `Host` or `Origin` is not allowed
     /// (403) or its bearer token is missing or wrong (401).
     pub fn check(&self, headers: &HeaderMap) -> Result<(), (StatusCode, &'static str)> {
+        self.check_host_origin(headers)?;
+        if self.token.is_some() && !self.bearer_matches(headers) {
+            return Err((
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: send Authorization: Bearer <token>\n",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rules for the read-only web view under `/ui`: the same `Host`/`Origin`
+    /// checks, and the token from the `Authorization` header, a `token` query
+    /// parameter (checked first: a wrong one is refused even with a good cookie) or
+    /// the [`UI_COOKIE`] cookie. Only [`ui_guard`] calls this; `/mcp` never accepts
+    /// the cookie or the query parameter.
+    pub fn check_ui(
+        &self,
+        headers: &HeaderMap,
+        query: Option<&str>,
+    ) -> Result<UiAuth, (StatusCode, &'static str)> {
+        self.check_host_origin(headers)?;
+        let Some(token) = &self.token else {
+            return Ok(UiAuth::NotRequired);
+        };
+        let matches = |presented: &str| bool::from(presented.as_bytes().ct_eq(token));
+        let refused = Err((
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: open /ui?token=<token> once (the page then keeps it in a cookie), or send Authorization: Bearer <token>\n",
+        ));
+        if let Some(presented) = query.and_then(|q| query_param(q, "token")) {
+            return if matches(&presented) {
+                Ok(UiAuth::Query(presented))
+            } else {
+                refused
+            };
+        }
+        if headers.contains_key(header::AUTHORIZATION) {
+            return if self.bearer_matches(headers) {
+                Ok(UiAuth::Header)
+            } else {
+                refused
+            };
+        }
+        let from_cookie = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .filter(|(name, _)| *name == UI_COOKIE)
+            .any(|(_, value)| {
+                percent_decode_str(value)
+                    .decode_utf8()
+                    .is_ok_and(|v| matches(&v))
+            });
+        if from_cookie {
+            Ok(UiAuth::Cookie)
+        } else {
+            refused
+        }
+    }
+
+    /// The `Host` and `Origin` allow-lists (403 when refused).
+    fn check_host_origin(&self, headers: &HeaderMap) -> Result<(), (StatusCode, &'static str)> {
         if !self.any_host {
             let host = headers
                 .get(header::HOST)
@@ -173,23 +238,22 @@ impl AccessPolicy {
                 ));
             }
         }
-        if let Some(token) = &self.token {
-            let presented = headers
-                .get(header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| {
-                    let (scheme, rest) = v.split_once(' ')?;
-                    scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
-                });
-            let ok = presented.is_some_and(|p| bool::from(p.as_bytes().ct_eq(token)));
-            if !ok {
-                return Err((
-                    StatusCode::UNAUTHORIZED,
-                    "Unauthorized: send Authorization: Bearer <token>\n",
-                ));
-            }
-        }
         Ok(())
+    }
+
+    /// Whether the `Authorization: Bearer` header carries the token (constant time).
+    fn bearer_matches(&self, headers: &HeaderMap) -> bool {
+        let Some(token) = &self.token else {
+            return true;
+        };
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                let (scheme, rest) = v.split_once(' ')?;
+                scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+            })
+            .is_some_and(|p| bool::from(p.as_bytes().ct_eq(token)))
     }
 }
 
@@ -212,6 +276,102 @@ pub async fn guard(
             response
         }
     }
+}
+
+/// The cookie holding the token for the web view. `Path=/ui`, so a browser never
+/// sends it to `/mcp`, which would refuse it anyway.
+pub const UI_COOKIE: &str = "networks_mcp_ui";
+
+/// How a `/ui` request passed [`AccessPolicy::check_ui`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UiAuth {
+    /// No token is configured.
+    NotRequired,
+    /// `Authorization: Bearer`.
+    Header,
+    /// The [`UI_COOKIE`] cookie.
+    Cookie,
+    /// The `token` query parameter (its value): the reply sets the cookie.
+    Query(String),
+}
+
+/// Axum middleware for `/ui`: [`AccessPolicy::check_ui`]. A good `?token=` sets
+/// the [`UI_COOKIE`] cookie (HttpOnly, SameSite=Strict, Path=/ui); on the page
+/// itself (`GET /ui`) the reply is a redirect to the same URL without the token, so
+/// the token does not stay in the address bar, history or bookmarks.
+pub async fn ui_guard(
+    State(policy): State<Arc<AccessPolicy>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match policy.check_ui(request.headers(), request.uri().query()) {
+        Ok(UiAuth::Query(token)) => {
+            let cookie = format!(
+                "{UI_COOKIE}={}; HttpOnly; SameSite=Strict; Path=/ui",
+                utf8_percent_encode(&token, NON_ALPHANUMERIC)
+            );
+            let path = request.uri().path();
+            let mut response =
+                if request.method() == Method::GET && (path == "/ui" || path == "/ui/") {
+                    let rest = without_param(request.uri().query().unwrap_or(""), "token");
+                    let location = if rest.is_empty() {
+                        "/ui".to_string()
+                    } else {
+                        format!("/ui?{rest}")
+                    };
+                    (
+                        StatusCode::SEE_OTHER,
+                        [(header::LOCATION, location)],
+                        "See Other\n",
+                    )
+                        .into_response()
+                } else {
+                    next.run(request).await
+                };
+            if let Ok(value) = HeaderValue::from_str(&cookie) {
+                response.headers_mut().append(header::SET_COOKIE, value);
+            }
+            response
+        }
+        Ok(_) => next.run(request).await,
+        Err((status, message)) => {
+            let mut response = (status, message).into_response();
+            if status == StatusCode::UNAUTHORIZED {
+                response.headers_mut().insert(
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static("Bearer realm=\"networks-mcp\""),
+                );
+            }
+            response
+        }
+    }
+}
+
+/// The decoded value of the first `name=` parameter of a query string
+/// (`application/x-www-form-urlencoded`: `+` is a space).
+pub fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        (decode_component(key) == name).then(|| decode_component(value))
+    })
+}
+
+fn decode_component(raw: &str) -> String {
+    percent_decode_str(&raw.replace('+', " "))
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+/// The query string without any `name=` parameter.
+fn without_param(query: &str, name: &str) -> String {
+    query
+        .split('&')
+        .filter(|pair| {
+            !pair.is_empty()
+                && decode_component(pair.split_once('=').map_or(*pair, |p| p.0)) != name
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// `host[:port]` (IPv6 in brackets) → lower-case host without brackets and the port
@@ -354,6 +514,65 @@ mod tests {
                 .is_ok()
         );
         assert!(!format!("{p:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn ui_token_from_header_query_or_cookie() {
+        let p = policy(Some("s3 cr;t"));
+        let host = ("host", "localhost:8080");
+        let ui = |pairs: &[(&'static str, &str)], query: Option<&str>| {
+            p.check_ui(&headers(pairs), query).map_err(|e| e.0)
+        };
+        assert_eq!(ui(&[host], None), Err(StatusCode::UNAUTHORIZED));
+        assert_eq!(
+            ui(&[host, ("authorization", "Bearer s3 cr;t")], None),
+            Ok(UiAuth::Header)
+        );
+        assert_eq!(
+            ui(&[host], Some("network=a&token=s3+cr%3Bt")),
+            Ok(UiAuth::Query("s3 cr;t".into()))
+        );
+        assert_eq!(
+            ui(&[host], Some("token=wrong")),
+            Err(StatusCode::UNAUTHORIZED)
+        );
+        let cookie = ("cookie", "a=b; networks_mcp_ui=s3%20cr%3Bt");
+        assert_eq!(ui(&[host, cookie], None), Ok(UiAuth::Cookie));
+        assert_eq!(
+            ui(&[host, ("cookie", "networks_mcp_ui=nope")], None),
+            Err(StatusCode::UNAUTHORIZED)
+        );
+        // A wrong query token is refused even next to a good cookie.
+        assert_eq!(
+            ui(&[host, cookie], Some("token=nope")),
+            Err(StatusCode::UNAUTHORIZED)
+        );
+        // Host and Origin still apply.
+        assert_eq!(
+            ui(&[("host", "evil.com"), cookie], None),
+            Err(StatusCode::FORBIDDEN)
+        );
+        // The cookie never satisfies the /mcp rules.
+        assert_eq!(
+            p.check(&headers(&[host, cookie])).unwrap_err().0,
+            StatusCode::UNAUTHORIZED
+        );
+        let open = policy(None);
+        assert_eq!(
+            open.check_ui(&headers(&[host]), None),
+            Ok(UiAuth::NotRequired)
+        );
+    }
+
+    #[test]
+    fn query_helpers() {
+        assert_eq!(query_param("a=1&b=x+y%21", "b").as_deref(), Some("x y!"));
+        assert_eq!(query_param("a=1", "b"), None);
+        assert_eq!(
+            without_param("token=x&network=n&token=y", "token"),
+            "network=n"
+        );
+        assert_eq!(without_param("token=x", "token"), "");
     }
 
     #[test]

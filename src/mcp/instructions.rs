@@ -9,4 +9,6 @@ Edges point source -> target. In a dependency graph, an edge A -> B reads \"A de
 (e.g. agents -> logging): direction \"out\" follows what a node depends on, \"in\" what depends on it. \
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
-and changes nothing. Destructive tools do nothing unless you pass confirm: true.";
+and changes nothing. Destructive tools do nothing unless you pass confirm: true. \
+To show a network to a person, network_export with format \"mermaid\"; to load an existing graph \
+(NetworkX JSON, GraphML, CSV, DOT), network_import. Each network is also a resource network://{name}.";

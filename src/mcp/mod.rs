@@ -5,7 +5,15 @@
 //! through [`NetworksServer::dispatch`], the one chokepoint for argument decoding,
 //! read-only refusal, panic capture, error objects and logging.
 
+// MCP logging (`logging/setLevel`) is deprecated from protocol 2026-07-28 on; clients
+// of the 2025 protocol still use it, so this module keeps serving it.
+#![allow(deprecated)]
+
+pub mod app;
 mod instructions;
+pub mod notify;
+pub mod prompts;
+pub mod resources;
 mod schema;
 pub mod stdio;
 pub mod tool;
@@ -17,16 +25,19 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
+    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tracing::{debug, error, info, warn};
 
 pub use instructions::INSTRUCTIONS;
-pub use tool::{Effect, Toolset};
+pub use tool::{Effect, Progress, Toolset};
 
 use crate::error::Error;
 use crate::registry::NetworkRegistry;
@@ -63,9 +74,13 @@ pub struct NetworksServer {
     registry: Arc<NetworkRegistry>,
     inner: Arc<Inner>,
     storage: Option<Arc<Storage>>,
+    /// What this client session subscribed to (fresh per session, see `for_session`).
+    session: Arc<notify::Session>,
 }
 
 struct Inner {
+    /// Applied writes, for resource notifications.
+    changes: notify::ChangeFeed,
     options: ServerOptions,
     /// Every tool, whatever the toolsets: a journal replays any of them.
     tools_all: Vec<ToolDef>,
@@ -88,14 +103,20 @@ impl NetworksServer {
                 let mut tool = t.tool.clone();
                 let mut meta = rmcp::model::JsonObject::new();
                 meta.insert("toolset".into(), Value::from(t.toolset.name()));
+                if app::TOOLS.contains(&t.name()) {
+                    meta.insert("ui".into(), app::tool_meta());
+                }
                 tool.meta = Some(rmcp::model::MetaObject(meta));
                 tool
             })
             .collect();
+        let changes = notify::ChangeFeed::default();
         NetworksServer {
             registry,
             storage: None,
+            session: Arc::new(notify::Session::new(&changes)),
             inner: Arc::new(Inner {
+                changes,
                 options,
                 tools_all,
                 tools,
@@ -109,6 +130,70 @@ impl NetworksServer {
     pub fn with_storage(mut self, storage: Arc<Storage>) -> Self {
         self.storage = Some(storage);
         self
+    }
+
+    /// A handle for a new client session: the same registry, tools and storage,
+    /// with its own subscriptions and log level.
+    pub fn for_session(&self) -> Self {
+        NetworksServer {
+            session: Arc::new(notify::Session::new(&self.inner.changes)),
+            ..self.clone()
+        }
+    }
+
+    /// Runs a tool body directly (no metrics, audit or journal): for resources
+    /// that present a tool's answer.
+    fn call_internal(&self, name: &str, arguments: Value) -> Result<Value, Error> {
+        let tool = tools::find(&self.inner.tools_all, name).ok_or_else(|| Error::Internal {
+            message: format!("internal tool '{name}' missing"),
+        })?;
+        let ctx = ToolContext {
+            registry: &self.registry,
+            limits: &self.inner.options.limits,
+            progress: &tool::Progress::NONE,
+        };
+        tool.call(&ctx, arguments)
+    }
+
+    /// Creates network `name` from a document at startup (`--load`), journaled when
+    /// durable. Read-only and dry-run modes do not apply: the operator asked for it.
+    pub fn preload(
+        &self,
+        name: &str,
+        format: crate::interchange::Format,
+        content: String,
+        progress: &tool::Progress,
+    ) -> Result<Value, Error> {
+        let arguments = serde_json::json!({
+            "network_name": name,
+            "format": format.name(),
+            "content": content,
+            "mode": "create",
+        });
+        let tool = tools::find(&self.inner.tools_all, "network_import").ok_or_else(|| {
+            Error::Internal {
+                message: "network_import missing".into(),
+            }
+        })?;
+        let ctx = ToolContext {
+            registry: &self.registry,
+            limits: &self.inner.options.limits,
+            progress,
+        };
+        let result = match &self.storage {
+            Some(storage) => {
+                storage
+                    .write(tool.name(), &arguments, || {
+                        tool.call(&ctx, arguments.clone())
+                    })
+                    .0
+            }
+            None => tool.call(&ctx, arguments.clone()),
+        };
+        if result.is_ok() {
+            self.inner.changes.publish(notify::Change::List);
+        }
+        result
     }
 
     /// Loads what durable storage held at startup: the snapshot's networks, then
@@ -127,6 +212,7 @@ impl NetworksServer {
             let ctx = ToolContext {
                 registry: &self.registry,
                 limits: &self.inner.options.limits,
+                progress: &tool::Progress::NONE,
             };
             if let Err(e) = tool.call(&ctx, arguments) {
                 warn!(record = index, tool = tool.name(), error = %e, "journaled write failed on replay");
@@ -147,7 +233,12 @@ impl NetworksServer {
 
     /// Runs a write against a scratch copy of the network it names and reports
     /// what would have happened.
-    fn dry_run(&self, tool: &ToolDef, arguments: Value) -> Result<Value, Error> {
+    fn dry_run(
+        &self,
+        tool: &ToolDef,
+        arguments: Value,
+        progress: &tool::Progress,
+    ) -> Result<Value, Error> {
         let scratch = NetworkRegistry::new();
         if let Some(name) = arguments.get("network_name").and_then(|n| n.as_str())
             && let Ok(network) = self.registry.get(name)
@@ -158,6 +249,7 @@ impl NetworksServer {
         let ctx = ToolContext {
             registry: &scratch,
             limits: &self.inner.options.limits,
+            progress,
         };
         let mut output = tool.call(&ctx, arguments)?;
         if let Value::Object(map) = &mut output {
@@ -197,8 +289,20 @@ impl NetworksServer {
         arguments: Value,
         client: Option<&str>,
     ) -> Option<Result<Value, Error>> {
+        self.dispatch_with(name, arguments, client, &tool::Progress::NONE)
+    }
+
+    /// [`NetworksServer::dispatch_from`] with progress reporting and cancellation.
+    pub fn dispatch_with(
+        &self,
+        name: &str,
+        arguments: Value,
+        client: Option<&str>,
+        progress: &tool::Progress,
+    ) -> Option<Result<Value, Error>> {
         let tool = self.inner.tools.iter().find(|t| t.name() == name)?;
         let started = Instant::now();
+        let networks_before = self.registry.len();
         let result = if self.inner.options.read_only && tool.effect.writes() {
             Err(Error::ReadOnly {
                 tool: name.to_string(),
@@ -215,10 +319,11 @@ impl NetworksServer {
             let ctx = ToolContext {
                 registry: &self.registry,
                 limits: &self.inner.options.limits,
+                progress,
             };
             match (&self.storage, tool.effect.writes()) {
                 (_, true) if self.inner.options.dry_run => {
-                    guarded(&|| self.dry_run(tool, arguments.clone()))
+                    guarded(&|| self.dry_run(tool, arguments.clone(), progress))
                 }
                 (Some(storage), true) => {
                     let (result, compaction_due) = storage.write(name, &arguments, || {
@@ -249,6 +354,14 @@ impl NetworksServer {
                 .get("network_name")
                 .and_then(|n| n.as_str())
                 .unwrap_or("");
+            if !network.is_empty() {
+                self.inner
+                    .changes
+                    .publish(notify::Change::Network(network.to_string()));
+            }
+            if self.registry.len() != networks_before {
+                self.inner.changes.publish(notify::Change::List);
+            }
             info!(
                 target: "audit",
                 tool = name,
@@ -266,6 +379,56 @@ impl NetworksServer {
             }
         }
         Some(result)
+    }
+}
+
+/// Tools that can run long (a large import or batch): they run off the async
+/// workers and observe cancellation even without a progress token.
+const LONG_TOOLS: &[&str] = &["network_import", "network_add_nodes", "network_add_edges"];
+
+impl NetworksServer {
+    /// Runs a call on a blocking thread, forwarding its progress reports as
+    /// `notifications/progress` (when the client sent a `progressToken`) and
+    /// cancelling it when the client sends `notifications/cancelled`.
+    async fn dispatch_long(
+        &self,
+        name: String,
+        arguments: Value,
+        client: Option<String>,
+        token: Option<rmcp::model::ProgressToken>,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Result<Value, Error>> {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(u64, u64, String)>();
+        let report: Option<Box<tool::Report>> = token.as_ref().map(|_| {
+            Box::new(move |done: u64, total: u64, message: &str| {
+                let _ = tx.send((done, total, message.to_string()));
+            }) as Box<tool::Report>
+        });
+        let progress = tool::Progress::new(report, Some(context.ct.clone()));
+        let server = self.clone();
+        let work = tokio::task::spawn_blocking(move || {
+            server.dispatch_with(&name, arguments, client.as_deref(), &progress)
+        });
+        if let Some(token) = token {
+            // Ends when the call finishes and drops its reporter.
+            while let Some((done, total, message)) = rx.recv().await {
+                let mut param =
+                    rmcp::model::ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total as f64);
+                if !message.is_empty() {
+                    param = param.with_message(message);
+                }
+                if let Err(e) = context.peer.notify_progress(param).await {
+                    debug!(error = %e, "could not send a progress notification");
+                }
+            }
+        }
+        match work.await {
+            Ok(outcome) => outcome,
+            Err(e) => Some(Err(Error::Internal {
+                message: format!("the call's worker thread failed: {e}"),
+            })),
+        }
     }
 }
 
@@ -310,7 +473,21 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 
 impl ServerHandler for NetworksServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_resources_list_changed()
+            .enable_prompts()
+            .enable_logging()
+            .build();
+        let mut capabilities = capabilities;
+        let mut ui = rmcp::model::JsonObject::new();
+        ui.insert("mimeTypes".into(), serde_json::json!([app::MIME]));
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert("io.modelcontextprotocol/ui".into(), ui);
         let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
         info.server_info = Implementation::new("networks-mcp", env!("CARGO_PKG_VERSION"))
             .with_title("networks-mcp: named directed weighted graphs for planning");
@@ -334,7 +511,14 @@ impl ServerHandler for NetworksServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let client = client_label(&context);
-        match self.dispatch_from(&request.name, arguments, client.as_deref()) {
+        let token = context.meta.get_progress_token();
+        let outcome = if token.is_some() || LONG_TOOLS.contains(&&*request.name) {
+            self.dispatch_long(request.name.to_string(), arguments, client, token, &context)
+                .await
+        } else {
+            self.dispatch_from(&request.name, arguments, client.as_deref())
+        };
+        match outcome {
             Some(Ok(value)) => Ok(CallToolResult::structured(value).into()),
             Some(Err(error)) => Ok(CallToolResult::structured_error(error.to_object()).into()),
             None => Err(ErrorData::invalid_params(
@@ -345,6 +529,90 @@ impl ServerHandler for NetworksServer {
                 None,
             )),
         }
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        info!("client initialized");
+        self.start_forwarding(context);
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(self.resource_list())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(NetworksServer::resource_templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.resource_read(&request.uri).map(Into::into)
+    }
+
+    #[allow(deprecated)] // resources/subscribe is how 2025-protocol clients subscribe
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribe_uri(&request.uri)
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_uri(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(NetworksServer::accepted_filter(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.listen_changes(context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(prompts::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.set_log_level(request.level);
+        Ok(())
     }
 }
 

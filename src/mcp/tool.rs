@@ -26,11 +26,18 @@ pub enum Toolset {
     Edit,
     /// Questions about the graph: traversal, order, paths, cycles, readiness.
     Analysis,
+    /// Import and export in other formats: Mermaid, DOT, NetworkX, GraphML, Cypher, CSV.
+    Interchange,
 }
 
 impl Toolset {
     /// Every toolset, in listing order.
-    pub const ALL: [Toolset; 3] = [Toolset::Core, Toolset::Edit, Toolset::Analysis];
+    pub const ALL: [Toolset; 4] = [
+        Toolset::Core,
+        Toolset::Edit,
+        Toolset::Analysis,
+        Toolset::Interchange,
+    ];
 
     /// The name used on the command line and in the `_meta` of each tool.
     pub fn name(self) -> &'static str {
@@ -38,6 +45,7 @@ impl Toolset {
             Toolset::Core => "core",
             Toolset::Edit => "edit",
             Toolset::Analysis => "analysis",
+            Toolset::Interchange => "interchange",
         }
     }
 }
@@ -72,6 +80,60 @@ pub struct ToolContext<'a> {
     pub registry: &'a NetworkRegistry,
     /// The caps every write checks before changing anything.
     pub limits: &'a crate::limits::Limits,
+    /// Where a long call reports how far it is, and learns whether it was cancelled.
+    pub progress: &'a Progress,
+}
+
+/// A progress sink: `(done, total, message)`.
+pub type Report = dyn Fn(u64, u64, &str) + Send + Sync;
+
+/// Progress reporting and cancellation for long calls (imports, large batches).
+///
+/// The MCP layer fills it from the request's `progressToken` and cancellation;
+/// tool bodies call [`Progress::report`] as they go and [`Progress::check`] before
+/// they apply anything, so a cancelled call changes nothing.
+#[derive(Default)]
+pub struct Progress {
+    report: Option<Box<Report>>,
+    cancel: Option<tokio_util::sync::CancellationToken>,
+}
+
+impl Progress {
+    /// No reporting, never cancelled.
+    pub const NONE: Progress = Progress {
+        report: None,
+        cancel: None,
+    };
+
+    /// Reports to `report(done, total, message)` and observes `cancel`.
+    pub fn new(
+        report: Option<Box<Report>>,
+        cancel: Option<tokio_util::sync::CancellationToken>,
+    ) -> Self {
+        Progress { report, cancel }
+    }
+
+    /// Whether anyone listens to [`Progress::report`].
+    pub fn is_reported(&self) -> bool {
+        self.report.is_some()
+    }
+
+    /// Says that `done` of `total` units are finished.
+    pub fn report(&self, done: u64, total: u64, message: &str) {
+        if let Some(report) = &self.report {
+            report(done, total, message);
+        }
+    }
+
+    /// Fails with [`Error::Cancelled`] if the client cancelled the request.
+    pub fn check(&self, operation: &str) -> Result<()> {
+        match &self.cancel {
+            Some(token) if token.is_cancelled() => Err(Error::Cancelled {
+                operation: operation.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
 }
 
 type Handler = dyn Fn(&ToolContext<'_>, Value) -> Result<Value> + Send + Sync;

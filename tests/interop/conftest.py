@@ -2,8 +2,10 @@
 
 The tests drive the real `networks-mcp` binary (NETWORKS_MCP_BIN, default
 target/debug/networks-mcp) through real MCP clients: the official Python SDK
-(`mcp` on PyPI) and the MCP Inspector CLI. `.ci/interop.sh` installs both and
-runs this directory; see it for the environment it sets.
+(`mcp` on PyPI) and the MCP Inspector CLI; and check its import/export formats
+with tools we did not write (NetworkX, Graphviz's dot, the Mermaid parser).
+`.ci/interop.sh` installs them and runs this directory; see it for the
+environment it sets.
 
 The tests are plain sync functions: `run_async` runs an async body under anyio,
 so no pytest plugin for asyncio is needed.
@@ -16,8 +18,12 @@ import itertools
 import json
 import os
 import pathlib
+import queue
+import shutil
 import stat
-from contextlib import asynccontextmanager
+import subprocess
+import threading
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import anyio
@@ -58,9 +64,23 @@ def run_async(fn):
             with anyio.fail_after(SCENARIO_TIMEOUT_S):
                 return await fn(*args, **kwargs)
 
-        return anyio.run(body)
+        try:
+            return anyio.run(body)
+        except BaseExceptionGroup as group:
+            # A failure inside the SDK's task groups arrives wrapped; show the one cause.
+            leaves = _leaves(group)
+            if len(leaves) == 1:
+                raise leaves[0] from None
+            raise
 
     return wrapper
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for e in group.exceptions:
+        out.extend(_leaves(e) if isinstance(e, BaseExceptionGroup) else [e])
+    return out
 
 
 def text_json(result) -> Any:
@@ -70,13 +90,44 @@ def text_json(result) -> Any:
     return json.loads(texts[0].text)
 
 
+class Inbox:
+    """The server notifications a session received (its `message_handler`), in order;
+    transport exceptions are kept apart in `errors`."""
+
+    def __init__(self) -> None:
+        self.notifications: list[Any] = []
+        self.errors: list[Exception] = []
+
+    async def __call__(self, message) -> None:
+        if isinstance(message, Exception):
+            self.errors.append(message)
+        else:
+            self.notifications.append(message)
+
+    def of(self, method: str) -> list[Any]:
+        return [n for n in self.notifications if getattr(n, "method", None) == method]
+
+    async def wait_for(self, method: str, predicate=lambda n: True, timeout: float = 10.0):
+        """The first notification of `method` that satisfies `predicate`, waiting up to
+        `timeout` seconds for it."""
+        with anyio.move_on_after(timeout):
+            while True:
+                for n in self.of(method):
+                    if predicate(n):
+                        return n
+                await anyio.sleep(0.02)
+        seen = [getattr(n, "method", repr(n)) for n in self.notifications]
+        raise AssertionError(f"no {method} notification matching within {timeout}s; received: {seen}")
+
+
 class Server:
     """A spawned server with an initialized `mcp.ClientSession`."""
 
-    def __init__(self, session: ClientSession, init, stderr_path: pathlib.Path):
+    def __init__(self, session: ClientSession, init, stderr_path: pathlib.Path, inbox: Inbox | None = None):
         self.session = session
         self.init = init
         self.stderr_path = stderr_path
+        self.inbox = inbox if inbox is not None else Inbox()
 
     def stderr(self) -> str:
         return self.stderr_path.read_text(errors="replace")
@@ -122,19 +173,202 @@ class Server:
 async def connect(binary: str, tmp_path: pathlib.Path, *args: str):
     """Spawns the binary with `args` over stdio and initializes a ClientSession.
 
-    Fails the test if any stdout line was not a JSON-RPC message (the SDK hands
-    such lines to the message handler as exceptions instead of raising)."""
+    Server notifications collect in `server.inbox`. Fails the test if any stdout line
+    was not a JSON-RPC message (the SDK hands such lines to the message handler as
+    exceptions instead of raising)."""
     stderr_path = tmp_path / f"server-{next(_server_counter)}.stderr"
-    stream_errors: list[Exception] = []
-
-    async def on_message(message) -> None:
-        if isinstance(message, Exception):
-            stream_errors.append(message)
+    inbox = Inbox()
 
     params = StdioServerParameters(command=binary, args=list(args), env={"NO_COLOR": "1"})
     with open(stderr_path, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write, message_handler=on_message, read_timeout_seconds=30) as session:
+            async with ClientSession(read, write, message_handler=inbox, read_timeout_seconds=30) as session:
                 init = await session.initialize()
-                yield Server(session, init, stderr_path)
-    assert not stream_errors, f"transport errors (non-JSON-RPC output on stdout?): {stream_errors!r}"
+                yield Server(session, init, stderr_path, inbox)
+    assert not inbox.errors, f"transport errors (non-JSON-RPC output on stdout?): {inbox.errors!r}"
+
+
+# --- import/export helpers ---------------------------------------------------------------
+
+
+def require_external(what: str, present: bool, hint: str) -> None:
+    """Skips a test whose external tool is missing, or fails it under the harness
+    (INTEROP_REQUIRE_TOOLS=1, set by .ci/interop.sh), where a skip would hide a gap."""
+    if present:
+        return
+    message = f"{what} is not available ({hint}); run .ci/interop.sh"
+    if os.environ.get("INTEROP_REQUIRE_TOOLS") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+async def require_tools(server: Server, *names: str) -> None:
+    """Fails with one clear message when the server does not list the tools a test needs."""
+    listed = {t.name for t in (await server.session.list_tools()).tools}
+    missing = [n for n in names if n not in listed]
+    assert not missing, f"the server does not offer {', '.join(missing)} (tools/list has {len(listed)} tools)"
+
+
+def typed(value: Any) -> Any:
+    """`value` with every scalar tagged by its JSON type, so that comparisons are
+    type-strict (in Python 1 == 1.0 == True)."""
+    if isinstance(value, dict):
+        return {k: typed(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [typed(v) for v in value]
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("int", value)
+    if isinstance(value, float):
+        return ("float", value)
+    if value is None:
+        return ("null", None)
+    return (type(value).__name__, value)
+
+
+async def build_network(server: Server, name: str, nodes: list[dict], edges: list[dict]) -> list[int]:
+    """Creates `name` and adds `nodes` and `edges` (network_add_nodes/_edges items) in
+    one batch each; returns the new edge ids in item order."""
+    await server.ok("network_create", {"network_name": name})
+    if nodes:
+        await server.ok("network_add_nodes", {"network_name": name, "nodes": nodes})
+    if not edges:
+        return []
+    added = await server.ok("network_add_edges", {"network_name": name, "edges": edges, "include_ids": True})
+    assert len(added["edge_ids"]) == len(edges), added
+    return added["edge_ids"]
+
+
+async def read_network(server: Server, name: str) -> tuple[dict[str, dict], list[dict]]:
+    """A network as our list tools report it: node id -> {"attributes", "data"?} in
+    insertion order, and every edge ({"edge_id", "source", "target", "weight",
+    "attributes"}) in storage order. Follows the cursors."""
+    nodes: dict[str, dict] = {}
+    cursor = None
+    while True:
+        args = {"network_name": name, "include_data": True, "limit": 1000}
+        if cursor:
+            args["cursor"] = cursor
+        page = await server.ok("network_list_nodes", args)
+        for n in page["nodes"]:
+            entry = {"attributes": n["attributes"]}
+            if "data" in n:
+                entry["data"] = n["data"]
+            nodes[n["node_id"]] = entry
+        cursor = page.get("next_cursor")
+        if not cursor:
+            break
+    edges: list[dict] = []
+    cursor = None
+    while True:
+        args = {"network_name": name, "limit": 1000}
+        if cursor:
+            args["cursor"] = cursor
+        page = await server.ok("network_list_edges", args)
+        edges.extend(page["edges"])
+        cursor = page.get("next_cursor")
+        if not cursor:
+            break
+    return nodes, edges
+
+
+def node_binary() -> str | None:
+    node = os.environ.get("INTEROP_NODE") or shutil.which("node")
+    return node if node and pathlib.Path(node).is_file() else None
+
+
+@pytest.fixture(scope="session")
+def mermaid_parse():
+    """A function that parses Mermaid text with the real `mermaid` package (through
+    tests/interop/mermaid_parse.mjs) and returns the CompletedProcess: exit 0 and a
+    JSON description on stdout, or exit 1 and the parser's message on stderr."""
+    node = node_binary()
+    prefix = os.environ.get("INTEROP_MERMAID_PREFIX")
+    present = bool(node and prefix and (pathlib.Path(prefix) / "node_modules" / "mermaid").is_dir())
+    require_external("the Mermaid parser", present, f"INTEROP_NODE={node!r}, INTEROP_MERMAID_PREFIX={prefix!r}")
+    script = pathlib.Path(__file__).with_name("mermaid_parse.mjs")
+
+    def parse(text: str) -> subprocess.CompletedProcess:
+        env = dict(os.environ, INTEROP_MERMAID_PREFIX=prefix, NO_COLOR="1")
+        proc = subprocess.run([node, str(script)], input=text, capture_output=True, text=True, timeout=120, env=env)
+        assert proc.returncode in (0, 1), f"mermaid_parse.mjs could not run (exit {proc.returncode}): {proc.stderr}"
+        return proc
+
+    return parse
+
+
+@pytest.fixture(scope="session")
+def dot_binary() -> str:
+    dot = shutil.which("dot")
+    require_external("Graphviz's dot", dot is not None, "apt-get install graphviz")
+    return dot
+
+
+# --- streamable HTTP ---------------------------------------------------------------------
+
+HTTP_MARKER = "serving MCP over streamable HTTP at http://"
+
+
+@contextmanager
+def http_server(binary: str, tmp_path: pathlib.Path, token: str | None = None, *args: str):
+    """Runs the binary with `--http 127.0.0.1:0`; yields (base URL of /mcp, stderr path)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NETWORKS_MCP")}
+    env["NO_COLOR"] = "1"
+    if token:
+        env["NETWORKS_MCP_AUTH_TOKEN"] = token
+    stderr_path = tmp_path / f"http-{next(_server_counter)}.stderr"
+    proc = subprocess.Popen(
+        [binary, "--http", "127.0.0.1:0", "--log-level", "info", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    found: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        with open(stderr_path, "w") as log:
+            for line in proc.stderr:
+                log.write(line)
+                log.flush()
+                at = line.find(HTTP_MARKER)
+                if at >= 0:
+                    rest = line[at + len(HTTP_MARKER) :]
+                    found.put("http://" + rest[: rest.find("/mcp")] + "/mcp")
+
+    threading.Thread(target=pump, daemon=True).start()
+    try:
+        try:
+            url = found.get(timeout=30)
+        except queue.Empty:
+            raise AssertionError(
+                f"the HTTP server did not report its address (exit {proc.poll()}):\n"
+                + (stderr_path.read_text(errors="replace") if stderr_path.exists() else "")
+            ) from None
+        yield url, stderr_path
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@asynccontextmanager
+async def connect_http(url: str, stderr_path: pathlib.Path, token: str | None = None):
+    """An initialized ClientSession over streamable HTTP (the SDK's
+    `streamable_http_client`), sending the bearer token if one is given."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    inbox = Inbox()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http:
+        async with streamable_http_client(url, http_client=http) as (read, write):
+            async with ClientSession(read, write, message_handler=inbox, read_timeout_seconds=30) as session:
+                init = await session.initialize()
+                yield Server(session, init, stderr_path, inbox)
+    assert not inbox.errors, f"transport errors over HTTP: {inbox.errors!r}"

@@ -10,6 +10,7 @@ outputSchema.
 from __future__ import annotations
 
 import json
+import os
 import select
 import subprocess
 import time
@@ -457,15 +458,34 @@ async def test_trace_logging_stays_on_stderr(binary, tmp_path):
     # connect() has already failed the test if any stdout line was not JSON-RPC.
 
 
-def _read_line(proc: subprocess.Popen, timeout: float = 10.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
-        if ready:
-            line = proc.stdout.readline()
-            assert line, f"server closed stdout early (exit {proc.poll()})"
-            return line
-    raise AssertionError("no reply from the server within the timeout")
+class _LineReader:
+    """Reads stdout lines straight from the pipe with select(): a buffered readline()
+    could swallow a second line (a notification written with a reply) into Python's
+    buffer, where select() no longer sees it."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.fd = proc.stdout.fileno()
+        self.buffer = b""
+
+    def line(self, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError("no reply from the server within the timeout")
+            ready, _, _ = select.select([self.fd], [], [], remaining)
+            if ready:
+                chunk = os.read(self.fd, 65536)
+                assert chunk, f"server closed stdout early (exit {self.proc.poll()})"
+                self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode() + "\n"
+
+    def leftover(self) -> str:
+        """What was read but not yet returned (it precedes anything still in the pipe)."""
+        rest, self.buffer = self.buffer, b""
+        return rest.decode()
 
 
 def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
@@ -480,11 +500,24 @@ def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
             bufsize=1,
         )
         lines: list[str] = []
+        reader = _LineReader(proc)
         try:
 
             def send(message) -> None:
                 proc.stdin.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
                 proc.stdin.flush()
+
+            def read_reply() -> None:
+                """Reads up to and including the next reply; server notifications (e.g.
+                resources/list_changed after network_create) may come first."""
+                while True:
+                    line = reader.line()
+                    lines.append(line)
+                    try:
+                        if "id" in json.loads(line):
+                            return
+                    except json.JSONDecodeError:
+                        return  # the checks below report it
 
             send(
                 {
@@ -498,10 +531,10 @@ def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
                     },
                 }
             )
-            lines.append(_read_line(proc))
+            read_reply()
             send({"jsonrpc": "2.0", "method": "notifications/initialized"})
             send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-            lines.append(_read_line(proc))
+            read_reply()
             send(
                 {
                     "jsonrpc": "2.0",
@@ -510,7 +543,7 @@ def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
                     "params": {"name": "network_create", "arguments": {"network_name": "raw"}},
                 }
             )
-            lines.append(_read_line(proc))
+            read_reply()
             send(
                 {
                     "jsonrpc": "2.0",
@@ -519,11 +552,12 @@ def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
                     "params": {"name": "network_add_edge", "arguments": {"network_name": "raw", "source": "a"}},
                 }
             )
-            lines.append(_read_line(proc))
+            read_reply()
             send("{this is not json")
-            lines.append(_read_line(proc))
+            read_reply()
+            leftover = reader.leftover()
             rest, _ = proc.communicate(timeout=10)  # closes stdin: the server must then exit
-            lines.extend(rest.splitlines(keepends=True))
+            lines.extend((leftover + rest).splitlines(keepends=True))
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -538,8 +572,11 @@ def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
         message = json.loads(line)  # every stdout line must be JSON...
         assert message.get("jsonrpc") == "2.0", f"not JSON-RPC 2.0: {line!r}"  # ...and JSON-RPC 2.0
         messages.append(message)
-    by_id = {json.dumps(m.get("id")): m for m in messages}
-    assert len(messages) == 5, f"expected exactly 5 replies (none to the notification), got {messages}"
+    # Server notifications (e.g. notifications/resources/list_changed after network_create)
+    # may come between the replies; count the replies only.
+    replies = [m for m in messages if "id" in m]
+    by_id = {json.dumps(m.get("id")): m for m in replies}
+    assert len(replies) == 5, f"expected exactly 5 replies (none to the notification), got {replies}"
 
     init = by_id["1"]["result"]
     assert init["protocolVersion"] == "2025-06-18"

@@ -4,7 +4,9 @@ pub mod analysis;
 pub mod common;
 pub mod core;
 pub mod edit;
+pub mod interchange;
 pub mod networks;
+pub mod visualize;
 
 use super::tool::ToolDef;
 
@@ -14,6 +16,8 @@ pub fn all() -> Vec<ToolDef> {
     tools.extend(core::tools());
     tools.extend(edit::tools());
     tools.extend(analysis::tools());
+    tools.extend(interchange::tools());
+    tools.extend(visualize::tools());
     tools
 }
 

@@ -1,7 +1,10 @@
 //! The shared logging module: [`setup_logging`] installs a `tracing` subscriber.
 //!
 //! Logs go to stderr, never stdout: on stdio, stdout is the MCP channel and carries
-//! JSON-RPC frames only. A log file may be added beside stderr.
+//! JSON-RPC frames only. A log file may be added beside stderr. MCP clients may
+//! also ask for the logs (`logging/setLevel`); [`client`] carries them there.
+
+pub mod client;
 
 use std::fs::OpenOptions;
 use std::io::IsTerminal;
@@ -125,6 +128,13 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
     let result = tracing_subscriber::registry()
         .with(logs.with_filter(filter))
         .with(audit_layer)
+        // Clients choose their own level, so this layer has its own filter.
+        .with(
+            client::ClientLogLayer.with_filter(
+                tracing_subscriber::filter::Targets::new()
+                    .with_target("networks_mcp", tracing::Level::DEBUG),
+            ),
+        )
         .try_init();
     result.map_err(|e| LoggingError::AlreadySet(e.to_string()))
 }

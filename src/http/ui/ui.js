@@ -1,0 +1,586 @@
+// The networks-mcp web view: our own small script, no libraries.
+//
+// The server computes the layout (src/view/layout.rs); this script draws it as
+// SVG, pans and zooms, shows node details, and refetches when the server's event
+// stream (/ui/events) says the network changed. It only reads.
+'use strict';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const LABEL_CHARS = 28; // as src/view/model.rs
+const DEBOUNCE_MS = 200;
+const FAR_ZOOM = 0.45; // below this scale labels are hidden
+const HIT_PATHS_UP_TO = 2000; // edges
+const LARGE = 1500; // nodes: draw for speed over precision
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  network: null,
+  scope: 'all', // all | neighborhood | ancestors | descendants
+  focus: null, // the node a non-"all" scope is about
+  selected: null,
+  view: null,
+  index: new Map(), // node id -> index in view.nodes
+  networks: [],
+  t: { x: 0, y: 0, k: 1 },
+  frame: 0,
+  events: null,
+  pending: { list: false, graph: false },
+  timer: null,
+  renders: 0,
+};
+
+// ---------- small DOM helpers (text always through textContent) ----------
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) {
+    if (child == null) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+function label(id) {
+  return id.length > LABEL_CHARS ? id.slice(0, LABEL_CHARS - 1) + '\u2026' : id;
+}
+
+function message(text) {
+  const box = $('message');
+  box.hidden = !text;
+  box.replaceChildren(...(Array.isArray(text) ? text : text ? [text] : []));
+}
+
+async function getJSON(path, params) {
+  const url = path + (params ? '?' + new URLSearchParams(params) : '');
+  const res = await fetch(url, { credentials: 'same-origin', cache: 'no-store' });
+  let body = null;
+  try {
+    body = await res.json();
+  } catch (_) {
+    body = { error: res.status === 401 ? 'Not signed in: open /ui?token=<token> again.' : res.statusText };
+  }
+  if (!res.ok) {
+    const err = new Error(body.error || res.statusText);
+    err.status = res.status;
+    err.code = body.code;
+    throw err;
+  }
+  return body;
+}
+
+// ---------- location: #network=..&scope=..&focus=.. ----------
+
+function readHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  state.network = p.get('network');
+  state.scope = ['neighborhood', 'ancestors', 'descendants'].includes(p.get('scope')) ? p.get('scope') : 'all';
+  state.focus = state.scope === 'all' ? null : p.get('focus');
+  if (!state.focus) state.scope = 'all';
+}
+
+function writeHash() {
+  const p = new URLSearchParams();
+  if (state.network) p.set('network', state.network);
+  if (state.scope !== 'all' && state.focus) {
+    p.set('scope', state.scope);
+    p.set('focus', state.focus);
+  }
+  history.replaceState(null, '', '#' + p);
+}
+
+// ---------- networks list ----------
+
+async function loadNetworks() {
+  const { networks } = await getJSON('/ui/api/networks');
+  state.networks = networks;
+  const list = $('networks');
+  list.replaceChildren(
+    ...networks.map((n) =>
+      el('li', {},
+        el('button', {
+          type: 'button',
+          class: n.name === state.network ? 'current' : '',
+          title: n.description || n.name,
+          'data-network': n.name,
+          onclick: () => openNetwork(n.name),
+        },
+        el('span', {}, n.name),
+        el('span', { class: 'counts' }, `${n.nodes} nodes \u00b7 ${n.edges} edges`)))),
+  );
+  if (!networks.length) list.replaceChildren(el('li', { class: 'hint' }, 'No networks yet.'));
+  return networks;
+}
+
+function openNetwork(name) {
+  if (name !== state.network) {
+    state.network = name;
+    state.scope = 'all';
+    state.focus = null;
+    state.selected = null;
+    showDetails(null);
+    connectEvents();
+  }
+  for (const b of document.querySelectorAll('.networks button')) {
+    b.classList.toggle('current', b.dataset.network === name);
+  }
+  writeHash();
+  return loadGraph(false);
+}
+
+// ---------- the drawing ----------
+
+async function loadGraph(keepView) {
+  if (!state.network) return;
+  const params = { network: state.network };
+  if (state.scope !== 'all' && state.focus) {
+    params.focus = state.focus;
+    params.scope = state.scope;
+  }
+  let view;
+  try {
+    view = await getJSON('/ui/api/graph', params);
+  } catch (err) {
+    if (err.code === 'node_not_found' && state.focus) {
+      // The focus node was removed: fall back to the whole network.
+      state.scope = 'all';
+      state.focus = null;
+      writeHash();
+      return loadGraph(false);
+    }
+    if (err.code === 'network_not_found') {
+      clearDrawing();
+      message(`Network '${state.network}' no longer exists.`);
+      return;
+    }
+    message(err.message);
+    return;
+  }
+  render(view, keepView);
+}
+
+function clearDrawing() {
+  state.view = null;
+  state.index = new Map();
+  for (const id of ['groups', 'edges', 'nodes']) $(id).replaceChildren();
+}
+
+function edgePath(e, nodes, h) {
+  const s = nodes[e.s];
+  const t = nodes[e.t];
+  if (e.s === e.t) {
+    const x = s.x + s.w / 2;
+    return `M${x},${s.y - 5} C${x + 28},${s.y - 24} ${x + 28},${s.y + 24} ${x},${s.y + 5}`;
+  }
+  if (s.layer === t.layer) {
+    // Inside a stacked cyclic component: downward edges on the right, upward on the left.
+    const down = t.y > s.y;
+    const side = down ? 1 : -1;
+    const x1 = s.x + side * s.w / 2;
+    const x2 = t.x + side * t.w / 2;
+    const bulge = 22 + Math.abs(t.y - s.y) * 0.2;
+    const xm = down ? Math.max(x1, x2) + bulge : Math.min(x1, x2) - bulge;
+    return `M${x1},${s.y} C${xm},${s.y} ${xm},${t.y} ${x2},${t.y}`;
+  }
+  const points = [[s.x + s.w / 2, s.y], ...e.bends, [t.x - t.w / 2, t.y]];
+  let d = `M${points[0][0]},${points[0][1]}`;
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const mx = (x0 + x1) / 2;
+    d += ` C${mx},${y0} ${mx},${y1} ${x1},${y1}`;
+  }
+  return d;
+}
+
+function edgeTitle(e, nodes) {
+  const head = `${nodes[e.s].id} \u2192 ${nodes[e.t].id}`;
+  const lines = e.ids.map((id, k) => `weight ${e.weights[k]} (edge #${id})`);
+  return [head, ...lines].join('\n') + (e.cyclic ? '\non a cycle' : '');
+}
+
+function render(view, keepView) {
+  state.view = view;
+  state.index = new Map(view.nodes.map((n, i) => [n.id, i]));
+  $('title').textContent = view.network + (view.mode === 'focus' ? ` \u2014 ${view.scope} of ${view.focus}` : '');
+  renderSummary(view);
+
+  const groups = document.createDocumentFragment();
+  for (const g of view.groups) {
+    groups.append(svg('rect', { class: 'group', x: g.x, y: g.y, width: g.w, height: g.h, rx: 6 }));
+  }
+  const edges = document.createDocumentFragment();
+  view.edges.forEach((e, i) => {
+    const d = edgePath(e, view.nodes, view.node_height);
+    const g = svg('g', { 'data-edge': i });
+    const path = svg('path', {
+      d,
+      class: 'edge' + (e.cyclic ? ' cyclic' : ''),
+      'marker-end': e.cyclic ? 'url(#arrow-cyclic)' : 'url(#arrow)',
+    });
+    const title = svg('title');
+    title.textContent = edgeTitle(e, view.nodes);
+    g.append(path);
+    // A wide transparent twin makes thin edges easy to hover; skipped on big drawings.
+    if (view.edges.length <= HIT_PATHS_UP_TO) g.append(svg('path', { d, class: 'edge-hit' }));
+    g.append(title);
+    edges.append(g);
+  });
+  const nodes = document.createDocumentFragment();
+  const h = view.node_height;
+  view.nodes.forEach((n, i) => {
+    const g = svg('g', {
+      class: 'node' + (n.cyclic ? ' cyclic' : '') + (n.id === view.focus ? ' focus' : ''),
+      transform: `translate(${n.x - n.w / 2},${n.y - h / 2})`,
+      'data-id': n.id,
+      'data-index': i,
+    });
+    const rect = svg('rect', { width: n.w, height: h, rx: 4 });
+    const text = svg('text', { x: n.w / 2, y: h / 2, 'text-anchor': 'middle' });
+    text.textContent = label(n.id);
+    const title = svg('title');
+    title.textContent = `${n.id}\nin ${n.in} \u00b7 out ${n.out}` + (n.cyclic ? '\non a cycle' : '');
+    g.append(rect, text, title);
+    nodes.append(g);
+  });
+  $('graph').classList.toggle('large', view.nodes.length > LARGE);
+  $('groups').replaceChildren(groups);
+  $('edges').replaceChildren(edges);
+  $('nodes').replaceChildren(nodes);
+
+  const ids = $('ids');
+  const known = view.nodes.length ? view.nodes.map((n) => n.id) : view.summary.top_in_degree.concat(view.summary.top_out_degree).map((p) => p[0]);
+  ids.replaceChildren(...[...new Set(known)].slice(0, 5000).map((id) => el('option', { value: id })));
+
+  if (view.mode === 'summary') {
+    message([
+      el('strong', {}, `${view.summary.nodes} nodes is more than the view draws at once (--ui-max-nodes ${view.max_nodes}).`),
+      el('br'),
+      'Find a node id (or click one in the summary) to see its neighbourhood.',
+    ]);
+  } else if (!view.nodes.length) {
+    message('This network is empty.');
+  } else if (view.truncated) {
+    message(`Showing the first ${view.nodes.length} nodes (--ui-max-nodes ${view.max_nodes}).`);
+  } else {
+    message(null);
+  }
+
+  updateScopeButtons();
+  if (!keepView) fit();
+  else applyTransform();
+  if (state.selected && state.index.has(state.selected)) select(state.selected, false);
+  else if (state.selected && view.mode !== 'summary') {
+    state.selected = null;
+    showDetails(null);
+  }
+  state.renders += 1;
+  document.body.dataset.renders = String(state.renders);
+  document.body.dataset.state = 'ready';
+}
+
+function row(dl, term, value) {
+  dl.append(el('dt', {}, term), el('dd', {}, value));
+}
+
+function nodeButtons(ids) {
+  return el('ul', { class: 'linklist' }, ...ids.map((id) =>
+    el('li', {}, el('button', { type: 'button', onclick: () => findNode(id) }, label(id)))));
+}
+
+function renderSummary(view) {
+  const s = view.summary;
+  const dl = el('dl');
+  row(dl, 'nodes', s.nodes);
+  row(dl, 'edges', s.edges);
+  row(dl, 'DAG', s.is_dag ? 'yes' : 'no (cycles in red)');
+  row(dl, 'components', s.weakly_connected_components);
+  row(dl, 'sources / sinks', `${s.sources} / ${s.sinks}`);
+  if (s.isolated) row(dl, 'isolated', s.isolated);
+  if (s.self_loops) row(dl, 'self-loops', s.self_loops);
+  if (view.nodes.length) row(dl, 'drawn', `${view.nodes.length} nodes, ${view.layers} columns, ${view.crossings} crossings`);
+  const parts = [dl];
+  if (s.top_in_degree.length) {
+    parts.push(el('h2', { class: 'sub' }, 'most depended on (in-degree)'),
+      nodeButtons(s.top_in_degree.map((p) => p[0])));
+  }
+  if (s.top_out_degree.length) {
+    parts.push(el('h2', { class: 'sub' }, 'most dependencies (out-degree)'),
+      nodeButtons(s.top_out_degree.map((p) => p[0])));
+  }
+  $('summary').replaceChildren(...parts);
+}
+
+function updateScopeButtons() {
+  for (const b of document.querySelectorAll('.scope button')) {
+    const scope = b.dataset.scope;
+    b.classList.toggle('active', scope === state.scope);
+    b.disabled = scope !== 'all' && !state.selected && !state.focus;
+  }
+}
+
+// ---------- selection and details ----------
+
+function select(id, fetchDetails = true) {
+  state.selected = id;
+  for (const g of document.querySelectorAll('.node.selected')) g.classList.remove('selected');
+  for (const p of document.querySelectorAll('.edge.hl')) {
+    p.classList.remove('hl');
+    p.setAttribute('marker-end', p.classList.contains('cyclic') ? 'url(#arrow-cyclic)' : 'url(#arrow)');
+  }
+  const i = state.index.get(id);
+  if (i !== undefined) {
+    const g = document.querySelector(`.node[data-index="${i}"]`);
+    if (g) g.classList.add('selected');
+    state.view.edges.forEach((e, k) => {
+      if (e.s === i || e.t === i) {
+        const p = document.querySelector(`[data-edge="${k}"] .edge`);
+        p.classList.add('hl');
+        p.setAttribute('marker-end', 'url(#arrow-hl)');
+      }
+    });
+  }
+  updateScopeButtons();
+  if (fetchDetails) loadDetails(id);
+}
+
+async function loadDetails(id) {
+  try {
+    const d = await getJSON('/ui/api/node', { network: state.network, id });
+    if (state.selected === id) showDetails(d);
+  } catch (err) {
+    if (state.selected === id) showDetails(null, err.message);
+  }
+}
+
+function showDetails(d, error) {
+  const box = $('details');
+  if (!d) {
+    box.replaceChildren(el('p', { class: 'hint' }, error || 'Click a node to see its data.'));
+    return;
+  }
+  const dl = el('dl');
+  row(dl, 'in-degree', d.in_degree);
+  row(dl, 'out-degree', d.out_degree);
+  const parts = [el('p', { class: 'id', 'data-node-id': d.id }, d.id), dl];
+  const attrs = Object.entries(d.attributes);
+  if (attrs.length) {
+    const table = el('dl');
+    for (const [k, v] of attrs) row(table, k, typeof v === 'string' ? v : JSON.stringify(v));
+    parts.push(el('h2', { class: 'sub' }, 'attributes'), table);
+  }
+  if (d.data !== null && d.data !== undefined) {
+    parts.push(el('h2', { class: 'sub' }, 'data'), el('pre', {}, JSON.stringify(d.data, null, 2)));
+  }
+  if (d.successors.length) parts.push(el('h2', { class: 'sub' }, 'points to'), nodeButtons(d.successors));
+  if (d.predecessors.length) parts.push(el('h2', { class: 'sub' }, 'pointed to by'), nodeButtons(d.predecessors));
+  if (d.truncated) parts.push(el('p', { class: 'hint' }, 'Lists cut at 50.'));
+  box.replaceChildren(...parts);
+}
+
+/// Selects a node, drawing its neighbourhood first if it is not drawn.
+async function findNode(id) {
+  id = id.trim();
+  if (!id || !state.network) return;
+  if (!state.index.has(id)) {
+    state.scope = 'neighborhood';
+    state.focus = id;
+    writeHash();
+    await loadGraph(false);
+    if (!state.index.has(id)) {
+      message(`No node '${id}' in ${state.network}.`);
+      return;
+    }
+  }
+  select(id);
+  centerOn(id);
+}
+
+function setScope(scope) {
+  if (scope === 'all') {
+    state.scope = 'all';
+    state.focus = null;
+  } else {
+    const about = state.selected || state.focus;
+    if (!about) return;
+    state.scope = scope;
+    state.focus = about;
+  }
+  writeHash();
+  loadGraph(false);
+}
+
+// ---------- pan and zoom ----------
+
+/// Applies state.t at the next frame: a burst of wheel events costs one repaint.
+function applyTransform() {
+  if (state.frame) return;
+  state.frame = requestAnimationFrame(() => {
+    state.frame = 0;
+    const { x, y, k } = state.t;
+    $('viewport').setAttribute('transform', `translate(${x},${y}) scale(${k})`);
+    $('graph').classList.toggle('far', k < FAR_ZOOM);
+  });
+}
+
+function fit() {
+  const v = state.view;
+  const box = $('graph').getBoundingClientRect();
+  if (!v || !v.width || !v.height || !box.width) {
+    state.t = { x: 0, y: 0, k: 1 };
+  } else {
+    const k = Math.min(1.25, box.width / v.width, box.height / v.height);
+    state.t = { k, x: (box.width - v.width * k) / 2, y: Math.max(0, (box.height - v.height * k) / 2) };
+  }
+  applyTransform();
+}
+
+function centerOn(id) {
+  const n = state.view && state.view.nodes[state.index.get(id)];
+  if (!n) return;
+  const box = $('graph').getBoundingClientRect();
+  const k = Math.max(state.t.k, 0.8);
+  state.t = { k, x: box.width / 2 - n.x * k, y: box.height / 2 - n.y * k };
+  applyTransform();
+}
+
+function zoomAt(px, py, factor) {
+  const t = state.t;
+  const k = Math.min(4, Math.max(0.02, t.k * factor));
+  const f = k / t.k;
+  state.t = { k, x: px - (px - t.x) * f, y: py - (py - t.y) * f };
+  applyTransform();
+}
+
+function setupPanZoom() {
+  const area = $('graph');
+  area.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    const r = area.getBoundingClientRect();
+    zoomAt(ev.clientX - r.left, ev.clientY - r.top, Math.exp(-ev.deltaY * 0.0015));
+  }, { passive: false });
+  let drag = null;
+  area.addEventListener('pointerdown', (ev) => {
+    if (ev.button !== 0) return;
+    drag = { x: ev.clientX, y: ev.clientY, tx: state.t.x, ty: state.t.y, moved: false };
+  });
+  window.addEventListener('pointermove', (ev) => {
+    if (!drag) return;
+    const dx = ev.clientX - drag.x;
+    const dy = ev.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 4) return;
+    drag.moved = true;
+    area.classList.add('panning');
+    state.t = { ...state.t, x: drag.tx + dx, y: drag.ty + dy };
+    applyTransform();
+  });
+  window.addEventListener('pointerup', () => {
+    area.classList.remove('panning');
+    setTimeout(() => { drag = null; }, 0);
+  });
+  area.addEventListener('click', (ev) => {
+    if (drag && drag.moved) return;
+    const node = ev.target.closest('.node');
+    if (node) select(node.dataset.id);
+  });
+}
+
+// ---------- live updates ----------
+
+function setLive(on) {
+  const live = $('live');
+  live.classList.toggle('on', on);
+  live.textContent = on ? 'live' : 'offline';
+}
+
+/// Coalesces bursts of changes into one refetch.
+function schedule(list, graph) {
+  state.pending.list ||= list;
+  state.pending.graph ||= graph;
+  clearTimeout(state.timer);
+  state.timer = setTimeout(async () => {
+    const { list: doList, graph: doGraph } = state.pending;
+    state.pending = { list: false, graph: false };
+    if (doList) {
+      const networks = await loadNetworks().catch((e) => { message(e.message); return []; });
+      if (!state.network && networks.length) {
+        await openNetwork(networks[0].name);
+        return;
+      }
+    }
+    if (doGraph) await loadGraph(true);
+    if (doGraph && state.selected && state.index.has(state.selected)) loadDetails(state.selected);
+  }, DEBOUNCE_MS);
+}
+
+function connectEvents() {
+  if (state.events) state.events.close();
+  const url = '/ui/events' + (state.network ? '?' + new URLSearchParams({ network: state.network }) : '');
+  const events = new EventSource(url);
+  let connections = 0;
+  events.addEventListener('ready', () => {
+    setLive(true);
+    // After a reconnection, refetch whatever changed while we were away.
+    if (connections++ > 0) schedule(true, true);
+  });
+  events.addEventListener('network', (ev) => {
+    let name = null;
+    try { name = JSON.parse(ev.data); } catch (_) { /* ignore */ }
+    schedule(true, name === state.network);
+  });
+  events.addEventListener('list', () => schedule(true, false));
+  events.addEventListener('lagged', () => schedule(true, true));
+  events.addEventListener('error', () => setLive(events.readyState === EventSource.OPEN));
+  state.events = events;
+}
+
+// ---------- start ----------
+
+async function start() {
+  setupPanZoom();
+  $('fit').addEventListener('click', fit);
+  $('search-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    findNode($('search').value);
+  });
+  for (const b of document.querySelectorAll('.scope button')) {
+    b.addEventListener('click', () => setScope(b.dataset.scope));
+  }
+  window.addEventListener('resize', () => { if (state.view) applyTransform(); });
+  readHash();
+  let networks;
+  try {
+    networks = await loadNetworks();
+  } catch (err) {
+    message(err.message);
+    document.body.dataset.state = 'error';
+    return;
+  }
+  if (!state.network || !networks.some((n) => n.name === state.network)) {
+    state.network = networks.length ? networks[0].name : null;
+  }
+  connectEvents();
+  if (state.network) {
+    for (const b of document.querySelectorAll('.networks button')) {
+      b.classList.toggle('current', b.dataset.network === state.network);
+    }
+    writeHash();
+    await loadGraph(false);
+  } else {
+    message('No networks yet. Create one through /mcp; it appears here when it does.');
+    document.body.dataset.state = 'ready';
+  }
+}
+
+start();

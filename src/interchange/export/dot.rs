@@ -1,0 +1,94 @@
+//! Graphviz DOT: `digraph "<name>" { ... }`, every id and value double-quoted.
+//!
+//! Inside quotes `"` and `\` are escaped with a backslash and newlines written as
+//! `\n` (carriage returns as `\r`); a string ending in a backslash gets a trailing
+//! line continuation (`\` + newline), which Graphviz and the importer both drop.
+//! Nodes carry `label` = their id (unless they have a `label` attribute), their
+//! attributes, and their `data` as JSON text in a `data` attribute (so a node
+//! attribute named `data` is left out). Edges carry `weight` and their attributes
+//! (an edge attribute named `weight` is left out). Null values are left out.
+
+use std::fmt::Write as _;
+
+use super::Selection;
+use crate::interchange::values;
+use crate::network::{Attributes, Network};
+
+/// Writes `text` as a double-quoted DOT string.
+pub(crate) fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    if text.ends_with('\\') {
+        // `"a\\"` would read as an escaped quote in some DOT parsers; a line
+        // continuation after the escaped backslash keeps the closing quote unambiguous.
+        out.push_str("\\\n");
+    }
+    out.push('"');
+    out
+}
+
+fn push_attributes(list: &mut Vec<String>, attributes: &Attributes, skip: &[&str]) {
+    for (key, value) in attributes.iter() {
+        if skip.contains(&key.as_str()) {
+            continue;
+        }
+        if let Some(text) = values::scalar_text(value) {
+            list.push(format!("{}={}", quote(key), quote(&text)));
+        }
+    }
+}
+
+/// Writes the selection as DOT. O(size of the output).
+pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
+    let mut out = String::new();
+    if network.name().is_empty() {
+        out.push_str("digraph {\n");
+    } else {
+        let _ = writeln!(out, "digraph {} {{", quote(network.name()));
+    }
+    if let Some(description) = network.description() {
+        let _ = writeln!(out, "  description={};", quote(description));
+    }
+    for node in &selection.nodes {
+        let mut list = Vec::new();
+        if node.attributes.get("label").is_none() {
+            list.push(format!("label={}", quote(&label_text(&node.id))));
+        }
+        push_attributes(&mut list, &node.attributes, &["data"]);
+        if let Some(data) = &node.data {
+            list.push(format!("data={}", quote(&data.to_string())));
+        }
+        let _ = writeln!(out, "  {} [{}];", quote(&node.id), list.join(", "));
+    }
+    for edge in &selection.edges {
+        let mut list = vec![format!(
+            "weight={}",
+            quote(&values::weight_text(edge.weight))
+        )];
+        push_attributes(&mut list, edge.attributes, &["weight"]);
+        let _ = writeln!(
+            out,
+            "  {} -> {} [{}];",
+            quote(edge.source),
+            quote(edge.target),
+            list.join(", ")
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// An id as label text: Graphviz decodes HTML entities in labels (`&amp;` is
+/// drawn `&`), so a literal `&` is written `&amp;` to be drawn as itself.
+pub(crate) fn label_text(id: &str) -> String {
+    id.replace('&', "&amp;")
+}

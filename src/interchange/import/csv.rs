@@ -1,0 +1,102 @@
+//! Reads an edge list from CSV.
+//!
+//! The first row is the header and must name a `source` and a `target` column.
+//! `weight` is optional: a finite number, or an empty cell for 1.0. `edge_id` is
+//! ignored (the network assigns ids). Every other column is an edge attribute: an
+//! empty cell means the attribute is absent; `true`/`false` become booleans, text
+//! that is exactly a JSON number becomes a number (integer or float), anything else
+//! is a string. Nodes are created from the endpoints in order of first appearance;
+//! an edge list cannot hold isolated nodes, node attributes or node data.
+//! Rows are numbered by the line they start on (the header is line 1).
+
+use serde_json::Map;
+
+use crate::error::Result;
+use crate::interchange::{Format, ImportedGraph, invalid, values};
+use crate::network::{DEFAULT_WEIGHT, EdgeSpec};
+
+const FORMAT: Format = Format::EdgeListCsv;
+
+/// Parses a CSV edge list. O(size of the document).
+pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
+    let content = content.strip_prefix('\u{FEFF}').unwrap_or(content);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(content.as_bytes());
+    let csv_error = |e: csv::Error| {
+        let location = e.position().map(|p| format!("row {}", p.line()));
+        invalid(FORMAT, location, format!("not valid CSV: {e}"))
+    };
+    let header = reader.headers().map_err(csv_error)?.clone();
+    if header.is_empty() || (header.len() == 1 && header[0].is_empty()) {
+        return Err(invalid(
+            FORMAT,
+            Some("row 1".into()),
+            "the header row is missing; start with source,target[,weight,...]",
+        ));
+    }
+    let column = |name: &str| header.iter().position(|h| h.trim() == name);
+    for (i, name) in header.iter().enumerate() {
+        if header.iter().take(i).any(|h| h == name) {
+            return Err(invalid(
+                FORMAT,
+                Some("row 1".into()),
+                format!("column '{name}' appears twice in the header"),
+            ));
+        }
+    }
+    let missing = |name: &str| {
+        invalid(
+            FORMAT,
+            Some("row 1".into()),
+            format!(
+                "the header has no '{name}' column; it needs source and target (weight optional)"
+            ),
+        )
+    };
+    let source = column("source").ok_or_else(|| missing("source"))?;
+    let target = column("target").ok_or_else(|| missing("target"))?;
+    let weight = column("weight");
+    let edge_id = column("edge_id");
+    let attributes: Vec<(usize, &str)> = header
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != source && i != target && Some(i) != weight && Some(i) != edge_id)
+        .collect();
+
+    let mut graph = ImportedGraph::default();
+    for record in reader.records() {
+        let record = record.map_err(csv_error)?;
+        let row = record.position().map_or(0, |p| p.line());
+        let cell = |i: usize| record.get(i).unwrap_or_default();
+        let weight = match weight.map(cell) {
+            None | Some("") => DEFAULT_WEIGHT,
+            Some(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|w| w.is_finite())
+                .ok_or_else(|| {
+                    invalid(
+                        FORMAT,
+                        Some(format!("row {row}, column 'weight'")),
+                        format!("weight '{text}' is not a finite number; write a number such as 1.5 or leave the cell empty for 1.0"),
+                    )
+                })?,
+        };
+        let mut map = Map::new();
+        for &(i, name) in &attributes {
+            let text = cell(i);
+            if !text.is_empty() {
+                map.insert(name.to_string(), values::infer_scalar(text));
+            }
+        }
+        graph.edges.push(EdgeSpec {
+            source: cell(source).to_string(),
+            target: cell(target).to_string(),
+            weight,
+            attributes: map,
+        });
+    }
+    Ok(graph)
+}

@@ -1,0 +1,743 @@
+//! Reads Graphviz DOT with the `graphviz-rust` crate (a pest grammar for the DOT
+//! language), walking its AST. Its grammar misses some of the language (anonymous
+//! `{ … }` subgraphs, edge statements that start with a subgraph, keywords in any
+//! case, non-ASCII unquoted ids, numerals such as `1.`, most HTML strings, `+`
+//! concatenation); `prepare` first rewrites those into equivalents it reads, and
+//! error positions are mapped back to the document as written.
+//!
+//! `digraph` is expected; an undirected `graph` is accepted and its edges read as
+//! `source → target`; `strict` is ignored. Quoted strings are unescaped (`\"` →
+//! `"`, `\\` → `\`, `\n` → newline, `\r` → carriage return, backslash-newline
+//! removed; other escapes such as `\l` are kept as written); unquoted ids and HTML
+//! strings (`<…>`, brackets included) are taken as written; ports (`a:p:n`) are
+//! dropped. Nodes come in
+//! order of first mention (node statements, edge endpoints, subgraphs). Edges come
+//! in statement order: a chain `a -> b -> c` is one edge per step, and a subgraph
+//! endpoint (`a -> {b c}`) stands for every node mentioned in it, as in Graphviz;
+//! edges inside a subgraph come before the edge statement that contains it.
+//! Attribute values: an edge's `weight` must be a finite number (absent: 1.0); a
+//! node's `data` is its payload, decoded as JSON (text that is not JSON becomes a
+//! JSON string); a node `label` equal to the node id is dropped (the exporter
+//! writes it for display); every other value becomes a boolean when it is exactly
+//! `true`/`false`, a number when it is exactly a JSON number, else a string. A
+//! top-level `description=…` (or `graph [description=…]`) is the description.
+//! Default attribute statements (`node [...]`, `edge [...]`) are ignored; the
+//! attributes of a node declared twice are merged, later values winning (as in
+//! Graphviz).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use graphviz_rust::dot_structures::{
+    Attribute, EdgeTy, Graph as DotGraph, GraphAttributes, Id, Stmt, Vertex,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::interchange::{Format, ImportedGraph, invalid, line_col, values};
+use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
+
+const FORMAT: Format = Format::Dot;
+
+/// Deepest `{ … }` nesting accepted. The parser and the AST walk recurse once per
+/// level; the limit keeps hostile input from exhausting the stack.
+const MAX_NESTING: usize = 128;
+
+/// The text of a quoted DOT string (`raw` includes the quotes), unescaped.
+fn unquote(raw: &str) -> String {
+    let Some(inner) = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .filter(|_| raw.len() >= 2)
+    else {
+        return raw.to_string();
+    };
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('"') => out.push('"'),
+            Some('\\') => out.push('\\'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('\n') => {}
+            Some('\r') => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// The text of a DOT id: quoted strings unescaped, anything else as written.
+fn text(id: &Id) -> String {
+    match id {
+        Id::Escaped(raw) => unquote(raw),
+        Id::Plain(s) | Id::Html(s) | Id::Anonymous(s) => s.clone(),
+    }
+}
+
+/// A node being collected: its id and its attributes as text, merged over all
+/// its declarations (later values win).
+struct PendingNode {
+    id: String,
+    attributes: Map<String, Value>,
+}
+
+/// An edge being collected: endpoints as node slots, attributes as text pairs.
+struct PendingEdge {
+    source: usize,
+    target: usize,
+    attributes: Vec<(String, String)>,
+}
+
+/// The AST walk: nodes in order of first mention, edges in statement order.
+#[derive(Default)]
+struct Walk {
+    nodes: Vec<PendingNode>,
+    index: FxHashMap<String, usize>,
+    edges: Vec<PendingEdge>,
+    description: Option<String>,
+    /// The placeholder head node of `prepare`, left out.
+    head: Option<String>,
+}
+
+/// Node slots mentioned in a subgraph, in order of first mention, without repeats.
+#[derive(Default)]
+struct Members {
+    order: Vec<usize>,
+    seen: FxHashSet<usize>,
+}
+
+impl Members {
+    fn add(&mut self, slot: usize) {
+        if self.seen.insert(slot) {
+            self.order.push(slot);
+        }
+    }
+}
+
+impl Walk {
+    /// The slot of node `id`, created on first mention.
+    fn see(&mut self, id: &Id) -> usize {
+        let id = text(id);
+        if let Some(&slot) = self.index.get(&id) {
+            return slot;
+        }
+        let slot = self.nodes.len();
+        self.index.insert(id.clone(), slot);
+        self.nodes.push(PendingNode {
+            id,
+            attributes: Map::new(),
+        });
+        slot
+    }
+
+    /// Walks statements; `members` collects the nodes they mention (for a
+    /// subgraph used as an edge endpoint). Top-level statements may set the
+    /// description.
+    fn stmts(&mut self, stmts: &[Stmt], top: bool, members: &mut Members) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Node(node) => {
+                    let slot = self.see(&node.id.0);
+                    members.add(slot);
+                    let attributes = &mut self.nodes[slot].attributes;
+                    for Attribute(key, value) in &node.attributes {
+                        attributes.insert(text(key), Value::String(text(value)));
+                    }
+                }
+                Stmt::Edge(edge) => {
+                    let attributes: Vec<(String, String)> = edge
+                        .attributes
+                        .iter()
+                        .map(|Attribute(key, value)| (text(key), text(value)))
+                        .collect();
+                    let mut chain: Vec<&Vertex> = match &edge.ty {
+                        EdgeTy::Pair(a, b) => vec![a, b],
+                        EdgeTy::Chain(vertices) => vertices.iter().collect(),
+                    };
+                    if let (Some(Vertex::N(first)), Some(head)) = (chain.first(), &self.head)
+                        && text(&first.0) == *head
+                    {
+                        chain.remove(0);
+                    }
+                    let mut previous: Option<Vec<usize>> = None;
+                    for vertex in chain {
+                        let ends = self.vertex(vertex);
+                        for &slot in &ends {
+                            members.add(slot);
+                        }
+                        if let Some(sources) = &previous {
+                            for &source in sources {
+                                for &target in &ends {
+                                    self.edges.push(PendingEdge {
+                                        source,
+                                        target,
+                                        attributes: attributes.clone(),
+                                    });
+                                }
+                            }
+                        }
+                        previous = Some(ends);
+                    }
+                }
+                Stmt::Subgraph(sub) => {
+                    let mut inner = Members::default();
+                    self.stmts(&sub.stmts, false, &mut inner);
+                    for slot in inner.order {
+                        members.add(slot);
+                    }
+                }
+                Stmt::Attribute(Attribute(key, value)) if top && text(key) == "description" => {
+                    self.description = Some(text(value));
+                }
+                Stmt::GAttribute(GraphAttributes::Graph(list)) if top => {
+                    for Attribute(key, value) in list {
+                        if text(key) == "description" {
+                            self.description = Some(text(value));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The nodes an edge endpoint stands for: one node, or every node mentioned
+    /// in a subgraph (whose own statements are walked as well).
+    fn vertex(&mut self, vertex: &Vertex) -> Vec<usize> {
+        match vertex {
+            Vertex::N(node) => vec![self.see(&node.0)],
+            Vertex::S(sub) => {
+                let mut inner = Members::default();
+                self.stmts(&sub.stmts, false, &mut inner);
+                inner.order
+            }
+        }
+    }
+}
+
+/// A piece of the rewritten document: where it starts there and in the original,
+/// and whether it is a verbatim copy (else a rewrite of the original at `source`).
+struct Segment {
+    out: usize,
+    source: usize,
+    verbatim: bool,
+}
+
+/// The document rewritten for graphviz-rust's grammar, with a map back to the
+/// original for error positions.
+struct Prepared {
+    text: String,
+    segments: Vec<Segment>,
+    /// The id of the placeholder node put before edge statements that start with
+    /// a subgraph, if any was needed.
+    head: Option<String>,
+    deepest: usize,
+}
+
+impl Prepared {
+    /// The byte offset in the original of byte offset `pos` in the rewritten text.
+    fn source_offset(&self, pos: usize) -> usize {
+        let at = self.segments.partition_point(|s| s.out <= pos);
+        match at.checked_sub(1).map(|i| &self.segments[i]) {
+            Some(s) if s.verbatim => s.source + (pos - s.out),
+            Some(s) => s.source,
+            None => pos,
+        }
+    }
+}
+
+/// A rewrite: `source[start..end]` (empty for an insertion) becomes `with`.
+/// `first` orders edits at the same offset.
+struct Edit {
+    start: usize,
+    first: bool,
+    end: usize,
+    with: String,
+}
+
+/// The kind of a significant token, as far as the rewrite needs it.
+#[derive(Clone, Copy, PartialEq)]
+enum Token {
+    None,
+    Subgraph,
+    Id,
+    EdgeOp,
+    Other,
+}
+
+const KEYWORDS: [&str; 6] = ["strict", "graph", "digraph", "node", "edge", "subgraph"];
+
+/// The end of the quoted string starting at `start` (after its closing quote),
+/// or `None` when it is not closed.
+fn quoted_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The end of the HTML string starting at `start` (after its matching `>`), or
+/// `None` when it is not closed.
+fn html_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate().skip(start) {
+        match b {
+            b'<' => depth += 1,
+            b'>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first offset from `i` that is not whitespace or a comment (`/* */`, `//`
+/// and `#` to the end of the line, as graphviz-rust's grammar reads them).
+fn skip_trivia(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b' ' | b'\t' | b'\r' | b'\n', _) => i += 1,
+            (b'/', Some(b'*')) => {
+                i = bytes[i + 2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(bytes.len(), |p| i + 2 + p + 2);
+            }
+            (b'/', Some(b'/')) | (b'#', _) => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |p| i + p);
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+/// Whether graphviz-rust's `number` rule reads all of `text`:
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` or `-?\.[0-9]+`.
+fn grammar_number(text: &str) -> bool {
+    let t = text.strip_prefix('-').unwrap_or(text);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (int, frac) = match t.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (t, None),
+    };
+    let int_ok =
+        (int.is_empty() && frac.is_some()) || int == "0" || (digits(int) && !int.starts_with('0'));
+    int_ok && frac.is_none_or(digits)
+}
+
+/// `text` as a quoted DOT string that unquotes back to it.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// Rewrites the parts of standard DOT that graphviz-rust's grammar does not read
+/// into equivalents it does, without changing what the document means:
+/// - anonymous subgraphs: `{ … }` → `subgraph { … }`;
+/// - an edge statement starting with a subgraph (`{a b} -> c`, which the grammar
+///   reads as a subgraph statement and then fails on `->`) gets a placeholder
+///   head node (`"<head>" -> {a b} -> c`) that the AST walk leaves out;
+/// - keywords in any case are lowercased;
+/// - unquoted ids with non-ASCII letters and numerals the grammar splits (`1.`,
+///   `007`) are quoted, and so are HTML strings (their text kept as written,
+///   brackets included);
+/// - `"a" + "b"` is joined.
+///
+/// Also measures the deepest `{`/`[` nesting, stopping once it passes
+/// `MAX_NESTING`. O(size of the document).
+fn prepare(source: &str) -> Prepared {
+    let bytes = source.as_bytes();
+    let mut edits: Vec<Edit> = Vec::new();
+    let edit = |edits: &mut Vec<Edit>, start: usize, end: usize, with: String| {
+        edits.push(Edit {
+            start,
+            first: false,
+            end,
+            with,
+        });
+    };
+    let mut head: Option<String> = None;
+    // Per open `{`: where its statement starts, when it is a subgraph that begins
+    // a statement (so that an edge statement may follow it).
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let (mut depth, mut deepest, mut body_seen) = (0usize, 0usize, false);
+    // The last three significant tokens and their offsets, latest first.
+    let mut recent = [(Token::None, 0usize); 3];
+    let mut i = skip_trivia(bytes, 0);
+    while i < bytes.len() {
+        let start = i;
+        let token = match bytes[i] {
+            b'"' => {
+                let Some(first_end) = quoted_end(bytes, i) else {
+                    break;
+                };
+                let mut end = first_end;
+                let mut joined = source[i + 1..end - 1].to_string();
+                loop {
+                    let plus = skip_trivia(bytes, end);
+                    if bytes.get(plus) != Some(&b'+') {
+                        break;
+                    }
+                    let next = skip_trivia(bytes, plus + 1);
+                    let Some(next_end) = (bytes.get(next) == Some(&b'"'))
+                        .then(|| quoted_end(bytes, next))
+                        .flatten()
+                    else {
+                        break;
+                    };
+                    joined.push_str(&source[next + 1..next_end - 1]);
+                    end = next_end;
+                }
+                if end != first_end {
+                    edit(&mut edits, i, end, format!("\"{joined}\""));
+                }
+                i = end;
+                Token::Id
+            }
+            b'<' => {
+                let Some(end) = html_end(bytes, i) else {
+                    break;
+                };
+                edit(&mut edits, i, end, quoted(&source[i..end]));
+                i = end;
+                Token::Id
+            }
+            b'-' if matches!(bytes.get(i + 1), Some(b'>' | b'-')) => {
+                i += 2;
+                Token::EdgeOp
+            }
+            b'-' | b'.' | b'0'..=b'9' => {
+                let mut j = i + usize::from(bytes[i] == b'-');
+                while bytes.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+                if bytes.get(j) == Some(&b'.') {
+                    j += 1;
+                    while bytes.get(j).is_some_and(u8::is_ascii_digit) {
+                        j += 1;
+                    }
+                }
+                let numeral = &source[i..j];
+                if numeral.bytes().any(|b| b.is_ascii_digit()) {
+                    if !grammar_number(numeral) {
+                        edit(&mut edits, i, j, quoted(numeral));
+                    }
+                    i = j;
+                    Token::Id
+                } else {
+                    i += 1;
+                    Token::Other
+                }
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 => {
+                let mut j = i;
+                while bytes
+                    .get(j)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80)
+                {
+                    j += 1;
+                }
+                let word = &source[i..j];
+                i = j;
+                if !word.is_ascii() {
+                    edit(&mut edits, start, j, quoted(word));
+                    Token::Id
+                } else if let Some(keyword) =
+                    KEYWORDS.into_iter().find(|k| k.eq_ignore_ascii_case(word))
+                {
+                    if keyword != word {
+                        edit(&mut edits, start, j, keyword.to_string());
+                    }
+                    if keyword == "subgraph" {
+                        Token::Subgraph
+                    } else {
+                        Token::Other
+                    }
+                } else {
+                    Token::Id
+                }
+            }
+            b'{' => {
+                // The subgraph's first token and the token before it.
+                let (first, before) = match recent {
+                    [(Token::Subgraph, at), before, _] => (Some(at), before.0),
+                    [(Token::Id, _), (Token::Subgraph, at), before] => (Some(at), before.0),
+                    [before, ..] => (None, before.0),
+                };
+                let body = !body_seen;
+                body_seen = true;
+                if first.is_none() && !body {
+                    edit(&mut edits, i, i, "subgraph ".to_string());
+                }
+                let begins_statement = !body && before != Token::EdgeOp;
+                open.push(begins_statement.then_some(first.unwrap_or(i)));
+                depth += 1;
+                deepest = deepest.max(depth);
+                if depth > MAX_NESTING {
+                    break;
+                }
+                i += 1;
+                Token::Other
+            }
+            b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if depth > MAX_NESTING {
+                    break;
+                }
+                i += 1;
+                Token::Other
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if bytes[i] == b'}'
+                    && let Some(Some(statement)) = open.pop()
+                {
+                    let next = skip_trivia(bytes, i + 1);
+                    if matches!(bytes.get(next..next + 2), Some(b"->" | b"--")) {
+                        let head = head.get_or_insert_with(|| {
+                            let mut id = String::from("\u{0}head");
+                            while source.contains(&id) {
+                                id.push('\u{0}');
+                            }
+                            id
+                        });
+                        edits.push(Edit {
+                            start: statement,
+                            first: true,
+                            end: statement,
+                            with: format!("\"{head}\" -> "),
+                        });
+                    }
+                }
+                i += 1;
+                Token::Other
+            }
+            _ => {
+                i += 1;
+                Token::Other
+            }
+        };
+        recent = [(token, start), recent[0], recent[1]];
+        i = skip_trivia(bytes, i);
+    }
+
+    edits.sort_by_key(|e| (e.start, !e.first));
+    let mut prepared = Prepared {
+        text: String::with_capacity(source.len() + 16 * edits.len()),
+        segments: Vec::with_capacity(2 * edits.len() + 1),
+        head,
+        deepest,
+    };
+    let mut copied = 0;
+    for Edit {
+        start, end, with, ..
+    } in edits
+    {
+        if start > copied {
+            prepared.segments.push(Segment {
+                out: prepared.text.len(),
+                source: copied,
+                verbatim: true,
+            });
+            prepared.text.push_str(&source[copied..start]);
+        }
+        prepared.segments.push(Segment {
+            out: prepared.text.len(),
+            source: start,
+            verbatim: false,
+        });
+        prepared.text.push_str(&with);
+        copied = copied.max(end);
+    }
+    if copied < source.len() {
+        prepared.segments.push(Segment {
+            out: prepared.text.len(),
+            source: copied,
+            verbatim: true,
+        });
+        prepared.text.push_str(&source[copied..]);
+    }
+    prepared
+}
+
+/// The byte offset of pest's 1-based `line`:`column` (columns count characters;
+/// `\r\n` and `\n` end lines) in `text`.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let (mut l, mut c) = (1, 1);
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, ch)) = chars.next() {
+        if (l, c) >= (line, column) {
+            return i;
+        }
+        match ch {
+            '\r' if chars.peek().is_some_and(|&(_, n)| n == '\n') => {
+                chars.next();
+                (l, c) = (l + 1, 1);
+            }
+            '\n' => (l, c) = (l + 1, 1),
+            _ => c += 1,
+        }
+    }
+    text.len()
+}
+
+/// An error for graphviz-rust's message, which is a rendered pest error
+/// (` --> L:C`, the offending line with a caret, then `= expected …`), placed in
+/// the original document.
+fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
+    let location = message.lines().find_map(|line| {
+        let (l, c) = line
+            .trim_start()
+            .strip_prefix("--> ")?
+            .trim()
+            .split_once(':')?;
+        let (l, c) = (l.parse::<usize>().ok()?, c.parse::<usize>().ok()?);
+        let pos = prepared.source_offset(offset_of(&prepared.text, l, c));
+        Some(line_col(content, pos))
+    });
+    let detail = message
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix("= "))
+        .unwrap_or(message)
+        .trim();
+    invalid(FORMAT, location, format!("not valid DOT: {detail}"))
+}
+
+/// Parses DOT. O(size of the document), plus the edges a subgraph endpoint
+/// expands to.
+pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
+    let prepared = prepare(content);
+    if prepared.deepest > MAX_NESTING {
+        return Err(invalid(
+            FORMAT,
+            None,
+            format!("subgraphs or attribute lists are nested more than {MAX_NESTING} levels deep"),
+        ));
+    }
+    // The parser unwraps on shapes its grammar should rule out; should one slip
+    // through, turn the panic into an error instead of a crash.
+    let parsed = catch_unwind(AssertUnwindSafe(|| graphviz_rust::parse(&prepared.text)));
+    let ast = match parsed {
+        Ok(Ok(ast)) => ast,
+        Ok(Err(message)) => return Err(syntax_error(content, &prepared, &message)),
+        Err(_) => {
+            return Err(invalid(
+                FORMAT,
+                None,
+                "the DOT parser could not read this document; check its syntax",
+            ));
+        }
+    };
+    let stmts = match &ast {
+        DotGraph::DiGraph { stmts, .. } | DotGraph::Graph { stmts, .. } => stmts,
+    };
+    let mut walk = Walk {
+        head: prepared.head,
+        ..Walk::default()
+    };
+    walk.stmts(stmts, true, &mut Members::default());
+
+    let ids: Vec<String> = walk.nodes.iter().map(|n| n.id.clone()).collect();
+    let nodes = walk
+        .nodes
+        .into_iter()
+        .map(|pending| {
+            let mut node = NodeSpec {
+                id: pending.id,
+                data: None,
+                attributes: Map::new(),
+            };
+            for (key, value) in pending.attributes {
+                let Value::String(text) = value else {
+                    continue;
+                };
+                match key.as_str() {
+                    "data" => {
+                        node.data =
+                            Some(serde_json::from_str(&text).unwrap_or(Value::String(text)))
+                                .filter(|d| !d.is_null());
+                    }
+                    "label"
+                        if text == node.id
+                            || text == crate::interchange::export::dot::label_text(&node.id) => {}
+                    _ => {
+                        node.attributes.insert(key, values::infer_scalar(&text));
+                    }
+                }
+            }
+            node
+        })
+        .collect();
+
+    let mut edges = Vec::with_capacity(walk.edges.len());
+    for (i, edge) in walk.edges.into_iter().enumerate() {
+        let (source, target) = (ids[edge.source].clone(), ids[edge.target].clone());
+        let mut weight = DEFAULT_WEIGHT;
+        let mut attributes = Map::new();
+        for (key, text) in edge.attributes {
+            if key == "weight" {
+                weight = text
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|w| w.is_finite())
+                    .ok_or_else(|| {
+                        invalid(
+                            FORMAT,
+                            Some(format!("edge {i} ({source} -> {target})")),
+                            format!("weight '{text}' is not a finite number"),
+                        )
+                    })?;
+            } else {
+                attributes.insert(key, values::infer_scalar(&text));
+            }
+        }
+        edges.push(EdgeSpec {
+            source,
+            target,
+            weight,
+            attributes,
+        });
+    }
+    Ok(ImportedGraph {
+        description: walk.description,
+        nodes,
+        edges,
+    })
+}

@@ -1,0 +1,10 @@
+//! The readers, one per importable format. Each turns a document into an
+//! [`ImportedGraph`](super::ImportedGraph) or an [`Error::ImportInvalid`](crate::Error::ImportInvalid)
+//! naming where the problem is. They check the document's shape and types; the
+//! network's own rules (ids, attributes, weights) are checked by
+//! [`apply`](super::apply), which names the offending item.
+
+pub(crate) mod csv;
+pub(crate) mod dot;
+pub(crate) mod graphml;
+pub(crate) mod node_link;

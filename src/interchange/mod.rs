@@ -1,0 +1,221 @@
+//! Exporting and importing networks in the formats people already use.
+//!
+//! | format | export | import | read by |
+//! |---|---|---|---|
+//! | [`Format::NodeLinkJson`] | yes | yes | `networkx.node_link_graph(data, edges="edges")` |
+//! | [`Format::Graphml`] | yes | yes | `networkx.read_graphml`, yEd, Gephi, igraph |
+//! | [`Format::Dot`] | yes | yes | Graphviz (`dot -Tsvg`) |
+//! | [`Format::Mermaid`] | yes | no | Mermaid (`flowchart LR`) |
+//! | [`Format::Cypher`] | yes | no | Neo4j, Memgraph |
+//! | [`Format::EdgeListCsv`] | yes | yes | spreadsheets, pandas |
+//!
+//! The module is pure: strings in, strings out, no I/O. [`export`] writes a network
+//! (or the subgraph induced by a node set) deterministically: nodes in index order,
+//! edges in edge-id order. [`parse`] reads a document into an [`ImportedGraph`]
+//! without touching any network, and [`apply`] adds it to a network atomically.
+//! The mapping rules of every format (reserved names, nulls, node `data`, type
+//! inference) are in `specs/formats.md`.
+//!
+//! ```
+//! use networks_mcp::interchange::{self, Format};
+//! use networks_mcp::network::Network;
+//! use serde_json::Map;
+//!
+//! let mut net = Network::new();
+//! net.add_node("a", None, Map::new()).unwrap();
+//! net.add_node("b", None, Map::new()).unwrap();
+//! net.add_edge("a", "b", 2.5, Map::new()).unwrap();
+//! let text = interchange::export(&net, Format::Graphml, None);
+//!
+//! let mut copy = Network::new();
+//! let graph = interchange::parse(Format::Graphml, &text).unwrap();
+//! let outcome = interchange::apply(&mut copy, graph).unwrap();
+//! assert_eq!((outcome.nodes_created, outcome.edges_created), (2, 1));
+//! assert_eq!(copy.edge(0).unwrap().weight, 2.5);
+//! ```
+
+mod apply;
+mod export;
+mod import;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use petgraph::stable_graph::NodeIndex;
+use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize};
+
+pub use apply::{ImportOutcome, apply};
+
+use crate::error::{Error, Result};
+use crate::network::{EdgeSpec, Network, NodeSpec};
+
+/// An interchange format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// NetworkX node-link JSON (`directed`, `multigraph`, `graph`, `nodes`, `edges`).
+    NodeLinkJson,
+    /// GraphML XML with typed keys.
+    Graphml,
+    /// Graphviz DOT (`digraph`).
+    Dot,
+    /// A Mermaid `flowchart LR` (export only).
+    Mermaid,
+    /// Cypher statements for Neo4j or Memgraph (export only).
+    Cypher,
+    /// An edge list as CSV: `source,target,weight,edge_id,<attributes>`.
+    EdgeListCsv,
+}
+
+impl Format {
+    /// Every format, in a fixed order.
+    pub const ALL: [Format; 6] = [
+        Format::NodeLinkJson,
+        Format::Graphml,
+        Format::Dot,
+        Format::Mermaid,
+        Format::Cypher,
+        Format::EdgeListCsv,
+    ];
+
+    /// The snake_case name, as in the tool parameters (`"graphml"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::NodeLinkJson => "node_link_json",
+            Format::Graphml => "graphml",
+            Format::Dot => "dot",
+            Format::Mermaid => "mermaid",
+            Format::Cypher => "cypher",
+            Format::EdgeListCsv => "edge_list_csv",
+        }
+    }
+
+    /// The format with this [`name`](Format::name), if any.
+    pub fn parse(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether [`parse`](crate::interchange::parse) reads this format.
+    pub fn can_import(self) -> bool {
+        matches!(
+            self,
+            Format::NodeLinkJson | Format::Graphml | Format::EdgeListCsv | Format::Dot
+        )
+    }
+
+    /// The MIME type of an exported document.
+    pub fn mime_type(self) -> &'static str {
+        match self {
+            Format::NodeLinkJson => "application/json",
+            Format::Graphml => "application/graphml+xml",
+            Format::Dot => "text/vnd.graphviz",
+            Format::Mermaid => "text/vnd.mermaid",
+            Format::Cypher => "application/x-cypher-query",
+            Format::EdgeListCsv => "text/csv",
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::NodeLinkJson => "json",
+            Format::Graphml => "graphml",
+            Format::Dot => "dot",
+            Format::Mermaid => "mmd",
+            Format::Cypher => "cypher",
+            Format::EdgeListCsv => "csv",
+        }
+    }
+
+    /// The format a file extension suggests (case-insensitive, leading dot optional):
+    /// `json`, `graphml`/`xml`, `dot`/`gv`, `mmd`/`mermaid`, `cypher`/`cql`/`cyp`, `csv`.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let ext = ext.trim_start_matches('.').to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "json" => Format::NodeLinkJson,
+            "graphml" | "xml" => Format::Graphml,
+            "dot" | "gv" => Format::Dot,
+            "mmd" | "mermaid" => Format::Mermaid,
+            "cypher" | "cql" | "cyp" => Format::Cypher,
+            "csv" => Format::EdgeListCsv,
+            _ => return None,
+        })
+    }
+}
+
+/// A parsed document, not yet applied to any network.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportedGraph {
+    /// The graph-level description, if the document carries one.
+    pub description: Option<String>,
+    /// Nodes in document order (duplicates allowed; [`apply`] keeps the first).
+    pub nodes: Vec<NodeSpec>,
+    /// Edges in document order.
+    pub edges: Vec<EdgeSpec>,
+}
+
+/// Writes `network` in `format`: all of it, or with `only` the nodes in that set and
+/// the edges among them (the induced subgraph; indices not in the network are
+/// ignored). Nodes come in index order and edges in edge-id order, so the output is
+/// deterministic. O(V + E log E) plus the size of the attributes.
+pub fn export(network: &Network, format: Format, only: Option<&FxHashSet<NodeIndex>>) -> String {
+    let selection = export::Selection::new(network, only);
+    match format {
+        Format::NodeLinkJson => export::node_link::write(network, &selection),
+        Format::Graphml => export::graphml::write(network, &selection),
+        Format::Dot => export::dot::write(network, &selection),
+        Format::Mermaid => export::mermaid::write(&selection),
+        Format::Cypher => export::cypher::write(&selection),
+        Format::EdgeListCsv => export::csv::write(&selection),
+    }
+}
+
+/// Parses `content` as `format` without changing any network. Errors are
+/// [`Error::ImportInvalid`] naming where the problem is: `"line L, column C"`, an
+/// element path (`"nodes[3].id"`, `"graphml/graph/node[5]"`, 0-based) or
+/// `"row 7, column 'weight'"`. Ids, attributes and weights are checked by [`apply`],
+/// which names the offending item. O(size of the document).
+pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
+    match format {
+        Format::NodeLinkJson => import::node_link::parse(content),
+        Format::Graphml => import::graphml::parse(content),
+        Format::Dot => import::dot::parse(content),
+        Format::EdgeListCsv => import::csv::parse(content),
+        Format::Mermaid | Format::Cypher => Err(Error::ImportInvalid {
+            format: format.name().to_string(),
+            location: None,
+            message: format!(
+                "{} can be exported but not imported; import one of node_link_json, graphml, dot or edge_list_csv instead",
+                format.name()
+            ),
+        }),
+    }
+}
+
+/// An [`Error::ImportInvalid`] for `format`.
+pub(crate) fn invalid(
+    format: Format,
+    location: Option<String>,
+    message: impl Into<String>,
+) -> Error {
+    Error::ImportInvalid {
+        format: format.name().to_string(),
+        location,
+        message: message.into(),
+    }
+}
+
+/// `"line L, column C"` (1-based; columns count characters) of byte offset `pos` in `text`.
+pub(crate) fn line_col(text: &str, pos: usize) -> String {
+    let mut pos = pos.min(text.len());
+    while !text.is_char_boundary(pos) {
+        pos -= 1;
+    }
+    let before = &text[..pos];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    format!("line {line}, column {column}")
+}

@@ -1,0 +1,732 @@
+//! Unit tests: every format on one awkward network, exact round trips for the
+//! importable formats, induced subgraphs, error locations and atomic apply.
+
+use rustc_hash::FxHashSet;
+use serde_json::{Map, Value, json};
+
+use super::*;
+use crate::network::Network;
+
+type NodeRow = (String, Option<Value>, Map<String, Value>);
+type EdgeRow = (String, String, f64, Map<String, Value>);
+
+fn map(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// Parallel edges, a self-loop, ids with spaces, quotes, backslashes and Unicode,
+/// attributes of every scalar type (one attribute with mixed types across nodes).
+fn sample() -> Network {
+    let mut net = Network::named("sample \"net\"");
+    net.set_description(Some("a test\nnetwork <&>".into()));
+    net.add_node(
+        "a b",
+        None,
+        map(json!({"color": "red", "rank": 3, "score": 1.5, "ok": true, "gone": null})),
+    )
+    .unwrap();
+    net.add_node(
+        "quote\"d",
+        Some(json!({"k": [1, 2], "s": "x"})),
+        map(json!({"rank": "three"})),
+    )
+    .unwrap();
+    net.add_node(
+        "ünï©ødé ✓",
+        None,
+        map(json!({"ok": false, "note": "line1\nline2\t\"q\" <&> 'x' \\ `b` # | ;", "big": 2.0})),
+    )
+    .unwrap();
+    net.add_node("back\\slash\\", Some(json!("just text")), Map::new())
+        .unwrap();
+    net.add_node("end", None, map(json!({"rank": -7}))).unwrap();
+    net.add_edge(
+        "a b",
+        "quote\"d",
+        2.5,
+        map(json!({"relation": "depends on"})),
+    )
+    .unwrap();
+    net.add_edge("a b", "quote\"d", 1.0, Map::new()).unwrap();
+    net.add_edge(
+        "ünï©ødé ✓",
+        "ünï©ødé ✓",
+        -0.5,
+        map(json!({"n": 7, "flag": true})),
+    )
+    .unwrap();
+    net.add_edge(
+        "back\\slash\\",
+        "end",
+        1e-7,
+        map(json!({"relation": "we`ird|rel", "x": null, "label": "l\"1"})),
+    )
+    .unwrap();
+    net.add_edge("end", "a b", 3.0, map(json!({"n": "seven"})))
+        .unwrap();
+    net
+}
+
+fn nodes_of(net: &Network) -> Vec<NodeRow> {
+    net.node_ids()
+        .map(|id| {
+            let node = net.node(id).unwrap();
+            (id.to_string(), node.data.clone(), node.attributes.to_map())
+        })
+        .collect()
+}
+
+fn edges_of(net: &Network) -> Vec<EdgeRow> {
+    let mut edges = net.edges_of(None);
+    edges.sort_by_key(|e| e.id);
+    edges
+        .into_iter()
+        .map(|e| {
+            (
+                e.source.to_string(),
+                e.target.to_string(),
+                e.weight,
+                e.attributes.to_map(),
+            )
+        })
+        .collect()
+}
+
+fn without_nulls(mut m: Map<String, Value>) -> Map<String, Value> {
+    m.retain(|_, v| !v.is_null());
+    m
+}
+
+fn round_trip(net: &Network, format: Format) -> Network {
+    let text = export(net, format, None);
+    let graph = parse(format, &text).unwrap_or_else(|e| panic!("{format:?}: {e}\n{text}"));
+    let mut copy = Network::new();
+    apply(&mut copy, graph).unwrap();
+    copy
+}
+
+#[test]
+fn format_names_extensions_and_import_support() {
+    for format in Format::ALL {
+        assert_eq!(Format::parse(format.name()), Some(format));
+        assert_eq!(Format::from_extension(format.extension()), Some(format));
+        let json = serde_json::to_value(format).unwrap();
+        assert_eq!(json, json!(format.name()));
+    }
+    assert_eq!(Format::from_extension(".GV"), Some(Format::Dot));
+    assert_eq!(Format::from_extension("xml"), Some(Format::Graphml));
+    assert_eq!(Format::from_extension("cql"), Some(Format::Cypher));
+    assert_eq!(Format::from_extension("txt"), None);
+    assert_eq!(Format::parse("yaml"), None);
+    let importable: Vec<_> = Format::ALL.into_iter().filter(|f| f.can_import()).collect();
+    assert_eq!(
+        importable,
+        [
+            Format::NodeLinkJson,
+            Format::Graphml,
+            Format::Dot,
+            Format::EdgeListCsv
+        ]
+    );
+    let err = parse(Format::Mermaid, "flowchart LR").unwrap_err();
+    assert_eq!(err.code(), "invalid_import");
+}
+
+#[test]
+fn node_link_json_round_trips_exactly() {
+    let net = sample();
+    let copy = round_trip(&net, Format::NodeLinkJson);
+    assert_eq!(nodes_of(&copy), nodes_of(&net));
+    assert_eq!(edges_of(&copy), edges_of(&net));
+    assert_eq!(copy.description(), net.description());
+}
+
+#[test]
+fn node_link_json_shape_matches_networkx() {
+    let text = export(&sample(), Format::NodeLinkJson, None);
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["directed"], json!(true));
+    assert_eq!(doc["multigraph"], json!(true));
+    assert_eq!(doc["graph"]["name"], json!("sample \"net\""));
+    assert_eq!(doc["nodes"][0]["id"], json!("a b"));
+    assert_eq!(doc["nodes"][0]["rank"], json!(3));
+    assert_eq!(doc["nodes"][1]["data"], json!({"k": [1, 2], "s": "x"}));
+    assert!(doc["nodes"][0].get("data").is_none());
+    assert_eq!(doc["edges"][1]["key"], json!(1));
+    assert_eq!(doc["edges"][1]["weight"], json!(1.0));
+    assert_eq!(doc["edges"][0]["relation"], json!("depends on"));
+}
+
+#[test]
+fn node_link_json_reads_networkx_output() {
+    // As networkx.node_link_data(G) writes an undirected graph with integer ids and "links".
+    let text = r#"{"directed": false, "multigraph": false, "graph": {},
+        "nodes": [{"id": 1, "color": "red"}, {"id": 2}, {"id": "three", "w": 1.5}],
+        "links": [{"source": 1, "target": 2, "weight": 4}, {"source": 2, "target": "three", "kind": null}]}"#;
+    let graph = parse(Format::NodeLinkJson, text).unwrap();
+    assert_eq!(graph.nodes[0].id, "1");
+    assert_eq!(graph.nodes[0].attributes["color"], json!("red"));
+    assert_eq!(graph.edges[0].weight, 4.0);
+    assert_eq!(graph.edges[1].weight, 1.0);
+    assert_eq!(graph.edges[1].attributes["kind"], Value::Null);
+    let mut net = Network::new();
+    let outcome = apply(&mut net, graph).unwrap();
+    assert_eq!(
+        outcome,
+        ImportOutcome {
+            nodes_created: 3,
+            nodes_existing: 0,
+            edges_created: 2
+        }
+    );
+}
+
+#[test]
+fn graphml_round_trips_exactly_except_nulls() {
+    let net = sample();
+    let copy = round_trip(&net, Format::Graphml);
+    let expected: Vec<NodeRow> = nodes_of(&net)
+        .into_iter()
+        .map(|(id, data, attrs)| (id, data, without_nulls(attrs)))
+        .collect();
+    assert_eq!(nodes_of(&copy), expected);
+    let expected: Vec<EdgeRow> = edges_of(&net)
+        .into_iter()
+        .map(|(s, t, w, attrs)| (s, t, w, without_nulls(attrs)))
+        .collect();
+    assert_eq!(edges_of(&copy), expected);
+    assert_eq!(copy.description(), net.description());
+}
+
+#[test]
+fn graphml_has_typed_keys_per_name_and_type() {
+    let text = export(&sample(), Format::Graphml, None);
+    assert!(text.contains("xmlns=\"http://graphml.graphdrawing.org/xmlns\""));
+    assert!(text.contains("edgedefault=\"directed\""));
+    assert!(text.contains("for=\"node\" attr.name=\"rank\" attr.type=\"long\""));
+    assert!(text.contains("for=\"node\" attr.name=\"rank\" attr.type=\"string\""));
+    assert!(text.contains("for=\"node\" attr.name=\"score\" attr.type=\"double\""));
+    assert!(text.contains("for=\"node\" attr.name=\"ok\" attr.type=\"boolean\""));
+    assert!(text.contains("id=\"weight\" for=\"edge\" attr.name=\"weight\" attr.type=\"double\""));
+    assert!(text.contains("id=\"data_json\" for=\"node\" attr.name=\"data\""));
+    assert!(text.contains("<edge id=\"1\" source=\"a b\" target=\"quote&quot;d\">"));
+    assert!(!text.contains("gone"), "null attributes are left out");
+}
+
+#[test]
+fn graphml_reads_networkx_output() {
+    // As networkx.write_graphml writes a MultiDiGraph (keys d0.., Python bool text, defaults).
+    let text = r#"<?xml version='1.0' encoding='utf-8'?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <key id="d3" for="edge" attr.name="weight" attr.type="double"/>
+  <key id="d2" for="node" attr.name="done" attr.type="boolean"/>
+  <key id="d1" for="node" attr.name="size" attr.type="int"><default>5</default></key>
+  <key id="d0" for="node" attr.name="label" attr.type="string"/>
+  <graph edgedefault="directed">
+    <node id="ä &amp; b"><data key="d0">Ä &lt;b&gt;</data><data key="d2">True</data></node>
+    <node id="2"><data key="d1">7</data></node>
+    <edge source="ä &amp; b" target="2" id="0"><data key="d3">0.25</data></edge>
+    <edge source="ä &amp; b" target="2" id="1"/>
+    <edge source="2" target="2" id="0"/>
+  </graph>
+</graphml>"#;
+    let graph = parse(Format::Graphml, text).unwrap();
+    assert_eq!(graph.nodes[0].id, "ä & b");
+    assert_eq!(graph.nodes[0].attributes["label"], json!("Ä <b>"));
+    assert_eq!(graph.nodes[0].attributes["done"], json!(true));
+    assert_eq!(
+        graph.nodes[0].attributes["size"],
+        json!(5),
+        "default applies"
+    );
+    assert_eq!(graph.nodes[1].attributes["size"], json!(7));
+    let weights: Vec<f64> = graph.edges.iter().map(|e| e.weight).collect();
+    assert_eq!(weights, [0.25, 1.0, 1.0]);
+    assert_eq!(graph.edges[2].source, "2");
+
+    // Verbatim networkx 3.6 write_graphml of a DiGraph: graph data after the edges.
+    let text = r#"<?xml version='1.0' encoding='utf-8'?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">
+  <key id="d5" for="edge" attr.name="kind" attr.type="string" />
+  <key id="d4" for="edge" attr.name="weight" attr.type="double" />
+  <key id="d3" for="node" attr.name="ratio" attr.type="double" />
+  <key id="d2" for="node" attr.name="size" attr.type="long" />
+  <key id="d1" for="node" attr.name="flag" attr.type="boolean" />
+  <key id="d0" for="graph" attr.name="description" attr.type="string" />
+  <graph edgedefault="directed">
+    <node id="1" />
+    <node id="2" />
+    <node id="3" />
+    <node id="4">
+      <data key="d1">True</data>
+      <data key="d2">3</data>
+      <data key="d3">0.1</data>
+    </node>
+    <edge source="1" target="2">
+      <data key="d4">0.5</data>
+      <data key="d5">x</data>
+    </edge>
+    <edge source="2" target="3" />
+    <data key="d0">from nx</data>
+  </graph>
+</graphml>"#;
+    let graph = parse(Format::Graphml, text).unwrap();
+    assert_eq!(graph.description.as_deref(), Some("from nx"));
+    assert_eq!(graph.nodes.len(), 4);
+    assert_eq!(
+        Value::Object(graph.nodes[3].attributes.clone()),
+        json!({"flag": true, "size": 3, "ratio": 0.1})
+    );
+    assert_eq!((graph.edges[0].weight, graph.edges[1].weight), (0.5, 1.0));
+    assert_eq!(
+        Value::Object(graph.edges[0].attributes.clone()),
+        json!({"kind": "x"})
+    );
+}
+
+#[test]
+fn dot_round_trips_with_inferred_types() {
+    let net = sample();
+    let copy = round_trip(&net, Format::Dot);
+    let expected: Vec<NodeRow> = nodes_of(&net)
+        .into_iter()
+        .map(|(id, data, attrs)| (id, data, without_nulls(attrs)))
+        .collect();
+    assert_eq!(nodes_of(&copy), expected);
+    let expected: Vec<EdgeRow> = edges_of(&net)
+        .into_iter()
+        .map(|(s, t, w, attrs)| (s, t, w, without_nulls(attrs)))
+        .collect();
+    assert_eq!(edges_of(&copy), expected);
+    assert_eq!(copy.description(), net.description());
+}
+
+#[test]
+fn dot_quotes_and_escapes_everything() {
+    let text = export(&sample(), Format::Dot, None);
+    assert!(text.starts_with("digraph \"sample \\\"net\\\"\" {\n"));
+    assert!(text.contains("\"quote\\\"d\" [label=\"quote\\\"d\", \"rank\"=\"three\""));
+    assert!(text.contains("\"note\"=\"line1\\nline2\t\\\"q\\\" <&> 'x' \\\\ `b` # | ;\""));
+    // A trailing backslash is followed by a line continuation.
+    assert!(text.contains("\"back\\\\slash\\\\\\\n\""));
+    assert!(text.contains("-> \"quote\\\"d\" [weight=\"2.5\", \"relation\"=\"depends on\"]"));
+}
+
+#[test]
+fn dot_reads_foreign_documents() {
+    let text = "/* comment */ digraph G {\n  node [shape=box];\n  a -> b -> c [weight=2, color=red];\n  subgraph s { d; e [size=3] }\n  a -> { d e };\n  \"b\" [label=\"B\", on=true];\n}\n";
+    let graph = parse(Format::Dot, text).unwrap();
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "d", "e"]);
+    assert_eq!(graph.nodes[1].attributes["label"], json!("B"));
+    assert_eq!(graph.nodes[1].attributes["on"], json!(true));
+    assert_eq!(graph.nodes[4].attributes["size"], json!(3));
+    let edges: Vec<(&str, &str, f64)> = graph
+        .edges
+        .iter()
+        .map(|e| (e.source.as_str(), e.target.as_str(), e.weight))
+        .collect();
+    assert_eq!(edges[0], ("a", "b", 2.0));
+    assert_eq!(edges[1], ("b", "c", 2.0));
+    assert_eq!(edges.len(), 4);
+    assert_eq!(graph.edges[0].attributes["color"], json!("red"));
+}
+
+fn dot_edges(graph: &ImportedGraph) -> Vec<(&str, &str)> {
+    graph
+        .edges
+        .iter()
+        .map(|e| (e.source.as_str(), e.target.as_str()))
+        .collect()
+}
+
+#[test]
+fn dot_expands_subgraph_endpoints_and_merges_declarations() {
+    let text = "digraph {\n  {rank=same; a b}\n  {a b} -> subgraph s { c -> d } -> e [kind=k];\n  a:p:n -> b:s;\n  a [x=1, y=2]; a [y=3, label=a];\n  f -- g;\n}";
+    let graph = parse(Format::Dot, text).unwrap();
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "d", "e", "f", "g"]);
+    assert_eq!(
+        dot_edges(&graph),
+        [
+            ("c", "d"),
+            ("a", "c"),
+            ("a", "d"),
+            ("b", "c"),
+            ("b", "d"),
+            ("c", "e"),
+            ("d", "e"),
+            ("a", "b"),
+            ("f", "g"),
+        ]
+    );
+    assert_eq!(graph.edges[1].attributes["kind"], json!("k"));
+    assert!(graph.edges[0].attributes.is_empty());
+    // Later declarations win; a label equal to the id is dropped.
+    assert_eq!(
+        Value::Object(graph.nodes[0].attributes.clone()),
+        json!({"x": 1, "y": 3})
+    );
+
+    // A statement may end right before a subgraph that starts an edge statement.
+    let graph = parse(Format::Dot, "digraph { a {b} -> c; {x -> {y}} -- z }").unwrap();
+    assert_eq!(
+        dot_edges(&graph),
+        [("b", "c"), ("x", "y"), ("x", "z"), ("y", "z")]
+    );
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "x", "y", "z"]);
+}
+
+#[test]
+fn dot_reads_the_language_beyond_the_parser_grammar() {
+    // Keywords in any case, non-ASCII and odd numerals unquoted, HTML strings,
+    // concatenated strings, comments of every kind.
+    let text = "# preprocessor line\nStrict DiGraph G {\n  NODE [shape=box] // default\n  café -> ñ [weight=1., w=007];\n  x [label=<<b>bold</b> \"q\" \\ y>, note=\"a\" + \"b\\\"\" /* c */ + \"c\"];\n  Subgraph { y }\n}";
+    let graph = parse(Format::Dot, text).unwrap();
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["café", "ñ", "x", "y"]);
+    assert_eq!(graph.edges[0].weight, 1.0);
+    assert_eq!(graph.edges[0].attributes["w"], json!("007"));
+    assert_eq!(
+        graph.nodes[2].attributes["label"],
+        json!("<<b>bold</b> \"q\" \\ y>")
+    );
+    assert_eq!(graph.nodes[2].attributes["note"], json!("ab\"c"));
+    assert!(graph.nodes[0].attributes.is_empty());
+}
+
+#[test]
+fn dot_reads_description_and_undirected_graphs() {
+    let graph = parse(Format::Dot, "graph { description=\"d\\nx\"; a -- b }").unwrap();
+    assert_eq!(graph.description.as_deref(), Some("d\nx"));
+    assert_eq!(dot_edges(&graph), [("a", "b")]);
+    let graph = parse(
+        Format::Dot,
+        "digraph { graph [description=g]; subgraph { description=no } }",
+    )
+    .unwrap();
+    assert_eq!(graph.description.as_deref(), Some("g"));
+}
+
+#[test]
+fn dot_rejects_bad_documents_with_positions() {
+    // Positions are in the document as written, even after a rewritten `{`.
+    let at = location(parse(
+        Format::Dot,
+        "digraph {\n  {a} -> {b}\n  c -> -> d\n}",
+    ));
+    assert_eq!(at, "line 3, column 8");
+    let at = location(parse(Format::Dot, "digraph {\n  \"ü\" + \"v\" -> ; }"));
+    assert_eq!(at, "line 2, column 16");
+    let at = location(parse(Format::Dot, "digraph { a -> b [weight=heavy] }"));
+    assert_eq!(at, "edge 0 (a -> b)");
+    for text in [
+        "",
+        "digraph",
+        "digraph { \"open",
+        "digraph { a [label=<x",
+        "{ a }",
+        "digraph { a -> {b }",
+    ] {
+        let err = parse(Format::Dot, text).unwrap_err();
+        assert!(
+            matches!(err, Error::ImportInvalid { .. }),
+            "{text}: {err:?}"
+        );
+    }
+    // Every level links `a` to both `a` and `x`, and the outer subgraph links both to `b`.
+    let nested = format!(
+        "digraph {{ {}x{} -> b }}",
+        "a -> {".repeat(120),
+        "}".repeat(120)
+    );
+    assert_eq!(parse(Format::Dot, &nested).unwrap().edges.len(), 241);
+    let deep = format!("digraph {{ {} }}", "{".repeat(10_000));
+    let err = parse(Format::Dot, &deep).unwrap_err();
+    assert!(err.to_string().contains("nested more than"), "{err}");
+}
+
+#[test]
+fn edge_list_csv_round_trips_edges() {
+    let net = sample();
+    let text = export(&net, Format::EdgeListCsv, None);
+    assert!(text.starts_with("source,target,weight,edge_id,flag,label,n,relation,x\n"));
+    let copy = round_trip(&net, Format::EdgeListCsv);
+    let expected: Vec<EdgeRow> = edges_of(&net)
+        .into_iter()
+        .map(|(s, t, w, attrs)| (s, t, w, without_nulls(attrs)))
+        .collect();
+    assert_eq!(edges_of(&copy), expected);
+    // Nodes come from the endpoints, in order of first appearance.
+    let ids: Vec<&str> = copy.node_ids().collect();
+    assert_eq!(
+        ids,
+        ["a b", "quote\"d", "ünï©ødé ✓", "back\\slash\\", "end"]
+    );
+}
+
+#[test]
+fn edge_list_csv_infers_types() {
+    let text =
+        "target,source,weight,edge_id,a,b,c,d\nx,y,,9,true,42,-1.5,\"0042, text\"\ny,x,2,,,,1e3,\n";
+    let graph = parse(Format::EdgeListCsv, text).unwrap();
+    assert_eq!(
+        (
+            graph.edges[0].source.as_str(),
+            graph.edges[0].target.as_str()
+        ),
+        ("y", "x")
+    );
+    assert_eq!(graph.edges[0].weight, 1.0);
+    assert_eq!(
+        Value::Object(graph.edges[0].attributes.clone()),
+        json!({"a": true, "b": 42, "c": -1.5, "d": "0042, text"})
+    );
+    assert_eq!(
+        Value::Object(graph.edges[1].attributes.clone()),
+        json!({"c": 1000.0})
+    );
+    assert_eq!(graph.edges[1].weight, 2.0);
+}
+
+#[test]
+fn mermaid_uses_safe_ids_and_escaped_labels() {
+    let text = export(&sample(), Format::Mermaid, None);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "flowchart LR");
+    assert_eq!(lines[2], "  n1[\"quote#quot;d\"]");
+    assert_eq!(lines[5], "  n4[\"end\"]");
+    assert!(lines.contains(&"  n0 -->|\"depends on (2.5)\"| n1"));
+    assert!(
+        lines.contains(&"  n0 --> n1"),
+        "weight 1 and no relation: no label"
+    );
+    assert!(lines.contains(&"  n2 -->|\"-0.5\"| n2"), "self-loop");
+    assert!(lines.contains(&"  n3 -->|\"we#96;ird#124;rel (1e-7)\"| n4"));
+    for line in &lines[1..] {
+        let label_quotes = line.matches('"').count();
+        assert!(label_quotes == 0 || label_quotes == 2, "{line}");
+    }
+}
+
+#[test]
+fn cypher_escapes_strings_and_names() {
+    let text = export(&sample(), Format::Cypher, None);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 10);
+    assert!(lines.iter().all(|l| l.ends_with(';')));
+    assert_eq!(
+        lines[0],
+        "MERGE (n:Node {id: 'a b'}) SET n.`color` = 'red', n.`rank` = 3, n.`score` = 1.5, n.`ok` = true;"
+    );
+    assert!(lines[1].contains("n.`data_json` = '{\"k\":[1,2],\"s\":\"x\"}'"));
+    assert!(lines[2].contains("'line1\\nline2\\t\"q\" <&> \\'x\\' \\\\ `b` # | ;'"));
+    assert!(lines[3].starts_with("MERGE (n:Node {id: 'back\\\\slash\\\\'})"));
+    assert_eq!(
+        lines[5],
+        "MATCH (a:Node {id: 'a b'}), (b:Node {id: 'quote\"d'}) CREATE (a)-[:`depends on` {edge_id: 0, weight: 2.5, `relation`: 'depends on'}]->(b);"
+    );
+    assert!(lines[6].contains("CREATE (a)-[:EDGE {edge_id: 1, weight: 1.0}]->(b);"));
+    assert!(lines[8].contains("[:`we``ird|rel` {edge_id: 3, weight: 1e-7,"));
+
+    // openCypher has no `+` in exponents; integers beyond i64 become floats.
+    let mut net = Network::new();
+    net.add_node("a", None, Map::new()).unwrap();
+    net.add_edge("a", "a", 1e300, map(json!({"big": u64::MAX})))
+        .unwrap();
+    let text = export(&net, Format::Cypher, None);
+    assert!(
+        text.contains("{edge_id: 0, weight: 1e300, `big`: 18446744073709551616.0}"),
+        "{text}"
+    );
+}
+
+#[test]
+fn only_exports_the_induced_subgraph() {
+    let net = sample();
+    let only: FxHashSet<_> = ["a b", "quote\"d"]
+        .into_iter()
+        .map(|id| net.index_of(id).unwrap())
+        .collect();
+    for format in Format::ALL.into_iter().filter(|f| f.can_import()) {
+        let text = export(&net, format, Some(&only));
+        let graph = parse(format, &text).unwrap();
+        assert_eq!(graph.edges.len(), 2, "{format:?}");
+        assert!(
+            graph
+                .edges
+                .iter()
+                .all(|e| e.source == "a b" && e.target == "quote\"d")
+        );
+        if format != Format::EdgeListCsv {
+            let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+            assert_eq!(ids, ["a b", "quote\"d"], "{format:?}");
+        }
+    }
+    let mermaid = export(&net, Format::Mermaid, Some(&only));
+    assert_eq!(mermaid.lines().count(), 5);
+    let cypher = export(&net, Format::Cypher, Some(&only));
+    assert_eq!(cypher.lines().count(), 4);
+}
+
+fn location(result: Result<ImportedGraph>) -> String {
+    match result {
+        Err(Error::ImportInvalid { location, .. }) => location.unwrap_or_default(),
+        other => panic!("expected invalid_import, got {other:?}"),
+    }
+}
+
+#[test]
+fn parse_errors_name_where() {
+    let at = location(parse(Format::NodeLinkJson, "{\"nodes\": [\n  {\"id\": }]}"));
+    assert_eq!(at, "line 2, column 10");
+    let at = location(parse(
+        Format::NodeLinkJson,
+        r#"{"nodes": [{"id": "a"}, {"name": "b"}]}"#,
+    ));
+    assert_eq!(at, "nodes[1].id");
+    let at = location(parse(
+        Format::NodeLinkJson,
+        r#"{"nodes": [{"id": "a", "tags": ["x"]}], "edges": []}"#,
+    ));
+    assert_eq!(at, "nodes[0].tags");
+    let at = location(parse(
+        Format::NodeLinkJson,
+        r#"{"nodes": [], "links": [{"source": "a", "target": "b", "weight": "heavy"}]}"#,
+    ));
+    assert_eq!(at, "links[0].weight");
+
+    let at = location(parse(
+        Format::Graphml,
+        "<graphml>\n<graph>\n<node id=\"a\"></edge>\n</graph></graphml>",
+    ));
+    assert!(at.starts_with("line 3, column"), "{at}");
+    let at = location(parse(
+        Format::Graphml,
+        "<graphml><key id=\"d0\" for=\"node\" attr.name=\"n\" attr.type=\"int\"/>\n<graph>\n<node id=\"a\"/>\n  <node id=\"b\"><data key=\"d0\">x</data></node></graph></graphml>",
+    ));
+    assert!(at.starts_with("line 4, column"), "{at}");
+    assert!(at.ends_with("(graphml/graph/node[1]/data)"), "{at}");
+
+    let at = location(parse(Format::Dot, "digraph {\n  a -> ;\n}"));
+    assert!(at.starts_with("line 2, column"), "{at}");
+
+    let at = location(parse(
+        Format::EdgeListCsv,
+        "source,target,weight\na,b,1\na,c,x\n",
+    ));
+    assert_eq!(at, "row 3, column 'weight'");
+    let at = location(parse(Format::EdgeListCsv, "from,to\na,b\n"));
+    assert_eq!(at, "row 1");
+
+    let err = parse(Format::Graphml, "<graphml><graph><node/></graph></graphml>").unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.starts_with("could not import graphml at line 1, column 17"),
+        "{message}"
+    );
+    assert!(message.ends_with("nothing was imported."), "{message}");
+    let object = err.to_object();
+    assert_eq!(object["code"], json!("invalid_import"));
+    assert_eq!(object["format"], json!("graphml"));
+    assert!(object["location"].as_str().unwrap().contains("node[0]"));
+}
+
+#[test]
+fn apply_is_all_or_nothing() {
+    let mut net = sample();
+    let before = (nodes_of(&net), edges_of(&net));
+    let bad_edge = ImportedGraph {
+        description: Some("other".into()),
+        nodes: vec![NodeSpec {
+            id: "new".into(),
+            data: None,
+            attributes: Map::new(),
+        }],
+        edges: vec![
+            EdgeSpec {
+                source: "new".into(),
+                target: "a b".into(),
+                weight: 1.0,
+                attributes: Map::new(),
+            },
+            EdgeSpec {
+                source: "new".into(),
+                target: "fresh".into(),
+                weight: f64::NAN,
+                attributes: Map::new(),
+            },
+        ],
+    };
+    let err = apply(&mut net, bad_edge).unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidBatchItem { ref field, index: 1, .. } if field == "edges"),
+        "{err:?}"
+    );
+    let bad_node = ImportedGraph {
+        description: None,
+        nodes: vec![
+            NodeSpec {
+                id: "ok".into(),
+                data: None,
+                attributes: Map::new(),
+            },
+            NodeSpec {
+                id: "bad".into(),
+                data: None,
+                attributes: map(json!({"nested": {"x": 1}})),
+            },
+        ],
+        edges: vec![],
+    };
+    let err = apply(&mut net, bad_node).unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidBatchItem { ref field, index: 1, .. } if field == "nodes"),
+        "{err:?}"
+    );
+    assert_eq!((nodes_of(&net), edges_of(&net)), before);
+    assert_eq!(net.description(), Some("a test\nnetwork <&>"));
+}
+
+#[test]
+fn apply_keeps_existing_nodes_and_adds_every_edge() {
+    let mut net = Network::new();
+    net.add_node("a", Some(json!(1)), map(json!({"keep": true})))
+        .unwrap();
+    let text = r#"{"nodes": [{"id": "a", "keep": false}, {"id": "b"}, {"id": "b"}],
+                   "edges": [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}, {"source": "b", "target": "c"}]}"#;
+    let outcome = apply(&mut net, parse(Format::NodeLinkJson, text).unwrap()).unwrap();
+    assert_eq!(
+        outcome,
+        ImportOutcome {
+            nodes_created: 2,
+            nodes_existing: 2,
+            edges_created: 3
+        }
+    );
+    assert_eq!(
+        net.node("a").unwrap().attributes.get("keep"),
+        Some(&json!(true))
+    );
+    assert_eq!(net.node_ids().collect::<Vec<_>>(), ["a", "b", "c"]);
+    assert_eq!(net.edge_count(), 3);
+}
+
+#[test]
+fn empty_network_exports_and_reimports() {
+    let net = Network::new();
+    for format in Format::ALL {
+        let text = export(&net, format, None);
+        if format.can_import() && format != Format::EdgeListCsv {
+            let graph = parse(format, &text).unwrap();
+            assert!(
+                graph.nodes.is_empty() && graph.edges.is_empty(),
+                "{format:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! MCP prompts: our best practice for the two jobs agents most often bring, as
+//! ready-made instructions that name the tools to call in order.
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    GetPromptResult, JsonObject, ListPromptsResult, Prompt, PromptArgument, PromptMessage, Role,
+};
+use serde_json::json;
+
+struct PromptDef {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    /// (name, description, required)
+    arguments: &'static [(&'static str, &'static str, bool)],
+    render: fn(&Args<'_>) -> String,
+}
+
+/// A prompt's arguments, with defaults for the optional ones.
+struct Args<'a>(&'a JsonObject);
+
+impl Args<'_> {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .get(name)
+            .and_then(|v| v.as_str())
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+
+    fn or<'a>(&'a self, name: &str, default: &'a str) -> &'a str {
+        self.get(name).unwrap_or(default)
+    }
+}
+
+const PROMPTS: &[PromptDef] = &[
+    PromptDef {
+        name: "plan_dependencies",
+        title: "Plan a goal as a dependency graph",
+        description: "Turn a goal into a depends-on graph of steps with networks-mcp, check it for cycles, then get the order of work, the parallel batches, the critical path and what can start now.",
+        arguments: &[
+            (
+                "goal",
+                "What should be achieved, in a sentence or a paragraph.",
+                true,
+            ),
+            (
+                "network_name",
+                "Name of the network to build the plan in (default: plan).",
+                false,
+            ),
+        ],
+        render: plan_dependencies,
+    },
+    PromptDef {
+        name: "impact_analysis",
+        title: "What breaks if this changes",
+        description: "Find everything that depends, directly or transitively, on one node of a depends-on network, nearest first, and summarise the risk of changing it.",
+        arguments: &[
+            ("network_name", "The network to analyse.", true),
+            ("node_id", "The node that will change.", true),
+        ],
+        render: impact_analysis,
+    },
+    PromptDef {
+        name: "untangle_cycles",
+        title: "Find and break dependency cycles",
+        description: "List every dependency cycle of a network and propose the fewest edges to remove so that the work can be ordered.",
+        arguments: &[("network_name", "The network to check.", true)],
+        render: untangle_cycles,
+    },
+];
+
+fn plan_dependencies(args: &Args<'_>) -> String {
+    let goal = args.or("goal", "");
+    let network = args.or("network_name", "plan");
+    format!(
+        r#"Plan this goal as a dependency graph with the networks-mcp tools:
+
+GOAL: {goal}
+
+Convention: an edge A -> B means "A depends on B" (B must be done before A).
+
+1. network_create with network_name "{network}" and a one-line description of the goal.
+2. Break the goal into concrete steps (5 to 50). Add them in ONE call to network_add_nodes: short stable ids such as "design_schema", attributes {{"status": "todo", "estimate_hours": <number>}} and a sentence in data.
+3. Add every dependency in ONE call to network_add_edges: source = the step that depends, target = the step it needs. Use the target's estimate as weight if you want a critical path in hours.
+4. network_find_cycles. If is_dag is false, the plan cannot be ordered: remove or reverse the edge that is wrong (network_remove_edge) and check again.
+5. network_topological_sort with reverse: true. Each layer is a batch of steps that can run in parallel; present the layers in order.
+6. network_critical_path: the chain that sets the least total time.
+7. network_ready_nodes with done_attributes {{"status": "done"}}: what can start now. As work finishes, mark it with network_update_node (attributes {{"status": "done"}}) and ask again.
+
+Answer with the layers, the critical path and the first steps to start. Quote node ids exactly as stored."#
+    )
+}
+
+fn impact_analysis(args: &Args<'_>) -> String {
+    let network = args.or("network_name", "");
+    let node = args.or("node_id", "");
+    format!(
+        r#"Assess what breaks if "{node}" changes in network "{network}", with the networks-mcp tools.
+
+Convention: an edge A -> B means "A depends on B", so everything that depends on "{node}" is found by walking edges backwards from it.
+
+1. network_get_node for "{node}": its data, attributes and degrees. If it is not found, the error lists close ids; pick the right one.
+2. network_ancestors of "{node}": every node that depends on it, directly (distance 1) or transitively, nearest first. If truncated is true, raise limit or summarise by distance.
+3. network_get_neighbors with direction "in" for the direct dependents, and network_get_node on the most important ones.
+4. network_descendants of "{node}" if you also need what it relies on itself.
+
+Report: the direct dependents, the total number affected, the longest chain of impact (greatest distance), and which affected nodes look critical (high in-degree, or attributes that say so). Quote node ids exactly as stored."#
+    )
+}
+
+fn untangle_cycles(args: &Args<'_>) -> String {
+    let network = args.or("network_name", "");
+    format!(
+        r#"Find and break the dependency cycles of network "{network}" with the networks-mcp tools.
+
+Convention: an edge A -> B means "A depends on B"; a cycle means no valid order of work exists.
+
+1. network_find_cycles: every group of nodes caught in a cycle, each with one concrete cycle. If is_dag is true, say so and stop.
+2. For each cycle, read the edges involved (network_list_edges with node_id) and decide which dependency is wrong or weakest. Prefer removing one edge that lies on several cycles.
+3. Propose the removals (edge ids and why) and ask before calling network_remove_edge, unless you were told to fix them.
+4. After removing, run network_find_cycles again, then network_topological_sort with reverse: true to show the order that is now possible."#
+    )
+}
+
+/// `prompts/list`.
+pub fn list() -> ListPromptsResult {
+    let prompts = PROMPTS
+        .iter()
+        .map(|p| {
+            let arguments = p
+                .arguments
+                .iter()
+                .map(|(name, description, required)| {
+                    PromptArgument::new(*name)
+                        .with_description(*description)
+                        .with_required(*required)
+                })
+                .collect();
+            Prompt::new(p.name, Some(p.description), Some(arguments)).with_title(p.title)
+        })
+        .collect();
+    ListPromptsResult::with_all_items(prompts)
+}
+
+/// `prompts/get`: the prompt with its arguments filled in, or an error naming
+/// the unknown prompt or the missing argument.
+pub fn get(name: &str, arguments: Option<&JsonObject>) -> Result<GetPromptResult, ErrorData> {
+    let Some(prompt) = PROMPTS.iter().find(|p| p.name == name) else {
+        let names: Vec<&str> = PROMPTS.iter().map(|p| p.name).collect();
+        return Err(ErrorData::invalid_params(
+            format!(
+                "unknown prompt '{name}'. Available prompts: {}.",
+                names.join(", ")
+            ),
+            Some(json!({ "available": names })),
+        ));
+    };
+    let empty = JsonObject::new();
+    let args = Args(arguments.unwrap_or(&empty));
+    for (argument, _, required) in prompt.arguments {
+        if *required && args.get(argument).is_none() {
+            return Err(ErrorData::invalid_params(
+                format!("prompt '{name}' needs the argument '{argument}' (a non-empty string)."),
+                Some(json!({ "argument": argument })),
+            ));
+        }
+    }
+    let text = (prompt.render)(&args);
+    Ok(
+        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description(prompt.description),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::ContentBlock;
+
+    fn text(result: &GetPromptResult) -> String {
+        match &result.messages[0].content {
+            ContentBlock::Text(t) => t.text.clone(),
+            other => panic!("expected text, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn prompts_fill_in_their_arguments_and_name_existing_tools() {
+        let tools: Vec<String> = crate::mcp::tools::all()
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect();
+        let mut args = JsonObject::new();
+        args.insert("goal".into(), json!("ship the release"));
+        args.insert("network_name".into(), json!("release"));
+        args.insert("node_id".into(), json!("logging"));
+        for prompt in PROMPTS {
+            let result = get(prompt.name, Some(&args)).expect("renders");
+            let body = text(&result);
+            let mentioned: Vec<&str> = body
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| w.starts_with("network_") && *w != "network_name")
+                .collect();
+            assert!(!mentioned.is_empty(), "{} names tools", prompt.name);
+            for tool in mentioned {
+                assert!(
+                    tools.iter().any(|t| t == tool),
+                    "{} mentions unknown tool {tool}",
+                    prompt.name
+                );
+            }
+        }
+        assert!(text(&get("plan_dependencies", Some(&args)).unwrap()).contains("ship the release"));
+        assert!(text(&get("impact_analysis", Some(&args)).unwrap()).contains("\"logging\""));
+    }
+
+    #[test]
+    fn a_missing_argument_or_unknown_prompt_is_a_clear_error() {
+        let error = get("impact_analysis", None).unwrap_err();
+        assert!(error.message.contains("network_name"), "{}", error.message);
+        let error = get("nope", None).unwrap_err();
+        assert!(error.message.contains("plan_dependencies"));
+    }
+}

@@ -1,0 +1,381 @@
+//! Import and export tools: `network_export`, `network_import`.
+//!
+//! The formats themselves live in [`crate::interchange`]; this module selects what
+//! to export, bounds the result, and applies imports within the limits.
+
+use rustc_hash::FxHashSet;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tracing::info;
+
+use super::common::{Success, check_range};
+use crate::error::{Error, Result};
+use crate::interchange::{self, Format, ImportedGraph};
+use crate::limits::Limits;
+use crate::mcp::resources::export_uri;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::network::{Direction, Network};
+
+const DEFAULT_EXPORT_LIMIT: usize = 500;
+const MAX_EXPORT_LIMIT: usize = 100_000;
+const MAX_EXPORT_DEPTH: usize = 1_000;
+/// Import progress is reported in thousandths: parsing takes the first part,
+/// validation the next, applying the rest.
+const PROGRESS_TOTAL: u64 = 1000;
+const PROGRESS_PARSED: u64 = 600;
+const PROGRESS_VALIDATED: u64 = 800;
+/// The largest document `network_import` accepts, in bytes.
+pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
+
+fn default_export_limit() -> usize {
+    DEFAULT_EXPORT_LIMIT
+}
+
+fn default_depth() -> usize {
+    1
+}
+
+/// Parameters of `network_export`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportParams {
+    /// The network to export.
+    pub network_name: String,
+    /// The document format: "mermaid" (renders in chat and Markdown), "dot" (Graphviz), "node_link_json" (NetworkX), "graphml" (Gephi, yEd, NetworkX), "cypher" (Neo4j, Memgraph) or "edge_list_csv" (spreadsheets; no isolated nodes).
+    pub format: Format,
+    /// Export only the neighbourhood of these node ids (each within `depth` edges, following `direction`) with the edges among them. Omit to export the whole network.
+    #[serde(default)]
+    pub nodes: Option<Vec<String>>,
+    /// With `nodes`: how many edges away from them to include, 0 to 1000. Default 1.
+    #[serde(default = "default_depth")]
+    pub depth: usize,
+    /// With `nodes`: which edges to follow: "out" (what they depend on), "in" (what depends on them) or "both" (default).
+    #[serde(default)]
+    pub direction: Direction,
+    /// At most this many nodes go into the document (1 to 100000, default 500); `truncated` says when some were left out. The resource network://{name}/export/{format} always holds the whole network.
+    #[serde(default = "default_export_limit")]
+    pub limit: usize,
+}
+
+/// Result of `network_export`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ExportOutput {
+    /// "success".
+    pub status: Success,
+    /// The exported network.
+    pub network_name: String,
+    /// The format of `content`.
+    pub format: Format,
+    /// The document, as text.
+    pub content: String,
+    /// Nodes in the document.
+    pub nodes: usize,
+    /// Edges in the document.
+    pub edges: usize,
+    /// Nodes selected before the limit was applied (the whole network, or the neighbourhood of `nodes`).
+    pub total_nodes: usize,
+    /// True when `limit` cut the selection: the document is partial.
+    pub truncated: bool,
+    /// What was cut and how to get everything, when truncated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The resource with the whole network in this format.
+    pub resource_uri: String,
+}
+
+fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
+    let limit = check_range("limit", p.limit, MAX_EXPORT_LIMIT)?;
+    if p.depth > MAX_EXPORT_DEPTH {
+        return Err(Error::InvalidValue {
+            field: "depth".into(),
+            reason: format!("{} is out of range; give 0 to {MAX_EXPORT_DEPTH}", p.depth),
+        });
+    }
+    ctx.registry.read(&p.network_name, |net| {
+        let selected = select(net, p.nodes.as_deref(), p.depth, p.direction)?;
+        let total_nodes = selected.len();
+        let truncated = total_nodes > limit;
+        let kept: FxHashSet<_> = selected.into_iter().take(limit).collect();
+        let only = (p.nodes.is_some() || truncated).then_some(&kept);
+        let content = interchange::export(net, p.format, only);
+        let edges = match only {
+            None => net.edge_count(),
+            Some(set) => net
+                .graph()
+                .edge_indices()
+                .filter(|&e| {
+                    net.graph()
+                        .edge_endpoints(e)
+                        .is_some_and(|(a, b)| set.contains(&a) && set.contains(&b))
+                })
+                .count(),
+        };
+        let resource_uri = export_uri(&p.network_name, p.format);
+        let note = truncated.then(|| {
+            format!(
+                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). Raise limit (up to {MAX_EXPORT_LIMIT}), export the neighbourhood of some nodes with `nodes`, or read the resource {resource_uri} for everything."
+            )
+        });
+        Ok(ExportOutput {
+            status: Success::Success,
+            network_name: p.network_name.clone(),
+            format: p.format,
+            content,
+            nodes: kept.len(),
+            edges,
+            total_nodes,
+            truncated,
+            note,
+            resource_uri,
+        })
+    })
+}
+
+/// The nodes to export, in a stable order: the given nodes and then their
+/// neighbourhood nearest first, or every node in index order.
+fn select(
+    net: &Network,
+    nodes: Option<&[String]>,
+    depth: usize,
+    direction: Direction,
+) -> Result<Vec<petgraph::stable_graph::NodeIndex>> {
+    let Some(starts) = nodes else {
+        return Ok(net.node_indices().collect());
+    };
+    if starts.is_empty() {
+        return Err(Error::InvalidValue {
+            field: "nodes".into(),
+            reason: "the list is empty; give at least one node id, or omit nodes to export the whole network".into(),
+        });
+    }
+    let mut seen = FxHashSet::default();
+    let mut order = Vec::new();
+    let starts = starts
+        .iter()
+        .map(|id| net.require("nodes", id))
+        .collect::<Result<Vec<_>>>()?;
+    for &start in &starts {
+        if seen.insert(start) {
+            order.push(start);
+        }
+    }
+    if depth > 0 {
+        for &start in &starts {
+            let reach = net.reachable(start, direction, Some(depth), usize::MAX);
+            for (n, _) in reach.nodes {
+                if seen.insert(n) {
+                    order.push(n);
+                }
+            }
+        }
+    }
+    Ok(order)
+}
+
+/// How `network_import` treats the target network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportMode {
+    /// Make a new network; fails if the name is taken.
+    #[default]
+    Create,
+    /// Add to an existing network: existing nodes are kept as they are, every edge is added.
+    Merge,
+}
+
+/// The formats `network_import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportFormat {
+    /// NetworkX node-link JSON (`nodes` plus `edges` or `links`).
+    NodeLinkJson,
+    /// GraphML, e.g. from networkx.write_graphml, Gephi or yEd.
+    Graphml,
+    /// CSV with a header row holding at least `source` and `target`.
+    EdgeListCsv,
+    /// Graphviz DOT (`digraph`).
+    Dot,
+}
+
+impl From<ImportFormat> for Format {
+    fn from(format: ImportFormat) -> Self {
+        match format {
+            ImportFormat::NodeLinkJson => Format::NodeLinkJson,
+            ImportFormat::Graphml => Format::Graphml,
+            ImportFormat::EdgeListCsv => Format::EdgeListCsv,
+            ImportFormat::Dot => Format::Dot,
+        }
+    }
+}
+
+/// Parameters of `network_import`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportParams {
+    /// The network to create (mode "create") or to add to (mode "merge").
+    pub network_name: String,
+    /// The document's format: "node_link_json", "graphml", "edge_list_csv" or "dot".
+    pub format: ImportFormat,
+    /// The whole document as a string (up to 256 MiB).
+    pub content: String,
+    /// "create" (default): a new network, an error if the name is taken. "merge": add to an existing network; nodes already there are kept unchanged, and every edge is added (importing the same document twice doubles its edges).
+    #[serde(default)]
+    pub mode: ImportMode,
+    /// With mode "create": the new network's description (default: the document's own, if any).
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Result of `network_import`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ImportOutput {
+    /// "success": everything in the document was applied.
+    pub status: Success,
+    /// The network imported into.
+    pub network_name: String,
+    /// The mode used.
+    pub mode: ImportMode,
+    /// Nodes created (including endpoints that only edges named).
+    pub nodes_created: usize,
+    /// Nodes of the document that already existed and were left unchanged (merge).
+    pub nodes_existing: usize,
+    /// Edges added.
+    pub edges_created: usize,
+    /// The network's node count afterwards.
+    pub node_count: usize,
+    /// The network's edge count afterwards.
+    pub edge_count: usize,
+}
+
+fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
+    if p.content.len() > MAX_IMPORT_BYTES {
+        return Err(Error::LimitExceeded {
+            what: format!("a document of {} bytes", p.content.len()),
+            limit: MAX_IMPORT_BYTES as u64,
+            hint: "Split the document and import the parts with mode \"merge\".".into(),
+        });
+    }
+    let format = Format::from(p.format);
+    let progress = ctx.progress;
+    progress.report(0, PROGRESS_TOTAL, "parsing the document");
+    let graph = interchange::parse(format, &p.content)?;
+    let items = (graph.nodes.len() + graph.edges.len()) as u64;
+    progress.report(
+        PROGRESS_PARSED,
+        PROGRESS_TOTAL,
+        &format!("parsed {items} nodes and edges; validating"),
+    );
+    // The last moment a cancellation can stop the import: nothing is applied yet.
+    let ready = |net: &Network, graph: &ImportedGraph| -> Result<()> {
+        check_limits(ctx.limits, net, graph)?;
+        progress.check("the import")?;
+        progress.report(PROGRESS_VALIDATED, PROGRESS_TOTAL, "applying");
+        Ok(())
+    };
+    let (outcome, node_count, edge_count) = match p.mode {
+        ImportMode::Create => {
+            crate::network::validate::id("network_name", &p.network_name)?;
+            if ctx.registry.get(&p.network_name).is_ok() {
+                return Err(Error::InvalidValue {
+                    field: "network_name".into(),
+                    reason: format!(
+                        "a network named '{}' already exists. Use mode \"merge\" to add to it, or another name.",
+                        p.network_name
+                    ),
+                });
+            }
+            ctx.limits.check_networks(ctx.registry.len())?;
+            let mut network = Network::named(&p.network_name);
+            network.set_description(p.description.clone().or(graph.description.clone()));
+            ready(&network, &graph)?;
+            let outcome = interchange::apply(&mut network, graph)?;
+            let counts = (network.node_count(), network.edge_count());
+            ctx.registry.insert(&p.network_name, network)?;
+            (outcome, counts.0, counts.1)
+        }
+        ImportMode::Merge => ctx.registry.write(&p.network_name, |net| {
+            ready(net, &graph)?;
+            let outcome = interchange::apply(net, graph)?;
+            Ok((outcome, net.node_count(), net.edge_count()))
+        })?,
+    };
+    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
+    info!(network = %p.network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
+    Ok(ImportOutput {
+        status: Success::Success,
+        network_name: p.network_name,
+        mode: p.mode,
+        nodes_created: outcome.nodes_created,
+        nodes_existing: outcome.nodes_existing,
+        edges_created: outcome.edges_created,
+        node_count,
+        edge_count,
+    })
+}
+
+/// Checks the configured caps before anything is applied.
+fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result<()> {
+    for (index, node) in graph.nodes.iter().enumerate() {
+        limits
+            .check_item(&node.attributes, node.data.as_ref())
+            .map_err(|e| item_error("nodes", index, e))?;
+    }
+    for (index, edge) in graph.edges.iter().enumerate() {
+        limits
+            .check_item(&edge.attributes, None)
+            .map_err(|e| item_error("edges", index, e))?;
+    }
+    let mut new_nodes: FxHashSet<&str> = FxHashSet::default();
+    let ids = graph.nodes.iter().map(|n| n.id.as_str()).chain(
+        graph
+            .edges
+            .iter()
+            .flat_map(|e| [e.source.as_str(), e.target.as_str()]),
+    );
+    for id in ids {
+        if !net.contains_node(id) {
+            new_nodes.insert(id);
+        }
+    }
+    limits.check_nodes(net.node_count(), new_nodes.len())?;
+    limits.check_edges(net.edge_count(), graph.edges.len())
+}
+
+fn item_error(field: &str, index: usize, inner: Error) -> Error {
+    Error::InvalidBatchItem {
+        field: field.into(),
+        index,
+        inner: Box::new(inner),
+    }
+}
+
+/// The import and export tools.
+pub fn tools() -> Vec<ToolDef> {
+    let t = |name, title, description, effect| ToolMeta {
+        name,
+        title,
+        description,
+        toolset: Toolset::Interchange,
+        effect,
+    };
+    vec![
+        ToolDef::new(
+            t(
+                "network_export",
+                "Export a network",
+                "Write a network, or the neighbourhood of some nodes, as a document: \"mermaid\" (a flowchart that renders in chat and Markdown; best for showing a person), \"dot\" (Graphviz), \"node_link_json\" (NetworkX), \"graphml\" (Gephi, yEd, NetworkX), \"cypher\" (CREATE/MERGE statements for Neo4j or Memgraph) or \"edge_list_csv\". Returns the document in content, with node and edge counts. At most limit nodes (default 500) go into the result; truncated says when the document is partial, and resource_uri names the resource that holds all of it.",
+                Effect::Read,
+            ),
+            export,
+        ),
+        ToolDef::new(
+            t(
+                "network_import",
+                "Import a network",
+                "Load a document (node_link_json, graphml, edge_list_csv or dot, passed as a string in content) into a new network (mode \"create\", the default) or into an existing one (mode \"merge\": existing nodes are kept as they are, every edge is added). Atomic: if anything in the document is invalid, nothing is imported and the error says where (line and column, or the item's path). Edges may name nodes the document does not list; they are created.",
+                Effect::Write { idempotent: false },
+            ),
+            import,
+        ),
+    ]
+}

@@ -1,0 +1,158 @@
+//! `network_visualize`: a drawing of a network for people, inline in the chat.
+//!
+//! Hosts that support MCP Apps render the result with the `ui://` view
+//! ([`crate::mcp::app`]), which draws the laid-out graph from `view`; other hosts
+//! show the summary and the Mermaid diagram.
+
+use rustc_hash::FxHashSet;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::common::Success;
+use crate::error::{Error, Result};
+use crate::interchange::{self, Format};
+use crate::mcp::app::VIEW_URI;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::view::model::{self, Scope, ViewRequest};
+
+const DEFAULT_MAX_NODES: usize = 300;
+const MAX_MAX_NODES: usize = 5_000;
+/// Past this many drawn nodes the Mermaid fallback is left out: it would be unreadable.
+const MAX_MERMAID_NODES: usize = 300;
+
+fn default_depth() -> usize {
+    2
+}
+
+fn default_max_nodes() -> usize {
+    DEFAULT_MAX_NODES
+}
+
+/// Which part of the network to draw around `node_id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum VisualizeScope {
+    /// The nodes within `depth` edges, either way (default).
+    #[default]
+    Neighborhood,
+    /// Everything that reaches the node (in a depends-on graph: what depends on it).
+    Ancestors,
+    /// Everything the node reaches (in a depends-on graph: what it needs).
+    Descendants,
+}
+
+impl From<VisualizeScope> for Scope {
+    fn from(scope: VisualizeScope) -> Self {
+        match scope {
+            VisualizeScope::Neighborhood => Scope::Neighborhood,
+            VisualizeScope::Ancestors => Scope::Ancestors,
+            VisualizeScope::Descendants => Scope::Descendants,
+        }
+    }
+}
+
+/// Parameters of `network_visualize`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VisualizeParams {
+    /// The network to draw.
+    pub network_name: String,
+    /// Draw only the part around this node (see `scope`). Omit to draw the whole network.
+    #[serde(default)]
+    pub node_id: Option<String>,
+    /// With `node_id`: "neighborhood" (default, within `depth` edges), "ancestors" (what depends on it) or "descendants" (what it needs).
+    #[serde(default)]
+    pub scope: VisualizeScope,
+    /// With scope "neighborhood": how many edges away, 1 to 10. Default 2.
+    #[serde(default = "default_depth")]
+    pub depth: usize,
+    /// Most nodes drawn, 1 to 5000 (default 300). A bigger whole network is summarised instead; draw a node's neighbourhood then.
+    #[serde(default = "default_max_nodes")]
+    pub max_nodes: usize,
+}
+
+/// Result of `network_visualize`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct VisualizeOutput {
+    /// "success".
+    pub status: Success,
+    /// The network drawn.
+    pub network_name: String,
+    /// "full" (the whole network is drawn), "focus" (the part around node_id) or "summary" (too big to draw; only the facts).
+    pub mode: String,
+    /// Nodes in the drawing.
+    pub nodes_drawn: usize,
+    /// Edge lines in the drawing (parallel edges share one).
+    pub edges_drawn: usize,
+    /// True when the part asked for had more than max_nodes nodes.
+    pub truncated: bool,
+    /// The whole network's facts: counts, DAG or not, components, sources, sinks, top degrees.
+    pub summary: Value,
+    /// The drawn nodes and edges as a Mermaid flowchart, for hosts that cannot show the view (left out past 300 nodes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mermaid: Option<String>,
+    /// The laid-out drawing (coordinates by topological layer, cycles marked) that the view renders.
+    pub view: Value,
+    /// The MCP Apps view that renders this result.
+    pub ui_resource_uri: String,
+}
+
+fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutput> {
+    if p.max_nodes == 0 || p.max_nodes > MAX_MAX_NODES {
+        return Err(Error::InvalidValue {
+            field: "max_nodes".into(),
+            reason: format!("{} is out of range; give 1 to {MAX_MAX_NODES}", p.max_nodes),
+        });
+    }
+    if !(1..=10).contains(&p.depth) {
+        return Err(Error::InvalidValue {
+            field: "depth".into(),
+            reason: format!("{} is out of range; give 1 to 10", p.depth),
+        });
+    }
+    let request = ViewRequest {
+        focus: p.node_id.clone(),
+        scope: p.scope.into(),
+        depth: p.depth,
+        max_nodes: p.max_nodes,
+    };
+    let view = model::graph(ctx.registry, &p.network_name, &request)?;
+    let mermaid = if view.nodes.is_empty() || view.nodes.len() > MAX_MERMAID_NODES {
+        None
+    } else {
+        let ids: Vec<&str> = view.nodes.iter().map(|n| n.id.as_str()).collect();
+        Some(ctx.registry.read(&p.network_name, |net| {
+            let only: FxHashSet<_> = ids.iter().filter_map(|id| net.index_of(id)).collect();
+            Ok(interchange::export(net, Format::Mermaid, Some(&only)))
+        })?)
+    };
+    // The view types are plain data: encoding them cannot fail.
+    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+    Ok(VisualizeOutput {
+        status: Success::Success,
+        network_name: p.network_name,
+        mode: view.mode.to_string(),
+        nodes_drawn: view.nodes.len(),
+        edges_drawn: view.edges.len(),
+        truncated: view.truncated,
+        summary: to_value(serde_json::to_value(&view.summary)),
+        mermaid,
+        view: to_value(serde_json::to_value(&view)),
+        ui_resource_uri: VIEW_URI.to_string(),
+    })
+}
+
+/// The visualisation tool.
+pub fn tools() -> Vec<ToolDef> {
+    vec![ToolDef::new(
+        ToolMeta {
+            name: "network_visualize",
+            title: "Show a network",
+            description: "Draw a network for the user, laid out left to right by dependency layers with cycles highlighted: the whole network, or the neighbourhood, ancestors or descendants of node_id. Hosts that support MCP Apps show an interactive view (pan, zoom, click a node for its details); others get the summary and a Mermaid diagram in mermaid. Use it when a person should see the graph; use network_describe or network_export for data.",
+            toolset: Toolset::Interchange,
+            effect: Effect::Read,
+        },
+        visualize,
+    )]
+}

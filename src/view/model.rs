@@ -1,0 +1,561 @@
+//! The JSON the `/ui` page fetches: the network list, one network's drawing (or its
+//! summary when it is too big to draw), and one node's details.
+//!
+//! Building a drawing is split in two so the network's read lock is held only while
+//! copying what the drawing needs ([`Extract::from_network`], O(V + E) of the part
+//! shown), never during the layout itself ([`Extract::render`]).
+
+use petgraph::Direction::Outgoing;
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::EdgeRef;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::layout::{self, Spacing};
+use crate::error::{Error, Result};
+use crate::network::{Direction, Network};
+use crate::registry::NetworkRegistry;
+
+/// The default largest number of nodes drawn at once (`--ui-max-nodes`).
+pub const DEFAULT_MAX_NODES: usize = 2000;
+
+/// Drawn edges allowed per drawn node; a denser graph is summarised instead.
+const EDGES_PER_NODE: usize = 10;
+
+/// Labels longer than this are cut (with an ellipsis) by the page; widths match.
+pub const LABEL_CHARS: usize = 28;
+
+/// Neighbours listed per direction in a node's details.
+const NEIGHBOURS_LISTED: usize = 50;
+
+/// Entries in the summary's degree lists.
+const TOP_K: usize = 10;
+
+/// One line of the network list.
+#[derive(Debug, Clone, Serialize)]
+pub struct NetworkItem {
+    /// Name.
+    pub name: String,
+    /// Description, if any.
+    pub description: Option<String>,
+    /// Node count.
+    pub nodes: usize,
+    /// Edge count.
+    pub edges: usize,
+}
+
+/// Every network with its counts, sorted by name.
+pub fn networks(registry: &NetworkRegistry) -> Vec<NetworkItem> {
+    registry
+        .list()
+        .into_iter()
+        .map(|s| NetworkItem {
+            name: s.name,
+            description: s.description,
+            nodes: s.nodes,
+            edges: s.edges,
+        })
+        .collect()
+}
+
+/// Which part of a network to draw around a focus node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Nodes within `depth` hops either way.
+    Neighborhood,
+    /// Everything that reaches the focus.
+    Ancestors,
+    /// Everything the focus reaches.
+    Descendants,
+}
+
+impl Scope {
+    /// Parses `neighborhood`, `ancestors` or `descendants`.
+    pub fn parse(s: &str) -> Option<Scope> {
+        match s {
+            "neighborhood" | "neighbourhood" => Some(Scope::Neighborhood),
+            "ancestors" => Some(Scope::Ancestors),
+            "descendants" => Some(Scope::Descendants),
+            _ => None,
+        }
+    }
+}
+
+/// What to draw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewRequest {
+    /// Draw the part around this node instead of the whole network.
+    pub focus: Option<String>,
+    /// Which part (with `focus`).
+    pub scope: Scope,
+    /// Hops for [`Scope::Neighborhood`].
+    pub depth: usize,
+    /// Largest number of nodes drawn; a bigger whole network gets a summary.
+    pub max_nodes: usize,
+}
+
+impl Default for ViewRequest {
+    fn default() -> Self {
+        ViewRequest {
+            focus: None,
+            scope: Scope::Neighborhood,
+            depth: 2,
+            max_nodes: DEFAULT_MAX_NODES,
+        }
+    }
+}
+
+/// The whole-network facts shown beside every drawing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// Node count.
+    pub nodes: usize,
+    /// Edge count.
+    pub edges: usize,
+    /// No cycle at all.
+    pub is_dag: bool,
+    /// `E / (V (V - 1))`.
+    pub density: f64,
+    /// Weakly connected components.
+    pub weakly_connected_components: usize,
+    /// Self-loop edges.
+    pub self_loops: usize,
+    /// Nodes without incoming edges.
+    pub sources: usize,
+    /// Nodes without outgoing edges.
+    pub sinks: usize,
+    /// Nodes without edges.
+    pub isolated: usize,
+    /// Highest in-degrees: `[id, degree]`.
+    pub top_in_degree: Vec<(String, usize)>,
+    /// Highest out-degrees: `[id, degree]`.
+    pub top_out_degree: Vec<(String, usize)>,
+}
+
+/// One drawn node.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewNode {
+    /// Node id.
+    pub id: String,
+    /// Centre x.
+    pub x: f64,
+    /// Centre y.
+    pub y: f64,
+    /// Box width.
+    pub w: f64,
+    /// Column.
+    pub layer: usize,
+    /// On a cycle (member of a cyclic component).
+    pub cyclic: bool,
+    /// In-degree in the whole network.
+    #[serde(rename = "in")]
+    pub in_degree: usize,
+    /// Out-degree in the whole network.
+    pub out: usize,
+}
+
+/// One drawn edge: all parallel edges between two nodes, drawn once.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewEdge {
+    /// Index of the source in `nodes`.
+    pub s: usize,
+    /// Index of the target in `nodes`.
+    pub t: usize,
+    /// Edge ids (more than one for parallel edges).
+    pub ids: Vec<u64>,
+    /// Their weights, same order.
+    pub weights: Vec<f64>,
+    /// On a cycle.
+    pub cyclic: bool,
+    /// Points to pass through, `[x, y]`.
+    pub bends: Vec<(f64, f64)>,
+}
+
+/// A box around a cyclic component.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewGroup {
+    /// Left.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+/// What `/ui/api/graph` returns.
+#[derive(Debug, Clone, Serialize)]
+pub struct GraphView {
+    /// Network name.
+    pub network: String,
+    /// `full` (everything drawn), `focus` (part around a node) or `summary` (too big: nothing drawn).
+    pub mode: &'static str,
+    /// The focus node, in `focus` mode.
+    pub focus: Option<String>,
+    /// The scope, in `focus` mode.
+    pub scope: Option<Scope>,
+    /// The node limit in force.
+    pub max_nodes: usize,
+    /// Whether the part shown was cut at `max_nodes`.
+    pub truncated: bool,
+    /// The whole network's facts.
+    pub summary: Summary,
+    /// Drawing width.
+    pub width: f64,
+    /// Drawing height.
+    pub height: f64,
+    /// Columns.
+    pub layers: usize,
+    /// Edge crossings left between adjacent columns.
+    pub crossings: usize,
+    /// Node box height.
+    pub node_height: f64,
+    /// Drawn nodes.
+    pub nodes: Vec<ViewNode>,
+    /// Drawn edges.
+    pub edges: Vec<ViewEdge>,
+    /// Boxes around cyclic components.
+    pub groups: Vec<ViewGroup>,
+}
+
+/// What a drawing needs, copied out of a network under its read lock.
+#[derive(Debug, Clone)]
+pub struct Extract {
+    network: String,
+    mode: &'static str,
+    focus: Option<String>,
+    scope: Option<Scope>,
+    max_nodes: usize,
+    truncated: bool,
+    summary: Summary,
+    /// `(id, in-degree, out-degree)` of each drawn node.
+    nodes: Vec<(String, usize, usize)>,
+    /// `(source, target, edge id, weight)`, indices into `nodes`.
+    edges: Vec<(usize, usize, u64, f64)>,
+}
+
+impl Extract {
+    /// Copies the part of `network` that `request` asks for. O(V + E) for the
+    /// summary plus the part drawn.
+    ///
+    /// # Errors
+    /// [`Error::NodeNotFound`] (with suggestions) for an unknown focus node.
+    pub fn from_network(network: &Network, request: &ViewRequest) -> Result<Extract> {
+        let max_nodes = request.max_nodes.max(1);
+        let summary = summary(network);
+        let (mode, chosen, truncated): (&'static str, Vec<NodeIndex>, bool) = match &request.focus {
+            Some(id) => {
+                let focus = network.require("focus", id)?;
+                let (direction, depth) = match request.scope {
+                    Scope::Neighborhood => (Direction::Both, Some(request.depth)),
+                    Scope::Ancestors => (Direction::In, None),
+                    Scope::Descendants => (Direction::Out, None),
+                };
+                let reach = network.reachable(focus, direction, depth, max_nodes - 1);
+                let mut chosen = vec![focus];
+                chosen.extend(reach.nodes.iter().map(|&(n, _)| n));
+                ("focus", chosen, reach.truncated)
+            }
+            None => {
+                let fits = network.node_count() <= max_nodes
+                    && network.edge_count() <= max_nodes * EDGES_PER_NODE;
+                if fits {
+                    ("full", network.graph().node_indices().collect(), false)
+                } else {
+                    ("summary", Vec::new(), true)
+                }
+            }
+        };
+        // Keep insertion order, so the layout's tie-breaking follows it.
+        let mut chosen = chosen;
+        chosen.sort_unstable();
+        let local: FxHashMap<NodeIndex, usize> =
+            chosen.iter().enumerate().map(|(k, &ix)| (ix, k)).collect();
+        let g = network.graph();
+        let mut edges = Vec::new();
+        for (k, &ix) in chosen.iter().enumerate() {
+            let mut out: Vec<_> = g
+                .edges_directed(ix, Outgoing)
+                .filter_map(|e| {
+                    local
+                        .get(&e.target())
+                        .map(|&t| (k, t, e.weight().id, e.weight().weight))
+                })
+                .collect();
+            out.sort_unstable_by_key(|e| e.2);
+            if mode == "focus" && edges.len() + out.len() > max_nodes * EDGES_PER_NODE {
+                break;
+            }
+            edges.extend(out);
+        }
+        let nodes = chosen
+            .iter()
+            .map(|&ix| {
+                let (i, o) = network.degrees(ix);
+                (network.id_at(ix).to_string(), i, o)
+            })
+            .collect();
+        let focused = mode == "focus";
+        Ok(Extract {
+            network: network.name().to_string(),
+            mode,
+            focus: request.focus.clone().filter(|_| focused),
+            scope: focused.then_some(request.scope),
+            max_nodes,
+            truncated,
+            summary,
+            nodes,
+            edges,
+        })
+    }
+
+    /// Lays the extract out (no lock needed).
+    pub fn render(self) -> GraphView {
+        let spacing = Spacing::default();
+        let widths: Vec<f64> = self
+            .nodes
+            .iter()
+            .map(|(id, _, _)| label_width(id))
+            .collect();
+        // Parallel edges are drawn once: group them by (source, target).
+        let mut grouped: Vec<(usize, usize, Vec<u64>, Vec<f64>)> = Vec::new();
+        let mut slot: FxHashMap<(usize, usize), usize> = FxHashMap::default();
+        for &(s, t, id, w) in &self.edges {
+            let k = *slot.entry((s, t)).or_insert_with(|| {
+                grouped.push((s, t, Vec::new(), Vec::new()));
+                grouped.len() - 1
+            });
+            grouped[k].2.push(id);
+            grouped[k].3.push(w);
+        }
+        let pairs: Vec<(usize, usize)> = grouped.iter().map(|g| (g.0, g.1)).collect();
+        let drawn = layout::layered(&widths, &pairs, &spacing);
+        let nodes = self
+            .nodes
+            .into_iter()
+            .zip(&drawn.nodes)
+            .zip(widths)
+            .map(|(((id, i, o), place), w)| ViewNode {
+                id,
+                x: round(place.x),
+                y: round(place.y),
+                w,
+                layer: place.layer,
+                cyclic: place.cyclic,
+                in_degree: i,
+                out: o,
+            })
+            .collect();
+        let edges = grouped
+            .into_iter()
+            .zip(drawn.edges)
+            .map(|((s, t, ids, weights), route)| ViewEdge {
+                s,
+                t,
+                ids,
+                weights,
+                cyclic: route.cyclic,
+                bends: route
+                    .bends
+                    .into_iter()
+                    .map(|(x, y)| (round(x), round(y)))
+                    .collect(),
+            })
+            .collect();
+        GraphView {
+            network: self.network,
+            mode: self.mode,
+            focus: self.focus,
+            scope: self.scope,
+            max_nodes: self.max_nodes,
+            truncated: self.truncated,
+            summary: self.summary,
+            width: round(drawn.width),
+            height: round(drawn.height),
+            layers: drawn.layers,
+            crossings: drawn.crossings,
+            node_height: spacing.node_height,
+            nodes,
+            edges,
+            groups: drawn
+                .groups
+                .into_iter()
+                .map(|g| ViewGroup {
+                    x: round(g.x),
+                    y: round(g.y),
+                    w: round(g.width),
+                    h: round(g.height),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The drawing of one network, fetched from a registry: the lock is held only for
+/// [`Extract::from_network`].
+///
+/// # Errors
+/// [`Error::NetworkNotFound`] or [`Error::NodeNotFound`].
+pub fn graph(registry: &NetworkRegistry, name: &str, request: &ViewRequest) -> Result<GraphView> {
+    let extract = registry.read(name, |network| {
+        let mut extract = Extract::from_network(network, request)?;
+        extract.network = name.to_string();
+        Ok(extract)
+    })?;
+    Ok(extract.render())
+}
+
+/// What `/ui/api/node` returns.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeDetails {
+    /// Node id.
+    pub id: String,
+    /// Free-form data, if any.
+    pub data: Option<Value>,
+    /// Flat attributes.
+    pub attributes: Map<String, Value>,
+    /// Incoming edges.
+    pub in_degree: usize,
+    /// Outgoing edges.
+    pub out_degree: usize,
+    /// The first out-neighbours (what it points to), in edge-insertion order.
+    pub successors: Vec<String>,
+    /// The first in-neighbours.
+    pub predecessors: Vec<String>,
+    /// Whether either list was cut.
+    pub truncated: bool,
+}
+
+/// One node's details.
+///
+/// # Errors
+/// [`Error::NetworkNotFound`] or [`Error::NodeNotFound`].
+pub fn node(registry: &NetworkRegistry, name: &str, id: &str) -> Result<NodeDetails> {
+    registry.read(name, |network| {
+        let ix = network.require("node_id", id)?;
+        let node = &network.graph()[ix];
+        let (in_degree, out_degree) = network.degrees(ix);
+        let list = |direction| -> (Vec<String>, bool) {
+            let all = network.neighbor_indices(ix, direction);
+            let cut = all.len() > NEIGHBOURS_LISTED;
+            let ids = all
+                .into_iter()
+                .take(NEIGHBOURS_LISTED)
+                .map(|n| network.id_at(n).to_string())
+                .collect();
+            (ids, cut)
+        };
+        let (successors, cut_out) = list(Direction::Out);
+        let (predecessors, cut_in) = list(Direction::In);
+        Ok(NodeDetails {
+            id: id.to_string(),
+            data: node.data.clone(),
+            attributes: node.attributes.to_map(),
+            in_degree,
+            out_degree,
+            successors,
+            predecessors,
+            truncated: cut_out || cut_in,
+        })
+    })
+}
+
+/// The error body the page shows: `{"error", "code"}`.
+pub fn error_body(error: &Error) -> Value {
+    serde_json::json!({"error": error.to_string(), "code": error.code()})
+}
+
+fn summary(network: &Network) -> Summary {
+    let d = network.describe(0, TOP_K);
+    let ids = |list: Vec<(NodeIndex, usize)>| {
+        list.into_iter()
+            .filter(|&(_, degree)| degree > 0)
+            .map(|(ix, degree)| (network.id_at(ix).to_string(), degree))
+            .collect()
+    };
+    Summary {
+        nodes: d.nodes,
+        edges: d.edges,
+        is_dag: d.is_dag,
+        density: d.density,
+        weakly_connected_components: d.weakly_connected_components,
+        self_loops: d.self_loops,
+        sources: d.sources_total,
+        sinks: d.sinks_total,
+        isolated: d.isolated_total,
+        top_in_degree: ids(d.top_in_degree),
+        top_out_degree: ids(d.top_out_degree),
+    }
+}
+
+/// Box width for a label: about 7 px per character (12 px sans-serif), cut at
+/// [`LABEL_CHARS`], plus padding.
+fn label_width(id: &str) -> f64 {
+    (id.chars().count().min(LABEL_CHARS) as f64 * 7.0 + 16.0).max(32.0)
+}
+
+/// One decimal is plenty for pixels and keeps the reply small.
+fn round(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net(edges: &[(&str, &str)]) -> Network {
+        let mut n = Network::named("t");
+        for (a, b) in edges {
+            for id in [a, b] {
+                n.add_node(id, None, Map::new()).unwrap();
+            }
+            n.add_edge(a, b, 1.0, Map::new()).unwrap();
+        }
+        n
+    }
+
+    #[test]
+    fn full_view_groups_parallel_edges() {
+        let n = net(&[("a", "b"), ("a", "b"), ("b", "c")]);
+        let v = Extract::from_network(&n, &ViewRequest::default())
+            .unwrap()
+            .render();
+        assert_eq!(v.mode, "full");
+        assert_eq!(v.nodes.len(), 3);
+        assert_eq!(v.edges.len(), 2);
+        assert_eq!(v.edges[0].ids, [0, 1]);
+        assert!(v.summary.is_dag);
+    }
+
+    #[test]
+    fn too_big_gives_a_summary_and_focus_gives_a_part() {
+        let n = net(&[("a", "b"), ("b", "c"), ("c", "d"), ("x", "c")]);
+        let small = ViewRequest {
+            max_nodes: 3,
+            ..ViewRequest::default()
+        };
+        let v = Extract::from_network(&n, &small).unwrap().render();
+        assert_eq!((v.mode, v.nodes.len()), ("summary", 0));
+        let focus = ViewRequest {
+            focus: Some("c".into()),
+            scope: Scope::Ancestors,
+            max_nodes: 10,
+            ..ViewRequest::default()
+        };
+        let v = Extract::from_network(&n, &focus).unwrap().render();
+        let ids: Vec<&str> = v.nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "c", "x"]);
+        assert_eq!(v.mode, "focus");
+        let unknown = ViewRequest {
+            focus: Some("zz".into()),
+            ..ViewRequest::default()
+        };
+        assert_eq!(
+            Extract::from_network(&n, &unknown).unwrap_err().code(),
+            "node_not_found"
+        );
+    }
+}

@@ -1,0 +1,488 @@
+//! The web view (`/ui`) of the real binary over HTTP: its token rules (header,
+//! `?token=` once then a cookie, never the cookie for `/mcp`), the layouts its JSON
+//! endpoints return, the size limit, and the live event stream after a write
+//! through `/mcp`.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use reqwest::blocking::{Client, Response};
+use reqwest::header::{AUTHORIZATION, COOKIE, HOST, LOCATION, SET_COOKIE};
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+
+const PROTOCOL: &str = "2025-06-18";
+
+/// A running `networks-mcp --http 127.0.0.1:0 ...`, killed on drop.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(args: &[&str], token: Option<&str>) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_networks-mcp"));
+        for (key, _) in std::env::vars() {
+            if key.starts_with("NETWORKS_MCP") {
+                command.env_remove(key);
+            }
+        }
+        if let Some(token) = token {
+            command.env("NETWORKS_MCP_AUTH_TOKEN", token);
+        }
+        let mut child = command
+            .args(["--http", "127.0.0.1:0", "--log-level", "info"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn networks-mcp");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let marker = "read-only web view at http://";
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(at) = line.find(marker) {
+                    let rest = &line[at + marker.len() - "http://".len()..];
+                    let end = rest.find("/ui").unwrap_or(rest.len());
+                    let _ = tx.send(rest[..end].to_string());
+                }
+            }
+        });
+        let base = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server logs the web view's address");
+        Server { child, base }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn client() -> Client {
+    Client::builder()
+        .timeout(Duration::from_secs(20))
+        .redirect(Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// A raw JSON-RPC MCP session over HTTP.
+struct Mcp {
+    http: Client,
+    url: String,
+    token: Option<String>,
+    session: String,
+    next_id: u64,
+}
+
+impl Mcp {
+    fn open(server: &Server, token: Option<&str>) -> Mcp {
+        let mut mcp = Mcp {
+            http: client(),
+            url: server.url("/mcp"),
+            token: token.map(str::to_string),
+            session: String::new(),
+            next_id: 0,
+        };
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": PROTOCOL, "capabilities": {},
+                       "clientInfo": {"name": "ui-test", "version": "1"}}});
+        let response = mcp.post(&init).send().unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        mcp.session = response.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let _ = response.text();
+        let notified = mcp
+            .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .send()
+            .unwrap();
+        assert_eq!(notified.status(), StatusCode::ACCEPTED);
+        mcp
+    }
+
+    fn post(&self, body: &Value) -> reqwest::blocking::RequestBuilder {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .json(body);
+        if !self.session.is_empty() {
+            request = request
+                .header("mcp-session-id", &self.session)
+                .header("mcp-protocol-version", PROTOCOL);
+        }
+        if let Some(token) = &self.token {
+            request = request.bearer_auth(token);
+        }
+        request
+    }
+
+    fn tool(&mut self, name: &str, arguments: Value) -> Value {
+        self.next_id += 1;
+        let body = json!({"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call",
+                          "params": {"name": name, "arguments": arguments}});
+        let response = self.post(&body).send().unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let text = response.text().unwrap();
+        let reply: Value = serde_json::from_str(&text).unwrap_or_else(|_| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .find(|v| v.get("id").is_some())
+                .unwrap_or_else(|| panic!("no reply in {text}"))
+        });
+        let result = reply["result"]["structuredContent"].clone();
+        assert_eq!(result["status"], "success", "{name}: {reply}");
+        result
+    }
+
+    fn add_edges(&mut self, network: &str, edges: &[(&str, &str)]) {
+        let edges: Vec<Value> = edges
+            .iter()
+            .map(|(s, t)| json!({"source": s, "target": t, "weight": 2.5}))
+            .collect();
+        self.tool(
+            "network_add_edges",
+            json!({"network_name": network, "edges": edges, "create_missing_nodes": true}),
+        );
+    }
+}
+
+fn get_json(server: &Server, path: &str) -> Value {
+    let response = client().get(server.url(path)).send().unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    response.json().unwrap()
+}
+
+fn status(response: Response) -> StatusCode {
+    response.status()
+}
+
+#[test]
+fn ui_needs_the_token_and_a_query_token_becomes_a_cookie_for_ui_only() {
+    let token = "s3cret token";
+    let server = Server::start(&[], Some(token));
+    let http = client();
+    let get = |path: &str| http.get(server.url(path));
+
+    for path in ["/ui", "/ui/api/networks", "/ui/events", "/ui/ui.js"] {
+        assert_eq!(
+            status(get(path).send().unwrap()),
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+    }
+    assert_eq!(
+        status(get("/ui?token=wrong").send().unwrap()),
+        StatusCode::UNAUTHORIZED
+    );
+
+    // The query token: a redirect without it, and the cookie.
+    let response = get("/ui?token=s3cret+token&x=1").send().unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()[LOCATION], "/ui?x=1");
+    let cookie = response.headers()[SET_COOKIE].to_str().unwrap().to_string();
+    for part in [
+        "networks_mcp_ui=",
+        "HttpOnly",
+        "SameSite=Strict",
+        "Path=/ui",
+    ] {
+        assert!(cookie.contains(part), "{cookie}");
+    }
+    let pair = cookie.split(';').next().unwrap().to_string();
+
+    // The cookie opens the page, its assets and the JSON.
+    let page = get("/ui").header(COOKIE, &pair).send().unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(
+        page.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("script-src 'self'")
+    );
+    assert!(page.text().unwrap().contains("/ui/ui.js"));
+    for path in ["/ui/ui.js", "/ui/ui.css", "/ui/api/networks"] {
+        assert_eq!(
+            status(get(path).header(COOKIE, &pair).send().unwrap()),
+            StatusCode::OK,
+            "{path}"
+        );
+    }
+    // So does the header; a query token on an API path works and sets the cookie.
+    assert_eq!(
+        status(get("/ui/api/networks").bearer_auth(token).send().unwrap()),
+        StatusCode::OK
+    );
+    let api = get("/ui/api/networks?token=s3cret%20token").send().unwrap();
+    assert_eq!(api.status(), StatusCode::OK);
+    assert!(api.headers().contains_key(SET_COOKIE));
+
+    // Never for /mcp or /metrics.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL, "capabilities": {},
+                   "clientInfo": {"name": "ui-test", "version": "1"}}});
+    let mcp = http
+        .post(server.url("/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header(COOKIE, &pair)
+        .json(&init)
+        .send()
+        .unwrap();
+    assert_eq!(mcp.status(), StatusCode::UNAUTHORIZED);
+    let mcp = http
+        .post(server.url(&format!("/mcp?token={}", "s3cret%20token")))
+        .header("accept", "application/json, text/event-stream")
+        .json(&init)
+        .send()
+        .unwrap();
+    assert_eq!(mcp.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        status(get("/metrics").header(COOKIE, &pair).send().unwrap()),
+        StatusCode::UNAUTHORIZED
+    );
+
+    // Host and Origin rules still apply to /ui.
+    let rebinding = get("/ui")
+        .header(COOKIE, &pair)
+        .header(HOST, "evil.example")
+        .send()
+        .unwrap();
+    assert_eq!(rebinding.status(), StatusCode::FORBIDDEN);
+    let foreign = get("/ui/api/networks")
+        .header(AUTHORIZATION, format!("Bearer {token}"))
+        .header("origin", "https://evil.example")
+        .send()
+        .unwrap();
+    assert_eq!(foreign.status(), StatusCode::FORBIDDEN);
+}
+
+#[test]
+fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
+    let server = Server::start(&[], None);
+    let mut mcp = Mcp::open(&server, None);
+    mcp.tool("network_create", json!({"network_name": "deps"}));
+    let dag = [
+        ("app", "cli"),
+        ("app", "core"),
+        ("cli", "core"),
+        ("core", "log"),
+        ("cli", "log"),
+        ("app", "log"),
+        ("tests", "app"),
+    ];
+    mcp.add_edges("deps", &dag);
+
+    let list = get_json(&server, "/ui/api/networks");
+    assert_eq!(
+        list["networks"][0],
+        json!({"name": "deps", "description": null, "nodes": 5, "edges": 7})
+    );
+
+    let view = get_json(&server, "/ui/api/graph?network=deps");
+    assert_eq!(view["mode"], "full");
+    assert_eq!(view["summary"]["is_dag"], true);
+    let nodes = view["nodes"].as_array().unwrap();
+    let edges = view["edges"].as_array().unwrap();
+    assert_eq!((nodes.len(), edges.len()), (5, 7));
+    let id = |i: &Value| nodes[i.as_u64().unwrap() as usize]["id"].as_str().unwrap();
+    let mut seen = Vec::new();
+    for e in edges {
+        let (s, t) = (
+            &nodes[e["s"].as_u64().unwrap() as usize],
+            &nodes[e["t"].as_u64().unwrap() as usize],
+        );
+        assert!(s["layer"].as_u64() < t["layer"].as_u64(), "{e}");
+        assert!(s["x"].as_f64() < t["x"].as_f64(), "{e}");
+        assert_eq!(e["cyclic"], false);
+        assert_eq!(e["weights"], json!([2.5]));
+        let span = t["layer"].as_u64().unwrap() - s["layer"].as_u64().unwrap();
+        assert_eq!(e["bends"].as_array().unwrap().len() as u64, span - 1);
+        seen.push((id(&e["s"]).to_string(), id(&e["t"]).to_string()));
+    }
+    seen.sort();
+    let mut expected: Vec<(String, String)> = dag
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    expected.sort();
+    assert_eq!(seen, expected);
+    let layer_of = |name: &str| {
+        nodes.iter().find(|n| n["id"] == name).unwrap()["layer"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(
+        ["tests", "app", "cli", "core", "log"].map(layer_of),
+        [0, 1, 2, 3, 4]
+    );
+
+    // Node details.
+    let node = get_json(&server, "/ui/api/node?network=deps&id=cli");
+    assert_eq!(
+        (&node["in_degree"], &node["out_degree"]),
+        (&json!(1), &json!(2))
+    );
+    assert_eq!(node["successors"], json!(["core", "log"]));
+
+    // Close a cycle: log → cli. cli, core, log become one stacked component.
+    mcp.add_edges("deps", &[("log", "cli")]);
+    let view = get_json(&server, "/ui/api/graph?network=deps");
+    assert_eq!(view["summary"]["is_dag"], false);
+    let nodes = view["nodes"].as_array().unwrap();
+    let cyclic: Vec<&str> = nodes
+        .iter()
+        .filter(|n| n["cyclic"] == true)
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(cyclic, ["cli", "core", "log"]);
+    assert_eq!(view["groups"].as_array().unwrap().len(), 1);
+    for e in view["edges"].as_array().unwrap() {
+        let (s, t) = (
+            &nodes[e["s"].as_u64().unwrap() as usize],
+            &nodes[e["t"].as_u64().unwrap() as usize],
+        );
+        let inside = s["cyclic"] == true && t["cyclic"] == true;
+        assert_eq!(e["cyclic"], inside, "{e}");
+        if !inside {
+            assert!(s["layer"].as_u64() < t["layer"].as_u64(), "{e}");
+        }
+    }
+
+    // Ancestors of core: everything that reaches it.
+    let view = get_json(
+        &server,
+        "/ui/api/graph?network=deps&focus=core&scope=ancestors",
+    );
+    assert_eq!(view["mode"], "focus");
+    let mut ids: Vec<&str> = view["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["app", "cli", "core", "log", "tests"]);
+
+    // Errors are JSON with a code.
+    let missing = client()
+        .get(server.url("/ui/api/graph?network=nope"))
+        .send()
+        .unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        missing.json::<Value>().unwrap()["code"],
+        "network_not_found"
+    );
+    let bad = client()
+        .get(server.url("/ui/api/graph?network=deps&focus=core&scope=sideways"))
+        .send()
+        .unwrap();
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+}
+
+#[test]
+fn a_network_over_the_limit_is_summarised_and_searchable() {
+    let server = Server::start(&["--ui-max-nodes", "4"], None);
+    let mut mcp = Mcp::open(&server, None);
+    mcp.tool("network_create", json!({"network_name": "big"}));
+    mcp.add_edges(
+        "big",
+        &[("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f")],
+    );
+    let view = get_json(&server, "/ui/api/graph?network=big");
+    assert_eq!(view["mode"], "summary");
+    assert_eq!(view["nodes"], json!([]));
+    assert_eq!(view["summary"]["nodes"], 6);
+    assert_eq!(view["max_nodes"], 4);
+    let part = get_json(&server, "/ui/api/graph?network=big&focus=c&depth=1");
+    assert_eq!(part["mode"], "focus");
+    let mut ids: Vec<&str> = part["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["b", "c", "d"]);
+    let capped = get_json(
+        &server,
+        "/ui/api/graph?network=big&focus=a&scope=descendants",
+    );
+    assert_eq!(capped["nodes"].as_array().unwrap().len(), 4);
+    assert_eq!(capped["truncated"], true);
+}
+
+#[test]
+fn the_event_stream_reports_a_write_through_mcp() {
+    let token = "tok";
+    let server = Server::start(&[], Some(token));
+    let mut mcp = Mcp::open(&server, Some(token));
+    mcp.tool("network_create", json!({"network_name": "live"}));
+    mcp.tool("network_create", json!({"network_name": "other"}));
+
+    let stream = Client::builder()
+        .timeout(None)
+        .build()
+        .unwrap()
+        .get(server.url("/ui/events?network=live"))
+        .bearer_auth(token)
+        .send()
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    assert!(
+        stream.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next_event = |rx: &mpsc::Receiver<String>| -> (String, String) {
+        let (mut event, mut data) = (String::new(), String::new());
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("an event within 10 s");
+            if let Some(e) = line.strip_prefix("event:") {
+                event = e.trim().to_string();
+            } else if let Some(d) = line.strip_prefix("data:") {
+                data = d.trim().to_string();
+            } else if line.is_empty() && !event.is_empty() {
+                return (event, data);
+            }
+        }
+    };
+    assert_eq!(next_event(&rx).0, "ready");
+
+    // A write to another network is filtered out; the write to ours arrives.
+    mcp.add_edges("other", &[("x", "y")]);
+    mcp.add_edges("live", &[("a", "b")]);
+    assert_eq!(next_event(&rx), ("network".into(), "\"live\"".into()));
+
+    // A new network is a list change.
+    mcp.tool("network_create", json!({"network_name": "third"}));
+    assert_eq!(next_event(&rx).0, "list");
+}
