@@ -494,3 +494,33 @@ async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
     assert_eq!(focus["mode"], "focus");
     assert_eq!(focus["nodes_drawn"], 2);
 }
+
+#[tokio::test]
+async fn a_batch_with_a_progress_token_reports_progress_to_its_size() {
+    use rmcp::model::RequestParamsMeta;
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let (client, mut heard) = connect_to(server).await;
+    call(&client, "network_create", json!({"network_name": "b"})).await;
+    let edges: Vec<Value> = (0..5000)
+        .map(|i| json!({"source": format!("n{i}"), "target": format!("n{}", i + 1)}))
+        .collect();
+    let mut params = CallToolRequestParams::new("network_add_edges").with_arguments(
+        json!({"network_name": "b", "edges": edges, "create_missing_nodes": true})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    params.set_progress_token(rmcp::model::ProgressToken(
+        rmcp::model::NumberOrString::Number(7),
+    ));
+    let result = client.call_tool(params).await.expect("batch");
+    assert_ne!(result.is_error, Some(true));
+    let mut seen = Vec::new();
+    while let Ok(Some(event)) = tokio::time::timeout(Duration::from_millis(500), heard.recv()).await
+    {
+        if let Some(rest) = event.strip_prefix("progress ") {
+            seen.push(rest.to_string());
+        }
+    }
+    assert_eq!(seen, ["2500 5000", "5000 5000"]);
+}

@@ -367,8 +367,8 @@ impl NetworksServer {
                 tool = name,
                 network,
                 client = client.unwrap_or("unknown"),
-                arguments = %summarize(&arguments),
-                result = %summarize(output),
+                arguments = %Summary(&arguments),
+                result = %Summary(output),
                 "write applied"
             );
         }
@@ -448,17 +448,44 @@ fn client_label(context: &RequestContext<RoleServer>) -> Option<String> {
 }
 
 /// A JSON value cut to a readable length for logs (batches can be megabytes).
-fn summarize(value: &Value) -> String {
+/// Lazy and bounded: nothing is serialised unless the event is written, and then
+/// only the first [`Summary::MAX`] bytes, however large the value.
+struct Summary<'a>(&'a Value);
+
+impl Summary<'_> {
     const MAX: usize = 512;
-    let text = value.to_string();
-    if text.len() <= MAX {
-        return text;
+}
+
+impl std::fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// Keeps the first `MAX` bytes, then makes serde_json stop.
+        struct Capped(Vec<u8>);
+        impl std::io::Write for Capped {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                let room = Summary::MAX + 1 - self.0.len().min(Summary::MAX + 1);
+                if room == 0 {
+                    return Err(std::io::Error::other("summary is long enough"));
+                }
+                let take = buf.len().min(room);
+                self.0.extend_from_slice(&buf[..take]);
+                Ok(take)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut capped = Capped(Vec::with_capacity(Summary::MAX + 1));
+        let complete = serde_json::to_writer(&mut capped, self.0).is_ok();
+        let text = String::from_utf8_lossy(&capped.0);
+        if complete && text.len() <= Summary::MAX {
+            return f.write_str(&text);
+        }
+        let mut end = Summary::MAX.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "{}… (cut)", &text[..end])
     }
-    let mut end = MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes)", &text[..end], text.len())
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -628,6 +655,24 @@ mod tests {
 
     fn explode(_: &ToolContext<'_>, _: Nothing) -> Result<Nothing, Error> {
         panic!("injected fault")
+    }
+
+    #[test]
+    fn audit_summaries_are_whole_when_short_and_cut_when_long() {
+        let short = json!({"network_name": "plan", "node_id": "ü"});
+        assert_eq!(Summary(&short).to_string(), short.to_string());
+        let items: Vec<Value> = (0..100_000)
+            .map(|i| json!({"source": format!("é{i}"), "target": "ü"}))
+            .collect();
+        let long = json!({ "edges": items });
+        let text = Summary(&long).to_string();
+        assert!(text.ends_with("… (cut)"), "{text}");
+        assert!(
+            text.len() <= Summary::MAX + "… (cut)".len(),
+            "{}",
+            text.len()
+        );
+        assert!(text.starts_with("{\"edges\":[{\"source\":\"é0\""), "{text}");
     }
 
     /// The fault hook exists only in this test build: a tool whose body panics.

@@ -564,7 +564,12 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
             }
         }
         ctx.limits.check_nodes(net.node_count(), new_ids.len())?;
-        net.add_nodes(specs)
+        let total = specs.len() as u64;
+        ctx.progress.report(total / 2, total, "validated");
+        ctx.progress.check("the batch")?;
+        let outcomes = net.add_nodes(specs);
+        ctx.progress.report(total, total, "applied");
+        outcomes
     })?;
     let created = outcomes
         .iter()
@@ -667,7 +672,12 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
         }
         ctx.limits.check_edges(net.edge_count(), specs.len())?;
         ctx.limits.check_nodes(net.node_count(), new_nodes.len())?;
-        net.add_edges(specs, p.create_missing_nodes)
+        let total = specs.len() as u64;
+        ctx.progress.report(total / 2, total, "validated");
+        ctx.progress.check("the batch")?;
+        let outcome = net.add_edges(specs, p.create_missing_nodes);
+        ctx.progress.report(total, total, "applied");
+        outcome
     })?;
     info!(network = %p.network_name, created = outcome.edge_ids.len(), created_nodes = outcome.created_nodes.len(), "edges added in batch");
     Ok(AddEdgesOutput {
