@@ -4,14 +4,16 @@
 # (tests/interop/test_inspector_cli.py, plus its --strict schema lint below); and proof
 # of the import/export formats against tools we did not write: NetworkX (node-link JSON,
 # GraphML), Graphviz `dot` (DOT) and the Mermaid parser (tests/interop/test_{networkx,
-# graphviz,mermaid}.py), plus resources, prompts and logging through the SDK.
+# graphviz,mermaid}.py) and Neo4j's Cypher parser (Cypher, tests/interop/test_cypher.py), plus
+# resources, prompts and logging through the SDK.
 #
 #   bash .ci/interop.sh target/debug/networks-mcp
 #
 # Installs, on first use and again only when a pinned version changes:
 #   tests/interop/.venv          Python venv with tests/interop/requirements.txt (mcp, pytest, networkx)
-#   tests/interop/node_modules/  Node 22 (npm package node-linux-<arch>), the Inspector, and
-#                                mermaid + jsdom (tests/interop/mermaid_parse.mjs parses with them)
+#   tests/interop/node_modules/  Node 22 (npm package node-linux-<arch>), the Inspector,
+#                                mermaid + jsdom (tests/interop/mermaid_parse.mjs parses with them),
+#                                and @neo4j-cypher/language-support (tests/interop/cypher_parse.mjs)
 # Both are gitignored. Needs python3 (3.11+), npm and Graphviz's `dot` on PATH (.ci/run
 # apt-gets it), and network access to PyPI and npm only.
 set -euo pipefail
@@ -20,6 +22,12 @@ NODE_VERSION=22.23.3        # npm package node-linux-<arch>; the Inspector needs
 INSPECTOR_VERSION=2.12.0    # npm package @modelcontextprotocol/inspector
 MERMAID_VERSION=12.3.0      # npm package mermaid: the parser of tests/interop/mermaid_parse.mjs
 JSDOM_VERSION=31.0.1        # npm package jsdom: the DOM window Mermaid's DOMPurify needs under Node
+# npm package @neo4j-cypher/language-support: Neo4j's Cypher grammar and front-end, for
+# tests/interop/cypher_parse.mjs. Only 2.0.0-next.* pre-releases exist; next.26 is the newest
+# whose engines accept Node 22 (next.36 and later need Node >= 24.11.1). Its two dependencies
+# with version ranges are pinned here too (antlr4, the third, it pins itself).
+CYPHER_LS_VERSION=2.0.0-next.26
+CYPHER_LS_DEPS=(fastest-levenshtein@1.0.16 vscode-languageserver-types@3.18.5)
 
 started=$SECONDS
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -101,6 +109,29 @@ if printf 'flowchart LR\n  end --> x\n' | INTEROP_MERMAID_PREFIX="$mermaid_prefi
     exit 1
 fi
 
+# --- Neo4j's Cypher parser (@neo4j-cypher/language-support) ----------------------------
+cypher_prefix="$tools/cypher"
+cypher_stamp="@neo4j-cypher/language-support@$CYPHER_LS_VERSION ${CYPHER_LS_DEPS[*]}"
+if [[ ! -f "$cypher_prefix/node_modules/@neo4j-cypher/language-support/package.json" ||
+      "$(cat "$cypher_prefix/.interop-stamp" 2>/dev/null)" != "$cypher_stamp" ]]; then
+    echo "interop: installing @neo4j-cypher/language-support $CYPHER_LS_VERSION into tests/interop/node_modules"
+    rm -rf "$cypher_prefix"
+    mkdir -p "$cypher_prefix"
+    PATH="$(dirname "$node"):$PATH" quietly npm install --prefix "$cypher_prefix" "${npm_flags[@]}" \
+        "@neo4j-cypher/language-support@$CYPHER_LS_VERSION" "${CYPHER_LS_DEPS[@]}"
+    printf '%s' "$cypher_stamp" >"$cypher_prefix/.interop-stamp"
+fi
+# The parser must reject broken Cypher (here a backslash that escapes the closing quote) with
+# exit 1, or the Cypher tests would prove nothing; exit 2 means it could not load.
+cypher_check=0
+printf '%s\n' "MERGE (n:Node {id: 'back\\'});" |
+    INTEROP_CYPHER_PREFIX="$cypher_prefix" "$node" "$dir/cypher_parse.mjs" >/dev/null 2>"$log" || cypher_check=$?
+if [[ $cypher_check -ne 1 ]]; then
+    cat "$log" >&2
+    echo "interop: cypher_parse.mjs exited $cypher_check on broken Cypher (want 1); the Cypher install is not a real parser" >&2
+    exit 1
+fi
+
 # --- Graphviz ----------------------------------------------------------------------------
 if ! command -v dot >/dev/null; then
     echo "interop: Graphviz's dot is not on PATH (apt-get install graphviz; .ci/run does)" >&2
@@ -113,7 +144,8 @@ export INTEROP_NODE="$node"
 export INTEROP_INSPECTOR="$inspector"
 export INTEROP_REQUIRE_INSPECTOR=1
 export INTEROP_MERMAID_PREFIX="$mermaid_prefix"
-export INTEROP_REQUIRE_TOOLS=1     # no skipping when Graphviz or Mermaid is missing
+export INTEROP_CYPHER_PREFIX="$cypher_prefix"
+export INTEROP_REQUIRE_TOOLS=1     # no skipping when Graphviz, Mermaid or the Cypher parser is missing
 export PYTHONDONTWRITEBYTECODE=1
 export NO_COLOR=1
 
@@ -122,7 +154,8 @@ sdk_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.ve
 nx_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("networkx"))')"
 echo "interop: mcp $sdk_version, Inspector $("$node" "$inspector" --cli --version)," \
     "Node $("$node" --version), server $("$bin" --version)"
-echo "interop: networkx $nx_version, mermaid $MERMAID_VERSION, $(dot -V 2>&1 | head -n1)"
+echo "interop: networkx $nx_version, mermaid $MERMAID_VERSION," \
+    "@neo4j-cypher/language-support $CYPHER_LS_VERSION, $(dot -V 2>&1 | head -n1)"
 status=0
 "$venv/bin/python" -m pytest tests/interop -q -p no:cacheprovider --tb=short -rfEs || status=$?
 

@@ -3,9 +3,9 @@
 The tests drive the real `networks-mcp` binary (NETWORKS_MCP_BIN, default
 target/debug/networks-mcp) through real MCP clients: the official Python SDK
 (`mcp` on PyPI) and the MCP Inspector CLI; and check its import/export formats
-with tools we did not write (NetworkX, Graphviz's dot, the Mermaid parser).
-`.ci/interop.sh` installs them and runs this directory; see it for the
-environment it sets.
+with tools we did not write (NetworkX, Graphviz's dot, the Mermaid parser, Neo4j's
+Cypher parser). `.ci/interop.sh` installs them and runs this directory; see it for
+the environment it sets.
 
 The tests are plain sync functions: `run_async` runs an async body under anyio,
 so no pytest plugin for asyncio is needed.
@@ -293,6 +293,29 @@ def mermaid_parse():
         env = dict(os.environ, INTEROP_MERMAID_PREFIX=prefix, NO_COLOR="1")
         proc = subprocess.run([node, str(script)], input=text, capture_output=True, text=True, timeout=120, env=env)
         assert proc.returncode in (0, 1), f"mermaid_parse.mjs could not run (exit {proc.returncode}): {proc.stderr}"
+        return proc
+
+    return parse
+
+
+@pytest.fixture(scope="session")
+def cypher_parse():
+    """A function that checks Cypher text with Neo4j's own parser and front-end
+    (`@neo4j-cypher/language-support`, through tests/interop/cypher_parse.mjs) and returns
+    the CompletedProcess: exit 0 and a JSON description of the statements on stdout, or
+    exit 1 and the errors (line:column) on stderr."""
+    node = node_binary()
+    prefix = os.environ.get("INTEROP_CYPHER_PREFIX")
+    present = bool(
+        node and prefix and (pathlib.Path(prefix) / "node_modules" / "@neo4j-cypher" / "language-support").is_dir()
+    )
+    require_external("the Neo4j Cypher parser", present, f"INTEROP_NODE={node!r}, INTEROP_CYPHER_PREFIX={prefix!r}")
+    script = pathlib.Path(__file__).with_name("cypher_parse.mjs")
+
+    def parse(text: str) -> subprocess.CompletedProcess:
+        env = dict(os.environ, INTEROP_CYPHER_PREFIX=prefix, NO_COLOR="1")
+        proc = subprocess.run([node, str(script)], input=text, capture_output=True, text=True, timeout=120, env=env)
+        assert proc.returncode in (0, 1), f"cypher_parse.mjs could not run (exit {proc.returncode}): {proc.stderr}"
         return proc
 
     return parse
