@@ -3,15 +3,18 @@
 //! readiness and metrics, read-only mode, the body limit, the bind policy, the config
 //! file and graceful shutdown.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{Value, json};
+
+mod common;
+
+use common::spawn_http as spawn;
 
 const PROTOCOL: &str = "2025-06-18";
 
@@ -67,47 +70,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Spawns the binary (with `--http 127.0.0.1:0` unless `args` has `--http`); the receiver gets `http://127.0.0.1:PORT` once it listens.
-fn spawn(
-    args: &[&str],
-    envs: &[(&str, &str)],
-) -> (Child, Arc<Mutex<Vec<String>>>, mpsc::Receiver<String>) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_networks-mcp"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("NETWORKS_MCP") {
-            command.env_remove(key);
-        }
-    }
-    if !args.contains(&"--http") {
-        command.args(["--http", "127.0.0.1:0"]);
-    }
-    let mut child = command
-        .args(["--log-level", "info"])
-        .args(args)
-        .envs(envs.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn networks-mcp");
-    let stderr = child.stderr.take().unwrap();
-    let lines = Arc::new(Mutex::new(Vec::new()));
-    let (tx, rx) = mpsc::channel();
-    let sink = lines.clone();
-    std::thread::spawn(move || {
-        let marker = "serving MCP over streamable HTTP at http://";
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(at) = line.find(marker) {
-                let rest = &line[at + marker.len() - "http://".len()..];
-                let end = rest.find("/mcp").unwrap_or(rest.len());
-                let _ = tx.send(rest[..end].to_string());
-            }
-            sink.lock().unwrap().push(line);
-        }
-    });
-    (child, lines, rx)
 }
 
 fn wait_exit(child: &mut Child, limit: Duration) -> ExitStatus {

@@ -4,7 +4,7 @@
 //! through `/mcp`.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -13,6 +13,8 @@ use reqwest::blocking::{Client, Response};
 use reqwest::header::{AUTHORIZATION, COOKIE, HOST, LOCATION, SET_COOKIE};
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
+
+mod common;
 
 const PROTOCOL: &str = "2025-06-18";
 
@@ -24,38 +26,14 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str], token: Option<&str>) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_networks-mcp"));
-        for (key, _) in std::env::vars() {
-            if key.starts_with("NETWORKS_MCP") {
-                command.env_remove(key);
-            }
-        }
-        if let Some(token) = token {
-            command.env("NETWORKS_MCP_AUTH_TOKEN", token);
-        }
-        let mut child = command
-            .args(["--http", "127.0.0.1:0", "--log-level", "info"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn networks-mcp");
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let marker = "read-only web view at http://";
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(at) = line.find(marker) {
-                    let rest = &line[at + marker.len() - "http://".len()..];
-                    let end = rest.find("/ui").unwrap_or(rest.len());
-                    let _ = tx.send(rest[..end].to_string());
-                }
-            }
-        });
+        let envs: Vec<(&str, &str)> = token
+            .map(|t| ("NETWORKS_MCP_AUTH_TOKEN", t))
+            .into_iter()
+            .collect();
+        let (child, _log, rx) = common::spawn_http(args, &envs);
         let base = rx
             .recv_timeout(Duration::from_secs(20))
-            .expect("the server logs the web view's address");
+            .expect("the server logs its address");
         Server { child, base }
     }
 

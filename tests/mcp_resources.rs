@@ -4,11 +4,12 @@
 // resources/subscribe and logging are the 2025-protocol ways, deprecated in rmcp.
 #![allow(deprecated)]
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::stdio::JsonLinesTransport;
 use networks_mcp::mcp::{NetworksServer, ServerOptions};
 use rmcp::model::{
     CallToolRequestParams, GetPromptRequestParams, LoggingMessageNotificationParam,
@@ -64,14 +65,7 @@ impl ClientHandler for Recorder {
 type Client = RunningService<RoleClient, Recorder>;
 
 async fn connect_to(server: NetworksServer) -> (Client, mpsc::UnboundedReceiver<String>) {
-    let (client_end, server_end) = tokio::io::duplex(1 << 20);
-    let (read, write) = tokio::io::split(server_end);
-    let (transport, _writer) = JsonLinesTransport::new(read, write);
-    tokio::spawn(async move {
-        if let Ok(service) = server.serve(transport).await {
-            let _ = service.waiting().await;
-        }
-    });
+    let client_end = common::serve_in_process(server);
     let (tx, rx) = mpsc::unbounded_channel();
     let client = Recorder(tx).serve(client_end).await.expect("handshake");
     (client, rx)

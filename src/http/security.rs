@@ -257,6 +257,18 @@ impl AccessPolicy {
     }
 }
 
+/// The answer to a refused request; a 401 names the scheme a client should use.
+fn refusal(status: StatusCode, message: impl IntoResponse) -> Response {
+    let mut response = (status, message).into_response();
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"networks-mcp\""),
+        );
+    }
+    response
+}
+
 /// Axum middleware applying an [`AccessPolicy`].
 pub async fn guard(
     State(policy): State<Arc<AccessPolicy>>,
@@ -265,16 +277,7 @@ pub async fn guard(
 ) -> Response {
     match policy.check(request.headers()) {
         Ok(()) => next.run(request).await,
-        Err((status, message)) => {
-            let mut response = (status, message).into_response();
-            if status == StatusCode::UNAUTHORIZED {
-                response.headers_mut().insert(
-                    header::WWW_AUTHENTICATE,
-                    HeaderValue::from_static("Bearer realm=\"networks-mcp\""),
-                );
-            }
-            response
-        }
+        Err((status, message)) => refusal(status, message),
     }
 }
 
@@ -334,16 +337,7 @@ pub async fn ui_guard(
             response
         }
         Ok(_) => next.run(request).await,
-        Err((status, message)) => {
-            let mut response = (status, message).into_response();
-            if status == StatusCode::UNAUTHORIZED {
-                response.headers_mut().insert(
-                    header::WWW_AUTHENTICATE,
-                    HeaderValue::from_static("Bearer realm=\"networks-mcp\""),
-                );
-            }
-            response
-        }
+        Err((status, message)) => refusal(status, message),
     }
 }
 

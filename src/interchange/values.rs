@@ -44,6 +44,12 @@ fn looks_numeric(text: &str) -> bool {
         .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E'))
 }
 
+/// A weight written as text (CSV cell, DOT or GraphML value): a finite number,
+/// surrounding white space allowed. `None` when it is not one.
+pub(crate) fn parse_weight(text: &str) -> Option<f64> {
+    text.trim().parse::<f64>().ok().filter(|w| w.is_finite())
+}
+
 /// A JSON number for a finite float (`None` for NaN and infinities).
 pub(crate) fn float(value: f64) -> Option<Value> {
     Number::from_f64(value).map(Value::Number)

@@ -58,6 +58,15 @@ pub enum LoggingError {
     AlreadySet(String),
 }
 
+/// Opens a log file for appending, creating it if needed.
+fn open_append(path: &std::path::Path) -> Result<std::fs::File, LoggingError> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| LoggingError::File(path.to_path_buf(), e))
+}
+
 /// Installs the global `tracing` subscriber: stderr (and optionally a file), with the
 /// configured level and format. Call once at startup.
 pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
@@ -69,24 +78,13 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
         EnvFilter::try_new(&spec).map_err(|e| LoggingError::Filter(spec.clone(), e.to_string()))?;
 
     let file_writer = match &config.file {
-        Some(path) => {
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| LoggingError::File(path.clone(), e))?;
-            Some(BoxMakeWriter::new(Mutex::new(file)))
-        }
+        Some(path) => Some(BoxMakeWriter::new(Mutex::new(open_append(path)?))),
         None => None,
     };
 
     let audit_layer = match &config.audit_file {
         Some(path) => {
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| LoggingError::File(path.clone(), e))?;
+            let file = open_append(path)?;
             Some(
                 tracing_subscriber::fmt::layer()
                     .json()

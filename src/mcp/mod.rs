@@ -103,9 +103,7 @@ impl NetworksServer {
                 let mut tool = t.tool.clone();
                 let mut meta = rmcp::model::JsonObject::new();
                 meta.insert("toolset".into(), Value::from(t.toolset.name()));
-                if app::TOOLS.contains(&t.name()) {
-                    meta.insert("ui".into(), app::tool_meta());
-                }
+                meta.extend(tool.meta.take().map(|m| m.0).unwrap_or_default());
                 tool.meta = Some(rmcp::model::MetaObject(meta));
                 tool
             })
@@ -141,18 +139,40 @@ impl NetworksServer {
         }
     }
 
+    /// The context tool bodies run in, against this server's registry.
+    fn context<'a>(&'a self, progress: &'a tool::Progress) -> ToolContext<'a> {
+        ToolContext {
+            registry: &self.registry,
+            limits: &self.inner.options.limits,
+            progress,
+        }
+    }
+
+    /// Applies a write: journaled first when durable (compacting when due), else
+    /// straight on the registry. `run` is the call itself, e.g. guarded against panics.
+    fn apply_write(
+        &self,
+        tool: &ToolDef,
+        arguments: &Value,
+        run: impl FnOnce() -> Result<Value, Error>,
+    ) -> Result<Value, Error> {
+        let Some(storage) = &self.storage else {
+            return run();
+        };
+        let (result, compaction_due) = storage.write(tool.name(), arguments, run);
+        if compaction_due && let Err(e) = storage.compact(&self.registry) {
+            error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
+        }
+        result
+    }
+
     /// Runs a tool body directly (no metrics, audit or journal): for resources
     /// that present a tool's answer.
     fn call_internal(&self, name: &str, arguments: Value) -> Result<Value, Error> {
         let tool = tools::find(&self.inner.tools_all, name).ok_or_else(|| Error::Internal {
             message: format!("internal tool '{name}' missing"),
         })?;
-        let ctx = ToolContext {
-            registry: &self.registry,
-            limits: &self.inner.options.limits,
-            progress: &tool::Progress::NONE,
-        };
-        tool.call(&ctx, arguments)
+        tool.call(&self.context(&tool::Progress::NONE), arguments)
     }
 
     /// Creates network `name` from a document at startup (`--load`), journaled when
@@ -175,21 +195,8 @@ impl NetworksServer {
                 message: "network_import missing".into(),
             }
         })?;
-        let ctx = ToolContext {
-            registry: &self.registry,
-            limits: &self.inner.options.limits,
-            progress,
-        };
-        let result = match &self.storage {
-            Some(storage) => {
-                storage
-                    .write(tool.name(), &arguments, || {
-                        tool.call(&ctx, arguments.clone())
-                    })
-                    .0
-            }
-            None => tool.call(&ctx, arguments.clone()),
-        };
+        let ctx = self.context(progress);
+        let result = self.apply_write(tool, &arguments, || tool.call(&ctx, arguments.clone()));
         if result.is_ok() {
             self.inner.changes.publish(notify::Change::List);
         }
@@ -209,12 +216,7 @@ impl NetworksServer {
                     message: format!("journal record {index} names unknown tool '{tool}'"),
                 });
             };
-            let ctx = ToolContext {
-                registry: &self.registry,
-                limits: &self.inner.options.limits,
-                progress: &tool::Progress::NONE,
-            };
-            if let Err(e) = tool.call(&ctx, arguments) {
+            if let Err(e) = tool.call(&self.context(&tool::Progress::NONE), arguments) {
                 warn!(record = index, tool = tool.name(), error = %e, "journaled write failed on replay");
             }
         }
@@ -302,7 +304,8 @@ impl NetworksServer {
     ) -> Option<Result<Value, Error>> {
         let tool = self.inner.tools.iter().find(|t| t.name() == name)?;
         let started = Instant::now();
-        let networks_before = self.registry.len();
+        // Only a write can add or remove a network.
+        let networks_before = tool.effect.writes().then(|| self.registry.len());
         let result = if self.inner.options.read_only && tool.effect.writes() {
             Err(Error::ReadOnly {
                 tool: name.to_string(),
@@ -316,25 +319,14 @@ impl NetworksServer {
                     Err(Error::Internal { message })
                 })
             };
-            let ctx = ToolContext {
-                registry: &self.registry,
-                limits: &self.inner.options.limits,
-                progress,
-            };
-            match (&self.storage, tool.effect.writes()) {
-                (_, true) if self.inner.options.dry_run => {
+            let ctx = self.context(progress);
+            let call = || guarded(&|| tool.call(&ctx, arguments.clone()));
+            match tool.effect.writes() {
+                true if self.inner.options.dry_run => {
                     guarded(&|| self.dry_run(tool, arguments.clone(), progress))
                 }
-                (Some(storage), true) => {
-                    let (result, compaction_due) = storage.write(name, &arguments, || {
-                        guarded(&|| tool.call(&ctx, arguments.clone()))
-                    });
-                    if compaction_due && let Err(e) = storage.compact(&self.registry) {
-                        error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
-                    }
-                    result
-                }
-                _ => guarded(&|| tool.call(&ctx, arguments.clone())),
+                true => self.apply_write(tool, &arguments, call),
+                false => call(),
             }
         };
         let elapsed = started.elapsed();
@@ -359,7 +351,7 @@ impl NetworksServer {
                     .changes
                     .publish(notify::Change::Network(network.to_string()));
             }
-            if self.registry.len() != networks_before {
+            if networks_before != Some(self.registry.len()) {
                 self.inner.changes.publish(notify::Change::List);
             }
             info!(

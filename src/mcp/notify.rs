@@ -81,17 +81,19 @@ impl Session {
 
     /// The subscribed URIs that a change to network `name` touches.
     fn touched_by(&self, name: &str) -> Vec<String> {
-        self.subscriptions
-            .lock()
-            .iter()
-            .filter(|uri| parse_uri(uri).is_some_and(|r| r.network() == name))
-            .cloned()
-            .collect()
+        touched(self.subscriptions.lock().iter(), name)
     }
 
     fn all_subscriptions(&self) -> Vec<String> {
         self.subscriptions.lock().iter().cloned().collect()
     }
+}
+
+/// The URIs among `uris` that belong to network `name` (its summary or an export).
+fn touched<'a>(uris: impl Iterator<Item = &'a String>, name: &str) -> Vec<String> {
+    uris.filter(|uri| parse_uri(uri).is_some_and(|r| r.network() == name))
+        .cloned()
+        .collect()
 }
 
 #[allow(deprecated)] // logging is deprecated from protocol 2026-07-28 on, but 2025 clients use it
@@ -234,12 +236,6 @@ impl NetworksServer {
         let accepted = context.accepted().clone();
         let list_changed = accepted.resources_list_changed == Some(true);
         let uris = accepted.resource_subscriptions.unwrap_or_default();
-        let touched = |name: &str| -> Vec<String> {
-            uris.iter()
-                .filter(|uri| parse_uri(uri).is_some_and(|r| r.network() == name))
-                .cloned()
-                .collect()
-        };
         loop {
             let change = tokio::select! {
                 _ = context.cancelled() => return Ok(()),
@@ -251,7 +247,7 @@ impl NetworksServer {
                 Ok(Change::List) => Ok(()),
                 Ok(Change::Network(name)) => {
                     let mut result = Ok(());
-                    for uri in touched(&name) {
+                    for uri in touched(uris.iter(), &name) {
                         result = result.and(sink.notify_resource_updated(uri).await);
                     }
                     result

@@ -211,6 +211,14 @@ impl ToolDef {
         }
     }
 
+    /// Adds an entry to the tool's published `_meta` (e.g. `ui` for an MCP Apps view).
+    pub fn with_meta(mut self, key: &str, value: Value) -> Self {
+        let mut meta = self.tool.meta.take().map(|m| m.0).unwrap_or_default();
+        meta.insert(key.into(), value);
+        self.tool.meta = Some(rmcp::model::MetaObject(meta));
+        self
+    }
+
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.tool.name

@@ -18,6 +18,13 @@ pub type Client = RunningService<RoleClient, ()>;
 pub async fn connect(options: ServerOptions) -> (Client, Arc<NetworkRegistry>) {
     let registry = Arc::new(NetworkRegistry::new());
     let server = NetworksServer::new(Arc::clone(&registry), options);
+    let client = ().serve(serve_in_process(server)).await.expect("client handshake");
+    (client, registry)
+}
+
+/// Serves `server` on one end of an in-memory pipe (our JSON-lines transport, as on
+/// stdio) and returns the other end for a client.
+pub fn serve_in_process(server: NetworksServer) -> tokio::io::DuplexStream {
     let (client_end, server_end) = tokio::io::duplex(1 << 20);
     let (read, write) = tokio::io::split(server_end);
     let (transport, _writer) = JsonLinesTransport::new(read, write);
@@ -26,8 +33,7 @@ pub async fn connect(options: ServerOptions) -> (Client, Arc<NetworkRegistry>) {
             let _ = service.waiting().await;
         }
     });
-    let client = ().serve(client_end).await.expect("client handshake");
-    (client, registry)
+    client_end
 }
 
 /// The outcome of one tool call: whether it was an error, and its structured content.
@@ -86,4 +92,49 @@ pub async fn err(client: &Client, tool: &str, arguments: Value, code: &str) -> V
     let message = outcome.body["error"].as_str().unwrap_or_default();
     assert!(message.len() > 20, "error message too thin: {message}");
     outcome.body
+}
+
+/// Spawns the binary (with `--http 127.0.0.1:0` unless `args` has `--http`); the receiver gets `http://127.0.0.1:PORT` once it listens.
+pub fn spawn_http(
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (
+    std::process::Child,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    std::sync::mpsc::Receiver<String>,
+) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_networks-mcp"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("NETWORKS_MCP") {
+            command.env_remove(key);
+        }
+    }
+    if !args.contains(&"--http") {
+        command.args(["--http", "127.0.0.1:0"]);
+    }
+    let mut child = command
+        .args(["--log-level", "info"])
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn networks-mcp");
+    let stderr = child.stderr.take().unwrap();
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sink = lines.clone();
+    std::thread::spawn(move || {
+        let marker = "serving MCP over streamable HTTP at http://";
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)).map_while(Result::ok) {
+            if let Some(at) = line.find(marker) {
+                let rest = &line[at + marker.len() - "http://".len()..];
+                let end = rest.find("/mcp").unwrap_or(rest.len());
+                let _ = tx.send(rest[..end].to_string());
+            }
+            sink.lock().unwrap().push(line);
+        }
+    });
+    (child, lines, rx)
 }

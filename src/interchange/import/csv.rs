@@ -71,12 +71,7 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
         let cell = |i: usize| record.get(i).unwrap_or_default();
         let weight = match weight.map(cell) {
             None | Some("") => DEFAULT_WEIGHT,
-            Some(text) => text
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|w| w.is_finite())
-                .ok_or_else(|| {
+            Some(text) => values::parse_weight(text).ok_or_else(|| {
                     invalid(
                         FORMAT,
                         Some(format!("row {row}, column 'weight'")),

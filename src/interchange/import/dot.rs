@@ -712,18 +712,13 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
         let mut attributes = Map::new();
         for (key, text) in edge.attributes {
             if key == "weight" {
-                weight = text
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|w| w.is_finite())
-                    .ok_or_else(|| {
-                        invalid(
-                            FORMAT,
-                            Some(format!("edge {i} ({source} -> {target})")),
-                            format!("weight '{text}' is not a finite number"),
-                        )
-                    })?;
+                weight = values::parse_weight(&text).ok_or_else(|| {
+                    invalid(
+                        FORMAT,
+                        Some(format!("edge {i} ({source} -> {target})")),
+                        format!("weight '{text}' is not a finite number"),
+                    )
+                })?;
             } else {
                 attributes.insert(key, values::infer_scalar(&text));
             }

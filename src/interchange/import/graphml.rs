@@ -397,17 +397,12 @@ impl State<'_> {
                 return Ok(());
             }
             Some(Owner::Edge(..)) if key.name == "weight" || key_id == WEIGHT_KEY => {
-                let weight = text
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|w| w.is_finite())
-                    .ok_or_else(|| {
-                        self.error(
-                            pos,
-                            format!("the edge weight '{text}' is not a finite number"),
-                        )
-                    })?;
+                let weight = values::parse_weight(text).ok_or_else(|| {
+                    self.error(
+                        pos,
+                        format!("the edge weight '{text}' is not a finite number"),
+                    )
+                })?;
                 if let Some(Owner::Edge(edge, explicit)) = &mut self.owner
                     && !*explicit
                 {

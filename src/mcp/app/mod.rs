@@ -17,10 +17,7 @@ pub const MIME: &str = "text/html;profile=mcp-app";
 /// The page: our own HTML, CSS and JavaScript, nothing third-party.
 pub const HTML: &str = include_str!("view.html");
 
-/// The tools whose results the view renders.
-pub const TOOLS: &[&str] = &["network_visualize"];
-
-/// `_meta.ui` of a tool rendered by the view.
+/// `_meta.ui` of a tool whose results the view renders.
 pub fn tool_meta() -> serde_json::Value {
     json!({ "resourceUri": VIEW_URI, "visibility": ["model", "app"] })
 }

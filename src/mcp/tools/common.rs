@@ -97,3 +97,13 @@ pub fn check_range(field: &str, limit: usize, max: usize) -> crate::Result<usize
     }
     Ok(limit)
 }
+
+/// The error of one invalid item of a batch (or of an imported document): it names
+/// the list (`field`) and the item's position, so nothing else needs to be guessed.
+pub fn batch_item_error(field: &str, index: usize, inner: crate::Error) -> crate::Error {
+    crate::Error::InvalidBatchItem {
+        field: field.into(),
+        index,
+        inner: Box::new(inner),
+    }
+}

@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 use tracing::info;
 
 use super::common::{
-    EdgeOut, Success, any_json_schema, check_limit, flat_attributes_schema, no_attributes,
+    EdgeOut, Success, any_json_schema, batch_item_error, check_limit, flat_attributes_schema,
+    no_attributes,
 };
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
@@ -512,14 +513,6 @@ pub struct AddNodesOutput {
     /// Per-item outcomes, when include_items was true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<NodeItemOutcome>>,
-}
-
-fn batch_item_error(field: &str, index: usize, inner: Error) -> Error {
-    Error::InvalidBatchItem {
-        field: field.into(),
-        index,
-        inner: Box::new(inner),
-    }
 }
 
 fn check_batch_size(field: &str, len: usize) -> Result<()> {

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use tracing::info;
 
-use super::common::{Success, check_range};
+use super::common::{Success, batch_item_error, check_range};
 use crate::error::{Error, Result};
 use crate::interchange::{self, Format, ImportedGraph};
 use crate::limits::Limits;
@@ -318,12 +318,12 @@ fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result
     for (index, node) in graph.nodes.iter().enumerate() {
         limits
             .check_item(&node.attributes, node.data.as_ref())
-            .map_err(|e| item_error("nodes", index, e))?;
+            .map_err(|e| batch_item_error("nodes", index, e))?;
     }
     for (index, edge) in graph.edges.iter().enumerate() {
         limits
             .check_item(&edge.attributes, None)
-            .map_err(|e| item_error("edges", index, e))?;
+            .map_err(|e| batch_item_error("edges", index, e))?;
     }
     let mut new_nodes: FxHashSet<&str> = FxHashSet::default();
     let ids = graph.nodes.iter().map(|n| n.id.as_str()).chain(
@@ -339,14 +339,6 @@ fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result
     }
     limits.check_nodes(net.node_count(), new_nodes.len())?;
     limits.check_edges(net.edge_count(), graph.edges.len())
-}
-
-fn item_error(field: &str, index: usize, inner: Error) -> Error {
-    Error::InvalidBatchItem {
-        field: field.into(),
-        index,
-        inner: Box::new(inner),
-    }
 }
 
 /// The import and export tools.

@@ -9,15 +9,16 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::common::Success;
-use crate::error::{Error, Result};
+use super::common::{Success, check_range};
+use crate::error::Result;
 use crate::interchange::{self, Format};
-use crate::mcp::app::VIEW_URI;
+use crate::mcp::app::{self, VIEW_URI};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::view::model::{self, Scope, ViewRequest};
 
 const DEFAULT_MAX_NODES: usize = 300;
 const MAX_MAX_NODES: usize = 5_000;
+const MAX_DEPTH: usize = 10;
 /// Past this many drawn nodes the Mermaid fallback is left out: it would be unreadable.
 const MAX_MERMAID_NODES: usize = 300;
 
@@ -99,18 +100,8 @@ pub struct VisualizeOutput {
 }
 
 fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutput> {
-    if p.max_nodes == 0 || p.max_nodes > MAX_MAX_NODES {
-        return Err(Error::InvalidValue {
-            field: "max_nodes".into(),
-            reason: format!("{} is out of range; give 1 to {MAX_MAX_NODES}", p.max_nodes),
-        });
-    }
-    if !(1..=10).contains(&p.depth) {
-        return Err(Error::InvalidValue {
-            field: "depth".into(),
-            reason: format!("{} is out of range; give 1 to 10", p.depth),
-        });
-    }
+    check_range("max_nodes", p.max_nodes, MAX_MAX_NODES)?;
+    check_range("depth", p.depth, MAX_DEPTH)?;
     let request = ViewRequest {
         focus: p.node_id.clone(),
         scope: p.scope.into(),
@@ -154,5 +145,6 @@ pub fn tools() -> Vec<ToolDef> {
             effect: Effect::Read,
         },
         visualize,
-    )]
+    )
+    .with_meta("ui", app::tool_meta())]
 }
