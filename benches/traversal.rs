@@ -22,8 +22,8 @@ fn nodes() -> usize {
 
 fn benches(c: &mut Criterion) {
     let w = generate(nodes(), SEED);
-    let net = ours_build(&w.ids, &w.edges);
-    let dag = ours_build(&w.ids, &w.dag_edges);
+    let net = ours_build(&w.ids, &w.str_edges);
+    let dag = ours_build(&w.ids, &w.str_dag_edges);
     let g = base_build(w.n, &w.edges);
     let gd = base_build(w.n, &w.dag_edges);
     check_agreement(&w, &net, &dag, &g, &gd);
@@ -36,7 +36,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("ours", |b| {
         b.iter_batched(
             || (),
-            |_| ours_build(&w.ids, &w.edges),
+            |_| ours_build(&w.ids, &w.str_edges),
             BatchSize::PerIteration,
         )
     });

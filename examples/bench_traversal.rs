@@ -16,6 +16,7 @@ use std::time::Instant;
 
 #[path = "../benches/workload/mod.rs"]
 mod workload;
+use networks_mcp::network::Network;
 use workload::*;
 
 struct Args {
@@ -102,6 +103,22 @@ fn median_pair(runs: usize, ours: &dyn Fn() -> usize, base: &dyn Fn() -> usize) 
     (o[runs / 2], b[runs / 2])
 }
 
+/// Runs our side of operation `i` of [`OPS`] (1..=9).
+fn ours_op(i: usize, net: &Network, dag: &Network, w: &Workload) -> usize {
+    match i {
+        1 => ours_neighbors(net),
+        2 => ours_neighbors_by_id(net, &w.ids),
+        3 => ours_bfs(net),
+        4 => ours_traverse_bfs(net),
+        5 => ours_dijkstra(net),
+        6 => ours_toposort(dag),
+        7 => ours_topological_sort(dag),
+        8 => ours_scc(net),
+        9 => ours_descendants(net),
+        _ => unreachable!("no operation {i}"),
+    }
+}
+
 const OPS: [&str; 10] = [
     "build",
     "neighbors",
@@ -140,11 +157,35 @@ fn main() {
     let mut net = None;
     ours[0] = median(runs, || {
         net = None;
-        net = Some(ours_build(&w.ids, &w.edges));
+        net = Some(ours_build(&w.ids, &w.str_edges));
     });
-    let net = net.expect("built");
+    let mut net = net.expect("built");
     let network_rss = proc_status_bytes("VmRSS:").saturating_sub(rss_before);
-    let dag = ours_build(&w.ids, &w.dag_edges);
+    // The same build with one `add_edge` call per edge, for comparison.
+    let build_edge_by_edge = median(runs, || ours_build_edge_by_edge(&w.ids, &w.str_edges));
+    let mut dag = ours_build(&w.ids, &w.str_dag_edges);
+
+    // The compact adjacency: its build time, and its memory once built.
+    let rss_before_adjacency = proc_status_bytes("VmRSS:");
+    let adjacency_build = median(runs, || {
+        net.drop_adjacency();
+        net.adjacency().out_neighbors(ours_n0(&net)).len()
+    });
+    let adjacency_rss = proc_status_bytes("VmRSS:").saturating_sub(rss_before_adjacency);
+
+    // Cold: every operation as the first query after a change (no adjacency yet).
+    let mut cold = [0.0f64; OPS.len()];
+    for (i, slot) in cold.iter_mut().enumerate().skip(1) {
+        *slot = median(runs, || {
+            net.drop_adjacency();
+            dag.drop_adjacency();
+            ours_op(i, &net, &dag, &w)
+        });
+    }
+    // Warm (below): the adjacency built, as for every query after the first few
+    // since the last change.
+    net.adjacency();
+    dag.adjacency();
     let peak_ours = proc_status_bytes("VmHWM:");
 
     // --- baseline build, then every operation with ours and baseline interleaved
@@ -158,17 +199,15 @@ fn main() {
     let g = g.expect("built");
     let gd = base_build(w.n, &w.dag_edges);
     let pairs: [OpPair; 9] = [
-        (1, &|| ours_neighbors(&net), &|| base_neighbors(&g)),
-        (2, &|| ours_neighbors_by_id(&net, &w.ids), &|| {
-            base_neighbors(&g)
-        }),
-        (3, &|| ours_bfs(&net), &|| base_bfs(&g)),
-        (4, &|| ours_traverse_bfs(&net), &|| base_bfs(&g)),
-        (5, &|| ours_dijkstra(&net), &|| base_dijkstra(&g)),
-        (6, &|| ours_toposort(&dag), &|| base_toposort(&gd)),
-        (7, &|| ours_topological_sort(&dag), &|| base_toposort(&gd)),
-        (8, &|| ours_scc(&net), &|| base_scc(&g)),
-        (9, &|| ours_descendants(&net), &|| base_descendants(&g)),
+        (1, &|| ours_op(1, &net, &dag, &w), &|| base_neighbors(&g)),
+        (2, &|| ours_op(2, &net, &dag, &w), &|| base_neighbors(&g)),
+        (3, &|| ours_op(3, &net, &dag, &w), &|| base_bfs(&g)),
+        (4, &|| ours_op(4, &net, &dag, &w), &|| base_bfs(&g)),
+        (5, &|| ours_op(5, &net, &dag, &w), &|| base_dijkstra(&g)),
+        (6, &|| ours_op(6, &net, &dag, &w), &|| base_toposort(&gd)),
+        (7, &|| ours_op(7, &net, &dag, &w), &|| base_toposort(&gd)),
+        (8, &|| ours_op(8, &net, &dag, &w), &|| base_scc(&g)),
+        (9, &|| ours_op(9, &net, &dag, &w), &|| base_descendants(&g)),
     ];
     for (i, ours_op, base_op) in pairs {
         let (o, b) = median_pair(runs, ours_op, base_op);
@@ -181,17 +220,24 @@ fn main() {
     if args.json {
         let mut ops = serde_json::Map::new();
         for (i, name) in OPS.iter().enumerate() {
-            ops.insert(
-                name.to_string(),
-                serde_json::json!({ "ours_s": ours[i], "baseline_s": base[i] }),
-            );
+            let mut op = serde_json::json!({ "ours_s": ours[i], "baseline_s": base[i] });
+            if i > 0 {
+                op["ours_cold_s"] = serde_json::json!(cold[i]);
+            }
+            ops.insert(name.to_string(), op);
         }
+        ops.insert(
+            "build_edge_by_edge".to_string(),
+            serde_json::json!({ "ours_s": build_edge_by_edge, "baseline_s": base[0] }),
+        );
         let out = serde_json::json!({
             "nodes": w.n,
             "edges": w.edges.len(),
             "dag_edges": w.dag_edges.len(),
             "runs": runs,
             "ops": ops,
+            "adjacency_build_s": adjacency_build,
+            "adjacency_rss_bytes": adjacency_rss,
             "peak_rss_bytes": peak,
             "peak_rss_ours_bytes": peak_ours,
             "network_rss_bytes": network_rss,
@@ -199,18 +245,37 @@ fn main() {
         println!("{out}");
     } else {
         println!(
-            "{:<24} {:>12} {:>12} {:>7}",
-            "op", "ours (s)", "petgraph (s)", "ratio"
+            "{:<24} {:>12} {:>12} {:>7} {:>14}",
+            "op", "ours (s)", "petgraph (s)", "ratio", "ours cold (s)"
         );
         for (i, name) in OPS.iter().enumerate() {
+            let cold = if i > 0 {
+                format!("{:.4}", cold[i])
+            } else {
+                "-".to_string()
+            };
             println!(
-                "{:<24} {:>12.4} {:>12.4} {:>6.2}x",
+                "{:<24} {:>12.4} {:>12.4} {:>6.2}x {:>14}",
                 name,
                 ours[i],
                 base[i],
-                ours[i] / base[i]
+                ours[i] / base[i],
+                cold
             );
         }
+        println!(
+            "{:<24} {:>12.4} {:>12.4} {:>6.2}x {:>14}",
+            "build_edge_by_edge",
+            build_edge_by_edge,
+            base[0],
+            build_edge_by_edge / base[0],
+            "-"
+        );
+        println!(
+            "adjacency build: {:.4} s, {:.0} MiB",
+            adjacency_build,
+            adjacency_rss as f64 / (1 << 20) as f64
+        );
         let mib = |b: u64| b as f64 / (1 << 20) as f64;
         println!(
             "peak RSS: {:.0} MiB after our phases (workload + our network), {:.0} MiB overall; our network alone ≈ {:.0} MiB",

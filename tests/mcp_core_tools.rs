@@ -85,7 +85,7 @@ async fn add_node_twice_is_success_then_duplicate_and_keeps_the_first() {
     let net = registry.get("module_deps").unwrap();
     let net = net.read();
     let node = net.node("networks").unwrap();
-    assert_eq!(node.data, Some(json!("Core")));
+    assert_eq!(node.data.as_deref(), Some(&json!("Core")));
     assert_eq!(node.attributes.get("layer"), Some(&json!(2)));
     assert_eq!(net.node_count(), 4);
 }

@@ -91,7 +91,7 @@ fn snapshot(net: &Network, keep_nulls: bool) -> Snapshot {
             let node = net.node(id).unwrap();
             (
                 id.to_string(),
-                node.data.clone(),
+                node.data.as_deref().cloned(),
                 strip(node.attributes.to_map()),
             )
         })

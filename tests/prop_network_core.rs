@@ -40,7 +40,7 @@ proptest! {
         }
         prop_assert_eq!(net.node_count(), first_payload.len());
         for (id, v) in &first_payload {
-            prop_assert_eq!(net.node(id).unwrap().data.clone(), Some(json!(v)));
+            prop_assert_eq!(net.node(id).unwrap().data.as_deref().cloned(), Some(json!(v)));
         }
     }
 

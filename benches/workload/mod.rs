@@ -7,6 +7,10 @@
 //!   occurrence kept, in generation order), weights uniform in `[0, 1)`.
 //! * The DAG variant: the same edges oriented lower index → higher index, with the
 //!   pairs that become duplicates removed again.
+//! * Both also as **string-id edge lists** ([`StrEdges`]): each edge's source and
+//!   target id spelled out, one after another in one text buffer, as a program
+//!   holds an edge list it has read from a file. Our build consumes these; the
+//!   baseline builds from the integer pairs.
 //!
 //! Every operation exists twice: `ours_*` goes through the public
 //! [`networks_mcp::network::Network`] API (string ids included where the API takes
@@ -62,6 +66,57 @@ impl Rng {
 /// One weighted edge by node number.
 pub type IntEdge = (u32, u32, f64);
 
+/// A string-id edge list: every edge's ids written out in `text`, in edge order.
+pub struct StrEdges {
+    text: String,
+    /// Per edge: where its source id starts in `text`, and the two ids' lengths.
+    spans: Vec<(u32, u16, u16)>,
+    weights: Vec<f64>,
+}
+
+impl StrEdges {
+    /// Spells out `edges` with the ids `n{i}`.
+    pub fn new(edges: &[IntEdge]) -> StrEdges {
+        use std::fmt::Write;
+        let mut text = String::with_capacity(edges.len() * 16);
+        let mut spans = Vec::with_capacity(edges.len());
+        let mut weights = Vec::with_capacity(edges.len());
+        for &(u, v, w) in edges {
+            let start = text.len();
+            write!(text, "n{u}").expect("write to String");
+            let mid = text.len();
+            write!(text, "n{v}").expect("write to String");
+            spans.push((
+                u32::try_from(start).expect("edge list text under 4 GiB"),
+                (mid - start) as u16,
+                (text.len() - mid) as u16,
+            ));
+            weights.push(w);
+        }
+        StrEdges {
+            text,
+            spans,
+            weights,
+        }
+    }
+
+    /// The edges as `(source id, target id, weight)`, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str, f64)> + '_ {
+        self.spans
+            .iter()
+            .zip(&self.weights)
+            .map(|(&(start, a, b), &w)| {
+                let (start, mid) = (start as usize, start as usize + a as usize);
+                (&self.text[start..mid], &self.text[mid..mid + b as usize], w)
+            })
+    }
+
+    /// The number of edges.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+}
+
 /// The generated graphs.
 pub struct Workload {
     /// Number of nodes.
@@ -72,6 +127,10 @@ pub struct Workload {
     pub edges: Vec<IntEdge>,
     /// The DAG variant's edges (lower number → higher number).
     pub dag_edges: Vec<IntEdge>,
+    /// `edges` as a string-id edge list.
+    pub str_edges: StrEdges,
+    /// `dag_edges` as a string-id edge list.
+    pub str_dag_edges: StrEdges,
 }
 
 /// Generates the workload for `n` nodes (`n ≥ 2`) from `seed`.
@@ -99,11 +158,15 @@ pub fn generate(n: usize, seed: u64) -> Workload {
         }
     }
     let ids = (0..n).map(|i| format!("n{i}")).collect();
+    let str_edges = StrEdges::new(&edges);
+    let str_dag_edges = StrEdges::new(&dag_edges);
     Workload {
         n,
         ids,
         edges,
         dag_edges,
+        str_edges,
+        str_dag_edges,
     }
 }
 
@@ -112,15 +175,27 @@ pub fn generate(n: usize, seed: u64) -> Workload {
 // ---------------------------------------------------------------------------
 
 /// Builds a [`Network`] from the string-id edge list through the public API:
-/// `with_capacity`, then `add_node` for every id and `add_edge(&ids[u], &ids[v], w)`
-/// for every edge (each call validates the ids and weight and looks both ids up).
-pub fn ours_build(ids: &[String], edges: &[IntEdge]) -> Network {
+/// `with_capacity`, `add_node` for every id, then the whole edge list through
+/// `add_edge_list` (which validates every id and weight and looks both ids up,
+/// all before it adds any edge).
+pub fn ours_build(ids: &[String], edges: &StrEdges) -> Network {
     let mut net = Network::with_capacity(ids.len(), edges.len());
     for id in ids {
         net.add_node(id, None, Map::new()).expect("valid node");
     }
-    for &(u, v, w) in edges {
-        net.add_edge(&ids[u as usize], &ids[v as usize], w, Map::new())
+    net.add_edge_list(edges.iter()).expect("valid edges");
+    net
+}
+
+/// As [`ours_build`], but one `add_edge` call per edge (each validates and looks
+/// up its two ids, then inserts the edge, before the next starts).
+pub fn ours_build_edge_by_edge(ids: &[String], edges: &StrEdges) -> Network {
+    let mut net = Network::with_capacity(ids.len(), edges.len());
+    for id in ids {
+        net.add_node(id, None, Map::new()).expect("valid node");
+    }
+    for (source, target, w) in edges.iter() {
+        net.add_edge(source, target, w, Map::new())
             .expect("valid edge");
     }
     net

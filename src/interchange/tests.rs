@@ -74,7 +74,11 @@ fn nodes_of(net: &Network) -> Vec<NodeRow> {
     net.node_ids()
         .map(|id| {
             let node = net.node(id).unwrap();
-            (id.to_string(), node.data.clone(), node.attributes.to_map())
+            (
+                id.to_string(),
+                node.data.as_deref().cloned(),
+                node.attributes.to_map(),
+            )
         })
         .collect()
 }

@@ -14,7 +14,7 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::{Edge, Network, Node};
+use super::{Adjacency, Edge, Network, Node};
 use crate::error::Error;
 
 /// Marks "no component" (a vacant index) or "no parent".
@@ -58,7 +58,7 @@ pub(crate) struct SccLabels {
 /// A node's DFS number, low-link and component live side by side in one 12-byte
 /// [`TarjanSlot`], so looking at an edge's target costs one cache miss, not three
 /// (on large graphs the walk is bound by those misses).
-pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>) -> SccLabels {
+pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, adj: &Adjacency) -> SccLabels {
     /// `index == 0`: not visited yet (indices start at 1).
     #[derive(Clone, Copy)]
     struct TarjanSlot {
@@ -76,7 +76,8 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>) -> SccLabels {
         bound
     ];
     let mut stack: Vec<NodeIndex> = Vec::new();
-    let mut call = Vec::new();
+    // DFS call frames: a node and the unread part of its out-row.
+    let mut call: Vec<(NodeIndex, std::slice::Iter<'_, NodeIndex>)> = Vec::new();
     let mut next_index = 1u32;
     let mut count = 0u32;
 
@@ -88,18 +89,18 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>) -> SccLabels {
         slots[root.index()].low = next_index;
         next_index += 1;
         stack.push(root);
-        call.push((root, g.neighbors_directed(root, Outgoing)));
+        call.push((root, adj.out_neighbors(root).iter()));
 
         while let Some((v, successors)) = call.last_mut() {
             let v = *v;
-            if let Some(w) = successors.next() {
+            if let Some(&w) = successors.next() {
                 let ws = slots[w.index()];
                 if ws.index == 0 {
                     slots[w.index()].index = next_index;
                     slots[w.index()].low = next_index;
                     next_index += 1;
                     stack.push(w);
-                    call.push((w, g.neighbors_directed(w, Outgoing)));
+                    call.push((w, adj.out_neighbors(w).iter()));
                 } else if ws.comp == NONE {
                     // Visited and not yet assigned: `w` is on the Tarjan stack.
                     let vs = &mut slots[v.index()];
@@ -317,7 +318,7 @@ impl Network {
     /// ```
     pub fn strongly_connected_components(&self) -> Vec<Vec<NodeIndex>> {
         let g = self.graph();
-        let labels = scc_labels(g);
+        let labels = scc_labels(g, self.adjacency());
         let mut slot = vec![NONE; labels.count];
         let mut sccs: Vec<Vec<NodeIndex>> = Vec::with_capacity(labels.count);
         for v in g.node_indices() {
@@ -394,7 +395,7 @@ impl Network {
     /// `with_nodes: false` leaves every `nodes` list empty.
     fn cyclic_components(&self, limit: usize, with_nodes: bool) -> Cycles {
         let g = self.graph();
-        let labels = scc_labels(g);
+        let labels = scc_labels(g, self.adjacency());
         let cyclic = cyclic_flags(g, &labels);
 
         // slot[c]: NONE = not seen yet, SKIPPED = counted but not returned,

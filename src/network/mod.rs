@@ -1,8 +1,11 @@
 //! The pure graph core: [`Network`] and its algorithms.
 //!
 //! A `Network` is a petgraph [`StableDiGraph`] of [`Node`]s and [`Edge`]s plus an
-//! id → [`NodeIndex`] index (FxHash) and an edge-id → [`EdgeIndex`] index. It knows
-//! nothing of MCP, async or I/O: programs and benchmarks use it directly.
+//! id → [`NodeIndex`] index (a hash table of indices keyed by the ids in the node
+//! records), an edge-id → [`EdgeIndex`] index (a vector: edge ids only grow), and a
+//! lazily built compact copy of the adjacency for whole-graph algorithms
+//! ([`adjacency`]). It knows nothing of MCP, async or I/O: programs and benchmarks
+//! use it directly.
 //!
 //! ```
 //! use networks_mcp::network::{Direction, Network};
@@ -17,12 +20,16 @@
 //! assert_eq!(net.neighbors("agents", Direction::Both).unwrap(), ["logging", "cli"]);
 //! ```
 
+pub mod adjacency;
 pub mod critical;
 pub mod cycles;
 pub mod describe;
+mod edge_ids;
 pub mod edit;
+mod id_index;
 pub mod ordering;
 pub mod paths;
+mod prefetch;
 pub mod query;
 pub mod ready;
 pub mod snapshot;
@@ -34,14 +41,18 @@ pub mod validate;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
+pub use adjacency::Adjacency;
 pub use edit::{AttributeUpdate, EdgeBatchOutcome, EdgeSpec, NodeSpec, RemovedEdge};
 pub use query::NodeFilter;
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
 
 use crate::error::{Error, Result};
+use adjacency::AdjacencyCache;
+use edge_ids::EdgeIdIndex;
+use id_index::IdIndex;
 
 /// The default weight of an edge.
 pub const DEFAULT_WEIGHT: f64 = 1.0;
@@ -51,12 +62,17 @@ pub const DEFAULT_WEIGHT: f64 = 1.0;
 #[derive(Debug, Clone, Default)]
 pub struct Network {
     graph: StableDiGraph<Node, Edge>,
-    node_index: FxHashMap<Box<str>, NodeIndex>,
-    edge_index: FxHashMap<EdgeId, EdgeIndex>,
+    node_index: IdIndex,
+    edge_index: EdgeIdIndex,
     next_edge_id: EdgeId,
     description: Option<String>,
     /// A label used in error messages ("network 'x'"); not part of the content.
     name: String,
+    /// Derived from `graph`; every change to nodes or edges invalidates it.
+    adjacency: AdjacencyCache,
+    /// How many edges have a negative weight, so that Dijkstra's precondition is
+    /// checked in O(1) instead of by a pass over every edge.
+    negative_edges: usize,
 }
 
 impl Network {
@@ -69,8 +85,8 @@ impl Network {
     pub fn with_capacity(nodes: usize, edges: usize) -> Self {
         Network {
             graph: StableDiGraph::with_capacity(nodes, edges),
-            node_index: FxHashMap::with_capacity_and_hasher(nodes, Default::default()),
-            edge_index: FxHashMap::with_capacity_and_hasher(edges, Default::default()),
+            node_index: IdIndex::with_capacity(nodes),
+            edge_index: EdgeIdIndex::with_capacity(edges),
             ..Self::default()
         }
     }
@@ -118,9 +134,35 @@ impl Network {
         &self.graph
     }
 
+    /// The compact adjacency of the whole network, built now if a change since the
+    /// last build made it stale. O(V + E) to build, then free until the next change.
+    /// Whole-graph algorithms use it on their own; call this to read neighbor rows
+    /// directly (see [`Adjacency`]).
+    pub fn adjacency(&self) -> &Adjacency {
+        self.adjacency.full(&self.graph, &self.edge_index)
+    }
+
+    /// Frees the compact adjacency, if built (it is built again when next needed).
+    /// For programs that hold many large networks and analyse them rarely.
+    pub fn drop_adjacency(&mut self) {
+        self.adjacency.invalidate();
+    }
+
+    /// The adjacency for a query that may read only part of the graph: built only
+    /// once list walks since the last change have cost as much as a build (see
+    /// [`adjacency`]). `None` means: walk petgraph's lists and call [`Self::charge_walk`].
+    pub(crate) fn adjacency_if_worth_it(&self) -> Option<&Adjacency> {
+        self.adjacency.partial(&self.graph, &self.edge_index)
+    }
+
+    /// Records `edges` walked on petgraph's lists (see [`Self::adjacency_if_worth_it`]).
+    pub(crate) fn charge_walk(&self, edges: usize) {
+        self.adjacency.charge(edges);
+    }
+
     /// The petgraph index of a node. O(1) expected.
     pub fn index_of(&self, id: &str) -> Option<NodeIndex> {
-        self.node_index.get(id).copied()
+        self.node_index.get(&self.graph, id)
     }
 
     /// Like [`Network::index_of`], but an unknown id is a [`Error::NodeNotFound`]
@@ -155,7 +197,7 @@ impl Network {
 
     /// Whether a node with this id exists. O(1) expected.
     pub fn contains_node(&self, id: &str) -> bool {
-        self.node_index.contains_key(id)
+        self.index_of(id).is_some()
     }
 
     /// All node ids, in index order (insertion order until nodes are removed).
@@ -174,7 +216,7 @@ impl Network {
     ) -> Result<AddNodeOutcome> {
         validate::id("node_id", id)?;
         validate::attributes("attributes", &attributes)?;
-        if self.node_index.contains_key(id) {
+        if self.contains_node(id) {
             return Ok(AddNodeOutcome::Duplicate);
         }
         self.insert_node_unchecked(id, data, Attributes::from_map(attributes));
@@ -183,13 +225,13 @@ impl Network {
 
     /// Inserts a node whose id is known to be valid and new.
     fn insert_node_unchecked(&mut self, id: &str, data: Option<Value>, attributes: Attributes) {
-        let key: Box<str> = id.into();
+        self.adjacency.invalidate();
         let ix = self.graph.add_node(Node {
-            id: key.clone(),
-            data,
+            id: id.into(),
+            data: data.map(Box::new),
             attributes,
         });
-        self.node_index.insert(key, ix);
+        self.node_index.insert_new(&self.graph, ix);
     }
 
     /// Adds one directed edge `source → target`. Not idempotent: every call adds a
@@ -219,6 +261,8 @@ impl Network {
         weight: f64,
         attributes: Attributes,
     ) -> EdgeId {
+        self.adjacency.invalidate();
+        self.negative_edges += usize::from(weight < 0.0);
         let id = self.next_edge_id;
         self.next_edge_id += 1;
         let ix = self.graph.add_edge(
@@ -234,9 +278,14 @@ impl Network {
         id
     }
 
+    /// Whether some edge has a negative weight. O(1).
+    pub fn has_negative_weights(&self) -> bool {
+        self.negative_edges > 0
+    }
+
     /// The edge with this id, with its endpoints. O(1) expected.
     pub fn edge(&self, id: EdgeId) -> Option<EdgeView<'_>> {
-        let ix = *self.edge_index.get(&id)?;
+        let ix = self.edge_index.get(id)?;
         self.edge_view(ix)
     }
 
@@ -286,13 +335,23 @@ impl Network {
     /// in-neighbors in edge-insertion order, each node once. O(degree).
     pub fn neighbor_indices(&self, ix: NodeIndex, direction: Direction) -> Vec<NodeIndex> {
         let mut result = Vec::new();
+        let adjacency = self.adjacency_if_worth_it();
         for (wanted, dir) in [(Direction::Out, Outgoing), (Direction::In, Incoming)] {
             if direction == wanted || direction == Direction::Both {
-                let start = result.len();
-                result.extend(self.graph.neighbors_directed(ix, dir));
-                // petgraph walks a node's edge list newest first; reverse for insertion order.
-                result[start..].reverse();
+                // Both representations list a node's edges newest first; reversed,
+                // that is insertion order.
+                match adjacency {
+                    Some(adj) => result.extend(adj.neighbors(ix, dir).iter().rev()),
+                    None => {
+                        let start = result.len();
+                        result.extend(self.graph.neighbors_directed(ix, dir));
+                        result[start..].reverse();
+                    }
+                }
             }
+        }
+        if adjacency.is_none() {
+            self.charge_walk(1 + result.len());
         }
         dedup_keep_first(&mut result);
         result

@@ -6,7 +6,6 @@
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
 use super::Network;
 use crate::error::Result;
@@ -117,13 +116,14 @@ impl Network {
         sort_layers: bool,
     ) -> Option<(Vec<NodeIndex>, Vec<usize>)> {
         let g = self.graph();
+        let adj = self.adjacency();
         let forward = if reverse { Incoming } else { Outgoing };
         // pending[v]: edges into v (in the chosen direction) from unprocessed nodes.
-        let mut pending = vec![0u32; g.node_bound()];
-        for e in g.edge_references() {
-            let head = if reverse { e.source() } else { e.target() };
-            pending[head.index()] += 1;
-        }
+        let mut pending: Vec<u32> = if reverse {
+            adj.out_degrees().collect()
+        } else {
+            adj.in_degrees().collect()
+        };
         let mut order = Vec::with_capacity(g.node_count());
         // node_indices() ascends, so layer 0 is already sorted.
         order.extend(g.node_indices().filter(|v| pending[v.index()] == 0));
@@ -134,7 +134,7 @@ impl Network {
             bounds.push(end);
             for i in start..end {
                 let v = order[i];
-                for w in g.neighbors_directed(v, forward) {
+                for &w in adj.neighbors(v, forward) {
                     let p = &mut pending[w.index()];
                     *p -= 1;
                     if *p == 0 {

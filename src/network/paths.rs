@@ -15,10 +15,11 @@ use std::collections::BinaryHeap;
 
 use petgraph::Direction::Outgoing;
 use petgraph::algo::spfa;
-use petgraph::stable_graph::{NodeIndex, StableDiGraph};
-use petgraph::visit::{EdgeRef, NodeIndexable, VisitMap, Visitable};
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::{NodeIndexable, VisitMap, Visitable};
 
-use super::{Edge, EdgeId, Network, Node};
+use super::adjacency::NeighborSource;
+use super::{EdgeId, Network};
 use crate::error::{Error, Result};
 
 /// A path through the network.
@@ -34,11 +35,16 @@ pub struct Path {
     pub hops: usize,
 }
 
-type Graph = StableDiGraph<Node, Edge>;
-
-/// The id of the first (in storage order) edge with a negative weight, if any. O(|E|).
-fn first_negative_edge(graph: &Graph) -> Option<EdgeId> {
-    graph.edge_weights().find(|e| e.weight < 0.0).map(|e| e.id)
+/// The id of the first (in storage order) edge with a negative weight, if any.
+/// O(1) when there is none (the network counts them), else O(|E|).
+fn first_negative_edge(net: &Network) -> Option<EdgeId> {
+    if !net.has_negative_weights() {
+        return None;
+    }
+    net.graph()
+        .edge_weights()
+        .find(|e| e.weight < 0.0)
+        .map(|e| e.id)
 }
 
 /// A heap entry ordered so that `BinaryHeap` (a max-heap) pops the smallest
@@ -77,10 +83,12 @@ impl Ord for Candidate {
 /// when `TRACK`, the predecessor of each reached node (`NodeIndex::end()` for none).
 /// Stops as soon as `goal` is settled.
 fn dijkstra_core<const TRACK: bool>(
-    graph: &Graph,
+    net: &Network,
     from: NodeIndex,
     goal: Option<NodeIndex>,
 ) -> (Vec<f64>, Vec<NodeIndex>) {
+    let graph = net.graph();
+    let source = NeighborSource::partial(net);
     let bound = graph.node_bound();
     let mut dist = vec![f64::INFINITY; bound];
     let mut pred = if TRACK {
@@ -105,12 +113,11 @@ fn dijkstra_core<const TRACK: bool>(
         if goal == Some(node) {
             break;
         }
-        for e in graph.edges_directed(node, Outgoing) {
-            let next = e.target();
+        source.for_each_out_newest_first(node, |next, weight| {
             if settled.is_visited(&next) {
-                continue;
+                return;
             }
-            let candidate = d + e.weight().weight;
+            let candidate = d + weight;
             if candidate < dist[next.index()] {
                 dist[next.index()] = candidate;
                 if TRACK {
@@ -121,15 +128,16 @@ fn dijkstra_core<const TRACK: bool>(
                     node: next,
                 });
             }
-        }
+        });
     }
     (dist, pred)
 }
 
 /// BFS along outgoing edges (neighbors in insertion order) until `to` is found;
 /// the predecessor of every discovered node, `NodeIndex::end()` elsewhere.
-fn bfs_predecessors(graph: &Graph, from: NodeIndex, to: NodeIndex) -> Vec<NodeIndex> {
-    let mut pred = vec![NodeIndex::end(); graph.node_bound()];
+fn bfs_predecessors(net: &Network, from: NodeIndex, to: NodeIndex) -> Vec<NodeIndex> {
+    let source = NeighborSource::partial(net);
+    let mut pred = vec![NodeIndex::end(); net.graph().node_bound()];
     pred[from.index()] = from;
     let mut queue = vec![from];
     let mut buf = Vec::new();
@@ -137,13 +145,10 @@ fn bfs_predecessors(graph: &Graph, from: NodeIndex, to: NodeIndex) -> Vec<NodeIn
     while let Some(&node) = queue.get(head) {
         head += 1;
         buf.clear();
-        buf.extend(
-            graph
-                .neighbors_directed(node, Outgoing)
-                .filter(|n| pred[n.index()] == NodeIndex::end()),
-        );
-        // petgraph lists edges newest first; walk them in insertion order.
-        for &n in buf.iter().rev() {
+        source.extend_oldest_first(node, Outgoing, &mut buf, |n| {
+            pred[n.index()] == NodeIndex::end()
+        });
+        for &n in &buf {
             if pred[n.index()] == NodeIndex::end() {
                 pred[n.index()] = node;
                 if n == to {
@@ -267,7 +272,7 @@ impl Network {
         check_index(self, "from", from)?;
         check_index(self, "to", to)?;
         let graph = &self.graph;
-        let pred: Vec<NodeIndex> = if weighted && first_negative_edge(graph).is_some() {
+        let pred: Vec<NodeIndex> = if weighted && first_negative_edge(self).is_some() {
             let paths =
                 spfa(graph, from, |e| e.weight().weight).map_err(|_| Error::NegativeCycle {
                     source_id: self.id_at(from).to_string(),
@@ -280,9 +285,9 @@ impl Network {
         } else if from == to {
             Vec::new()
         } else if weighted {
-            dijkstra_core::<true>(graph, from, Some(to)).1
+            dijkstra_core::<true>(self, from, Some(to)).1
         } else {
-            bfs_predecessors(graph, from, to)
+            bfs_predecessors(self, from, to)
         };
         if from == to {
             return Ok(Some(Path {
@@ -348,7 +353,7 @@ impl Network {
     /// ```
     pub fn dijkstra_distances(&self, from: NodeIndex) -> Result<Vec<f64>> {
         check_index(self, "from", from)?;
-        if let Some(edge) = first_negative_edge(&self.graph) {
+        if let Some(edge) = first_negative_edge(self) {
             return Err(Error::InvalidValue {
                 field: "weight".to_string(),
                 reason: format!(
@@ -356,6 +361,6 @@ impl Network {
                 ),
             });
         }
-        Ok(dijkstra_core::<false>(&self.graph, from, None).0)
+        Ok(dijkstra_core::<false>(self, from, None).0)
     }
 }

@@ -79,14 +79,18 @@ impl Network {
                 });
             }
             let id = node.id.clone();
-            net.insert_node_unchecked(&id, node.data, node.attributes);
+            net.insert_node_unchecked(&id, node.data.map(|d| *d), node.attributes);
         }
-        for edge in data.edges {
+        // Edges go in by id so that each node's petgraph edge list is newest first
+        // by id, as it is for a network built through the API.
+        let mut edges = data.edges;
+        edges.sort_by_key(|e| e.id);
+        for edge in edges {
             validate::weight(edge.weight)?;
             validate::attributes("attributes", &edge.attributes.to_map())?;
             let a = net.require("source", &edge.source)?;
             let b = net.require("target", &edge.target)?;
-            if edge.id >= data.next_edge_id || net.edge_index.contains_key(&edge.id) {
+            if edge.id >= data.next_edge_id || net.edge_index.contains(edge.id) {
                 return Err(Error::InvalidValue {
                     field: "edges".into(),
                     reason: format!("edge id {} is repeated or not below next_edge_id", edge.id),

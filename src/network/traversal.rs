@@ -2,7 +2,9 @@
 //!
 //! petgraph's [`Bfs`](petgraph::visit::Bfs) and [`Dfs`](petgraph::visit::Dfs) walk
 //! each node's edge list newest first and record neither depth nor parent, so the
-//! walks here are written directly against the [`StableDiGraph`]: a
+//! walks here are written directly against the network's neighbor rows (the
+//! compact [`Adjacency`](super::Adjacency) when it is worth having, else
+//! petgraph's lists; see [`super::adjacency`]): a
 //! [`FixedBitSet`](petgraph::visit::Visitable::visit_map) as the visited set, the
 //! output vectors (or one flat queue) as the work list, and one reusable neighbor
 //! buffer per walk, so nothing is allocated per node. Neighbors are taken in
@@ -12,10 +14,11 @@
 use std::ops::ControlFlow;
 
 use petgraph::Direction::{Incoming, Outgoing};
-use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{VisitMap, Visitable};
 
-use super::{Direction, Edge, Network, Node};
+use super::adjacency::NeighborSource;
+use super::{Direction, Network};
 
 /// The order in which [`Network::traverse`] visits nodes.
 #[derive(
@@ -71,35 +74,24 @@ pub struct Reach {
     pub truncated: bool,
 }
 
-type Graph = StableDiGraph<Node, Edge>;
-
 /// Appends to `buf` the not yet visited neighbors of `ix` in `direction`, in
 /// [`Network::neighbor_indices`] order (out-neighbors by edge insertion, then
 /// in-neighbors by edge insertion). A node may appear more than once (parallel
 /// edges, or both an out- and an in-neighbor); callers re-check `visited`.
 #[inline]
 fn extend_neighbors<M: VisitMap<NodeIndex>>(
-    graph: &Graph,
+    source: &NeighborSource<'_>,
     ix: NodeIndex,
     direction: Direction,
     visited: &M,
     buf: &mut Vec<NodeIndex>,
 ) {
-    let push = |dir: petgraph::Direction, buf: &mut Vec<NodeIndex>| {
-        let start = buf.len();
-        // petgraph lists a node's edges newest first; reverse for insertion order.
-        buf.extend(
-            graph
-                .neighbors_directed(ix, dir)
-                .filter(|n| !visited.is_visited(n)),
-        );
-        buf[start..].reverse();
-    };
+    let unvisited = |n: NodeIndex| !visited.is_visited(&n);
     if matches!(direction, Direction::Out | Direction::Both) {
-        push(Outgoing, buf);
+        source.extend_oldest_first(ix, Outgoing, buf, unvisited);
     }
     if matches!(direction, Direction::In | Direction::Both) {
-        push(Incoming, buf);
+        source.extend_oldest_first(ix, Incoming, buf, unvisited);
     }
 }
 
@@ -108,7 +100,7 @@ fn extend_neighbors<M: VisitMap<NodeIndex>>(
 /// Calls `discover(node, depth, parent)` for every newly visited node, in
 /// visit order; `Break` stops the walk. Nodes at depth `max_depth` are not expanded.
 fn bfs_walk<M: VisitMap<NodeIndex>>(
-    graph: &Graph,
+    source: &NeighborSource<'_>,
     mut queue: Vec<NodeIndex>,
     visited: &mut M,
     direction: Direction,
@@ -130,7 +122,7 @@ fn bfs_walk<M: VisitMap<NodeIndex>>(
         let node = queue[head];
         head += 1;
         buf.clear();
-        extend_neighbors(graph, node, direction, visited, &mut buf);
+        extend_neighbors(source, node, direction, visited, &mut buf);
         for &n in &buf {
             if visited.visit(n) {
                 if discover(n, depth + 1, node).is_break() {
@@ -145,7 +137,7 @@ fn bfs_walk<M: VisitMap<NodeIndex>>(
 /// Preorder DFS from each root in turn (roots already marked visited), pushing
 /// visits; returns whether it stopped at `limit` with more to visit.
 fn dfs_walk<M: VisitMap<NodeIndex>>(
-    graph: &Graph,
+    source: &NeighborSource<'_>,
     roots: &[NodeIndex],
     visited: &mut M,
     direction: Direction,
@@ -177,7 +169,7 @@ fn dfs_walk<M: VisitMap<NodeIndex>>(
         if !expands(0) {
             continue;
         }
-        extend_neighbors(graph, root, direction, visited, &mut nbrs);
+        extend_neighbors(source, root, direction, visited, &mut nbrs);
         stack.push(Frame {
             node: root,
             depth: 0,
@@ -206,7 +198,7 @@ fn dfs_walk<M: VisitMap<NodeIndex>>(
             });
             if expands(depth) {
                 let start = nbrs.len();
-                extend_neighbors(graph, n, direction, visited, &mut nbrs);
+                extend_neighbors(source, n, direction, visited, &mut nbrs);
                 stack.push(Frame {
                     node: n,
                     depth,
@@ -282,6 +274,7 @@ impl Network {
         limit: usize,
     ) -> Traversal {
         let graph = &self.graph;
+        let source = NeighborSource::partial(self);
         let mut visited = graph.visit_map();
         let mut roots = Vec::with_capacity(starts.len());
         for &s in starts {
@@ -300,7 +293,7 @@ impl Network {
                 let mut truncated = roots.len() > limit;
                 if !truncated {
                     bfs_walk(
-                        graph,
+                        &source,
                         roots,
                         &mut visited,
                         direction,
@@ -322,7 +315,7 @@ impl Network {
                 truncated
             }
             TraversalOrder::Dfs => dfs_walk(
-                graph,
+                &source,
                 &roots,
                 &mut visited,
                 direction,
@@ -383,7 +376,7 @@ impl Network {
             let mut visited = graph.visit_map();
             visited.visit(start);
             bfs_walk(
-                graph,
+                &NeighborSource::partial(self),
                 vec![start],
                 &mut visited,
                 direction,
@@ -435,17 +428,18 @@ impl Network {
         if !graph.contains_node(start) {
             return Vec::new();
         }
+        let source = NeighborSource::partial(self);
         let mut visited = graph.visit_map();
         visited.visit(start);
         let mut order = vec![start];
         let mut head = 0;
         while let Some(&node) = order.get(head) {
             head += 1;
-            for n in graph.neighbors_directed(node, Outgoing) {
+            source.for_each_out_newest_first(node, |n, _| {
                 if visited.visit(n) {
                     order.push(n);
                 }
-            }
+            });
         }
         order
     }

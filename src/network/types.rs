@@ -1,5 +1,6 @@
 //! The values a [`Network`](super::Network) stores: nodes, edges and their attributes.
 
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -69,12 +70,16 @@ impl<'de> Deserialize<'de> for Attributes {
 }
 
 /// A node: its id, an optional JSON payload and flat attributes.
+///
+/// Kept small (40 bytes) because the graph stores nodes in one array that large
+/// builds and walks touch at random: ids of up to 24 bytes are inline, and the
+/// payload, usually absent, is boxed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Node {
     /// The node's unique id within its network.
-    pub id: Box<str>,
+    pub id: CompactString,
     /// Any JSON payload, as given to `add_node`.
-    pub data: Option<Value>,
+    pub data: Option<Box<Value>>,
     /// Flat key → scalar attributes.
     pub attributes: Attributes,
 }

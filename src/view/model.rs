@@ -452,7 +452,7 @@ pub fn node(registry: &NetworkRegistry, name: &str, id: &str) -> Result<NodeDeta
         let (predecessors, cut_in) = list(Direction::In);
         Ok(NodeDetails {
             id: id.to_string(),
-            data: node.data.clone(),
+            data: node.data.as_deref().cloned(),
             attributes: node.attributes.to_map(),
             in_degree,
             out_degree,

@@ -36,7 +36,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
                 }
             }
             if let Some(data) = &node.data {
-                object.insert("data".into(), data.clone());
+                object.insert("data".into(), (**data).clone());
             }
             Value::Object(object)
         })

@@ -99,7 +99,11 @@ fn node_out(
     let (in_degree, out_degree) = net.degrees(ix);
     NodeOut {
         node_id: node.id.to_string(),
-        data: if with_data { node.data.clone() } else { None },
+        data: if with_data {
+            node.data.as_deref().cloned()
+        } else {
+            None
+        },
         attributes: node.attributes.to_map(),
         in_degree,
         out_degree,
@@ -185,7 +189,7 @@ fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeO
             for key in &p.remove_attributes {
                 attributes.shift_remove(key);
             }
-            let data = p.data.as_ref().or(node.data.as_ref());
+            let data = p.data.as_ref().or(node.data.as_deref());
             ctx.limits.check_item(&attributes, data)?;
         }
         let changed =
