@@ -172,7 +172,7 @@ impl NetworksServer {
         let tool = tools::find(&self.inner.tools_all, name).ok_or_else(|| Error::Internal {
             message: format!("internal tool '{name}' missing"),
         })?;
-        tool.call(&self.context(&tool::Progress::NONE), arguments)
+        tool.call(&self.context(&tool::Progress::NONE), &arguments)
     }
 
     /// Creates network `name` from a document at startup (`--load`), journaled when
@@ -196,7 +196,7 @@ impl NetworksServer {
             }
         })?;
         let ctx = self.context(progress);
-        let result = self.apply_write(tool, &arguments, || tool.call(&ctx, arguments.clone()));
+        let result = self.apply_write(tool, &arguments, || tool.call(&ctx, &arguments));
         if result.is_ok() {
             self.inner.changes.publish(notify::Change::List);
         }
@@ -216,7 +216,7 @@ impl NetworksServer {
                     message: format!("journal record {index} names unknown tool '{tool}'"),
                 });
             };
-            if let Err(e) = tool.call(&self.context(&tool::Progress::NONE), arguments) {
+            if let Err(e) = tool.call(&self.context(&tool::Progress::NONE), &arguments) {
                 warn!(record = index, tool = tool.name(), error = %e, "journaled write failed on replay");
             }
         }
@@ -253,7 +253,7 @@ impl NetworksServer {
             limits: &self.inner.options.limits,
             progress,
         };
-        let mut output = tool.call(&ctx, arguments)?;
+        let mut output = tool.call(&ctx, &arguments)?;
         if let Value::Object(map) = &mut output {
             map.insert("dry_run".into(), Value::Bool(true));
             map.insert(
@@ -320,7 +320,7 @@ impl NetworksServer {
                 })
             };
             let ctx = self.context(progress);
-            let call = || guarded(&|| tool.call(&ctx, arguments.clone()));
+            let call = || guarded(&|| tool.call(&ctx, &arguments));
             match tool.effect.writes() {
                 true if self.inner.options.dry_run => {
                     guarded(&|| self.dry_run(tool, arguments.clone(), progress))

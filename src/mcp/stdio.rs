@@ -8,14 +8,19 @@
 //!
 //! One writer task owns the output, so frames are never interleaved; it writes
 //! every frame that is ready, then flushes once.
+//!
+//! A large `tools/call` (a batch of 10,000 edges is about 700 KB) has its
+//! arguments parsed once, straight into the JSON object the tool reads; see
+//! [`parse_frame`].
 
 use std::io;
 
 use rmcp::RoleServer;
+use rmcp::model::{ClientRequest, JsonRpcMessage, JsonRpcRequest};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -97,7 +102,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for JsonLinesT
             if trimmed.is_empty() {
                 continue;
             }
-            match serde_json::from_str(trimmed) {
+            match parse_frame(trimmed) {
                 Ok(message) => return Some(message),
                 Err(e) => {
                     tracing::warn!(error = %e, "unreadable JSON-RPC frame answered with an error");
@@ -113,6 +118,47 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for JsonLinesT
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         Ok(())
+    }
+}
+
+/// Frames at least this long take the two-step path in [`parse_frame`].
+const LARGE_FRAME: usize = 16 * 1024;
+
+/// Parses one frame into an rmcp message.
+///
+/// rmcp decodes a frame by buffering all of it in serde's generic content tree
+/// before it knows the frame's type, then building the arguments' JSON object
+/// from that tree: for a large tool call that is most of the server's work. So a
+/// large `tools/call` is parsed into a JSON value once, its `arguments` object is
+/// lifted out, rmcp decodes the small rest, and the object is put back. The
+/// message is the same either way; small frames go straight to rmcp.
+fn parse_frame(line: &str) -> Result<RxJsonRpcMessage<RoleServer>, serde_json::Error> {
+    if line.len() < LARGE_FRAME || !line.contains("\"tools/call\"") {
+        return serde_json::from_str(line);
+    }
+    let mut frame: Value = serde_json::from_str(line)?;
+    let arguments = take_call_arguments(&mut frame);
+    let mut message: RxJsonRpcMessage<RoleServer> = serde_json::from_value(frame)?;
+    if let Some(arguments) = arguments
+        && let JsonRpcMessage::Request(JsonRpcRequest {
+            request: ClientRequest::CallToolRequest(call),
+            ..
+        }) = &mut message
+    {
+        call.params.arguments = Some(arguments);
+    }
+    Ok(message)
+}
+
+/// The `params.arguments` object of a `tools/call` request frame, replaced in
+/// the frame by an empty object; `None` (frame untouched) for any other frame.
+fn take_call_arguments(frame: &mut Value) -> Option<Map<String, Value>> {
+    if frame.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return None;
+    }
+    match frame.get_mut("params")?.get_mut("arguments")? {
+        Value::Object(arguments) => Some(std::mem::take(arguments)),
+        _ => None,
     }
 }
 
@@ -189,6 +235,55 @@ mod tests {
         assert_eq!(
             r["result"]["structuredContent"]["code"],
             "invalid_arguments"
+        );
+    }
+
+    #[test]
+    fn a_large_tool_call_decodes_to_the_same_message_as_rmcp_decodes_it() {
+        let edges: Vec<Value> = (0..2000)
+            .map(|i| json!({"source": format!("n{i}"), "target": "hub", "weight": 0.5}))
+            .collect();
+        let line = json!({
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {
+                "name": "network_add_edges",
+                "arguments": {"network_name": "g", "edges": edges},
+                "_meta": {"progressToken": "p1"}
+            }
+        })
+        .to_string();
+        assert!(line.len() >= LARGE_FRAME);
+        let ours = parse_frame(&line).expect("parses");
+        let theirs: RxJsonRpcMessage<RoleServer> = serde_json::from_str(&line).expect("parses");
+        assert_eq!(
+            serde_json::to_value(&ours).unwrap(),
+            serde_json::to_value(&theirs).unwrap()
+        );
+        let JsonRpcMessage::Request(JsonRpcRequest {
+            request: ClientRequest::CallToolRequest(call),
+            ..
+        }) = ours
+        else {
+            panic!("not a tool call");
+        };
+        assert_eq!(
+            call.params.arguments.unwrap()["edges"][1999]["source"],
+            "n1999"
+        );
+    }
+
+    #[test]
+    fn a_large_frame_that_is_not_a_tool_call_is_decoded_as_usual() {
+        let padding = "x".repeat(LARGE_FRAME);
+        let line = json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {"pad": padding}}}).to_string();
+        assert_eq!(
+            serde_json::to_value(parse_frame(&line).expect("parses")).unwrap(),
+            serde_json::to_value(
+                serde_json::from_str::<RxJsonRpcMessage<RoleServer>>(&line).unwrap()
+            )
+            .unwrap()
         );
     }
 

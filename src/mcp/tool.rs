@@ -136,7 +136,7 @@ impl Progress {
     }
 }
 
-type Handler = dyn Fn(&ToolContext<'_>, Value) -> Result<Value> + Send + Sync;
+type Handler = dyn Fn(&ToolContext<'_>, &Value) -> Result<Value> + Send + Sync;
 
 /// One tool: its published description and its body.
 pub struct ToolDef {
@@ -182,7 +182,7 @@ impl ToolDef {
         ));
         let expected = describe_parameters(&input_schema);
         let name = meta.name;
-        let handler = move |ctx: &ToolContext<'_>, arguments: Value| -> Result<Value> {
+        let handler = move |ctx: &ToolContext<'_>, arguments: &Value| -> Result<Value> {
             let params: P = decode(name, &expected, arguments)?;
             let output = body(ctx, params)?;
             serde_json::to_value(output).map_err(|e| Error::Internal {
@@ -224,17 +224,22 @@ impl ToolDef {
         &self.tool.name
     }
 
-    /// Decodes `arguments` and runs the body.
-    pub fn call(&self, ctx: &ToolContext<'_>, arguments: Value) -> Result<Value> {
+    /// Decodes `arguments` and runs the body. The arguments are borrowed: a caller
+    /// keeps them for the journal and the audit log without copying them.
+    pub fn call(&self, ctx: &ToolContext<'_>, arguments: &Value) -> Result<Value> {
         (self.handler)(ctx, arguments)
     }
 }
 
 /// Decodes tool arguments, turning every serde failure into an `invalid_arguments`
 /// error that names the field and lists the expected parameters.
-fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: Value) -> Result<P> {
+fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: &Value) -> Result<P> {
+    let empty;
     let arguments = match arguments {
-        Value::Null => Value::Object(Map::new()),
+        Value::Null => {
+            empty = Value::Object(Map::new());
+            &empty
+        }
         object @ Value::Object(_) => object,
         other => {
             return Err(Error::InvalidArguments {
