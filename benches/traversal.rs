@@ -47,7 +47,33 @@ fn benches(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    group.bench_function("ours_edge_by_edge", |b| {
+        b.iter_batched(
+            || (),
+            |_| ours_build_edge_by_edge(&w.ids, &w.str_edges),
+            BatchSize::PerIteration,
+        )
+    });
     group.finish();
+
+    // The compact adjacency that whole-graph queries read: built once after a
+    // change. The ops below run with it built, as every query after the first
+    // few since the last change does.
+    let mut group = c.benchmark_group("adjacency_build");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2));
+    group.bench_function("ours", |b| {
+        // The copy starts without the adjacency and is dropped outside the timing.
+        b.iter_batched_ref(
+            || net.clone(),
+            |copy| copy.adjacency().out_neighbors(ours_n0(copy)).len(),
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+    net.adjacency();
+    dag.adjacency();
 
     type Op<'a> = (
         &'a str,

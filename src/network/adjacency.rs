@@ -4,24 +4,27 @@
 //! petgraph's [`StableDiGraph`] keeps each node's edges as a linked list threaded
 //! through the edge records, so walking a large graph costs one dependent cache
 //! miss per edge. Whole-graph algorithms (BFS, Dijkstra, topological order, SCC)
-//! are bound by exactly those misses. An [`Adjacency`] stores every node's
-//! neighbors contiguously — 12 bytes per out-edge (target and weight), 4 per
-//! in-edge — so the same walks read memory mostly in order.
+//! are bound by exactly those misses. [`Rows`] store every node's neighbors in
+//! one direction contiguously — 12 bytes per edge out (target and weight), 4 in
+//! (source) — so the same walks read memory mostly in order. Each direction is
+//! built only when a query needs it: most algorithms follow edges forwards only.
 //!
 //! Rows list edges in petgraph's own order (newest edge first), so an algorithm
 //! gives the same answer on either representation; callers that want insertion
 //! order read a row backwards, as they reverse petgraph's lists.
 //!
-//! **When it is built** ([`AdjacencyCache`]). Building costs one pass over the
-//! edges, O(V + E). Algorithms that look at the whole graph anyway build it
-//! on first use ([`AdjacencyCache::full`]). Queries that may touch only a little of
-//! it — one node's neighbors, a bounded walk — use it only when it exists and
-//! otherwise walk petgraph's lists, adding the edges they walked to a counter; once
-//! that work since the last change reaches the cost of a build, the next such
-//! query builds it ([`AdjacencyCache::partial`]). That rule (the "ski rental"
-//! argument) keeps a read-mostly workload within about twice the cost of the best
-//! choice made in hindsight, while a workload that alternates writes and small
-//! reads never pays for a build it cannot use.
+//! **When it is built** ([`AdjacencyCache`]). Building a direction costs two
+//! passes over the edges, O(V + E). Algorithms that look at the whole graph anyway
+//! build it on first use ([`AdjacencyCache::rows`]). Queries that may touch only a
+//! little of it — one node's neighbors, a bounded walk — use it only when it exists
+//! and otherwise walk petgraph's lists, adding the edges they walked to a counter;
+//! once that work since the last change reaches the cost of a build, the rows are
+//! built and the query goes on with them, even in the middle of a walk
+//! ([`NeighborSource`]). That rule (the "ski rental" argument) keeps a read-mostly
+//! workload within about twice the cost of the best choice made in hindsight,
+//! while a workload that alternates writes and small reads never pays for a build
+//! it cannot use. A build costs about as much as walking a quarter of the graph
+//! on petgraph's lists ([`LIST_WALKS_PER_BUILD`]; measured in `BENCHMARKS.md`).
 
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -31,127 +34,145 @@ use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::edge_ids::EdgeIdIndex;
-use super::{Edge, Network, Node};
+use super::{Direction, Edge, Network, Node};
 
 type Graph = StableDiGraph<Node, Edge>;
 
-/// Every node's out- and in-neighbors in compressed sparse rows, indexed by
-/// `NodeIndex::index()` (vacant indices have empty rows).
-#[derive(Debug, Clone)]
-pub struct Adjacency {
-    out_start: Vec<u32>,
-    out_target: Vec<NodeIndex>,
-    out_weight: Vec<f64>,
-    in_start: Vec<u32>,
-    in_source: Vec<NodeIndex>,
+/// How many whole-graph list walks (V + E steps each) building one direction's
+/// rows costs, as a fraction 1 / this: measured at a million nodes, a build takes
+/// about a fifth of the time of a list walk over the whole graph.
+const LIST_WALKS_PER_BUILD: usize = 4;
+
+/// List-walk steps after which building rows pays off (see the module docs).
+fn build_cost(graph: &Graph) -> usize {
+    (graph.node_bound() + graph.edge_count()) / LIST_WALKS_PER_BUILD
 }
 
-impl Adjacency {
-    /// Builds the rows from the graph, taking edges newest first (descending edge
-    /// id) so that each row matches petgraph's list order. O(V + E).
-    pub(crate) fn build(graph: &Graph, edge_ids: &EdgeIdIndex) -> Adjacency {
-        let bound = graph.node_bound();
-        let edges = graph.edge_count();
-        let mut out_start = vec![0u32; bound + 1];
-        let mut in_start = vec![0u32; bound + 1];
+/// One direction of the adjacency in compressed sparse rows, indexed by
+/// `NodeIndex::index()` (vacant indices have empty rows): for each node, the
+/// nodes its edges lead to (out) or come from (in), newest edge first, one entry
+/// per edge; out rows also hold each edge's weight.
+#[derive(Debug, Clone)]
+pub struct Rows {
+    start: Vec<u32>,
+    nodes: Vec<NodeIndex>,
+    /// Parallel to `nodes` for out rows; empty for in rows.
+    weights: Vec<f64>,
+}
+
+impl Rows {
+    /// Builds the rows of direction `dir`, taking edges newest first (descending
+    /// edge id) so that each row matches petgraph's list order. O(V + E).
+    fn build(graph: &Graph, edge_ids: &EdgeIdIndex, dir: petgraph::Direction) -> Rows {
+        let out = dir == petgraph::Direction::Outgoing;
+        let mut start = vec![0u32; graph.node_bound() + 1];
         // Two passes over the edges: count each row's length, then fill the rows.
         let each_edge = |f: &mut dyn FnMut(NodeIndex, NodeIndex, f64)| {
             edge_ids.for_each_newest_first(|ix| {
                 if let (Some((a, b)), Some(e)) = (graph.edge_endpoints(ix), graph.edge_weight(ix)) {
-                    f(a, b, e.weight);
+                    // (row owner, neighbor, weight)
+                    if out {
+                        f(a, b, e.weight)
+                    } else {
+                        f(b, a, e.weight)
+                    }
                 }
             })
         };
-        each_edge(&mut |a, b, _| {
-            out_start[a.index() + 1] += 1;
-            in_start[b.index() + 1] += 1;
+        each_edge(&mut |owner, _, _| start[owner.index() + 1] += 1);
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let edges = graph.edge_count();
+        let mut nodes = vec![NodeIndex::end(); edges];
+        let mut weights = if out { vec![0.0; edges] } else { Vec::new() };
+        // The next free slot of each row, advanced as edges are placed.
+        let mut next = start.clone();
+        each_edge(&mut |owner, neighbor, w| {
+            let slot = &mut next[owner.index()];
+            nodes[*slot as usize] = neighbor;
+            if out {
+                weights[*slot as usize] = w;
+            }
+            *slot += 1;
         });
-        prefix_sum(&mut out_start);
-        prefix_sum(&mut in_start);
-        let mut out_target = vec![NodeIndex::end(); edges];
-        let mut out_weight = vec![0.0; edges];
-        let mut in_source = vec![NodeIndex::end(); edges];
-        // Cursors: the next free slot of each row, advanced as edges are placed.
-        let mut out_next = out_start.clone();
-        let mut in_next = in_start.clone();
-        each_edge(&mut |a, b, w| {
-            let o = &mut out_next[a.index()];
-            out_target[*o as usize] = b;
-            out_weight[*o as usize] = w;
-            *o += 1;
-            let i = &mut in_next[b.index()];
-            in_source[*i as usize] = a;
-            *i += 1;
-        });
-        Adjacency {
-            out_start,
-            out_target,
-            out_weight,
-            in_start,
-            in_source,
+        Rows {
+            start,
+            nodes,
+            weights,
         }
     }
 
+    #[inline]
+    fn span(&self, ix: NodeIndex) -> (usize, usize) {
+        match self.start.get(ix.index()..ix.index() + 2) {
+            Some(w) => (w[0] as usize, w[1] as usize),
+            None => (0, 0),
+        }
+    }
+
+    /// The neighbors of `ix` in this direction, newest edge first.
+    #[inline]
+    pub fn neighbors(&self, ix: NodeIndex) -> &[NodeIndex] {
+        let (s, e) = self.span(ix);
+        &self.nodes[s..e]
+    }
+
+    /// Out rows: the neighbors of `ix` with the weights of the edges to them.
+    /// In rows have no weights: the weight slice is empty.
+    #[inline]
+    pub fn weighted(&self, ix: NodeIndex) -> (&[NodeIndex], &[f64]) {
+        let (s, e) = self.span(ix);
+        (
+            &self.nodes[s..e],
+            self.weights.get(s..e).unwrap_or_default(),
+        )
+    }
+
+    /// For every node index, how many rows name it: the degree in the other
+    /// direction (in-degrees from out rows). O(V + E).
+    pub fn mentions(&self) -> Vec<u32> {
+        let mut count = vec![0u32; self.start.len() - 1];
+        for n in &self.nodes {
+            count[n.index()] += 1;
+        }
+        count
+    }
+}
+
+/// Both directions' rows of a network (see [`crate::network::Network::adjacency`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Adjacency<'a> {
+    out: &'a Rows,
+    inn: &'a Rows,
+}
+
+impl<'a> Adjacency<'a> {
     /// Out-neighbors of `ix`, newest edge first (one entry per edge).
     #[inline]
-    pub fn out_neighbors(&self, ix: NodeIndex) -> &[NodeIndex] {
-        let (s, e) = row(&self.out_start, ix);
-        &self.out_target[s..e]
+    pub fn out_neighbors(&self, ix: NodeIndex) -> &'a [NodeIndex] {
+        self.out.neighbors(ix)
     }
 
     /// Out-neighbors of `ix` with the weights of the edges to them, newest edge first.
     #[inline]
-    pub fn out_weighted(&self, ix: NodeIndex) -> (&[NodeIndex], &[f64]) {
-        let (s, e) = row(&self.out_start, ix);
-        (&self.out_target[s..e], &self.out_weight[s..e])
+    pub fn out_weighted(&self, ix: NodeIndex) -> (&'a [NodeIndex], &'a [f64]) {
+        self.out.weighted(ix)
     }
 
     /// In-neighbors of `ix`, newest edge first (one entry per edge).
     #[inline]
-    pub fn in_neighbors(&self, ix: NodeIndex) -> &[NodeIndex] {
-        let (s, e) = row(&self.in_start, ix);
-        &self.in_source[s..e]
-    }
-
-    /// Neighbors of `ix` along `dir` (petgraph's direction), newest edge first.
-    #[inline]
-    pub fn neighbors(&self, ix: NodeIndex, dir: petgraph::Direction) -> &[NodeIndex] {
-        match dir {
-            petgraph::Direction::Outgoing => self.out_neighbors(ix),
-            petgraph::Direction::Incoming => self.in_neighbors(ix),
-        }
-    }
-
-    /// In-degree of every node index (the length of each in-row).
-    pub fn in_degrees(&self) -> impl Iterator<Item = u32> + '_ {
-        self.in_start.windows(2).map(|w| w[1] - w[0])
-    }
-
-    /// Out-degree of every node index (the length of each out-row).
-    pub fn out_degrees(&self) -> impl Iterator<Item = u32> + '_ {
-        self.out_start.windows(2).map(|w| w[1] - w[0])
+    pub fn in_neighbors(&self, ix: NodeIndex) -> &'a [NodeIndex] {
+        self.inn.neighbors(ix)
     }
 }
 
-#[inline]
-fn row(start: &[u32], ix: NodeIndex) -> (usize, usize) {
-    match start.get(ix.index()..ix.index() + 2) {
-        Some(w) => (w[0] as usize, w[1] as usize),
-        None => (0, 0),
-    }
-}
-
-fn prefix_sum(v: &mut [u32]) {
-    for i in 1..v.len() {
-        v[i] += v[i - 1];
-    }
-}
-
-/// The lazily built [`Adjacency`] of one network and the bookkeeping that decides
-/// when to build it (see the module docs). Cloning a network does not copy it.
+/// The lazily built rows of one network and the bookkeeping that decides when
+/// to build them (see the module docs). Cloning a network does not copy them.
 #[derive(Debug, Default)]
 pub(crate) struct AdjacencyCache {
-    built: OnceLock<Adjacency>,
+    out: OnceLock<Rows>,
+    inn: OnceLock<Rows>,
     /// Edges walked on petgraph's lists since the last change.
     linked_work: AtomicUsize,
 }
@@ -163,30 +184,65 @@ impl Clone for AdjacencyCache {
 }
 
 impl AdjacencyCache {
-    /// Forgets the adjacency: called by every change to nodes or edges.
+    /// Forgets the rows: called by every change to nodes or edges.
     #[inline]
     pub(crate) fn invalidate(&mut self) {
-        if self.built.get().is_some() {
-            self.built = OnceLock::new();
+        for rows in [&mut self.out, &mut self.inn] {
+            if rows.get().is_some() {
+                *rows = OnceLock::new();
+            }
         }
         *self.linked_work.get_mut() = 0;
     }
 
-    /// For an algorithm that reads the whole graph: the adjacency, built now if needed.
-    pub(crate) fn full(&self, graph: &Graph, edge_ids: &EdgeIdIndex) -> &Adjacency {
-        self.built.get_or_init(|| Adjacency::build(graph, edge_ids))
+    fn slot(&self, dir: petgraph::Direction) -> &OnceLock<Rows> {
+        match dir {
+            petgraph::Direction::Outgoing => &self.out,
+            petgraph::Direction::Incoming => &self.inn,
+        }
     }
 
-    /// For a query that may read only part of the graph: the adjacency if it is
-    /// built, or if the list walks since the last change have already cost as much
-    /// as building it; `None` means walk petgraph's lists and [`charge`](Self::charge) them.
-    #[inline]
-    pub(crate) fn partial(&self, graph: &Graph, edge_ids: &EdgeIdIndex) -> Option<&Adjacency> {
-        if let Some(adj) = self.built.get() {
-            return Some(adj);
+    /// For an algorithm that reads the whole graph: the rows of `dir`, built now
+    /// if needed.
+    pub(crate) fn rows(
+        &self,
+        graph: &Graph,
+        edge_ids: &EdgeIdIndex,
+        dir: petgraph::Direction,
+    ) -> &Rows {
+        self.slot(dir)
+            .get_or_init(|| Rows::build(graph, edge_ids, dir))
+    }
+
+    /// Both directions, built now if needed.
+    pub(crate) fn both(&self, graph: &Graph, edge_ids: &EdgeIdIndex) -> Adjacency<'_> {
+        Adjacency {
+            out: self.rows(graph, edge_ids, petgraph::Direction::Outgoing),
+            inn: self.rows(graph, edge_ids, petgraph::Direction::Incoming),
         }
-        let build_cost = graph.node_bound() + graph.edge_count();
-        (self.linked_work.load(Ordering::Relaxed) >= build_cost).then(|| self.full(graph, edge_ids))
+    }
+
+    /// For a query that may read only part of the graph: the rows of `dir` if they
+    /// are built, or if the list walks since the last change have already cost as
+    /// much as building them; `None` means walk petgraph's lists and
+    /// [`charge`](Self::charge) them.
+    #[inline]
+    pub(crate) fn rows_if_worth_it(
+        &self,
+        graph: &Graph,
+        edge_ids: &EdgeIdIndex,
+        dir: petgraph::Direction,
+    ) -> Option<&Rows> {
+        if let Some(rows) = self.slot(dir).get() {
+            return Some(rows);
+        }
+        (self.linked_work.load(Ordering::Relaxed) >= build_cost(graph))
+            .then(|| self.rows(graph, edge_ids, dir))
+    }
+
+    /// List-walk steps left before building rows pays off.
+    pub(crate) fn budget(&self, graph: &Graph) -> usize {
+        build_cost(graph).saturating_sub(self.linked_work.load(Ordering::Relaxed))
     }
 
     /// Records `edges` walked on petgraph's lists.
@@ -196,22 +252,66 @@ impl AdjacencyCache {
     }
 }
 
-/// Where one query reads neighbors from: the compact rows, or petgraph's lists
-/// (whose walked edges are charged to the network when the query ends).
+/// Where one query reads neighbors from: per direction, the compact rows or
+/// petgraph's lists. List steps are counted; when they use up the network's
+/// budget (see the module docs) the rows are built and the query switches to
+/// them, and the steps are charged to the network when the query ends.
 pub(crate) struct NeighborSource<'a> {
     net: &'a Network,
-    rows: Option<&'a Adjacency>,
+    out: Cell<Option<&'a Rows>>,
+    inn: Cell<Option<&'a Rows>>,
+    /// Which directions this query reads.
+    wants: [bool; 2],
     walked: Cell<usize>,
+    /// `walked` at which to build the rows.
+    budget: usize,
 }
 
 impl<'a> NeighborSource<'a> {
-    /// For a query that may read only part of the graph (see the module docs).
-    pub(crate) fn partial(net: &'a Network) -> Self {
-        let rows = net.adjacency_if_worth_it();
+    /// For a query along `direction` that may read only part of the graph (see
+    /// the module docs).
+    pub(crate) fn partial(net: &'a Network, direction: Direction) -> Self {
+        let wants =
+            [Direction::Out, Direction::In].map(|d| direction == d || direction == Direction::Both);
+        let rows = |k: usize, dir| wants[k].then(|| net.rows_if_worth_it(dir)).flatten();
         NeighborSource {
             net,
-            rows,
+            out: Cell::new(rows(0, petgraph::Direction::Outgoing)),
+            inn: Cell::new(rows(1, petgraph::Direction::Incoming)),
+            wants,
             walked: Cell::new(0),
+            budget: net.adjacency_budget(),
+        }
+    }
+
+    #[inline]
+    fn rows(&self, dir: petgraph::Direction) -> Option<&'a Rows> {
+        match dir {
+            petgraph::Direction::Outgoing => self.out.get(),
+            petgraph::Direction::Incoming => self.inn.get(),
+        }
+    }
+
+    /// Counts `steps` list steps; once they reach the budget, builds the rows of
+    /// the directions this query reads, so that the rest of it uses them.
+    #[inline]
+    fn walked(&self, steps: usize) {
+        let walked = self.walked.get() + steps;
+        self.walked.set(walked);
+        if walked >= self.budget {
+            self.switch_to_rows();
+        }
+    }
+
+    #[cold]
+    fn switch_to_rows(&self) {
+        if self.wants[0] {
+            self.out
+                .set(Some(self.net.rows(petgraph::Direction::Outgoing)));
+        }
+        if self.wants[1] {
+            self.inn
+                .set(Some(self.net.rows(petgraph::Direction::Incoming)));
         }
     }
 
@@ -225,8 +325,8 @@ impl<'a> NeighborSource<'a> {
         buf: &mut Vec<NodeIndex>,
         keep: impl Fn(NodeIndex) -> bool,
     ) {
-        match self.rows {
-            Some(adj) => buf.extend(adj.neighbors(ix, dir).iter().rev().filter(|&&n| keep(n))),
+        match self.rows(dir) {
+            Some(rows) => buf.extend(rows.neighbors(ix).iter().rev().filter(|&&n| keep(n))),
             None => {
                 let start = buf.len();
                 let mut walked = 0;
@@ -238,22 +338,22 @@ impl<'a> NeighborSource<'a> {
                         .filter(|&n| keep(n)),
                 );
                 buf[start..].reverse();
-                self.walked.set(self.walked.get() + 1 + walked);
+                self.walked(1 + walked);
             }
         }
     }
 
     /// Calls `f(target, weight)` for every edge leaving `ix`, newest edge first
-    /// (petgraph's order).
+    /// (petgraph's order). Needs a source made for `Direction::Out` or `Both`.
     #[inline]
     pub(crate) fn for_each_out_newest_first(
         &self,
         ix: NodeIndex,
         mut f: impl FnMut(NodeIndex, f64),
     ) {
-        match self.rows {
-            Some(adj) => {
-                let (targets, weights) = adj.out_weighted(ix);
+        match self.out.get() {
+            Some(rows) => {
+                let (targets, weights) = rows.weighted(ix);
                 for (&t, &w) in targets.iter().zip(weights) {
                     f(t, w);
                 }
@@ -268,7 +368,7 @@ impl<'a> NeighborSource<'a> {
                     walked += 1;
                     f(e.target(), e.weight().weight);
                 }
-                self.walked.set(self.walked.get() + walked);
+                self.walked(walked);
             }
         }
     }
@@ -276,8 +376,9 @@ impl<'a> NeighborSource<'a> {
 
 impl Drop for NeighborSource<'_> {
     fn drop(&mut self) {
-        if self.rows.is_none() {
-            self.net.charge_walk(self.walked.get());
+        let walked = self.walked.get();
+        if walked > 0 {
+            self.net.charge_walk(walked);
         }
     }
 }

@@ -14,7 +14,8 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::{Adjacency, Edge, Network, Node};
+use super::adjacency::Rows;
+use super::{Edge, Network, Node};
 use crate::error::Error;
 
 /// Marks "no component" (a vacant index) or "no parent".
@@ -58,7 +59,7 @@ pub(crate) struct SccLabels {
 /// A node's DFS number, low-link and component live side by side in one 12-byte
 /// [`TarjanSlot`], so looking at an edge's target costs one cache miss, not three
 /// (on large graphs the walk is bound by those misses).
-pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, adj: &Adjacency) -> SccLabels {
+pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Rows) -> SccLabels {
     /// `index == 0`: not visited yet (indices start at 1).
     #[derive(Clone, Copy)]
     struct TarjanSlot {
@@ -89,7 +90,7 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, adj: &Adjacency) -> SccL
         slots[root.index()].low = next_index;
         next_index += 1;
         stack.push(root);
-        call.push((root, adj.out_neighbors(root).iter()));
+        call.push((root, out.neighbors(root).iter()));
 
         while let Some((v, successors)) = call.last_mut() {
             let v = *v;
@@ -100,7 +101,7 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, adj: &Adjacency) -> SccL
                     slots[w.index()].low = next_index;
                     next_index += 1;
                     stack.push(w);
-                    call.push((w, adj.out_neighbors(w).iter()));
+                    call.push((w, out.neighbors(w).iter()));
                 } else if ws.comp == NONE {
                     // Visited and not yet assigned: `w` is on the Tarjan stack.
                     let vs = &mut slots[v.index()];
@@ -318,7 +319,7 @@ impl Network {
     /// ```
     pub fn strongly_connected_components(&self) -> Vec<Vec<NodeIndex>> {
         let g = self.graph();
-        let labels = scc_labels(g, self.adjacency());
+        let labels = scc_labels(g, self.rows(Outgoing));
         let mut slot = vec![NONE; labels.count];
         let mut sccs: Vec<Vec<NodeIndex>> = Vec::with_capacity(labels.count);
         for v in g.node_indices() {
@@ -395,7 +396,7 @@ impl Network {
     /// `with_nodes: false` leaves every `nodes` list empty.
     fn cyclic_components(&self, limit: usize, with_nodes: bool) -> Cycles {
         let g = self.graph();
-        let labels = scc_labels(g, self.adjacency());
+        let labels = scc_labels(g, self.rows(Outgoing));
         let cyclic = cyclic_flags(g, &labels);
 
         // slot[c]: NONE = not seen yet, SKIPPED = counted but not returned,

@@ -278,7 +278,7 @@ impl Network {
     /// Adds the edges of an edge list, `(source id, target id, weight)` each,
     /// between existing nodes, atomically: every edge is validated and both its
     /// endpoints looked up before any is added; an error names the first bad
-    /// item's index and changes nothing. Returns the new edges' ids, which are
+    /// item's index (as [`Network::add_edges`] does) and changes nothing. Returns the new edges' ids, which are
     /// consecutive. The fast way to load a large graph: resolving every id first and
     /// inserting afterwards lets the processor overlap the memory accesses of many
     /// edges, where [`Network::add_edge`] in a loop waits on each in turn. O(items).
@@ -337,7 +337,14 @@ impl Network {
                 validate::id("target", target)?;
                 validate::weight(weight)
             };
-            check().map_err(|e| batch_error("edges", index, e))?;
+            if let Err(e) = check() {
+                // Items still in the window come first: report an unknown
+                // endpoint among them before this item's error.
+                for p in window {
+                    confirm(self, p)?;
+                }
+                return Err(batch_error("edges", index, e));
+            }
             window.push_back(Pending {
                 index,
                 ids: [source, target],

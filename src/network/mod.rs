@@ -138,8 +138,13 @@ impl Network {
     /// last build made it stale. O(V + E) to build, then free until the next change.
     /// Whole-graph algorithms use it on their own; call this to read neighbor rows
     /// directly (see [`Adjacency`]).
-    pub fn adjacency(&self) -> &Adjacency {
-        self.adjacency.full(&self.graph, &self.edge_index)
+    pub fn adjacency(&self) -> Adjacency<'_> {
+        self.adjacency.both(&self.graph, &self.edge_index)
+    }
+
+    /// The rows of one direction, built now if needed (for whole-graph algorithms).
+    pub(crate) fn rows(&self, dir: petgraph::Direction) -> &adjacency::Rows {
+        self.adjacency.rows(&self.graph, &self.edge_index, dir)
     }
 
     /// Frees the compact adjacency, if built (it is built again when next needed).
@@ -151,11 +156,17 @@ impl Network {
     /// The adjacency for a query that may read only part of the graph: built only
     /// once list walks since the last change have cost as much as a build (see
     /// [`adjacency`]). `None` means: walk petgraph's lists and call [`Self::charge_walk`].
-    pub(crate) fn adjacency_if_worth_it(&self) -> Option<&Adjacency> {
-        self.adjacency.partial(&self.graph, &self.edge_index)
+    pub(crate) fn rows_if_worth_it(&self, dir: petgraph::Direction) -> Option<&adjacency::Rows> {
+        self.adjacency
+            .rows_if_worth_it(&self.graph, &self.edge_index, dir)
     }
 
-    /// Records `edges` walked on petgraph's lists (see [`Self::adjacency_if_worth_it`]).
+    /// List-walk steps left before building the rows pays off.
+    pub(crate) fn adjacency_budget(&self) -> usize {
+        self.adjacency.budget(&self.graph)
+    }
+
+    /// Records `edges` walked on petgraph's lists (see [`Self::rows_if_worth_it`]).
     pub(crate) fn charge_walk(&self, edges: usize) {
         self.adjacency.charge(edges);
     }
@@ -335,23 +346,24 @@ impl Network {
     /// in-neighbors in edge-insertion order, each node once. O(degree).
     pub fn neighbor_indices(&self, ix: NodeIndex, direction: Direction) -> Vec<NodeIndex> {
         let mut result = Vec::new();
-        let adjacency = self.adjacency_if_worth_it();
+        let mut walked = 0;
         for (wanted, dir) in [(Direction::Out, Outgoing), (Direction::In, Incoming)] {
             if direction == wanted || direction == Direction::Both {
                 // Both representations list a node's edges newest first; reversed,
                 // that is insertion order.
-                match adjacency {
-                    Some(adj) => result.extend(adj.neighbors(ix, dir).iter().rev()),
+                match self.rows_if_worth_it(dir) {
+                    Some(rows) => result.extend(rows.neighbors(ix).iter().rev()),
                     None => {
                         let start = result.len();
                         result.extend(self.graph.neighbors_directed(ix, dir));
                         result[start..].reverse();
+                        walked += 1 + result.len() - start;
                     }
                 }
             }
         }
-        if adjacency.is_none() {
-            self.charge_walk(1 + result.len());
+        if walked > 0 {
+            self.charge_walk(walked);
         }
         dedup_keep_first(&mut result);
         result

@@ -116,14 +116,10 @@ impl Network {
         sort_layers: bool,
     ) -> Option<(Vec<NodeIndex>, Vec<usize>)> {
         let g = self.graph();
-        let adj = self.adjacency();
         let forward = if reverse { Incoming } else { Outgoing };
+        let rows = self.rows(forward);
         // pending[v]: edges into v (in the chosen direction) from unprocessed nodes.
-        let mut pending: Vec<u32> = if reverse {
-            adj.out_degrees().collect()
-        } else {
-            adj.in_degrees().collect()
-        };
+        let mut pending = rows.mentions();
         let mut order = Vec::with_capacity(g.node_count());
         // node_indices() ascends, so layer 0 is already sorted.
         order.extend(g.node_indices().filter(|v| pending[v.index()] == 0));
@@ -134,7 +130,7 @@ impl Network {
             bounds.push(end);
             for i in start..end {
                 let v = order[i];
-                for &w in adj.neighbors(v, forward) {
+                for &w in rows.neighbors(v) {
                     let p = &mut pending[w.index()];
                     *p -= 1;
                     if *p == 0 {

@@ -19,7 +19,7 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{NodeIndexable, VisitMap, Visitable};
 
 use super::adjacency::NeighborSource;
-use super::{EdgeId, Network};
+use super::{Direction, EdgeId, Network};
 use crate::error::{Error, Result};
 
 /// A path through the network.
@@ -88,7 +88,7 @@ fn dijkstra_core<const TRACK: bool>(
     goal: Option<NodeIndex>,
 ) -> (Vec<f64>, Vec<NodeIndex>) {
     let graph = net.graph();
-    let source = NeighborSource::partial(net);
+    let source = NeighborSource::partial(net, Direction::Out);
     let bound = graph.node_bound();
     let mut dist = vec![f64::INFINITY; bound];
     let mut pred = if TRACK {
@@ -136,7 +136,7 @@ fn dijkstra_core<const TRACK: bool>(
 /// BFS along outgoing edges (neighbors in insertion order) until `to` is found;
 /// the predecessor of every discovered node, `NodeIndex::end()` elsewhere.
 fn bfs_predecessors(net: &Network, from: NodeIndex, to: NodeIndex) -> Vec<NodeIndex> {
-    let source = NeighborSource::partial(net);
+    let source = NeighborSource::partial(net, Direction::Out);
     let mut pred = vec![NodeIndex::end(); net.graph().node_bound()];
     pred[from.index()] = from;
     let mut queue = vec![from];

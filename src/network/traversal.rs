@@ -274,7 +274,7 @@ impl Network {
         limit: usize,
     ) -> Traversal {
         let graph = &self.graph;
-        let source = NeighborSource::partial(self);
+        let source = NeighborSource::partial(self, direction);
         let mut visited = graph.visit_map();
         let mut roots = Vec::with_capacity(starts.len());
         for &s in starts {
@@ -376,7 +376,7 @@ impl Network {
             let mut visited = graph.visit_map();
             visited.visit(start);
             bfs_walk(
-                &NeighborSource::partial(self),
+                &NeighborSource::partial(self, direction),
                 vec![start],
                 &mut visited,
                 direction,
@@ -428,7 +428,7 @@ impl Network {
         if !graph.contains_node(start) {
             return Vec::new();
         }
-        let source = NeighborSource::partial(self);
+        let source = NeighborSource::partial(self, Direction::Out);
         let mut visited = graph.visit_map();
         visited.visit(start);
         let mut order = vec![start];
