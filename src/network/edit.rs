@@ -251,7 +251,7 @@ impl Network {
         for id in &missing {
             self.insert_node_unchecked(id, None, Attributes::default());
         }
-        let mut edge_ids = Vec::with_capacity(items.len());
+        let mut resolved = Vec::with_capacity(items.len());
         for (item, [a, b]) in items.into_iter().zip(ends) {
             let (Some(a), Some(b)) = (
                 a.or_else(|| self.index_of(&item.source)),
@@ -262,13 +262,11 @@ impl Network {
                     message: "batch endpoint vanished during insert".into(),
                 });
             };
-            edge_ids.push(self.insert_edge_unchecked(
-                a,
-                b,
-                item.weight,
-                Attributes::from_map(item.attributes),
-            ));
+            resolved.push((a, b, item.weight, Attributes::from_map(item.attributes)));
         }
+        let first = self.next_edge_id;
+        self.insert_resolved_edges(resolved.into_iter());
+        let edge_ids = (first..self.next_edge_id).collect();
         Ok(EdgeBatchOutcome {
             edge_ids,
             created_nodes: missing,
@@ -395,7 +393,7 @@ impl Network {
     /// the endpoint records a few edges ahead so that their cache misses overlap.
     fn insert_resolved_edges(
         &mut self,
-        edges: impl ExactSizeIterator<Item = (NodeIndex, NodeIndex, f64, Attributes)>,
+        edges: impl Iterator<Item = (NodeIndex, NodeIndex, f64, Attributes)>,
     ) {
         /// How many edges ahead the endpoint records are prefetched.
         const AHEAD: usize = 16;
