@@ -11,7 +11,7 @@
 //!
 //! A large `tools/call` (a batch of 10,000 edges is about 700 KB) has its
 //! arguments parsed once, straight into the JSON object the tool reads; see
-//! [`parse_frame`].
+//! `parse_frame`.
 
 use std::io;
 

@@ -13,18 +13,18 @@
 //! gives the same answer on either representation; callers that want insertion
 //! order read a row backwards, as they reverse petgraph's lists.
 //!
-//! **When it is built** ([`AdjacencyCache`]). Building a direction costs two
+//! **When it is built** (`AdjacencyCache`). Building a direction costs two
 //! passes over the edges, O(V + E). Algorithms that look at the whole graph anyway
-//! build it on first use ([`AdjacencyCache::rows`]). Queries that may touch only a
+//! build it on first use (`AdjacencyCache::rows`). Queries that may touch only a
 //! little of it — one node's neighbors, a bounded walk — use it only when it exists
 //! and otherwise walk petgraph's lists, adding the edges they walked to a counter;
 //! once that work since the last change reaches the cost of a build, the rows are
 //! built and the query goes on with them, even in the middle of a walk
-//! ([`NeighborSource`]). That rule (the "ski rental" argument) keeps a read-mostly
+//! (`NeighborSource`). That rule (the "ski rental" argument) keeps a read-mostly
 //! workload within about twice the cost of the best choice made in hindsight,
 //! while a workload that alternates writes and small reads never pays for a build
 //! it cannot use. A build costs about as much as walking a quarter of the graph
-//! on petgraph's lists ([`LIST_WALKS_PER_BUILD`]; measured in `BENCHMARKS.md`).
+//! on petgraph's lists (`LIST_WALKS_PER_BUILD`; measured in `BENCHMARKS.md`).
 
 use std::cell::Cell;
 use std::sync::OnceLock;
