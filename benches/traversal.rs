@@ -8,7 +8,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 
 mod workload;
 use workload::*;
@@ -18,6 +19,13 @@ fn nodes() -> usize {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000)
+}
+
+/// Times `build`, dropping what it built outside the timed region.
+fn build_bench<T>(group: &mut BenchmarkGroup<'_, WallTime>, name: &str, build: impl Fn() -> T) {
+    group.bench_function(name, |b| {
+        b.iter_batched(|| (), |_| build(), BatchSize::PerIteration)
+    });
 }
 
 fn benches(c: &mut Criterion) {
@@ -32,27 +40,10 @@ fn benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(4));
-    // Drop the built graph outside the timed region.
-    group.bench_function("ours", |b| {
-        b.iter_batched(
-            || (),
-            |_| ours_build(&w.ids, &w.str_edges),
-            BatchSize::PerIteration,
-        )
-    });
-    group.bench_function("baseline", |b| {
-        b.iter_batched(
-            || (),
-            |_| base_build(w.n, &w.edges),
-            BatchSize::PerIteration,
-        )
-    });
-    group.bench_function("ours_edge_by_edge", |b| {
-        b.iter_batched(
-            || (),
-            |_| ours_build_edge_by_edge(&w.ids, &w.str_edges),
-            BatchSize::PerIteration,
-        )
+    build_bench(&mut group, "ours", || ours_build(&w.ids, &w.str_edges));
+    build_bench(&mut group, "baseline", || base_build(w.n, &w.edges));
+    build_bench(&mut group, "ours_edge_by_edge", || {
+        ours_build_edge_by_edge(&w.ids, &w.str_edges)
     });
     group.finish();
 

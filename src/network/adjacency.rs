@@ -227,7 +227,7 @@ impl AdjacencyCache {
     /// much as building them; `None` means walk petgraph's lists and
     /// [`charge`](Self::charge) them.
     #[inline]
-    pub(crate) fn rows_if_worth_it(
+    fn rows_if_worth_it(
         &self,
         graph: &Graph,
         edge_ids: &EdgeIdIndex,
@@ -241,13 +241,13 @@ impl AdjacencyCache {
     }
 
     /// List-walk steps left before building rows pays off.
-    pub(crate) fn budget(&self, graph: &Graph) -> usize {
+    fn budget(&self, graph: &Graph) -> usize {
         build_cost(graph).saturating_sub(self.linked_work.load(Ordering::Relaxed))
     }
 
     /// Records `edges` walked on petgraph's lists.
     #[inline]
-    pub(crate) fn charge(&self, edges: usize) {
+    fn charge(&self, edges: usize) {
         self.linked_work.fetch_add(edges, Ordering::Relaxed);
     }
 }
@@ -273,14 +273,19 @@ impl<'a> NeighborSource<'a> {
     pub(crate) fn partial(net: &'a Network, direction: Direction) -> Self {
         let wants =
             [Direction::Out, Direction::In].map(|d| direction == d || direction == Direction::Both);
-        let rows = |k: usize, dir| wants[k].then(|| net.rows_if_worth_it(dir)).flatten();
+        let cache = &net.adjacency;
+        let rows = |k: usize, dir| {
+            wants[k]
+                .then(|| cache.rows_if_worth_it(&net.graph, &net.edge_index, dir))
+                .flatten()
+        };
         NeighborSource {
             net,
             out: Cell::new(rows(0, petgraph::Direction::Outgoing)),
             inn: Cell::new(rows(1, petgraph::Direction::Incoming)),
             wants,
             walked: Cell::new(0),
-            budget: net.adjacency_budget(),
+            budget: cache.budget(&net.graph),
         }
     }
 
@@ -378,7 +383,7 @@ impl Drop for NeighborSource<'_> {
     fn drop(&mut self) {
         let walked = self.walked.get();
         if walked > 0 {
-            self.net.charge_walk(walked);
+            self.net.adjacency.charge(walked);
         }
     }
 }

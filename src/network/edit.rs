@@ -67,6 +67,9 @@ pub struct RemovedEdge {
     pub weight: f64,
 }
 
+/// An edge ready to insert: endpoints, weight, attributes.
+type ResolvedEdge = (NodeIndex, NodeIndex, f64, Attributes);
+
 fn batch_error(field: &str, index: usize, inner: Error) -> Error {
     Error::InvalidBatchItem {
         field: field.to_string(),
@@ -265,7 +268,7 @@ impl Network {
             resolved.push((a, b, item.weight, Attributes::from_map(item.attributes)));
         }
         let first = self.next_edge_id;
-        self.insert_resolved_edges(resolved.into_iter());
+        self.insert_resolved_edges(resolved);
         let edge_ids = (first..self.next_edge_id).collect();
         Ok(EdgeBatchOutcome {
             edge_ids,
@@ -312,12 +315,12 @@ impl Network {
             candidates: [Option<NodeIndex>; 2],
         }
         let edges = edges.into_iter();
-        let mut resolved: Vec<(NodeIndex, NodeIndex, f64)> =
-            Vec::with_capacity(edges.size_hint().0);
+        let mut resolved = Vec::with_capacity(edges.size_hint().0);
         let mut window: std::collections::VecDeque<Pending<'a>> =
             std::collections::VecDeque::with_capacity(2 * STAGE + 1);
         let prefetcher = NodePrefetcher::new(&self.graph);
-        let confirm = |net: &Network, p: Pending<'a>| -> Result<(NodeIndex, NodeIndex, f64)> {
+        // An item whose middle stage has not run has no candidates: a full lookup.
+        let confirm = |net: &Network, p: Pending<'a>| -> Result<ResolvedEdge> {
             let mut ends = [NodeIndex::end(); 2];
             for (k, field) in ["source", "target"].into_iter().enumerate() {
                 ends[k] = match p.candidates[k] {
@@ -327,7 +330,7 @@ impl Network {
                         .map_err(|e| batch_error("edges", p.index, e))?,
                 };
             }
-            Ok((ends[0], ends[1], p.weight))
+            Ok((ends[0], ends[1], p.weight, Attributes::default()))
         };
         for (index, (source, target, weight)) in edges.enumerate() {
             let check = || -> Result<()> {
@@ -368,50 +371,29 @@ impl Network {
                 resolved.push(confirm(self, p)?);
             }
         }
-        // The last items: finish their middle stage, then compare.
-        for p in window.iter_mut() {
-            if p.candidates == [None; 2] {
-                p.candidates = p
-                    .slots
-                    .map(|s| s.and_then(|s| self.node_index.slot_node(s)));
-            }
-        }
         for p in window {
             resolved.push(confirm(self, p)?);
         }
         let first = self.next_edge_id;
         self.reserve(0, resolved.len());
-        self.insert_resolved_edges(
-            resolved
-                .into_iter()
-                .map(|(a, b, w)| (a, b, w, Attributes::default())),
-        );
+        self.insert_resolved_edges(resolved);
         Ok(first..self.next_edge_id)
     }
 
     /// Inserts edges whose endpoints and content are already validated, touching
     /// the endpoint records a few edges ahead so that their cache misses overlap.
-    fn insert_resolved_edges(
-        &mut self,
-        edges: impl Iterator<Item = (NodeIndex, NodeIndex, f64, Attributes)>,
-    ) {
+    fn insert_resolved_edges(&mut self, mut edges: Vec<ResolvedEdge>) {
         /// How many edges ahead the endpoint records are prefetched.
         const AHEAD: usize = 16;
-        let mut window: std::collections::VecDeque<(NodeIndex, NodeIndex, f64, Attributes)> =
-            std::collections::VecDeque::with_capacity(AHEAD + 1);
         let prefetcher = NodePrefetcher::new(&self.graph);
-        for edge in edges {
-            prefetcher.prefetch(edge.0);
-            prefetcher.prefetch(edge.1);
-            window.push_back(edge);
-            if window.len() > AHEAD
-                && let Some((a, b, w, attributes)) = window.pop_front()
-            {
-                self.insert_edge_unchecked(a, b, w, attributes);
+        for i in 0..edges.len() {
+            if let Some(&(a, b, ..)) = edges.get(i + AHEAD) {
+                prefetcher.prefetch(a);
+                prefetcher.prefetch(b);
             }
-        }
-        for (a, b, w, attributes) in window {
-            self.insert_edge_unchecked(a, b, w, attributes);
+            let (a, b, weight, ref mut attributes) = edges[i];
+            let attributes = std::mem::take(attributes);
+            self.insert_edge_unchecked(a, b, weight, attributes);
         }
     }
 

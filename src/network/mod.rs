@@ -153,24 +153,6 @@ impl Network {
         self.adjacency.invalidate();
     }
 
-    /// The adjacency for a query that may read only part of the graph: built only
-    /// once list walks since the last change have cost as much as a build (see
-    /// [`adjacency`]). `None` means: walk petgraph's lists and call [`Self::charge_walk`].
-    pub(crate) fn rows_if_worth_it(&self, dir: petgraph::Direction) -> Option<&adjacency::Rows> {
-        self.adjacency
-            .rows_if_worth_it(&self.graph, &self.edge_index, dir)
-    }
-
-    /// List-walk steps left before building the rows pays off.
-    pub(crate) fn adjacency_budget(&self) -> usize {
-        self.adjacency.budget(&self.graph)
-    }
-
-    /// Records `edges` walked on petgraph's lists (see [`Self::rows_if_worth_it`]).
-    pub(crate) fn charge_walk(&self, edges: usize) {
-        self.adjacency.charge(edges);
-    }
-
     /// The petgraph index of a node. O(1) expected.
     pub fn index_of(&self, id: &str) -> Option<NodeIndex> {
         self.node_index.get(&self.graph, id)
@@ -345,25 +327,12 @@ impl Network {
     /// The neighbor indices of `ix`: out-neighbors in edge-insertion order, then
     /// in-neighbors in edge-insertion order, each node once. O(degree).
     pub fn neighbor_indices(&self, ix: NodeIndex, direction: Direction) -> Vec<NodeIndex> {
+        let source = adjacency::NeighborSource::partial(self, direction);
         let mut result = Vec::new();
-        let mut walked = 0;
         for (wanted, dir) in [(Direction::Out, Outgoing), (Direction::In, Incoming)] {
             if direction == wanted || direction == Direction::Both {
-                // Both representations list a node's edges newest first; reversed,
-                // that is insertion order.
-                match self.rows_if_worth_it(dir) {
-                    Some(rows) => result.extend(rows.neighbors(ix).iter().rev()),
-                    None => {
-                        let start = result.len();
-                        result.extend(self.graph.neighbors_directed(ix, dir));
-                        result[start..].reverse();
-                        walked += 1 + result.len() - start;
-                    }
-                }
+                source.extend_oldest_first(ix, dir, &mut result, |_| true);
             }
-        }
-        if walked > 0 {
-            self.charge_walk(walked);
         }
         dedup_keep_first(&mut result);
         result
