@@ -6,6 +6,13 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
+/// The deepest nesting of arrays and objects accepted in a node's `data` value
+/// (a scalar is depth 0, `[1]` depth 1). It sits well below the 128 levels that
+/// serde_json reads back, so every accepted value still parses once the journal
+/// record or the snapshot wraps it in a few more levels: anything acknowledged can
+/// be read back. Not configurable: the on-disk formats depend on it.
+pub const MAX_VALUE_DEPTH: usize = 64;
+
 /// The caps. `Limits::default()` is what the server uses unless flags say otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
