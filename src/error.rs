@@ -270,3 +270,14 @@ impl Error {
 
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `text` cut to at most `max_chars` characters, with a note of how long it was,
+/// for messages that echo input back: an error is as bounded as a result.
+pub fn clip(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max_chars) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => {
+            std::borrow::Cow::Owned(format!("{}… ({} bytes in all)", &text[..cut], text.len()))
+        }
+    }
+}

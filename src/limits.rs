@@ -52,6 +52,19 @@ fn exceeded(what: String, limit: usize, flag: &str) -> Error {
 }
 
 impl Limits {
+    /// No caps at all: for replaying writes that were already acknowledged under
+    /// whatever caps were in force then (a restart with lower caps must not drop them).
+    pub fn unlimited() -> Self {
+        Limits {
+            max_networks: usize::MAX,
+            max_nodes: usize::MAX,
+            max_edges: usize::MAX,
+            max_attributes: usize::MAX,
+            max_attribute_bytes: usize::MAX,
+            max_data_bytes: usize::MAX,
+        }
+    }
+
     /// Checks one more network.
     pub fn check_networks(&self, existing: usize) -> Result<()> {
         if existing >= self.max_networks {

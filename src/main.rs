@@ -43,6 +43,7 @@ async fn run(cli: Cli) -> ExitCode {
         let config = StorageConfig {
             dir: dir.clone(),
             snapshot_every: cli.snapshot_every,
+            read_only: cli.read_only,
         };
         let (storage, on_disk) = match Storage::open(config) {
             Ok(opened) => opened,

@@ -101,6 +101,26 @@ impl NetworkRegistry {
         }
     }
 
+    /// Makes this registry hold exactly what `other` holds: networks missing from
+    /// `other` are removed, and every other network's content is replaced under its
+    /// own write lock (so a reader holding a handle sees the old or the new network,
+    /// never a mix). Used to roll back to the durable state after a failed write.
+    pub fn replace_all(&self, other: NetworkRegistry) {
+        let keep: std::collections::HashSet<String> = other.names().into_iter().collect();
+        self.networks.retain(|name, _| keep.contains(name));
+        for (name, network) in other.networks {
+            let network = Arc::try_unwrap(network)
+                .map(RwLock::into_inner)
+                .unwrap_or_else(|shared| shared.read().clone());
+            match self.networks.get(&name) {
+                Some(slot) => *slot.value().write() = network,
+                None => {
+                    self.networks.insert(name, Arc::new(RwLock::new(network)));
+                }
+            }
+        }
+    }
+
     /// The network called `name`, or [`Error::NetworkNotFound`] listing the existing names.
     pub fn get(&self, name: &str) -> Result<SharedNetwork> {
         if let Some(entry) = self.networks.get(name) {

@@ -277,10 +277,182 @@ fn a_second_process_on_the_same_directory_exits_at_once() {
     assert!(started.elapsed() < Duration::from_secs(5));
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(
-        stderr.contains("LOCK") && stderr.contains("another networks-mcp process"),
+        stderr.contains(&*dir.to_string_lossy()) && stderr.contains("another networks-mcp process"),
         "{stderr}"
     );
     first.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lock is held on the directory itself: removing or replacing a file in it
+/// cannot let a second server in.
+#[test]
+fn deleting_files_in_the_directory_does_not_admit_a_second_server() {
+    let dir = temp_dir("lock-deleted");
+    let mut first = Server::start(&dir, &[]);
+    first
+        .call("network_create", json!({"network_name": "g"}))
+        .unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let _ = std::fs::remove_file(entry.unwrap().path());
+    }
+    let second = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(!second.status.success(), "a second server started");
+    assert!(String::from_utf8_lossy(&second.stderr).contains("another networks-mcp process"));
+    first.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn add_nodes(server: &mut Server, network: &str, count: usize) {
+    server
+        .call("network_create", json!({"network_name": network}))
+        .unwrap();
+    for i in 0..count {
+        let reply = server
+            .call(
+                "network_add_node",
+                json!({"network_name": network, "node_id": format!("n{i}")}),
+            )
+            .unwrap();
+        assert_eq!(reply["status"], "success", "{reply}");
+    }
+}
+
+/// Caps apply to new writes: a restart with a lower `--max-nodes` keeps every
+/// journaled node (a crash, then a clean shutdown that compacts), and only refuses
+/// growth beyond the cap.
+#[test]
+fn a_restart_with_lower_caps_keeps_every_acknowledged_write() {
+    let dir = temp_dir("lower-caps");
+    let mut s = Server::start(&dir, &[]);
+    add_nodes(&mut s, "big", 150);
+    s.kill();
+
+    let mut s = Server::start(&dir, &["--max-nodes", "100"]);
+    assert_eq!(node_ids(&mut s, "big").len(), 150);
+    let refused = s
+        .call(
+            "network_add_node",
+            json!({"network_name": "big", "node_id": "more"}),
+        )
+        .unwrap();
+    assert_eq!(refused["code"], "limit_exceeded", "{refused}");
+    assert!(s.stop().success());
+
+    let mut s = Server::start(&dir, &["--max-nodes", "100"]);
+    assert_eq!(
+        node_ids(&mut s, "big").len(),
+        150,
+        "compaction kept everything"
+    );
+    s.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A journaled write that cannot be replayed stops the start, names the record,
+/// and changes no file: the server never starts with less than it acknowledged.
+#[test]
+fn a_record_that_fails_on_replay_refuses_the_start_and_changes_nothing() {
+    let dir = temp_dir("replay-fails");
+    std::fs::create_dir_all(&dir).unwrap();
+    let records: Vec<u8> = [
+        json!({"seq": 1, "tool": "network_create", "arguments": {"network_name": "g"}}),
+        json!({"seq": 2, "tool": "network_add_edge", "arguments": {"network_name": "missing", "source": "a", "target": "b"}}),
+    ]
+    .iter()
+    .flat_map(|record| networks_mcp::storage::journal::encode(record.to_string().as_bytes()))
+    .collect();
+    std::fs::write(dir.join("journal.bin"), &records).unwrap();
+    let (started, stderr) = damaged_start(&dir);
+    assert!(!started, "started although record 1 cannot be replayed");
+    assert!(
+        stderr.contains("journal record 1") && stderr.contains("network_add_edge"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(dir.join("journal.bin")).unwrap(), records);
+    assert!(!dir.join("snapshot.bin").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn file_state(dir: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let meta = std::fs::metadata(&path).unwrap();
+            (
+                path.file_name().unwrap().to_string_lossy().to_string(),
+                std::fs::read(&path).unwrap_or_default(),
+                meta.modified().unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// `--read-only` reads the directory and rewrites nothing: no torn tail is cut, no
+/// snapshot is written at shutdown.
+#[test]
+fn read_only_mode_changes_no_file() {
+    let dir = temp_dir("read-only");
+    let mut s = Server::start(&dir, &[]);
+    add_nodes(&mut s, "g", 3);
+    s.kill();
+    // A torn tail: half a record.
+    let mut journal = std::fs::read(dir.join("journal.bin")).unwrap();
+    journal.extend_from_slice(&networks_mcp::storage::journal::encode(b"{\"seq\": 99")[..20]);
+    std::fs::write(dir.join("journal.bin"), &journal).unwrap();
+    let before = file_state(&dir);
+    std::thread::sleep(Duration::from_millis(20));
+
+    let mut s = Server::start(&dir, &["--read-only"]);
+    assert_eq!(node_ids(&mut s, "g"), ["n0", "n1", "n2"]);
+    assert!(s.stop().success());
+    assert_eq!(file_state(&dir), before, "read-only mode changed a file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Files are the owner's alone, and a symlink planted where a file goes is never
+/// followed: the server refuses to start (or to compact) instead of writing
+/// through it.
+#[test]
+fn files_are_private_and_symlinks_are_never_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("perms");
+    let mut s = Server::start(&dir, &["--snapshot-every", "2"]);
+    add_nodes(&mut s, "g", 3);
+    assert!(s.stop().success());
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&dir.join("journal.bin")), 0o600);
+    assert_eq!(mode(&dir.join("snapshot.bin")), 0o600);
+
+    let victim = temp_dir("perms-victim");
+    std::fs::write(&victim, b"precious").unwrap();
+    for name in ["journal.bin", "snapshot.bin"] {
+        let saved = std::fs::read(dir.join(name)).unwrap();
+        std::fs::remove_file(dir.join(name)).unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join(name)).unwrap();
+        let (started, stderr) = damaged_start(&dir);
+        assert!(!started, "started through a symlinked {name}");
+        assert!(stderr.contains(name), "{stderr}");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        std::fs::remove_file(dir.join(name)).unwrap();
+        std::fs::write(dir.join(name), saved).unwrap();
+    }
+    // A planted temp file link: compaction removes the link, never writes through it.
+    std::os::unix::fs::symlink(&victim, dir.join("snapshot.bin.tmp")).unwrap();
+    let mut s = Server::start(&dir, &[]);
+    assert_eq!(node_ids(&mut s, "g").len(), 3);
+    assert!(s.stop().success());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+    let _ = std::fs::remove_file(&victim);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -223,6 +223,7 @@ fn run(ops: &[Op], durable: bool) -> Result<(), TestCaseError> {
         let (storage, recovered) = Storage::open(StorageConfig {
             dir: dir.clone(),
             snapshot_every: 7,
+            read_only: false,
         })
         .unwrap();
         server.recover(recovered).unwrap();

@@ -159,11 +159,28 @@ impl NetworksServer {
         let Some(storage) = &self.storage else {
             return run();
         };
-        let (result, compaction_due) = storage.write(tool.name(), arguments, run);
+        let roll_back = |durable: Recovered| self.roll_back(durable);
+        let (result, compaction_due) = storage.write(tool.name(), arguments, run, &roll_back);
         if compaction_due && let Err(e) = storage.compact(&self.registry) {
             error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
         }
         result
+    }
+
+    /// Makes memory match the durable state after a write failed to reach the
+    /// disk: a reader must never see a write that was not made durable.
+    fn roll_back(&self, durable: Recovered) {
+        let scratch = NetworkRegistry::new();
+        match self.replay_into(&scratch, durable) {
+            Ok(()) => {
+                self.registry.replace_all(scratch);
+                self.inner.changes.publish(notify::Change::List);
+                warn!("memory rolled back to the last durable write");
+            }
+            Err(e) => {
+                error!(error = %e, "could not rebuild the durable state; memory may hold writes that are not on disk")
+            }
+        }
     }
 
     /// Runs a tool body directly (no metrics, audit or journal): for resources
@@ -205,27 +222,76 @@ impl NetworksServer {
 
     /// Loads what durable storage held at startup: the snapshot's networks, then
     /// the journaled writes replayed in order through the same tool bodies.
+    ///
+    /// Every journaled write was acknowledged, so none may be dropped: the writes are
+    /// replayed without caps (caps apply to new writes; a restart with lower
+    /// `--max-*` values keeps everything and only refuses further growth), and a
+    /// write that fails on replay stops the recovery with an error naming the record,
+    /// rather than starting with less than was acknowledged.
     pub fn recover(&self, recovered: Recovered) -> Result<(), Error> {
-        for (name, network) in recovered.networks {
-            self.registry.insert(&name, network)?;
-        }
         let replayed = recovered.calls.len();
-        for (index, (tool, arguments)) in recovered.calls.into_iter().enumerate() {
-            let Some(tool) = tools::find(&self.inner.tools_all, &tool) else {
-                return Err(Error::Internal {
-                    message: format!("journal record {index} names unknown tool '{tool}'"),
-                });
-            };
-            if let Err(e) = tool.call(&self.context(&tool::Progress::NONE), &arguments) {
-                warn!(record = index, tool = tool.name(), error = %e, "journaled write failed on replay");
-            }
-        }
+        self.replay_into(&self.registry, recovered)?;
+        self.warn_if_over_caps();
         info!(networks = self.registry.len(), replayed, "state recovered");
         Ok(())
     }
 
+    /// Loads a snapshot's networks into `registry` and replays the journaled calls
+    /// on it, without caps; the first call that fails stops the replay.
+    fn replay_into(&self, registry: &NetworkRegistry, recovered: Recovered) -> Result<(), Error> {
+        for (name, network) in recovered.networks {
+            registry.insert(&name, network)?;
+        }
+        let unlimited = crate::limits::Limits::unlimited();
+        let ctx = ToolContext {
+            registry,
+            limits: &unlimited,
+            progress: &tool::Progress::NONE,
+        };
+        for (index, (tool, arguments)) in recovered.calls.into_iter().enumerate() {
+            let Some(tool) = tools::find(&self.inner.tools_all, &tool) else {
+                return Err(Error::Internal {
+                    message: format!(
+                        "journal record {index} names the unknown tool '{}'; it was written by another version of networks-mcp. Start that version, or move the data directory aside",
+                        crate::error::clip(&tool, 64)
+                    ),
+                });
+            };
+            if let Err(e) = tool.call(&ctx, &arguments) {
+                return Err(Error::Internal {
+                    message: format!(
+                        "journal record {index} ({}) could not be replayed: {e}. No file was changed; the server will not start with less than it acknowledged",
+                        tool.name()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// After recovery: says which networks hold more than the current caps allow
+    /// (they keep everything; further growth is refused).
+    fn warn_if_over_caps(&self) {
+        let limits = &self.inner.options.limits;
+        if self.registry.len() > limits.max_networks {
+            warn!(
+                networks = self.registry.len(),
+                cap = limits.max_networks,
+                "recovered more networks than --max-networks allows; all are kept, new ones are refused"
+            );
+        }
+        for summary in self.registry.list() {
+            if summary.nodes > limits.max_nodes || summary.edges > limits.max_edges {
+                warn!(network = %summary.name, nodes = summary.nodes, edges = summary.edges, max_nodes = limits.max_nodes, max_edges = limits.max_edges, "recovered network is above --max-nodes/--max-edges; it is kept whole, further growth is refused");
+            }
+        }
+    }
+
     /// Writes a final snapshot when durable (at clean shutdown).
     pub fn shutdown(&self) {
+        if self.inner.options.read_only {
+            return;
+        }
         if let Some(storage) = &self.storage
             && let Err(e) = storage.compact(&self.registry)
         {

@@ -95,6 +95,9 @@ impl Network {
         if let Some(attributes) = &attributes {
             validate::attributes("attributes", attributes)?;
         }
+        if let Some(data) = &data {
+            validate::data("data", data)?;
+        }
         let ix = self.require("node_id", id)?;
         let node = &mut self.graph[ix];
         let before = (node.data.clone(), node.attributes.clone());
@@ -191,6 +194,9 @@ impl Network {
             validate::id("node_id", &item.id).map_err(|e| batch_error("nodes", index, e))?;
             validate::attributes("attributes", &item.attributes)
                 .map_err(|e| batch_error("nodes", index, e))?;
+            if let Some(data) = &item.data {
+                validate::data("data", data).map_err(|e| batch_error("nodes", index, e))?;
+            }
         }
         self.reserve(items.len(), 0);
         let mut outcomes = Vec::with_capacity(items.len());

@@ -209,6 +209,9 @@ impl Network {
     ) -> Result<AddNodeOutcome> {
         validate::id("node_id", id)?;
         validate::attributes("attributes", &attributes)?;
+        if let Some(data) = &data {
+            validate::data("data", data)?;
+        }
         if self.contains_node(id) {
             return Ok(AddNodeOutcome::Duplicate);
         }

@@ -84,3 +84,81 @@ pub fn weight(value: f64) -> Result<()> {
         })
     }
 }
+
+/// The nesting depth of a JSON value: 0 for a scalar, 1 for `[1]` or `{"a": 1}`.
+/// Iterative (an explicit stack), so a value of any depth is measured without
+/// recursion; stops early once the depth passes `stop_after`. O(size of the value).
+pub fn depth(value: &Value, stop_after: usize) -> usize {
+    let mut deepest = 0;
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((value, level)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) if !items.is_empty() => Box::new(items.iter()),
+            Value::Object(map) if !map.is_empty() => Box::new(map.values()),
+            Value::Array(_) | Value::Object(_) => {
+                deepest = deepest.max(level + 1);
+                continue;
+            }
+            _ => continue,
+        };
+        deepest = deepest.max(level + 1);
+        if deepest > stop_after {
+            return deepest;
+        }
+        stack.extend(children.map(|child| (child, level + 1)));
+    }
+    deepest
+}
+
+/// Checks that a node's `data` is nested at most
+/// [`MAX_VALUE_DEPTH`](crate::limits::MAX_VALUE_DEPTH) levels deep, so that every
+/// accepted value can be written and read back by any format (the journal and
+/// snapshot of durable mode wrap it in a few more levels, under serde_json's limit
+/// of 128).
+pub fn data(field: &str, value: &Value) -> Result<()> {
+    let max = crate::limits::MAX_VALUE_DEPTH;
+    if depth(value, max) <= max {
+        return Ok(());
+    }
+    Err(Error::InvalidValue {
+        field: field.to_string(),
+        reason: format!(
+            "it nests arrays and objects more than {max} levels deep; the maximum is {max}. Flatten it, or store the deep part as a JSON string"
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::limits::MAX_VALUE_DEPTH;
+
+    fn nested(levels: usize) -> Value {
+        (0..levels).fold(json!(1), |inner, i| {
+            if i % 2 == 0 {
+                json!([inner])
+            } else {
+                json!({ "k": inner })
+            }
+        })
+    }
+
+    #[test]
+    fn depth_counts_levels_of_arrays_and_objects() {
+        assert_eq!(depth(&json!(1), 99), 0);
+        assert_eq!(depth(&json!([]), 99), 1);
+        assert_eq!(depth(&json!({"a": [1, {"b": {}}]}), 99), 4);
+        assert_eq!(depth(&nested(200), 500), 200);
+        assert!(depth(&nested(200), 10) > 10);
+    }
+
+    #[test]
+    fn data_at_the_limit_passes_and_one_deeper_is_refused() {
+        assert!(data("data", &nested(MAX_VALUE_DEPTH)).is_ok());
+        let error = data("data", &nested(MAX_VALUE_DEPTH + 1)).unwrap_err();
+        assert_eq!(error.code(), "invalid_value");
+        assert!(error.to_string().contains("levels deep"));
+    }
+}

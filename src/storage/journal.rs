@@ -55,6 +55,11 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(word)
 }
 
+/// Whether `bytes` is only zero fill (or empty).
+fn zero_fill(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| *b == 0)
+}
+
 /// Reads every record. A damaged record that is the last thing in the file (an
 /// incomplete header, a payload running past the end, a bad payload checksum on the
 /// final record, or zero fill) is a torn tail; damage followed by more data is
@@ -76,6 +81,10 @@ pub fn scan(bytes: &[u8]) -> Result<Scan<'_>, Corruption> {
         }
         let header_ok = &rest[..4] == MAGIC && crc32fast::hash(&rest[..12]) == u32_at(rest, 12);
         if !header_ok {
+            // A header cut short by a crash, the rest of the file zero-filled.
+            if zero_fill(&rest[HEADER..]) {
+                return torn(at, records);
+            }
             return Err(Corruption {
                 offset: at,
                 reason: "record header is damaged (bad magic or header checksum)".into(),
@@ -93,7 +102,9 @@ pub fn scan(bytes: &[u8]) -> Result<Scan<'_>, Corruption> {
         }
         let payload = &rest[HEADER..HEADER + len];
         if crc32fast::hash(payload) != u32_at(rest, 8) {
-            if rest.len() == HEADER + len {
+            // The last record, cut short: nothing follows it, or only the zero fill
+            // a file system leaves when a crash interrupts an append.
+            if zero_fill(&rest[HEADER + len..]) {
                 return torn(at, records);
             }
             return Err(Corruption {
@@ -151,6 +162,27 @@ mod tests {
         let s = scan(&bytes).unwrap();
         assert!(s.torn_tail);
         assert_eq!(s.records, vec![&b"a"[..]]);
+    }
+
+    /// Group commit can have two records in flight at a power cut: the file then
+    /// holds a valid header, a payload cut short, and zeros to its end.
+    #[test]
+    fn a_cut_payload_or_header_followed_by_zero_fill_is_a_torn_tail() {
+        let good = journal(&[b"first", b"second record"]);
+        let first = HEADER + 5;
+        for keep in [first + HEADER + 3, first + 6, first + 1] {
+            let mut bytes = good[..keep].to_vec();
+            bytes.resize(good.len() + 4096, 0);
+            let s = scan(&bytes).unwrap_or_else(|c| panic!("keep {keep}: {c:?}"));
+            assert!(s.torn_tail, "keep {keep}");
+            assert_eq!(s.records, vec![&b"first"[..]]);
+            assert_eq!(s.good_len, first);
+        }
+        // Damage followed by anything but zeros is still corruption.
+        let mut bytes = good[..first + HEADER + 3].to_vec();
+        bytes.resize(good.len() + 64, 0);
+        bytes.push(1);
+        assert_eq!(scan(&bytes).unwrap_err().offset, first);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! another writer's `fsync` does not sync again; no delay is added.
 //!
 //! Files in the directory (formats in `specs/storage.md`):
-//! - `LOCK` — held with an exclusive lock while a server runs;
+//! - the directory itself is held with an exclusive `flock` while a server runs;
 //! - `snapshot.bin` — the state at the last compaction;
 //! - `journal.bin` — the writes since then.
 
@@ -19,18 +19,19 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use parking_lot::Mutex;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::Error;
 use crate::network::Network;
 use crate::registry::NetworkRegistry;
 
-/// The lock file's name.
-pub const LOCK_FILE: &str = "LOCK";
 /// The journal's name.
 pub const JOURNAL_FILE: &str = "journal.bin";
 /// The snapshot's name.
 pub const SNAPSHOT_FILE: &str = "snapshot.bin";
+/// The name a snapshot is written under before it replaces [`SNAPSHOT_FILE`].
+pub const SNAPSHOT_TMP_FILE: &str = "snapshot.bin.tmp";
 
 /// Why durable storage could not be opened or written.
 #[derive(Debug, thiserror::Error)]
@@ -75,10 +76,13 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StorageError + '_ {
 /// Settings of durable mode.
 #[derive(Debug, Clone)]
 pub struct StorageConfig {
-    /// The data directory (created if missing).
+    /// The data directory (created if missing, mode 0700).
     pub dir: PathBuf,
     /// Compact into a snapshot after this many journal records.
     pub snapshot_every: u64,
+    /// Read the directory but never change a file in it (`--read-only`): no torn
+    /// tail is cut, no compaction runs, and writes are refused.
+    pub read_only: bool,
 }
 
 /// What was on disk at startup.
@@ -92,8 +96,22 @@ pub struct Recovered {
     pub torn_tail: bool,
 }
 
+/// One journal record's payload, decoded strictly: a record that is not exactly
+/// this is corruption, never skipped.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Record {
+    seq: u64,
+    tool: String,
+    arguments: Value,
+}
+
 struct JournalState {
-    file: File,
+    /// `None` in read-only mode.
+    file: Option<File>,
+    /// The journal's length after the last complete append: where a failed append
+    /// is cut back to.
+    len: u64,
     appended: u64,
     since_snapshot: u64,
     failed: Option<String>,
@@ -102,10 +120,14 @@ struct JournalState {
 /// An open data directory; see the module docs.
 pub struct Storage {
     config: StorageConfig,
+    /// The directory itself, held with an exclusive `flock`: unlike a lock file,
+    /// it cannot be deleted and recreated under a running server.
     _lock: File,
     journal: Mutex<JournalState>,
-    sync_file: File,
+    sync_file: Option<File>,
     durable: Mutex<u64>,
+    /// Fault injection for tests: the next append fails as a full disk would.
+    fail_next_append: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Storage {
@@ -116,169 +138,324 @@ impl std::fmt::Debug for Storage {
     }
 }
 
+/// Options for every file of the directory: never follow a symlink (a planted link
+/// must not make the server truncate or overwrite another file), and create files
+/// readable by the owner only.
+fn file_options() -> OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = OpenOptions::new();
+    options.custom_flags(libc::O_NOFOLLOW).mode(0o600);
+    options
+}
+
+/// Reads a whole file without following a symlink; `None` when it does not exist.
+fn read_file(path: &Path) -> Result<Option<Vec<u8>>, StorageError> {
+    use std::io::Read;
+    let mut file = match file_options().read(true).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(path)(e)),
+    };
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io_error(path))?;
+    Ok(Some(bytes))
+}
+
+/// Creates the directory (0700) if needed and takes its lock without waiting.
+fn lock_directory(dir: &Path) -> Result<File, StorageError> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(io_error(dir))?;
+    let lock = File::open(dir).map_err(io_error(dir))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StorageError::Locked {
+            path: dir.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(io_error(dir)(e)),
+    }
+}
+
+/// The snapshot and journal as they are on disk, decoded, keeping the records with
+/// `seq <= keep_through`. Changes nothing.
+struct OnDisk {
+    networks: Vec<(String, Network)>,
+    calls: Vec<(String, Value)>,
+    last_seq: u64,
+    journal_len: usize,
+    good_len: usize,
+    torn_tail: bool,
+}
+
+fn read_on_disk(dir: &Path, keep_through: u64) -> Result<OnDisk, StorageError> {
+    let snapshot_path = dir.join(SNAPSHOT_FILE);
+    let (base_seq, networks) = match read_file(&snapshot_path)? {
+        Some(bytes) => {
+            snapshot::decode(&bytes).map_err(|(offset, reason)| StorageError::Corrupt {
+                path: snapshot_path.clone(),
+                offset,
+                reason,
+            })?
+        }
+        None => (0, Vec::new()),
+    };
+    let journal_path = dir.join(JOURNAL_FILE);
+    let bytes = read_file(&journal_path)?.unwrap_or_default();
+    let scan = journal::scan(&bytes).map_err(|c| StorageError::Corrupt {
+        path: journal_path.clone(),
+        offset: c.offset as u64,
+        reason: c.reason,
+    })?;
+    let corrupt = |offset: usize, reason: String| StorageError::Corrupt {
+        path: journal_path.clone(),
+        offset: offset as u64,
+        reason,
+    };
+    let mut calls = Vec::with_capacity(scan.records.len());
+    let (mut offset, mut previous, mut last_seq) = (0usize, 0u64, base_seq);
+    for payload in &scan.records {
+        let record: Record = serde_json::from_slice(payload)
+            .map_err(|e| corrupt(offset, format!("record is not a journal record: {e}")))?;
+        if record.seq <= previous {
+            return Err(corrupt(
+                offset,
+                format!("record seq {} does not follow seq {previous}", record.seq),
+            ));
+        }
+        previous = record.seq;
+        offset += journal::HEADER + payload.len();
+        // Records the snapshot already holds (a crash between a compaction's
+        // rename and its truncation) are not applied twice.
+        if record.seq <= base_seq {
+            continue;
+        }
+        if record.seq != last_seq + 1 {
+            return Err(corrupt(
+                offset - journal::HEADER - payload.len(),
+                format!(
+                    "record seq {} follows seq {last_seq}: a record is missing",
+                    record.seq
+                ),
+            ));
+        }
+        if record.seq > keep_through {
+            break;
+        }
+        last_seq = record.seq;
+        calls.push((record.tool, record.arguments));
+    }
+    Ok(OnDisk {
+        networks,
+        calls,
+        last_seq,
+        journal_len: bytes.len(),
+        good_len: scan.good_len,
+        torn_tail: scan.torn_tail,
+    })
+}
+
 impl Storage {
     /// Opens (or creates) the data directory, takes its lock without waiting, and
-    /// reads what it holds. A torn journal tail is cut off (with a warning); any
-    /// other damage is an error and leaves every file as it was.
+    /// reads what it holds. A torn journal tail is cut off (with a warning; in
+    /// read-only mode it is only skipped); any other damage is an error and leaves
+    /// every file as it was.
     pub fn open(config: StorageConfig) -> Result<(Storage, Recovered), StorageError> {
         let dir = &config.dir;
-        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-        let lock_path = dir.join(LOCK_FILE);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error(&lock_path))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(StorageError::Locked { path: lock_path });
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(&lock_path)(e)),
-        }
-
-        let snapshot_path = dir.join(SNAPSHOT_FILE);
-        let (base_seq, networks) = match std::fs::read(&snapshot_path) {
-            Ok(bytes) => {
-                snapshot::decode(&bytes).map_err(|(offset, reason)| StorageError::Corrupt {
-                    path: snapshot_path.clone(),
-                    offset,
-                    reason,
-                })?
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => (0, Vec::new()),
-            Err(e) => return Err(io_error(&snapshot_path)(e)),
-        };
-
+        let lock = lock_directory(dir)?;
+        let disk = read_on_disk(dir, u64::MAX)?;
         let journal_path = dir.join(JOURNAL_FILE);
-        let bytes = match std::fs::read(&journal_path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(io_error(&journal_path)(e)),
-        };
-        let scan = journal::scan(&bytes).map_err(|c| StorageError::Corrupt {
-            path: journal_path.clone(),
-            offset: c.offset as u64,
-            reason: c.reason,
-        })?;
-        let mut calls = Vec::with_capacity(scan.records.len());
-        let mut offset = 0usize;
-        let mut last_seq = base_seq;
-        for payload in &scan.records {
-            let call: Value =
-                serde_json::from_slice(payload).map_err(|e| StorageError::Corrupt {
-                    path: journal_path.clone(),
-                    offset: offset as u64,
-                    reason: format!("record is not JSON: {e}"),
-                })?;
-            let seq = call["seq"].as_u64().unwrap_or(0);
-            offset += journal::HEADER + payload.len();
-            // Records the snapshot already holds (a crash between a compaction's
-            // rename and its truncation) are not applied twice.
-            if seq <= base_seq {
-                continue;
-            }
-            last_seq = seq;
-            let tool = call["tool"].as_str().unwrap_or_default().to_string();
-            calls.push((tool, call["arguments"].clone()));
-        }
-        let (good_len, torn_tail, records) = (scan.good_len, scan.torn_tail, calls.len());
-
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&journal_path)
-            .map_err(io_error(&journal_path))?;
-        if torn_tail {
+        let records = disk.calls.len();
+        if disk.torn_tail {
             tracing::warn!(
                 path = %journal_path.display(),
-                offset = good_len,
-                dropped_bytes = bytes.len() - good_len,
+                offset = disk.good_len,
+                dropped_bytes = disk.journal_len - disk.good_len,
                 "journal ends in a torn record (a crash mid-write); it was never acknowledged and is dropped"
             );
-            file.set_len(good_len as u64)
-                .map_err(io_error(&journal_path))?;
-            file.sync_all().map_err(io_error(&journal_path))?;
         }
-        let mut file = file;
-        use std::io::Seek;
-        file.seek(io::SeekFrom::End(0))
-            .map_err(io_error(&journal_path))?;
-        let sync_file = file.try_clone().map_err(io_error(&journal_path))?;
-        tracing::info!(dir = %dir.display(), networks = networks.len(), records, "durable storage opened");
+        let file = if config.read_only {
+            None
+        } else {
+            let mut file = file_options()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true)
+                .open(&journal_path)
+                .map_err(io_error(&journal_path))?;
+            if disk.torn_tail {
+                file.set_len(disk.good_len as u64)
+                    .map_err(io_error(&journal_path))?;
+                file.sync_all().map_err(io_error(&journal_path))?;
+            }
+            use std::io::Seek;
+            file.seek(io::SeekFrom::End(0))
+                .map_err(io_error(&journal_path))?;
+            Some(file)
+        };
+        let sync_file = match &file {
+            Some(file) => Some(file.try_clone().map_err(io_error(&journal_path))?),
+            None => None,
+        };
+        tracing::info!(dir = %dir.display(), networks = disk.networks.len(), records, read_only = config.read_only, "durable storage opened");
         let storage = Storage {
             journal: Mutex::new(JournalState {
                 file,
-                appended: last_seq,
+                len: disk.good_len as u64,
+                appended: disk.last_seq,
                 since_snapshot: records as u64,
                 failed: None,
             }),
             sync_file,
-            durable: Mutex::new(last_seq),
+            durable: Mutex::new(disk.last_seq),
+            fail_next_append: std::sync::atomic::AtomicBool::new(false),
             _lock: lock,
             config,
         };
         Ok((
             storage,
             Recovered {
-                networks,
-                calls,
-                torn_tail,
+                networks: disk.networks,
+                calls: disk.calls,
+                torn_tail: disk.torn_tail,
             },
         ))
     }
 
+    /// Makes the next append fail with `ENOSPC`, as a full disk would: for tests of
+    /// what a failed write leaves behind.
+    #[doc(hidden)]
+    pub fn fail_next_append(&self) {
+        self.fail_next_append
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this directory was opened read-only.
+    pub fn is_read_only(&self) -> bool {
+        self.config.read_only
+    }
+
     /// Applies a write and journals it durably before returning. `apply` runs under
     /// the journal's order lock; its result is journaled only if it is `Ok`.
-    /// Returns whether a compaction is due.
+    ///
+    /// If the record cannot be appended or made durable, the write must not stay
+    /// visible: `roll_back` is called with what is on disk up to the last durable
+    /// record, and must make memory match it. Storage then refuses every later
+    /// write. Returns whether a compaction is due.
     pub fn write(
         &self,
         tool: &str,
         arguments: &Value,
         apply: impl FnOnce() -> Result<Value, Error>,
+        roll_back: &dyn Fn(Recovered),
     ) -> (Result<Value, Error>, bool) {
-        let (seq, due) = {
+        let (seq, output, due) = {
             let mut state = self.journal.lock();
-            if let Some(reason) = &state.failed {
-                return (
-                    Err(Error::Internal {
-                        message: format!(
-                            "durable storage failed earlier ({reason}); writes are refused so that no unsaved change is acknowledged"
-                        ),
-                    }),
-                    false,
-                );
+            if let Some(refusal) = self.refusal(&state) {
+                return (Err(refusal), false);
             }
             let output = match apply() {
                 Ok(output) => output,
                 Err(e) => return (Err(e), false),
             };
             let seq = state.appended + 1;
-            let payload = json!({ "seq": seq, "tool": tool, "arguments": arguments }).to_string();
-            if let Err(e) = state.file.write_all(&journal::encode(payload.as_bytes())) {
+            let record = Record {
+                seq,
+                tool: tool.to_string(),
+                arguments: arguments.clone(),
+            };
+            let payload = serde_json::to_vec(&record).unwrap_or_default();
+            let encoded = journal::encode(&payload);
+            let injected = self
+                .fail_next_append
+                .swap(false, std::sync::atomic::Ordering::Relaxed);
+            let appended = match state.file.as_mut() {
+                Some(_) if injected => Err(io::Error::from_raw_os_error(libc::ENOSPC)),
+                Some(file) => file.write_all(&encoded),
+                None => Err(io::Error::other("the data directory is read-only")),
+            };
+            if let Err(e) = appended {
                 let reason = format!("cannot append to the journal: {e}");
-                tracing::error!(%reason, "durable storage failed; refusing further writes");
-                state.failed = Some(reason.clone());
+                Self::mark_failed(&mut state, &reason);
+                drop(state);
+                self.roll_back_to_durable(roll_back);
                 return (Err(Error::Internal { message: reason }), false);
             }
-            state.appended += 1;
+            state.len += encoded.len() as u64;
+            state.appended = seq;
             state.since_snapshot += 1;
-            (
-                (state.appended, output),
-                state.since_snapshot >= self.config.snapshot_every,
-            )
+            let due = state.since_snapshot >= self.config.snapshot_every;
+            (seq, output, due)
         };
-        let (seq, output) = seq;
         if let Err(e) = self.sync_through(seq) {
             let reason = format!("cannot fsync the journal: {e}");
-            tracing::error!(%reason, "durable storage failed; refusing further writes");
-            self.journal.lock().failed = Some(reason.clone());
+            let first = {
+                let mut state = self.journal.lock();
+                let first = state.failed.is_none();
+                if first {
+                    Self::mark_failed(&mut state, &reason);
+                }
+                first
+            };
+            if first {
+                self.roll_back_to_durable(roll_back);
+            }
             return (Err(Error::Internal { message: reason }), false);
         }
         (Ok(output), due)
+    }
+
+    fn refusal(&self, state: &JournalState) -> Option<Error> {
+        if self.config.read_only {
+            return Some(Error::Internal {
+                message:
+                    "the data directory was opened read-only; restart without --read-only to write"
+                        .into(),
+            });
+        }
+        state.failed.as_ref().map(|reason| Error::Internal {
+            message: format!(
+                "durable storage failed earlier ({reason}); writes are refused so that no unsaved change is acknowledged. Free disk space or fix the data directory, then restart the server"
+            ),
+        })
+    }
+
+    /// Enters the failed state (under the order lock, so no later write applies):
+    /// cuts the journal back to its last complete record.
+    fn mark_failed(state: &mut JournalState, reason: &str) {
+        tracing::error!(%reason, "durable storage failed; rolling back to the durable state and refusing further writes");
+        state.failed = Some(reason.to_string());
+        if let Some(file) = state.file.as_mut() {
+            // Best effort: a partial record left behind is a torn tail, which the
+            // next start drops.
+            let _ = file.set_len(state.len);
+            use std::io::Seek;
+            let _ = file.seek(io::SeekFrom::Start(state.len));
+        }
+    }
+
+    /// After [`Storage::mark_failed`]: makes memory hold exactly the records that
+    /// were made durable, as read back from disk. Takes the locks in the order
+    /// `sync_through` does; once failed, no fsync can acknowledge more, so the
+    /// durable mark read here is final: every writer at or below it was (or will
+    /// be) acknowledged and is kept, every writer above it gets an error and is
+    /// rolled back.
+    fn roll_back_to_durable(&self, roll_back: &dyn Fn(Recovered)) {
+        let durable = self.durable.lock();
+        let _order = self.journal.lock();
+        match read_on_disk(&self.config.dir, *durable) {
+            Ok(disk) => roll_back(Recovered {
+                networks: disk.networks,
+                calls: disk.calls,
+                torn_tail: disk.torn_tail,
+            }),
+            Err(e) => {
+                tracing::error!(error = %e, "could not read the durable state back to roll memory back");
+            }
+        }
     }
 
     /// Makes every record up to `seq` durable; one fsync covers every writer waiting.
@@ -287,23 +464,49 @@ impl Storage {
         if *durable >= seq {
             return Ok(());
         }
-        let target = self.journal.lock().appended;
-        self.sync_file.sync_data()?;
+        let target = {
+            let state = self.journal.lock();
+            // After a failure, a later fsync that happens to succeed proves nothing
+            // about the pages that failed: never acknowledge past the failure.
+            if let Some(reason) = &state.failed {
+                return Err(io::Error::other(reason.clone()));
+            }
+            state.appended
+        };
+        let Some(file) = &self.sync_file else {
+            return Err(io::Error::other("the data directory is read-only"));
+        };
+        file.sync_data()?;
         *durable = target;
         Ok(())
     }
 
     /// Writes a snapshot of `registry` (temp file, fsync, rename, fsync the
     /// directory) and empties the journal. Holds the order lock throughout, so no
-    /// write falls between the snapshot and the truncation.
+    /// write falls between the snapshot and the truncation. Does nothing in
+    /// read-only mode or after a failure.
     pub fn compact(&self, registry: &NetworkRegistry) -> Result<(), StorageError> {
         let mut state = self.journal.lock();
+        if self.config.read_only || state.failed.is_some() {
+            return Ok(());
+        }
         let dir = &self.config.dir;
         let bytes = snapshot::encode(registry, state.appended);
-        let tmp = dir.join("snapshot.bin.tmp");
+        let tmp = dir.join(SNAPSHOT_TMP_FILE);
         let final_path = dir.join(SNAPSHOT_FILE);
+        // A stale temp file (or a planted symlink in its place) is removed first:
+        // `create_new` with O_NOFOLLOW then refuses anything that reappears.
+        match std::fs::remove_file(&tmp) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_error(&tmp)(e)),
+        }
         {
-            let mut file = File::create(&tmp).map_err(io_error(&tmp))?;
+            let mut file = file_options()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+                .map_err(io_error(&tmp))?;
             file.write_all(&bytes).map_err(io_error(&tmp))?;
             file.sync_all().map_err(io_error(&tmp))?;
         }
@@ -312,13 +515,14 @@ impl Storage {
             .and_then(|d| d.sync_all())
             .map_err(io_error(dir))?;
         let journal_path = dir.join(JOURNAL_FILE);
-        state.file.set_len(0).map_err(io_error(&journal_path))?;
-        use std::io::Seek;
-        state
-            .file
-            .seek(io::SeekFrom::Start(0))
-            .map_err(io_error(&journal_path))?;
-        state.file.sync_all().map_err(io_error(&journal_path))?;
+        if let Some(file) = state.file.as_mut() {
+            file.set_len(0).map_err(io_error(&journal_path))?;
+            use std::io::Seek;
+            file.seek(io::SeekFrom::Start(0))
+                .map_err(io_error(&journal_path))?;
+            file.sync_all().map_err(io_error(&journal_path))?;
+        }
+        state.len = 0;
         state.since_snapshot = 0;
         tracing::info!(bytes = bytes.len(), "snapshot written; journal truncated");
         Ok(())
