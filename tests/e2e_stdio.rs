@@ -285,3 +285,53 @@ fn audit_log_gets_one_json_line_per_applied_write_whatever_the_log_level() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+/// A failed call is logged as a bounded summary, and input that holds newlines or
+/// escape sequences cannot forge a log line: the text log has one line per event.
+#[test]
+fn failed_calls_log_bounded_escaped_lines() {
+    let log = std::env::temp_dir().join(format!("networks-mcp-e2e-log-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let big = "b".repeat(4 << 20);
+    let forged = "a\nINFO networks_mcp: forged\r\u{1b}[2J";
+    let input = [
+        frames()[0].to_string(),
+        frames()[1].to_string(),
+        json!({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "network_add_node", "arguments": {"network_name": "missing", "node_id": "n", "data": big}}}).to_string(),
+        // A CSV cell that the import's error message quotes.
+        json!({"jsonrpc": "2.0", "id": 21, "method": "tools/call", "params": {"name": "network_import", "arguments": {"network_name": "c", "format": "edge_list_csv", "content": format!("source,target,weight\na,b,\"{forged}\"\n")}}}).to_string(),
+    ]
+    .join("\n")
+        + "\n";
+    let (lines, status) = run(&["--log-file", log.to_str().unwrap()], &input);
+    assert!(status.success());
+    assert_eq!(lines.len(), 3, "three replies");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    let failed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("tool call failed"))
+        .collect();
+    assert_eq!(failed.len(), 2, "{text:.2000}");
+    for line in &failed {
+        assert!(line.len() < 4096, "a log line of {} bytes", line.len());
+    }
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("INFO networks_mcp: forged")),
+        "{text:.2000}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "an escape sequence reached the log"
+    );
+    let import = failed
+        .iter()
+        .find(|l| l.contains("network_import"))
+        .expect("import logged");
+    assert!(
+        import.contains("a\\nINFO") && import.contains("\\u{1b}"),
+        "{import}"
+    );
+}

@@ -5,9 +5,9 @@
 //! also ask for the logs (`logging/setLevel`); [`client`] carries them there.
 
 pub mod client;
+mod escape;
 
 use std::fs::OpenOptions;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -102,14 +102,17 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
     let stderr = BoxMakeWriter::new(std::io::stderr);
     let logs = match config.format {
         LogFormat::Text => {
+            // Text lines carry input (ids, CSV cells) verbatim: escape control
+            // characters so no value can forge a log line or drive a terminal.
+            // Colours are off for the same reason: escape sequences are escaped.
             let file_layer = file_writer.map(|w| {
                 tracing_subscriber::fmt::layer()
-                    .with_writer(w)
+                    .with_writer(escape::Escaping(w))
                     .with_ansi(false)
             });
             tracing_subscriber::fmt::layer()
-                .with_writer(stderr)
-                .with_ansi(std::io::stderr().is_terminal())
+                .with_writer(escape::Escaping(stderr))
+                .with_ansi(false)
                 .and_then(file_layer)
                 .boxed()
         }

@@ -433,7 +433,10 @@ impl NetworksServer {
         match &result {
             Ok(_) => debug!(tool = name, elapsed_us, "tool call"),
             Err(e) => {
-                warn!(tool = name, code = e.code(), error = %e, arguments = %arguments, elapsed_us, "tool call failed")
+                // Bounded like the audit line: a 10 MiB argument must not make a
+                // 10 MiB log line.
+                let message = e.to_string();
+                warn!(tool = name, code = e.code(), error = %crate::error::clip(&message, Summary::MAX), arguments = %Summary(&arguments), elapsed_us, "tool call failed")
             }
         }
         Some(result)
