@@ -95,6 +95,11 @@ pub struct Cli {
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_data_bytes, env = "NETWORKS_MCP_MAX_DATA_BYTES")]
     pub max_data_bytes: usize,
 
+    /// Most edges one import may produce (a DOT edge between subgraphs counts every
+    /// edge it expands to); counted while the document is read.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_import_edges, env = "NETWORKS_MCP_MAX_IMPORT_EDGES")]
+    pub max_import_edges: usize,
+
     /// With --data-dir: compact the journal into a snapshot after this many writes.
     #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_every: u64,
@@ -133,6 +138,7 @@ impl Cli {
                 max_attributes: self.max_attributes,
                 max_attribute_bytes: self.max_attribute_bytes,
                 max_data_bytes: self.max_data_bytes,
+                max_import_edges: self.max_import_edges,
             },
             ..ServerOptions::default()
         };

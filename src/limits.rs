@@ -28,6 +28,10 @@ pub struct Limits {
     pub max_attribute_bytes: usize,
     /// Bytes of one node's `data` as JSON (`--max-data-bytes`).
     pub max_data_bytes: usize,
+    /// Edges one import may produce (`--max-import-edges`), counted while the
+    /// document is read, so a small DOT document whose subgraph endpoints expand to
+    /// millions of edges is refused before it takes the memory.
+    pub max_import_edges: usize,
 }
 
 impl Default for Limits {
@@ -39,6 +43,7 @@ impl Default for Limits {
             max_attributes: 64,
             max_attribute_bytes: 64 * 1024,
             max_data_bytes: 1024 * 1024,
+            max_import_edges: 4_000_000,
         }
     }
 }
@@ -52,6 +57,16 @@ fn exceeded(what: String, limit: usize, flag: &str) -> Error {
 }
 
 impl Limits {
+    /// The error for an import that would produce more than `limit` edges.
+    pub fn import_edges_exceeded(limit: usize) -> Error {
+        exceeded(
+            "an import producing more edges than allowed (counted while reading the document)"
+                .into(),
+            limit,
+            "--max-import-edges",
+        )
+    }
+
     /// No caps at all: for replaying writes that were already acknowledged under
     /// whatever caps were in force then (a restart with lower caps must not drop them).
     pub fn unlimited() -> Self {
@@ -62,6 +77,7 @@ impl Limits {
             max_attributes: usize::MAX,
             max_attribute_bytes: usize::MAX,
             max_data_bytes: usize::MAX,
+            max_import_edges: usize::MAX,
         }
     }
 

@@ -72,7 +72,7 @@ async fn run(cli: Cli) -> ExitCode {
         eprintln!("networks-mcp: {e}");
         return ExitCode::FAILURE;
     }
-    let result = serve_stdio(server.clone()).await;
+    let result = serve_stdio(server.clone(), cli.http.max_body_bytes).await;
     server.shutdown();
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -210,7 +210,10 @@ fn terminal_progress(name: &str) -> networks_mcp::mcp::Progress {
     )
 }
 
-async fn serve_stdio(server: NetworksServer) -> Result<(), Box<dyn std::error::Error>> {
+async fn serve_stdio(
+    server: NetworksServer,
+    max_line_bytes: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
     if std::io::stdin().is_terminal() {
         eprintln!(
             "networks-mcp {}: an MCP server waiting for a client on stdin/stdout. Start it from an MCP client instead, e.g. `claude mcp add networks -- networks-mcp` or `npx @modelcontextprotocol/inspector networks-mcp`. Press Ctrl-C to quit.",
@@ -225,6 +228,7 @@ async fn serve_stdio(server: NetworksServer) -> Result<(), Box<dyn std::error::E
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
     let (transport, writer) = JsonLinesTransport::new(tokio::io::stdin(), tokio::io::stdout());
+    let transport = transport.with_max_line_bytes(max_line_bytes);
     let service = tokio::select! {
         service = server.serve(transport) => service?,
         signal = &mut shutdown => {

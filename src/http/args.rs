@@ -56,7 +56,8 @@ pub struct HttpArgs {
     )]
     pub allowed_origins: Vec<String>,
 
-    /// Largest accepted request body in bytes; a larger one gets 413 before it is parsed.
+    /// Largest accepted request in bytes: an HTTP body (a larger one gets 413 before it
+    /// is parsed), or one stdio line (a longer one is skipped and answered with an error).
     #[arg(long, value_name = "BYTES", env = "NETWORKS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 

@@ -36,6 +36,9 @@ pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcom
         validate::id("node_id", &node.id).map_err(|e| item_error("nodes", index, e))?;
         validate::attributes("attributes", &node.attributes)
             .map_err(|e| item_error("nodes", index, e))?;
+        if let Some(data) = &node.data {
+            validate::data("data", data).map_err(|e| item_error("nodes", index, e))?;
+        }
     }
     for (index, edge) in graph.edges.iter().enumerate() {
         let check = || -> Result<()> {

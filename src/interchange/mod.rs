@@ -178,10 +178,17 @@ pub fn export(network: &Network, format: Format, only: Option<&FxHashSet<NodeInd
 /// `"row 7, column 'weight'"`. Ids, attributes and weights are checked by [`apply`],
 /// which names the offending item. O(size of the document).
 pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
-    match format {
+    parse_bounded(format, content, usize::MAX)
+}
+
+/// [`parse`], refusing a document that produces more than `max_edges` edges with
+/// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs are
+/// counted as they are expanded, so the memory they would take is never taken.
+pub fn parse_bounded(format: Format, content: &str, max_edges: usize) -> Result<ImportedGraph> {
+    let graph = match format {
         Format::NodeLinkJson => import::node_link::parse(content),
         Format::Graphml => import::graphml::parse(content),
-        Format::Dot => import::dot::parse(content),
+        Format::Dot => import::dot::parse(content, max_edges),
         Format::EdgeListCsv => import::csv::parse(content),
         Format::Mermaid | Format::Cypher => Err(Error::ImportInvalid {
             format: format.name().to_string(),
@@ -191,7 +198,11 @@ pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
                 format.name()
             ),
         }),
+    }?;
+    if graph.edges.len() > max_edges {
+        return Err(crate::limits::Limits::import_edges_exceeded(max_edges));
     }
+    Ok(graph)
 }
 
 /// An [`Error::ImportInvalid`] for `format`.

@@ -448,6 +448,78 @@ fn dot_rejects_bad_documents_with_positions() {
     assert!(err.to_string().contains("nested more than"), "{err}");
 }
 
+/// Deep nesting hidden from a lexical pass (a comment that the grammar ends at a
+/// lone `\r`, `\r\n` endings, `#` lines, braces in strings and comments) is
+/// refused with an error, never a crash: the depth is measured on the grammar's
+/// own parse. Run on a thread with a small stack, as a tool call's worker has.
+#[test]
+fn dot_nesting_is_bounded_whatever_hides_it() {
+    let levels = 2000;
+    let open = "subgraph{".repeat(levels);
+    let close = "}".repeat(levels);
+    let documents = [
+        format!("digraph {{\n// c\r{open}a{close}\n}}\n"),
+        format!("digraph {{\r\n# c\r{open}a{close}\r\n}}\r\n"),
+        format!("digraph {{ /* {{ */ {open}a{close} }}"),
+        format!("digraph {{ \"{{{{\" -> x // }}}}\r{open}a{close} }}"),
+        format!("digraph {{ a [{}] }}", "x=1 [".repeat(levels)),
+        format!(
+            "digraph {{\n// c\r{}a{}\n}}\n",
+            "a -> {".repeat(levels),
+            "}".repeat(levels)
+        ),
+    ];
+    let documents = std::sync::Arc::new(documents);
+    // With room enough for the parser to read every level, the depth is what
+    // refuses the document; with a worker's small stack, it is refused all the
+    // same (the parser stops when its stack runs low), never a crash.
+    for (stack, why) in [(256 << 20, Some("nested more than")), (2 << 20, None)] {
+        let documents = std::sync::Arc::clone(&documents);
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                for document in documents.iter() {
+                    let err = parse(Format::Dot, document).unwrap_err();
+                    assert!(matches!(err, Error::ImportInvalid { .. }), "{err}");
+                    if let Some(why) = why {
+                        assert!(err.to_string().contains(why), "{:.300}", err.to_string());
+                    }
+                }
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+    }
+}
+
+/// `{a1 … a3000} -> {b1 … b3000}` stands for 9,000,000 edges: they are counted
+/// before they are made, and the document is refused at the cap.
+#[test]
+fn dot_expansion_is_counted_against_the_cap_before_it_is_made() {
+    let side = |p: &str| {
+        (0..3000)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let document = format!("digraph {{ {{{}}} -> {{{}}} }}", side("a"), side("b"));
+    let err = crate::interchange::parse_bounded(Format::Dot, &document, 1_000_000).unwrap_err();
+    assert_eq!(err.code(), "limit_exceeded");
+    assert!(err.to_string().contains("--max-import-edges"), "{err}");
+    let small = "digraph { {a b} -> {c d} }";
+    assert_eq!(
+        crate::interchange::parse_bounded(Format::Dot, small, 4)
+            .unwrap()
+            .edges
+            .len(),
+        4
+    );
+    assert!(crate::interchange::parse_bounded(Format::Dot, small, 3).is_err());
+    // The cap holds for every format.
+    let csv = "source,target\na,b\nb,c\n";
+    assert!(crate::interchange::parse_bounded(Format::EdgeListCsv, csv, 1).is_err());
+}
+
 #[test]
 fn edge_list_csv_round_trips_edges() {
     let net = sample();
@@ -465,6 +537,20 @@ fn edge_list_csv_round_trips_edges() {
         ids,
         ["a b", "quote\"d", "ünï©ødé ✓", "back\\slash\\", "end"]
     );
+}
+
+/// The duplicate-column check is one pass with a hash set: a header of 300,000
+/// columns (a quadratic check would compare 4.5e10 pairs, minutes of CPU) is read
+/// at once, and a repeated name is still found, wherever it is.
+#[test]
+fn edge_list_csv_header_check_is_linear() {
+    let columns: Vec<String> = (0..300_000).map(|i| format!("c{i}")).collect();
+    let row = format!("a,b{}", ",".repeat(columns.len()));
+    let wide = format!("source,target,{}\n{row}\n", columns.join(","));
+    assert_eq!(parse(Format::EdgeListCsv, &wide).unwrap().edges.len(), 1);
+    let repeated = format!("source,target,{},c7\n{row},\n", columns.join(","));
+    let err = parse(Format::EdgeListCsv, &repeated).unwrap_err();
+    assert!(err.to_string().contains("'c7' appears twice"), "{err}");
 }
 
 #[test]

@@ -6,6 +6,12 @@
 //! `tools/call` gets our error object as a tool result, anything else a JSON-RPC
 //! error, addressed to the request's id whenever the id can be read.
 //!
+//! Whatever arrives, the session goes on: a line that is not UTF-8 gets a parse
+//! error, a line longer than the cap (the HTTP body cap, 16 MiB by default) is
+//! skipped without being held in memory and gets an "invalid request" error, a
+//! request whose id is not a string or number gets "invalid request" with a null
+//! id, and a known method with malformed params gets "invalid params".
+//!
 //! One writer task owns the output, so frames are never interleaved; it writes
 //! every frame that is ready, then flushes once.
 //!
@@ -21,16 +27,91 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::error::Error;
 
+/// The longest line read by default: the same as the HTTP body cap.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
 /// A JSON-lines server transport; see the module docs.
 pub struct JsonLinesTransport<R> {
-    lines: Lines<BufReader<R>>,
+    lines: LineReader<R>,
     out: mpsc::UnboundedSender<Vec<u8>>,
+}
+
+/// One line of input, as [`LineReader::next`] found it.
+enum Line {
+    /// A whole line, without its newline.
+    Frame(Vec<u8>),
+    /// A line longer than the cap, of this many bytes; it was skipped, not kept.
+    TooLong(usize),
+    /// The input ended.
+    End,
+}
+
+/// Splits input into lines of at most `max` bytes, holding no more than that: the
+/// rest of a longer line is read and dropped.
+///
+/// Cancel-safe, as `receive` must be (rmcp polls it in a `select!`): the part of a
+/// line read so far lives in the reader, not in the future, so a dropped call
+/// loses nothing.
+struct LineReader<R> {
+    reader: BufReader<R>,
+    max: usize,
+    /// The current line so far.
+    line: Vec<u8>,
+    /// Bytes of the current line dropped for being past `max`.
+    skipped: usize,
+}
+
+impl<R: AsyncRead> LineReader<R> {
+    fn new(reader: R, max: usize) -> Self {
+        LineReader {
+            reader: BufReader::new(reader),
+            max,
+            line: Vec::new(),
+            skipped: 0,
+        }
+    }
+
+    /// The line just ended, and a fresh start for the next one.
+    fn finish(&mut self) -> Line {
+        let line = std::mem::take(&mut self.line);
+        match std::mem::take(&mut self.skipped) {
+            0 => Line::Frame(line),
+            bytes => Line::TooLong(bytes),
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    async fn next(&mut self) -> io::Result<Line> {
+        loop {
+            let buffer = self.reader.fill_buf().await?;
+            if buffer.is_empty() {
+                if self.skipped == 0 && self.line.is_empty() {
+                    return Ok(Line::End);
+                }
+                return Ok(self.finish());
+            }
+            let newline = buffer.iter().position(|&b| b == b'\n');
+            let chunk = &buffer[..newline.unwrap_or(buffer.len())];
+            if self.skipped == 0 && self.line.len() + chunk.len() <= self.max {
+                self.line.extend_from_slice(chunk);
+            } else {
+                self.skipped += self.line.len() + chunk.len();
+                self.line = Vec::new();
+            }
+            let consumed = newline.map_or(buffer.len(), |at| at + 1);
+            self.reader.consume(consumed);
+            if newline.is_some() {
+                return Ok(self.finish());
+            }
+        }
+    }
 }
 
 impl<R: AsyncRead + Unpin + Send + 'static> JsonLinesTransport<R> {
@@ -44,10 +125,23 @@ impl<R: AsyncRead + Unpin + Send + 'static> JsonLinesTransport<R> {
         let (out, rx) = mpsc::unbounded_channel();
         let writer_task = tokio::spawn(write_frames(writer, rx));
         let transport = JsonLinesTransport {
-            lines: BufReader::new(reader).lines(),
+            lines: LineReader::new(reader, DEFAULT_MAX_LINE_BYTES),
             out,
         };
         (transport, writer_task)
+    }
+
+    /// Sets the longest line accepted (default [`DEFAULT_MAX_LINE_BYTES`]).
+    pub fn with_max_line_bytes(mut self, max: usize) -> Self {
+        self.lines.max = max.max(1);
+        self
+    }
+
+    /// Queues a reply frame.
+    fn reply(&self, frame: &Value) {
+        if let Ok(bytes) = serde_json::to_vec(frame) {
+            let _ = self.out.send(bytes);
+        }
     }
 }
 
@@ -90,12 +184,45 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for JsonLinesT
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            let line = match self.lines.next_line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return None,
+            let bytes = match self.lines.next().await {
+                Ok(Line::Frame(bytes)) => bytes,
+                Ok(Line::End) => return None,
+                Ok(Line::TooLong(length)) => {
+                    tracing::warn!(
+                        length,
+                        max = self.lines.max,
+                        "over-long input line skipped and answered with an error"
+                    );
+                    self.reply(&error_frame(
+                        Value::Null,
+                        -32600,
+                        format!(
+                            "Invalid request: a line of {length} bytes is longer than the limit of {} bytes; it was skipped. Send smaller requests (split a batch), or raise the limit with --max-body-bytes.",
+                            self.lines.max
+                        ),
+                    ));
+                    continue;
+                }
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot read input; closing");
                     return None;
+                }
+            };
+            let line = match std::str::from_utf8(&bytes) {
+                Ok(line) => line,
+                Err(e) => {
+                    tracing::warn!(error = %e, "input line is not UTF-8; answered with a parse error");
+                    let lossy = String::from_utf8_lossy(&bytes);
+                    let id = probe(&lossy)
+                        .and_then(|p| p.id)
+                        .filter(|id| id.is_string() || id.is_number())
+                        .unwrap_or(Value::Null);
+                    self.reply(&error_frame(
+                        id,
+                        -32700,
+                        format!("Parse error: the line is not valid UTF-8 ({e}). Send UTF-8 JSON."),
+                    ));
+                    continue;
                 }
             };
             let trimmed = line.trim();
@@ -103,13 +230,31 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for JsonLinesT
                 continue;
             }
             match parse_frame(trimmed) {
+                Ok(JsonRpcMessage::Notification(_))
+                    if probe(trimmed).is_some_and(|p| p.id.is_some()) =>
+                {
+                    // rmcp reads `"id": null` as a notification; JSON-RPC says a
+                    // request's id is a string or a number, so answer it.
+                    self.reply(&invalid_id_reply());
+                }
+                Ok(JsonRpcMessage::Request(JsonRpcRequest {
+                    id,
+                    request: ClientRequest::CustomRequest(custom),
+                    ..
+                })) if STANDARD_METHODS.contains(&custom.method.as_str()) => {
+                    // rmcp falls back to a custom request when a standard method's
+                    // params do not decode, and would answer "method not found".
+                    self.reply(&error_frame(
+                        serde_json::to_value(&id).unwrap_or(Value::Null),
+                        -32602,
+                        invalid_params_message(&custom.method),
+                    ));
+                }
                 Ok(message) => return Some(message),
                 Err(e) => {
                     tracing::warn!(error = %e, "unreadable JSON-RPC frame answered with an error");
-                    if let Some(reply) = reply_to_unreadable(trimmed, &e)
-                        && let Ok(bytes) = serde_json::to_vec(&reply)
-                    {
-                        let _ = self.out.send(bytes);
+                    if let Some(reply) = reply_to_unreadable(trimmed, &e) {
+                        self.reply(&reply);
                     }
                 }
             }
@@ -166,25 +311,79 @@ fn take_call_arguments(frame: &mut Value) -> Option<Map<String, Value>> {
 /// serde skips unread values without converting their numbers.
 #[derive(Deserialize)]
 struct Probe {
-    #[serde(default)]
+    /// `Some` whenever the frame has an `id` member, even `null`.
+    #[serde(default, deserialize_with = "present")]
     id: Option<Value>,
     #[serde(default)]
     method: Option<String>,
 }
 
+fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(value).map(Some)
+}
+
+fn probe(line: &str) -> Option<Probe> {
+    serde_json::from_str(line).ok()
+}
+
+/// The MCP methods a client may call on this server; a request naming one of them
+/// whose params do not decode is "invalid params", not "method not found".
+const STANDARD_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+    "completion/complete",
+];
+
+fn invalid_params_message(method: &str) -> String {
+    let hint = match method {
+        "tools/call" => {
+            " `params` must be an object with `name` (a string) and `arguments` (an object of the tool's parameters)."
+        }
+        _ => " See the MCP specification for this method's params.",
+    };
+    format!("Invalid params for {method}: they do not have the shape this method takes.{hint}")
+}
+
+fn error_frame(id: Value, code: i64, message: String) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message }
+    })
+}
+
+fn invalid_id_reply() -> Value {
+    error_frame(
+        Value::Null,
+        -32600,
+        "Invalid request: the id must be a string or a number (omit it only for a notification)."
+            .into(),
+    )
+}
+
 /// The answer to a frame that did not parse, or `None` for a frame that must not be
 /// answered (a notification).
 fn reply_to_unreadable(line: &str, error: &serde_json::Error) -> Option<Value> {
-    let probe: Option<Probe> = serde_json::from_str(line).ok();
-    let (id, method) = match probe {
+    let (id, method) = match probe(line) {
         Some(Probe { id, method }) => (id, method),
         None => (None, None),
     };
     let id = match id {
         Some(id @ (Value::String(_) | Value::Number(_))) => id,
+        Some(_) => return Some(invalid_id_reply()),
         // A readable frame without an id is a notification: never answered.
-        _ if method.is_some() => return None,
-        _ => Value::Null,
+        None if method.is_some() => return None,
+        None => Value::Null,
     };
     let number_problem = error.to_string().contains("number out of range");
     if method.as_deref() == Some("tools/call") && number_problem {
@@ -205,16 +404,23 @@ fn reply_to_unreadable(line: &str, error: &serde_json::Error) -> Option<Value> {
             }
         }));
     }
+    let error_text = crate::error::clip(&error.to_string(), 300).into_owned();
     let (code, message) = if error.is_syntax() || error.is_eof() || number_problem {
-        (-32700, format!("Parse error: {error}"))
+        (-32700, format!("Parse error: {error_text}"))
+    } else if method.is_some() && !error_text.contains("jsonrpc") {
+        // Well-formed JSON naming a method: what failed is that method's params
+        // (e.g. `arguments` that is an array or a string instead of an object).
+        (
+            -32602,
+            format!(
+                "Invalid params for {}: {error_text}",
+                crate::error::clip(method.as_deref().unwrap_or_default(), 64)
+            ),
+        )
     } else {
-        (-32600, format!("Invalid request: {error}"))
+        (-32600, format!("Invalid request: {error_text}"))
     };
-    Some(json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": { "code": code, "message": message }
-    }))
+    Some(error_frame(id, code, message))
 }
 
 #[cfg(test)]
@@ -299,5 +505,145 @@ mod tests {
         assert!(
             reply(r#"{"jsonrpc":"2.0","method":"notifications/x","params":{"w":1e400}}"#).is_none()
         );
+    }
+
+    /// Feeds `input` to a transport with a small line cap and returns the replies
+    /// it wrote by itself and the number of messages it passed on to the server.
+    async fn drive(input: &[u8], max: usize) -> (Vec<Value>, usize) {
+        let (out_write, mut out_read) = tokio::io::duplex(1 << 20);
+        let (transport, writer) =
+            JsonLinesTransport::new(input.to_vec().as_slice().to_owned_reader(), out_write);
+        let mut transport = transport.with_max_line_bytes(max);
+        let mut passed = 0;
+        while Transport::<RoleServer>::receive(&mut transport)
+            .await
+            .is_some()
+        {
+            passed += 1;
+        }
+        drop(transport);
+        writer.await.unwrap();
+        let mut text = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut out_read, &mut text)
+            .await
+            .unwrap();
+        let replies = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (replies, passed)
+    }
+
+    trait OwnedReader {
+        fn to_owned_reader(&self) -> std::io::Cursor<Vec<u8>>;
+    }
+    impl OwnedReader for &[u8] {
+        fn to_owned_reader(&self) -> std::io::Cursor<Vec<u8>> {
+            std::io::Cursor::new(self.to_vec())
+        }
+    }
+
+    const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+
+    #[tokio::test]
+    async fn a_line_that_is_not_utf8_gets_a_parse_error_and_the_session_goes_on() {
+        let mut input =
+            br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x"#.to_vec();
+        input.extend_from_slice(b"\xff\"}}\n\xff\xfe\n");
+        input.extend_from_slice(PING.as_bytes());
+        input.push(b'\n');
+        let (replies, passed) = drive(&input, 1 << 20).await;
+        assert_eq!(
+            passed, 1,
+            "the ping after the bad lines still reaches the server"
+        );
+        assert_eq!(replies.len(), 2);
+        assert_eq!(replies[0]["error"]["code"], -32700);
+        assert_eq!(replies[0]["id"], 4, "the id is read from what is readable");
+        assert_eq!(replies[1]["error"]["code"], -32700);
+        assert_eq!(replies[1]["id"], Value::Null);
+    }
+
+    #[tokio::test]
+    async fn an_over_long_line_is_skipped_with_an_error_and_never_held_whole() {
+        let long = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}}}}",
+            "x".repeat(5000)
+        );
+        let input = format!("{long}\n{PING}\n{long}");
+        let (replies, passed) = drive(input.as_bytes(), 1000).await;
+        assert_eq!(passed, 1);
+        assert_eq!(replies.len(), 2, "{replies:?}");
+        for reply in &replies {
+            assert_eq!(reply["error"]["code"], -32600);
+            assert!(
+                reply["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("limit of 1000 bytes")
+            );
+        }
+        // A line exactly at the cap is read.
+        let (replies, passed) = drive(format!("{PING}\n").as_bytes(), PING.len()).await;
+        assert_eq!((replies.len(), passed), (0, 1));
+    }
+
+    #[test]
+    fn an_object_or_null_id_gets_invalid_request() {
+        let r = reply(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#).unwrap();
+        assert_eq!(r["error"]["code"], -32600);
+        assert_eq!(r["id"], Value::Null);
+    }
+
+    #[tokio::test]
+    async fn a_null_id_is_answered_not_taken_for_a_notification() {
+        let input = format!(
+            "{}\n{PING}\n",
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#
+        );
+        let (replies, passed) = drive(input.as_bytes(), 1 << 20).await;
+        assert_eq!(passed, 1);
+        assert_eq!(replies.len(), 1);
+        assert_eq!(replies[0]["error"]["code"], -32600);
+    }
+
+    #[tokio::test]
+    async fn arguments_that_are_not_an_object_are_invalid_params() {
+        for arguments in [r#"["g"]"#, r#""g""#, "7"] {
+            let line = format!(
+                "{}\n",
+                format_args!(
+                    r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"network_list","arguments":{arguments}}}}}"#
+                )
+            );
+            let (replies, passed) = drive(line.as_bytes(), 1 << 20).await;
+            assert_eq!((replies.len(), passed), (1, 0), "{arguments}");
+            assert_eq!(
+                replies[0]["error"]["code"], -32602,
+                "{arguments}: {replies:?}"
+            );
+            assert_eq!(replies[0]["id"], 3);
+        }
+    }
+
+    /// rmcp polls `receive` in a `select!`, dropping it when something else is
+    /// ready first: a line split across reads must survive the drop.
+    #[tokio::test]
+    async fn a_line_read_in_parts_survives_a_cancelled_read() {
+        let (mut client, server) = tokio::io::duplex(64);
+        let mut lines = LineReader::new(server, 1 << 20);
+        tokio::io::AsyncWriteExt::write_all(&mut client, b"{\"jsonrpc\":")
+            .await
+            .unwrap();
+        let cancelled =
+            tokio::time::timeout(std::time::Duration::from_millis(50), lines.next()).await;
+        assert!(cancelled.is_err(), "no whole line yet");
+        tokio::io::AsyncWriteExt::write_all(&mut client, b"\"2.0\"}\n")
+            .await
+            .unwrap();
+        match lines.next().await.unwrap() {
+            Line::Frame(bytes) => assert_eq!(bytes, b"{\"jsonrpc\":\"2.0\"}"),
+            _ => panic!("the line was lost"),
+        }
     }
 }

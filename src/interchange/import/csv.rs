@@ -36,12 +36,18 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
         ));
     }
     let column = |name: &str| header.iter().position(|h| h.trim() == name);
-    for (i, name) in header.iter().enumerate() {
-        if header.iter().take(i).any(|h| h == name) {
+    // One hash set, not a scan per column: a header of a million columns is
+    // checked in linear time.
+    let mut seen = rustc_hash::FxHashSet::default();
+    for name in header.iter() {
+        if !seen.insert(name) {
             return Err(invalid(
                 FORMAT,
                 Some("row 1".into()),
-                format!("column '{name}' appears twice in the header"),
+                format!(
+                    "column '{}' appears twice in the header",
+                    crate::error::clip(name, 64)
+                ),
             ));
         }
     }

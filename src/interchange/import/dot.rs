@@ -35,6 +35,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::interchange::{Format, ImportedGraph, invalid, line_col, values};
+use crate::limits::Limits;
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::Dot;
@@ -111,6 +112,8 @@ struct Walk {
     description: Option<String>,
     /// The placeholder head node of `prepare`, left out.
     head: Option<String>,
+    /// The most edges the walk may produce.
+    max_edges: usize,
 }
 
 /// Node slots mentioned in a subgraph, in order of first mention, without repeats.
@@ -147,7 +150,7 @@ impl Walk {
     /// Walks statements; `members` collects the nodes they mention (for a
     /// subgraph used as an edge endpoint). Top-level statements may set the
     /// description.
-    fn stmts(&mut self, stmts: &[Stmt], top: bool, members: &mut Members) {
+    fn stmts(&mut self, stmts: &[Stmt], top: bool, members: &mut Members) -> Result<()> {
         for stmt in stmts {
             match stmt {
                 Stmt::Node(node) => {
@@ -175,11 +178,16 @@ impl Walk {
                     }
                     let mut previous: Option<Vec<usize>> = None;
                     for vertex in chain {
-                        let ends = self.vertex(vertex);
+                        let ends = self.vertex(vertex)?;
                         for &slot in &ends {
                             members.add(slot);
                         }
                         if let Some(sources) = &previous {
+                            // Counted before a single edge is made.
+                            let product = sources.len().saturating_mul(ends.len());
+                            if self.edges.len().saturating_add(product) > self.max_edges {
+                                return Err(Limits::import_edges_exceeded(self.max_edges));
+                            }
                             for &source in sources {
                                 for &target in &ends {
                                     self.edges.push(PendingEdge {
@@ -195,7 +203,7 @@ impl Walk {
                 }
                 Stmt::Subgraph(sub) => {
                     let mut inner = Members::default();
-                    self.stmts(&sub.stmts, false, &mut inner);
+                    self.stmts(&sub.stmts, false, &mut inner)?;
                     for slot in inner.order {
                         members.add(slot);
                     }
@@ -213,19 +221,20 @@ impl Walk {
                 _ => {}
             }
         }
+        Ok(())
     }
 
     /// The nodes an edge endpoint stands for: one node, or every node mentioned
     /// in a subgraph (whose own statements are walked as well).
-    fn vertex(&mut self, vertex: &Vertex) -> Vec<usize> {
-        match vertex {
+    fn vertex(&mut self, vertex: &Vertex) -> Result<Vec<usize>> {
+        Ok(match vertex {
             Vertex::N(node) => vec![self.see(&node.0)],
             Vertex::S(sub) => {
                 let mut inner = Members::default();
-                self.stmts(&sub.stmts, false, &mut inner);
+                self.stmts(&sub.stmts, false, &mut inner)?;
                 inner.order
             }
-        }
+        })
     }
 }
 
@@ -315,7 +324,8 @@ fn html_end(bytes: &[u8], start: usize) -> Option<usize> {
 }
 
 /// The first offset from `i` that is not whitespace or a comment (`/* */`, `//`
-/// and `#` to the end of the line, as graphviz-rust's grammar reads them).
+/// and `#` to the end of the line, where a line ends at `\n` or `\r`, as
+/// graphviz-rust's grammar reads them).
 fn skip_trivia(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() {
         match (bytes[i], bytes.get(i + 1)) {
@@ -327,9 +337,10 @@ fn skip_trivia(bytes: &[u8], mut i: usize) -> usize {
                     .map_or(bytes.len(), |p| i + 2 + p + 2);
             }
             (b'/', Some(b'/')) | (b'#', _) => {
+                // The grammar's NEWLINE: `\n`, `\r\n` or a lone `\r`.
                 i = bytes[i..]
                     .iter()
-                    .position(|&b| b == b'\n')
+                    .position(|&b| b == b'\n' || b == b'\r')
                     .map_or(bytes.len(), |p| i + p);
             }
             _ => break,
@@ -639,16 +650,29 @@ fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
     invalid(FORMAT, location, format!("not valid DOT: {detail}"))
 }
 
-/// Parses DOT. O(size of the document), plus the edges a subgraph endpoint
-/// expands to.
-pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
+/// Parses DOT, producing at most `max_edges` edges (an edge between subgraphs
+/// stands for every pair of their nodes, so a small document can stand for very
+/// many: they are counted as the walk makes them). O(size of the document +
+/// edges produced).
+pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
     let prepared = prepare(content);
-    if prepared.deepest > MAX_NESTING {
-        return Err(invalid(
+    let too_deep = || {
+        invalid(
             FORMAT,
             None,
-            format!("subgraphs or attribute lists are nested more than {MAX_NESTING} levels deep"),
-        ));
+            format!(
+                "subgraphs or attribute lists are nested more than {MAX_NESTING} levels deep; flatten the document"
+            ),
+        )
+    };
+    if prepared.deepest > MAX_NESTING {
+        return Err(too_deep());
+    }
+    // The depth that bounds every recursion below, measured by the grammar itself.
+    match super::dot_depth::nesting(&prepared.text) {
+        Ok(depth) if depth > MAX_NESTING => return Err(too_deep()),
+        Ok(_) => {}
+        Err(message) => return Err(syntax_error(content, &prepared, &message)),
     }
     // The parser unwraps on shapes its grammar should rule out; should one slip
     // through, turn the panic into an error instead of a crash.
@@ -669,9 +693,10 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
     };
     let mut walk = Walk {
         head: prepared.head,
+        max_edges,
         ..Walk::default()
     };
-    walk.stmts(stmts, true, &mut Members::default());
+    walk.stmts(stmts, true, &mut Members::default())?;
 
     let ids: Vec<String> = walk.nodes.iter().map(|n| n.id.clone()).collect();
     let nodes = walk

@@ -6,5 +6,6 @@
 
 pub(crate) mod csv;
 pub(crate) mod dot;
+mod dot_depth;
 pub(crate) mod graphml;
 pub(crate) mod node_link;

@@ -258,7 +258,8 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     let format = Format::from(p.format);
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
-    let graph = interchange::parse(format, &p.content)?;
+    let max_edges = ctx.limits.max_import_edges.min(ctx.limits.max_edges);
+    let graph = interchange::parse_bounded(format, &p.content, max_edges)?;
     let items = (graph.nodes.len() + graph.edges.len()) as u64;
     progress.report(
         PROGRESS_PARSED,
