@@ -66,6 +66,11 @@ pub enum Error {
         "the network has a cycle of negative total weight reachable from '{source_id}', so shortest paths are undefined. Use weighted: false to count hops, or make the weights non-negative."
     )]
     NegativeCycle { source_id: String },
+    /// A sum of weights is past the range of a 64-bit float.
+    #[error(
+        "the total weight of {what} is beyond ±1.7e308, the range of a 64-bit float, so it cannot be computed exactly. Rescale the weights (e.g. divide them all by 1e300){hint}."
+    )]
+    WeightOverflow { what: String, hint: &'static str },
     /// One item of a batch is invalid; nothing of the batch was applied.
     #[error("item {index} of {field} is invalid, so nothing was applied: {inner}")]
     InvalidBatchItem {
@@ -150,20 +155,78 @@ fn import_invalid_message(format: &str, location: &Option<String>, message: &str
     )
 }
 
+/// At most this many items of a list are named in a message or a context field.
+pub const MAX_LISTED: usize = 20;
+/// An error message is cut to this many characters.
+pub const MAX_MESSAGE_CHARS: usize = 2_000;
+/// A string in an error's context is cut to this many characters.
+pub const MAX_CONTEXT_CHARS: usize = 300;
+
 fn quoted_list(items: &[String]) -> String {
-    items
+    let mut listed = items
         .iter()
-        .map(|s| format!("'{s}'"))
+        .take(MAX_LISTED)
+        .map(|s| format!("'{}'", clip(s, MAX_CONTEXT_CHARS)))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if items.len() > MAX_LISTED {
+        listed.push_str(&format!(" and {} more", items.len() - MAX_LISTED));
+    }
+    listed
 }
 
+/// A context value with every string clipped and every list cut to
+/// [`MAX_LISTED`] items; `cut` learns how long each cut list was.
+fn bounded(value: Value, cut: &mut Option<usize>) -> Value {
+    match value {
+        Value::String(text) => match clip(&text, MAX_CONTEXT_CHARS) {
+            std::borrow::Cow::Borrowed(_) => Value::String(text),
+            std::borrow::Cow::Owned(clipped) => Value::String(clipped),
+        },
+        Value::Array(items) => {
+            if items.len() > MAX_LISTED {
+                *cut = Some(items.len());
+            }
+            Value::Array(
+                items
+                    .into_iter()
+                    .take(MAX_LISTED)
+                    .map(|item| bounded(item, &mut None))
+                    .collect(),
+            )
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, item)| (key, bounded(item, &mut None)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// `a -> b -> c -> a`, or for a long cycle its first [`MAX_LISTED`] nodes and
+/// its length: an error is as bounded as a result.
 fn format_cycle(cycle: &[String]) -> String {
     match cycle.first() {
-        Some(first) => {
-            let mut parts: Vec<&str> = cycle.iter().map(String::as_str).collect();
-            parts.push(first);
+        Some(first) if cycle.len() <= MAX_LISTED => {
+            let mut parts: Vec<String> = cycle
+                .iter()
+                .map(|id| clip(id, MAX_CONTEXT_CHARS).into_owned())
+                .collect();
+            parts.push(clip(first, MAX_CONTEXT_CHARS).into_owned());
             parts.join(" -> ")
+        }
+        Some(_) => {
+            let parts: Vec<String> = cycle
+                .iter()
+                .take(MAX_LISTED)
+                .map(|id| clip(id, MAX_CONTEXT_CHARS).into_owned())
+                .collect();
+            format!(
+                "{} -> … (a cycle of {} nodes; the first {MAX_LISTED} are shown)",
+                parts.join(" -> "),
+                cycle.len()
+            )
         }
         None => String::from("(empty)"),
     }
@@ -184,6 +247,7 @@ impl Error {
             Error::ConfirmationRequired { .. } => "confirmation_required",
             Error::CycleDetected { .. } => "cycle_detected",
             Error::NegativeCycle { .. } => "negative_cycle",
+            Error::WeightOverflow { .. } => "weight_overflow",
             Error::InvalidBatchItem { .. } => "invalid_batch_item",
             Error::LimitExceeded { .. } => "limit_exceeded",
             Error::ReadOnly { .. } => "read_only",
@@ -243,7 +307,9 @@ impl Error {
             Error::ImportInvalid {
                 format, location, ..
             } => json!({ "format": format, "location": location }),
-            Error::Internal { .. } | Error::Cancelled { .. } => json!({}),
+            Error::Internal { .. } | Error::Cancelled { .. } | Error::WeightOverflow { .. } => {
+                json!({})
+            }
         };
         match value {
             Value::Object(mut map) => {
@@ -259,9 +325,18 @@ impl Error {
     pub fn to_object(&self) -> Value {
         let mut object = Map::new();
         object.insert("status".into(), json!("error"));
-        object.insert("error".into(), json!(self.to_string()));
+        // Bounded whatever the input was: messages and context echo ids, names
+        // and cells, and a witness such as a cycle can be as long as the network.
+        let message = self.to_string();
+        object.insert("error".into(), json!(clip(&message, MAX_MESSAGE_CHARS)));
         object.insert("code".into(), json!(self.code()));
         for (key, value) in self.context() {
+            let mut cut = None;
+            let value = bounded(value, &mut cut);
+            if let Some(total) = cut {
+                object.insert(format!("{key}_truncated"), json!(true));
+                object.entry(format!("{key}_total")).or_insert(json!(total));
+            }
             object.entry(key).or_insert(value);
         }
         Value::Object(object)
@@ -279,5 +354,52 @@ pub fn clip(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
         Some((cut, _)) => {
             std::borrow::Cow::Owned(format!("{}… ({} bytes in all)", &text[..cut], text.len()))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_cycle_is_cut_in_the_message_and_the_context() {
+        let cycle: Vec<String> = (0..300_000).map(|i| format!("n{i}")).collect();
+        let error = Error::CycleDetected {
+            operation: "a topological order".into(),
+            cycle,
+        };
+        let object = error.to_object();
+        let size = object.to_string().len();
+        assert!(size < 4_000, "an error object of {size} bytes");
+        assert_eq!(object["cycle"].as_array().unwrap().len(), MAX_LISTED);
+        assert_eq!(object["cycle_total"], 300_000);
+        assert_eq!(object["cycle_truncated"], true);
+        assert!(
+            object["error"]
+                .as_str()
+                .unwrap()
+                .contains("a cycle of 300000 nodes")
+        );
+    }
+
+    #[test]
+    fn echoed_input_and_long_lists_are_bounded() {
+        let huge = "x".repeat(1 << 20);
+        let error = Error::NetworkNotFound {
+            name: huge.clone(),
+            available: (0..1000).map(|i| format!("net{i}")).collect(),
+        };
+        let object = error.to_object();
+        assert!(
+            object.to_string().len() < 8_000,
+            "{}",
+            object.to_string().len()
+        );
+        assert_eq!(object["available_networks_total"], 1000);
+        let error = Error::InvalidAttributes {
+            field: "attributes".into(),
+            reason: format!("attribute key '{huge}' is not valid"),
+        };
+        assert!(error.to_object().to_string().len() <= MAX_MESSAGE_CHARS + 200);
     }
 }

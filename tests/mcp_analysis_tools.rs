@@ -424,3 +424,40 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
     assert_eq!(nodes["nodes"].as_array().unwrap().len(), limit);
     assert_eq!(nodes["total"], 30_000);
 }
+
+/// Sums past ±1.7e308 are reported, never turned into "no path" or a null length.
+#[test]
+fn path_lengths_past_the_range_of_f64_are_errors_not_missing_paths() {
+    use networks_mcp::network::Network;
+    use serde_json::Map;
+    let mut net = Network::new();
+    for id in ["a", "b", "c", "d"] {
+        net.add_node(id, None, Map::new()).unwrap();
+    }
+    net.add_edge("a", "b", 1.7e308, Map::new()).unwrap();
+    net.add_edge("b", "c", 1.7e308, Map::new()).unwrap();
+    let (a, c, d) = (
+        net.index_of("a").unwrap(),
+        net.index_of("c").unwrap(),
+        net.index_of("d").unwrap(),
+    );
+    let error = net.shortest_path(a, c, true).unwrap_err();
+    assert_eq!(error.code(), "weight_overflow", "{error}");
+    assert!(error.to_string().contains("Rescale"), "{error}");
+    // Counting hops finds the path, but its total weight cannot be given either.
+    let hops = net.shortest_path(a, c, false).unwrap_err();
+    assert!(!hops.to_string().contains("weighted: false"), "{hops}");
+    // A node that is truly unreachable is still "no path".
+    assert_eq!(net.shortest_path(a, d, true).unwrap(), None);
+    assert_eq!(net.critical_path().unwrap_err().code(), "weight_overflow");
+    assert_eq!(
+        net.dijkstra_distances(a).unwrap_err().code(),
+        "weight_overflow"
+    );
+    // One edge at the edge of the range is fine.
+    let b = net.index_of("b").unwrap();
+    assert_eq!(
+        net.shortest_path(a, b, true).unwrap().unwrap().total_weight,
+        1.7e308
+    );
+}

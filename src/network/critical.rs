@@ -5,7 +5,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
 use super::{EdgeId, Network};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A longest path and its length.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +128,12 @@ impl Network {
                 length: 0.0,
             });
         };
+        if !best[end.index()].is_finite() {
+            return Err(Error::WeightOverflow {
+                what: "the critical path".into(),
+                hint: "",
+            });
+        }
 
         let mut nodes = vec![end];
         let mut edges = Vec::new();

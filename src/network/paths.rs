@@ -81,6 +81,18 @@ impl Ord for Candidate {
     }
 }
 
+/// What [`dijkstra_core`] computed.
+struct Distances {
+    dist: Vec<f64>,
+    /// The predecessor of each reached node (`NodeIndex::end()` for none), when
+    /// tracked.
+    pred: Vec<NodeIndex>,
+    /// Whether some path length overflowed `f64` (weights are finite, so only a
+    /// sum past ±1.7e308 can be infinite): a node reached only that way looks
+    /// unreachable.
+    overflowed: bool,
+}
+
 /// Dijkstra from `from` over non-negative weights. Returns the distance vector and,
 /// when `TRACK`, the predecessor of each reached node (`NodeIndex::end()` for none).
 /// Stops as soon as `goal` is settled.
@@ -88,7 +100,7 @@ fn dijkstra_core<const TRACK: bool>(
     net: &Network,
     from: NodeIndex,
     goal: Option<NodeIndex>,
-) -> (Vec<f64>, Vec<NodeIndex>) {
+) -> Distances {
     let graph = net.graph();
     let source = NeighborSource::partial(net, Direction::Out);
     let bound = graph.node_bound();
@@ -102,6 +114,7 @@ fn dijkstra_core<const TRACK: bool>(
     // keeps the inner loop in cache.
     let mut settled = graph.visit_map();
     let mut heap = QuaternaryHeap::new();
+    let mut overflowed = false;
     dist[from.index()] = 0.0;
     heap.push(Candidate {
         dist: 0.0,
@@ -120,6 +133,7 @@ fn dijkstra_core<const TRACK: bool>(
                 return;
             }
             let candidate = d + weight;
+            overflowed |= candidate == f64::INFINITY;
             if candidate < dist[next.index()] {
                 dist[next.index()] = candidate;
                 if TRACK {
@@ -132,7 +146,24 @@ fn dijkstra_core<const TRACK: bool>(
             }
         });
     }
-    (dist, pred)
+    Distances {
+        dist,
+        pred,
+        overflowed,
+    }
+}
+
+/// The error for a path whose total weight does not fit in an `f64`.
+fn overflow(net: &Network, from: NodeIndex, to: Option<NodeIndex>, weighted: bool) -> Error {
+    let to = to.map_or(String::new(), |to| format!(" to '{}'", net.id_at(to)));
+    Error::WeightOverflow {
+        what: format!("a path from '{}'{to}", net.id_at(from)),
+        hint: if weighted {
+            ", or use weighted: false to count hops"
+        } else {
+            ""
+        },
+    }
 }
 
 /// BFS along outgoing edges (neighbors in insertion order) until `to` is found;
@@ -287,7 +318,16 @@ impl Network {
         } else if from == to {
             Vec::new()
         } else if weighted {
-            dijkstra_core::<true>(self, from, Some(to)).1
+            let found = dijkstra_core::<true>(self, from, Some(to));
+            // A path may exist whose length is past the range of f64: say so
+            // rather than answer "no path".
+            if found.overflowed
+                && found.pred[to.index()] == NodeIndex::end()
+                && bfs_predecessors(self, from, to)[to.index()] != NodeIndex::end()
+            {
+                return Err(overflow(self, from, Some(to), true));
+            }
+            found.pred
         } else {
             bfs_predecessors(self, from, to)
         };
@@ -321,7 +361,11 @@ impl Network {
             nodes.push(node);
         }
         nodes.reverse();
-        path_through(self, nodes, weighted).map(Some)
+        let path = path_through(self, nodes, weighted)?;
+        if !path.total_weight.is_finite() {
+            return Err(overflow(self, from, Some(to), weighted));
+        }
+        Ok(Some(path))
     }
 
     /// Dijkstra's single-source distances along outgoing edges from `from`, as a
@@ -363,6 +407,10 @@ impl Network {
                 ),
             });
         }
-        Ok(dijkstra_core::<false>(self, from, None).0)
+        let found = dijkstra_core::<false>(self, from, None);
+        if found.overflowed {
+            return Err(overflow(self, from, None, true));
+        }
+        Ok(found.dist)
     }
 }

@@ -1,0 +1,344 @@
+//! The hostile-input table of `specs/security.md`, driven over the MCP wire against
+//! the built binary: every row gets a reply (a tool error object, a JSON-RPC error,
+//! or a bounded answer), the state of the server is unchanged, and the process keeps
+//! serving. One process serves the whole table, so a row that kills it fails every
+//! row after it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_networks-mcp");
+
+/// How long one row may take before the test calls the server hung.
+const ROW_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A server process and a raw line-level client.
+struct Wire {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl Wire {
+    fn spawn(args: &[&str]) -> Wire {
+        let log =
+            std::env::temp_dir().join(format!("networks-mcp-hostile-{}.log", std::process::id()));
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(
+                std::fs::File::create(log)
+                    .map(Stdio::from)
+                    .unwrap_or_else(|_| Stdio::null()),
+            )
+            .spawn()
+            .expect("spawn networks-mcp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut wire = Wire {
+            child,
+            stdin,
+            lines,
+            next_id: 100,
+        };
+        let init = wire.request(json!({"method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}}}));
+        assert!(init.get("result").is_some(), "initialize: {init}");
+        wire.send(
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+                .to_string()
+                .as_bytes(),
+        );
+        wire
+    }
+
+    fn send(&mut self, line: &[u8]) {
+        self.stdin.write_all(line).expect("server stdin open");
+        self.stdin.write_all(b"\n").expect("server stdin open");
+        self.stdin.flush().expect("server stdin open");
+    }
+
+    /// The next frame whose `id` is `id`, skipping notifications.
+    fn reply_to(&mut self, id: &Value) -> (Value, usize) {
+        let deadline = Instant::now() + ROW_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let frame: Value = serde_json::from_str(&line)
+                        .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:.200}"));
+                    if frame.get("id") == Some(id) {
+                        return (frame, line.len());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no reply to id {id} within {ROW_TIMEOUT:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.try_wait();
+                    panic!("the server closed stdout (exit: {status:?}) before answering id {id}")
+                }
+            }
+        }
+    }
+
+    /// Sends a request (adding `jsonrpc` and a fresh id) and returns its reply.
+    fn request(&mut self, mut frame: Value) -> Value {
+        self.next_id += 1;
+        let id = json!(self.next_id);
+        frame["jsonrpc"] = json!("2.0");
+        frame["id"] = id.clone();
+        self.send(frame.to_string().as_bytes());
+        self.reply_to(&id).0
+    }
+
+    /// Calls a tool; returns the structured result (success or error object),
+    /// whether it was an error, and the size of the reply line.
+    fn call(&mut self, tool: &str, arguments: Value) -> (Value, bool, usize) {
+        self.next_id += 1;
+        let id = json!(self.next_id);
+        let frame = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        self.send(frame.to_string().as_bytes());
+        let (reply, size) = self.reply_to(&id);
+        let result = &reply["result"];
+        assert!(
+            result.is_object(),
+            "{tool}: not a tool result: {reply:.300}"
+        );
+        let is_error = result["isError"].as_bool().unwrap_or(false);
+        (result["structuredContent"].clone(), is_error, size)
+    }
+
+    fn ok(&mut self, tool: &str, arguments: Value) -> Value {
+        let (content, is_error, _) = self.call(tool, arguments.clone());
+        assert!(!is_error, "{tool} {arguments:.200} failed: {content}");
+        content
+    }
+
+    /// Everything a row could have changed, small enough to compare after each row.
+    fn state(&mut self) -> Value {
+        let list = self.ok("network_list", json!({}));
+        let g = self.ok(
+            "network_export",
+            json!({"network_name": "g", "format": "node_link_json"}),
+        );
+        json!([list, g])
+    }
+}
+
+impl Drop for Wire {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a hostile row must get back.
+enum Expect {
+    /// A tool error object with this code.
+    ToolError(&'static str),
+    /// A JSON-RPC error with this code (id null when the id could not be read).
+    RpcError(i64),
+    /// Any tool answer, success or error, whose reply line is at most this many bytes.
+    Bounded(usize),
+}
+
+fn tool_frame(tool: &str, arguments: Value) -> Vec<u8> {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+        .to_string()
+        .into_bytes()
+}
+
+fn nested(depth: usize) -> Value {
+    (0..depth).fold(json!(1), |inner, _| json!([inner]))
+}
+
+fn rows() -> Vec<(&'static str, Vec<u8>, Value, Expect)> {
+    let id7 = json!(7);
+    let deep_dot = format!(
+        "digraph {{\n// c\r{}a{}\n}}\n",
+        "subgraph{".repeat(50_000),
+        "}".repeat(50_000)
+    );
+    let wide_csv = {
+        let header: Vec<String> = (0..40_000).map(|i| format!("c{i}")).collect();
+        format!("source,target,{}\na,b\n", header.join(","))
+    };
+    let fan = |p: &str| {
+        (0..3000)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let expansion = format!("digraph {{ {{{}}} -> {{{}}} }}", fan("a"), fan("b"));
+    let mut invalid_utf8 = br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"network_add_node","arguments":{"network_name":"g","node_id":"x"#.to_vec();
+    invalid_utf8.extend_from_slice(b"\xff\"}}}");
+    let long_line = {
+        let mut line = br#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"network_add_node","arguments":{"network_name":"g","node_id":"big","data":""#.to_vec();
+        line.extend(std::iter::repeat_n(b'x', 40 << 20));
+        line.extend_from_slice(b"\"}}}");
+        line
+    };
+    vec![
+        (
+            "DOT: nesting hidden behind a comment that ends at a lone CR",
+            tool_frame("network_import", json!({"network_name": "d1", "format": "dot", "content": deep_dot})),
+            id7.clone(),
+            Expect::ToolError("invalid_import"),
+        ),
+        (
+            "data nested one level past MAX_VALUE_DEPTH",
+            tool_frame("network_add_node", json!({"network_name": "g", "node_id": "deep", "data": nested(65)})),
+            id7.clone(),
+            Expect::ToolError("invalid_value"),
+        ),
+        (
+            "node-link import whose data is nested past the limit",
+            tool_frame("network_import", json!({"network_name": "d2", "format": "node_link_json", "content": json!({"directed": true, "nodes": [{"id": "n", "data": nested(70)}], "edges": []}).to_string()})),
+            id7.clone(),
+            Expect::ToolError("invalid_batch_item"),
+        ),
+        (
+            "CSV header of 40,000 columns",
+            tool_frame("network_import", json!({"network_name": "d3", "format": "edge_list_csv", "content": wide_csv})),
+            id7.clone(),
+            Expect::Bounded(16 << 10),
+        ),
+        (
+            "DOT subgraph product of 3,000 x 3,000 edges",
+            tool_frame("network_import", json!({"network_name": "d4", "format": "dot", "content": expansion})),
+            id7.clone(),
+            Expect::ToolError("limit_exceeded"),
+        ),
+        (
+            "a byte that is not UTF-8",
+            invalid_utf8,
+            json!(9),
+            Expect::RpcError(-32700),
+        ),
+        ("a line of 40 MiB", long_line, Value::Null, Expect::RpcError(-32600)),
+        (
+            "an object as the request id",
+            br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#.to_vec(),
+            Value::Null,
+            Expect::RpcError(-32600),
+        ),
+        (
+            "null as the request id",
+            br#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#.to_vec(),
+            Value::Null,
+            Expect::RpcError(-32600),
+        ),
+        (
+            "tools/call with array arguments",
+            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"network_add_node","arguments":["g","x"]}}"#.to_vec(),
+            id7.clone(),
+            Expect::RpcError(-32602),
+        ),
+        (
+            "tools/call with string arguments",
+            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"network_add_node","arguments":"g"}}"#.to_vec(),
+            id7.clone(),
+            Expect::RpcError(-32602),
+        ),
+        (
+            "a 1 MiB node id in a lookup",
+            tool_frame("network_get_neighbors", json!({"network_name": "g", "node_id": "q".repeat(1 << 20)})),
+            id7.clone(),
+            Expect::Bounded(16 << 10),
+        ),
+        (
+            "topological sort of a 50,000-node cycle with limit 5",
+            tool_frame("network_topological_sort", json!({"network_name": "ring", "limit": 5})),
+            id7.clone(),
+            Expect::ToolError("cycle_detected"),
+        ),
+        (
+            "a path whose length overflows f64",
+            tool_frame("network_shortest_path", json!({"network_name": "g", "source": "a", "target": "c"})),
+            id7.clone(),
+            Expect::ToolError("weight_overflow"),
+        ),
+    ]
+}
+
+#[test]
+fn every_hostile_row_gets_a_bounded_reply_and_the_server_keeps_serving() {
+    let mut wire = Wire::spawn(&[]);
+    wire.ok("network_create", json!({"network_name": "g"}));
+    for id in ["a", "b", "c"] {
+        wire.ok(
+            "network_add_node",
+            json!({"network_name": "g", "node_id": id}),
+        );
+    }
+    wire.ok(
+        "network_add_edge",
+        json!({"network_name": "g", "source": "a", "target": "b", "weight": 1.7e308}),
+    );
+    wire.ok(
+        "network_add_edge",
+        json!({"network_name": "g", "source": "b", "target": "c", "weight": 1.7e308}),
+    );
+    let ring: String = (0..50_000)
+        .map(|i| format!("n{i},n{}\n", (i + 1) % 50_000))
+        .collect();
+    wire.ok(
+        "network_import",
+        json!({"network_name": "ring", "format": "edge_list_csv", "content": format!("source,target\n{ring}")}),
+    );
+    let before = wire.state();
+
+    let mut failures = Vec::new();
+    for (label, line, id, expect) in rows() {
+        wire.send(&line);
+        let (reply, size) = wire.reply_to(&id);
+        let answered = match expect {
+            Expect::ToolError(code) => {
+                let content = &reply["result"]["structuredContent"];
+                reply["result"]["isError"] == true
+                    && content["status"] == "error"
+                    && content["code"] == code
+            }
+            Expect::RpcError(code) => reply["error"]["code"] == code,
+            Expect::Bounded(_) => reply["result"].is_object(),
+        };
+        if !answered {
+            failures.push(format!("{label}: unexpected reply {reply:.400}"));
+        }
+        let bound = match expect {
+            Expect::Bounded(bytes) => bytes,
+            _ => 16 << 10,
+        };
+        if size > bound {
+            failures.push(format!("{label}: a reply of {size} bytes (bound {bound})"));
+        }
+        if wire.state() != before {
+            failures.push(format!("{label}: the state changed"));
+        }
+        let ping = wire.request(json!({"method": "ping"}));
+        assert!(
+            ping.get("result").is_some(),
+            "{label}: no longer serving: {ping}"
+        );
+    }
+    assert!(
+        wire.child.try_wait().unwrap().is_none(),
+        "the server exited"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
