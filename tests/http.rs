@@ -652,3 +652,80 @@ fn dry_run_over_http_reports_and_changes_nothing() {
     let listed = session.tool("network_list", json!({}));
     assert_eq!(listed["total"], 0, "{listed}");
 }
+
+/// Malformed JSON-RPC over HTTP gets the JSON-RPC error stdio gives, never 415
+/// or silence, and the server keeps serving.
+#[test]
+fn malformed_requests_get_json_rpc_errors() {
+    let server = Server::start(&[], &[]);
+    let mut session = Session::open(&server, None);
+    let raw = |body: &[u8]| {
+        session
+            .request(&Value::Null)
+            .body(body.to_vec())
+            .send()
+            .unwrap()
+    };
+    let cases: [(&[u8], Value, i64); 5] = [
+        (b"{not json", Value::Null, -32700),
+        (b"\xff\xfe", Value::Null, -32700),
+        (br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#, Value::Null, -32600),
+        (br#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#, Value::Null, -32600),
+        (br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"network_list","arguments":["x"]}}"#, json!(5), -32602),
+    ];
+    for (body, id, code) in cases {
+        let response = raw(body);
+        assert_eq!(
+            response.status(),
+            StatusCode::BAD_REQUEST,
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+        let reply: Value = response.json().unwrap();
+        assert_eq!(reply["error"]["code"], code, "{reply}");
+        assert_eq!(reply["id"], id, "{reply}");
+    }
+    assert!(!session.tool_names().is_empty(), "still serving");
+}
+
+/// Sessions are capped (503 with Retry-After beyond the cap), and an idle one
+/// is closed after --session-idle-timeout, which frees its place.
+#[test]
+fn sessions_are_capped_and_idle_ones_expire() {
+    let server = Server::start(&["--max-sessions", "2", "--session-idle-timeout", "2"], &[]);
+    let mut first = Session::open(&server, None);
+    let _second = Session::open(&server, None);
+    let http = client();
+    let init = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL, "capabilities": {},
+                   "clientInfo": {"name": "third", "version": "1"}}
+    });
+    let refused = Session::post(&http, &server.url("/mcp"), None, &init)
+        .send()
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(refused.headers().get("retry-after").is_some());
+    let body: Value = refused.json().unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--max-sessions"),
+        "{body}"
+    );
+    // Open sessions keep working.
+    assert!(!first.tool_names().is_empty());
+    // Idle sessions expire and free their places.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let response = Session::post(&http, &server.url("/mcp"), None, &init)
+            .send()
+            .unwrap();
+        if response.status() == StatusCode::OK {
+            break;
+        }
+        assert!(Instant::now() < deadline, "idle sessions never expired");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}

@@ -61,6 +61,14 @@ pub struct HttpArgs {
     #[arg(long, value_name = "BYTES", env = "NETWORKS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
+    /// Most MCP sessions open at once; a new session beyond it gets 503 with Retry-After.
+    #[arg(long, value_name = "N", env = "NETWORKS_MCP_MAX_SESSIONS", default_value_t = super::DEFAULT_MAX_SESSIONS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_sessions: usize,
+
+    /// Seconds after which an MCP session with no request is closed.
+    #[arg(long, value_name = "SECS", env = "NETWORKS_MCP_SESSION_IDLE_TIMEOUT", default_value_t = super::DEFAULT_SESSION_IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_idle_timeout: u64,
+
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT before exiting.
     #[arg(
         long,
@@ -134,6 +142,8 @@ impl HttpArgs {
             allowed_hosts: self.allowed_hosts.clone(),
             allowed_origins: self.allowed_origins.clone(),
             max_body_bytes: self.max_body_bytes,
+            max_sessions: self.max_sessions,
+            session_idle_timeout: std::time::Duration::from_secs(self.session_idle_timeout),
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
             ui_max_nodes: self.ui_max_nodes,
         }))

@@ -15,6 +15,7 @@
 //! that, and exits 0.
 
 pub mod args;
+mod frames;
 pub mod metrics;
 pub mod security;
 pub mod ui;
@@ -72,7 +73,18 @@ pub struct HttpOptions {
     /// The web view draws at most this many nodes at once; a bigger network gets a
     /// summary and the neighbourhood of a searched node.
     pub ui_max_nodes: usize,
+    /// The most MCP sessions open at once; a new one beyond it gets 503 and
+    /// `Retry-After`.
+    pub max_sessions: usize,
+    /// A session with no request for this long is closed.
+    pub session_idle_timeout: Duration,
 }
+
+/// The default cap on open MCP sessions: far more than the agents of one host
+/// open, far fewer than would exhaust its memory (a session costs tens of KB).
+pub const DEFAULT_MAX_SESSIONS: usize = 1_000;
+/// The default idle time after which a session is closed.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 impl Default for HttpOptions {
     fn default() -> Self {
@@ -85,6 +97,8 @@ impl Default for HttpOptions {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             shutdown_timeout: Duration::from_secs(10),
             ui_max_nodes: crate::view::model::DEFAULT_MAX_NODES,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
         }
     }
 }
@@ -223,11 +237,16 @@ impl HttpServer {
             .disable_allowed_origins()
             .with_max_request_body_bytes(options.max_body_bytes);
         let session_server = server.clone();
-        let mcp = StreamableHttpService::new(
-            move || Ok(session_server.for_session()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(options.session_idle_timeout);
+        let sessions = Arc::new(sessions);
+        let session_cap = frames::SessionCap {
+            manager: Arc::clone(&sessions),
+            max_sessions: options.max_sessions,
+            max_body_bytes: options.max_body_bytes,
+        };
+        let mcp =
+            StreamableHttpService::new(move || Ok(session_server.for_session()), sessions, config);
         let in_flight = Arc::new(InFlight::default());
         let prometheus = metrics::handle();
         let registry = server.registry().clone();
@@ -244,6 +263,7 @@ impl HttpServer {
 
         let app = Router::new()
             .route_service("/mcp", mcp)
+            .layer(from_fn_with_state(session_cap, frames::guard))
             .layer(from_fn_with_state(ready.clone(), require_ready))
             .layer(from_fn_with_state(
                 options.max_body_bytes,

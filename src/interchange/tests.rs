@@ -492,6 +492,21 @@ fn dot_nesting_is_bounded_whatever_hides_it() {
     }
 }
 
+/// A syntax error deep inside nested subgraphs makes the grammar retry each
+/// level's alternatives (2^depth work); the parse is bounded by the size of the
+/// document instead, and answers with an error. (Found by fuzzing: 74 bytes took
+/// minutes.)
+#[test]
+fn dot_backtracking_is_bounded_by_the_document_size() {
+    let found = "digraph {\n// c\rsvbgaM\u{90}dM\u{90}ig{{{{{{{{{{{{{{{{{{{{{\u{7f}\u{7f}\u{7f}ldigrapaaaaara";
+    let deep_error = format!("digraph {{ {} = {} }}", "{".repeat(60), "}".repeat(60));
+    let unclosed = format!("digraph {{ {} a \"open", "subgraph {".repeat(100));
+    for document in [found.to_string(), deep_error, unclosed] {
+        let err = parse(Format::Dot, &document).unwrap_err();
+        assert_eq!(err.code(), "invalid_import", "{err}");
+    }
+}
+
 /// `{a1 … a3000} -> {b1 … b3000}` stands for 9,000,000 edges: they are counted
 /// before they are made, and the document is refused at the cap.
 #[test]

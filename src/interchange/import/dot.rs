@@ -44,6 +44,11 @@ const FORMAT: Format = Format::Dot;
 /// level; the limit keeps hostile input from exhausting the stack.
 const MAX_NESTING: usize = 128;
 
+/// pest calls allowed per byte of a DOT document, and at least: four times what
+/// valid documents were measured to need.
+const CALLS_PER_BYTE: usize = 64;
+const MIN_CALLS: usize = 100_000;
+
 /// The text of a quoted DOT string (`raw` includes the quotes), unescaped.
 fn unquote(raw: &str) -> String {
     let Some(inner) = raw
@@ -647,6 +652,13 @@ fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
         .find_map(|line| line.trim_start().strip_prefix("= "))
         .unwrap_or(message)
         .trim();
+    if detail.contains("call limit reached") || detail.contains("stack limit reached") {
+        return invalid(
+            FORMAT,
+            None,
+            "not valid DOT, and too tangled to say where (the parser gave up after trying too many readings): check that every { and [ is closed and every statement inside nested subgraphs is well-formed",
+        );
+    }
     invalid(FORMAT, location, format!("not valid DOT: {detail}"))
 }
 
@@ -668,6 +680,16 @@ pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
     if prepared.deepest > MAX_NESTING {
         return Err(too_deep());
     }
+    // The grammar backtracks: a syntax error deep inside nested subgraphs makes
+    // each level retry its alternatives, 2^depth work for one document. pest's
+    // call budget bounds a parse to a multiple of the document's size (valid
+    // documents need about 16 calls a byte); the budget is process-wide, so DOT
+    // parses take turns.
+    static SERIAL: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+    let _turn = SERIAL.lock();
+    pest::set_call_limit(std::num::NonZeroUsize::new(
+        prepared.text.len().saturating_mul(CALLS_PER_BYTE) + MIN_CALLS,
+    ));
     // The depth that bounds every recursion below, measured by the grammar itself.
     match super::dot_depth::nesting(&prepared.text) {
         Ok(depth) if depth > MAX_NESTING => return Err(too_deep()),
