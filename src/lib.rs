@@ -5,6 +5,8 @@
 
 pub mod cli;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod http;
 pub mod interchange;
 pub mod limits;

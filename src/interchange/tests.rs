@@ -307,10 +307,10 @@ fn dot_quotes_and_escapes_everything() {
     let text = export(&sample(), Format::Dot, None);
     assert!(text.starts_with("digraph \"sample \\\"net\\\"\" {\n"));
     assert!(text.contains("\"quote\\\"d\" [label=\"quote\\\"d\", \"rank\"=\"three\""));
-    assert!(text.contains("\"note\"=\"line1\\nline2\t\\\"q\\\" <&> 'x' \\\\ `b` # | ;\""));
+    assert!(text.contains("\"nmcp_note\"=\"line1\\nline2\t\\\"q\\\" <&> 'x' \\\\ `b` # | ;\""));
     // A trailing backslash is followed by a line continuation.
     assert!(text.contains("\"back\\\\slash\\\\\\\n\""));
-    assert!(text.contains("-> \"quote\\\"d\" [weight=\"2.5\", \"relation\"=\"depends on\"]"));
+    assert!(text.contains("-> \"quote\\\"d\" [weight=\"2.5\", \"nmcp_relation\"=\"depends on\"]"));
 }
 
 #[test]
@@ -490,6 +490,55 @@ fn dot_nesting_is_bounded_whatever_hides_it() {
             .join()
             .expect("no stack overflow");
     }
+}
+
+/// Attributes Graphviz would act on (links, files, fonts, render size) are
+/// exported under the `nmcp_` prefix, which Graphviz ignores, and come back under
+/// their own names; drawing attributes keep their names.
+#[test]
+fn dot_export_never_hands_graphviz_an_active_attribute() {
+    let mut net = Network::new();
+    let active = map(json!({
+        "URL": "javascript:alert(1)", "href": "file:///etc/passwd", "image": "/etc/passwd",
+        "shapefile": "/etc/shadow", "fontpath": "/root", "stylesheet": "http://x/y.css",
+        "size": "100000,100000", "nmcp_kept": 1, "color": "red", "label": "L"
+    }));
+    net.add_node("a", None, active.clone()).unwrap();
+    net.add_node("b", None, Map::new()).unwrap();
+    net.add_edge(
+        "a",
+        "b",
+        1.0,
+        map(json!({"labelURL": "javascript:x", "style": "dashed"})),
+    )
+    .unwrap();
+    let text = export(&net, Format::Dot, None);
+    for name in [
+        "URL",
+        "href",
+        "image",
+        "shapefile",
+        "fontpath",
+        "stylesheet",
+        "size",
+        "labelURL",
+    ] {
+        assert!(
+            !text.contains(&format!("\"{name}\"=")),
+            "{name} written as a Graphviz attribute:\n{text}"
+        );
+        assert!(
+            text.contains(&format!("\"nmcp_{name}\"=")),
+            "{name} missing:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("\"color\"=\"red\"") && text.contains("\"style\"=\"dashed\""),
+        "{text}"
+    );
+    let back = round_trip(&net, Format::Dot);
+    assert_eq!(nodes_of(&back), nodes_of(&net));
+    assert_eq!(edges_of(&back), edges_of(&net));
 }
 
 /// A syntax error deep inside nested subgraphs makes the grammar retry each

@@ -7,6 +7,8 @@
 //! attributes, and their `data` as JSON text in a `data` attribute (so a node
 //! attribute named `data` is left out). Edges carry `weight` and their attributes
 //! (an edge attribute named `weight` is left out). Null values are left out.
+//! User attributes are written under their own names only when Graphviz cannot
+//! act on them (see [`PLAIN_ATTRIBUTES`]); others get the prefix `nmcp_`.
 
 use std::fmt::Write as _;
 
@@ -36,13 +38,55 @@ pub(crate) fn quote(text: &str) -> String {
     out
 }
 
+/// User attributes written under their own names: Graphviz draws them, and none
+/// of them can make a renderer follow a link, read a file or load a font. Every
+/// other name is written as [`ATTRIBUTE_PREFIX`]`name`, which Graphviz ignores: an
+/// attribute named `URL`, `href`, `image`, `shapefile`, `fontpath`, `stylesheet`,
+/// `size` or `dpi` must not turn our export into a link to `javascript:`, a read of
+/// a local file, or a huge render.
+pub(crate) const PLAIN_ATTRIBUTES: &[&str] = &[
+    "label",
+    "xlabel",
+    "color",
+    "fillcolor",
+    "fontcolor",
+    "fontsize",
+    "bgcolor",
+    "shape",
+    "style",
+    "penwidth",
+    "arrowhead",
+    "arrowtail",
+    "arrowsize",
+    "dir",
+    "constraint",
+    "minlen",
+    "group",
+    "rank",
+    "width",
+    "height",
+    "tooltip",
+];
+
+/// The prefix of user attributes Graphviz must not act on; the importer removes it.
+pub(crate) const ATTRIBUTE_PREFIX: &str = "nmcp_";
+
+/// The DOT name of user attribute `key`; see [`PLAIN_ATTRIBUTES`].
+pub(crate) fn attribute_name(key: &str) -> std::borrow::Cow<'_, str> {
+    if PLAIN_ATTRIBUTES.contains(&key) {
+        std::borrow::Cow::Borrowed(key)
+    } else {
+        std::borrow::Cow::Owned(format!("{ATTRIBUTE_PREFIX}{key}"))
+    }
+}
+
 fn push_attributes(list: &mut Vec<String>, attributes: &Attributes, skip: &[&str]) {
     for (key, value) in attributes.iter() {
         if skip.contains(&key.as_str()) {
             continue;
         }
         if let Some(text) = values::scalar_text(value) {
-            list.push(format!("{}={}", quote(key), quote(&text)));
+            list.push(format!("{}={}", quote(&attribute_name(key)), quote(&text)));
         }
     }
 }

@@ -44,6 +44,15 @@ const FORMAT: Format = Format::Dot;
 /// level; the limit keeps hostile input from exhausting the stack.
 const MAX_NESTING: usize = 128;
 
+/// A user attribute's name: the export's `nmcp_` prefix (for names Graphviz
+/// must not act on) removed once.
+fn user_key(key: String) -> String {
+    match key.strip_prefix(crate::interchange::export::dot::ATTRIBUTE_PREFIX) {
+        Some(name) => name.to_string(),
+        None => key,
+    }
+}
+
 /// pest calls allowed per byte of a DOT document, and at least: four times what
 /// valid documents were measured to need.
 const CALLS_PER_BYTE: usize = 64;
@@ -744,7 +753,8 @@ pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
                         if text == node.id
                             || text == crate::interchange::export::dot::label_text(&node.id) => {}
                     _ => {
-                        node.attributes.insert(key, values::infer_scalar(&text));
+                        node.attributes
+                            .insert(user_key(key), values::infer_scalar(&text));
                     }
                 }
             }
@@ -767,7 +777,7 @@ pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
                     )
                 })?;
             } else {
-                attributes.insert(key, values::infer_scalar(&text));
+                attributes.insert(user_key(key), values::infer_scalar(&text));
             }
         }
         edges.push(EdgeSpec {

@@ -1,0 +1,153 @@
+//! The harnesses of the fuzz targets (`fuzz/`), shared with the corpus replay test
+//! (`tests/fuzz_corpus.rs`) so that CI runs every committed input through exactly
+//! what the fuzzer checks. Each takes arbitrary bytes and panics only on a bug.
+//! Not part of the library's API.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::json;
+
+use crate::NetworkRegistry;
+use crate::limits::Limits;
+use crate::mcp::{NetworksServer, ServerOptions};
+use crate::storage::{Storage, StorageConfig};
+
+/// Runs `f` with this thread's server, built once (building the tool table is the
+/// costly part), with small caps so that an expanding document cannot exhaust the
+/// fuzzer's memory. Every harness leaves it empty again.
+fn with_server<T>(f: impl FnOnce(&NetworksServer) -> T) -> T {
+    thread_local! {
+        static SERVER: NetworksServer = NetworksServer::new(
+            Arc::new(NetworkRegistry::new()),
+            ServerOptions {
+                limits: Limits {
+                    max_nodes: 20_000,
+                    max_edges: 50_000,
+                    max_import_edges: 50_000,
+                    ..Limits::default()
+                },
+                ..ServerOptions::default()
+            },
+        );
+    }
+    SERVER.with(|server| {
+        let result = f(server);
+        clear(server);
+        result
+    })
+}
+
+fn clear(server: &NetworksServer) {
+    for name in server.registry().names() {
+        let _ = server.registry().delete(&name);
+    }
+}
+
+/// Imports `data` (as text) in `format` (`dot`, `graphml`, `edge_list_csv`,
+/// `node_link_json`). Invariants: no panic and no `internal` error; a refused
+/// document creates nothing; an accepted one exports, and the export imports
+/// again without an `internal` error.
+pub fn import(format: &str, data: &[u8]) {
+    with_server(|server| import_into(server, format, data));
+}
+
+fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
+    let content = String::from_utf8_lossy(data).into_owned();
+    let result = server
+        .dispatch(
+            "network_import",
+            json!({"network_name": "f", "format": format, "content": content}),
+        )
+        .expect("network_import is listed");
+    match result {
+        Err(error) => {
+            assert_ne!(error.code(), "internal", "{error}");
+            assert!(
+                server.registry().names().is_empty(),
+                "a refused import created a network"
+            );
+        }
+        Ok(_) => {
+            let exported = server
+                .dispatch(
+                    "network_export",
+                    json!({"network_name": "f", "format": format, "limit": 100_000}),
+                )
+                .expect("network_export is listed")
+                .expect("an imported network exports");
+            let again = server
+                .dispatch(
+                    "network_import",
+                    json!({"network_name": "f2", "format": format, "content": exported["content"]}),
+                )
+                .expect("network_import is listed");
+            if let Err(error) = again {
+                assert_ne!(error.code(), "internal", "{error}");
+            }
+        }
+    }
+}
+
+/// Feeds `data` to the stdio transport (line cap 256 bytes, so the over-long
+/// path is reached by small inputs) until the input ends. Invariants: no panic,
+/// the end is reached, and no line yields more than one message.
+pub fn stdio_frames(data: &[u8]) {
+    use rmcp::RoleServer;
+    use rmcp::transport::Transport;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let input = std::io::Cursor::new(data.to_vec());
+        let (transport, writer) =
+            crate::mcp::stdio::JsonLinesTransport::new(input, tokio::io::sink());
+        let mut transport = transport.with_max_line_bytes(256);
+        let lines = data.iter().filter(|b| **b == b'\n').count() + 1;
+        let mut received = 0;
+        while Transport::<RoleServer>::receive(&mut transport)
+            .await
+            .is_some()
+        {
+            received += 1;
+            assert!(received <= lines, "more messages than lines");
+        }
+        drop(transport);
+        writer.await.expect("writer task");
+    });
+}
+
+/// Splits `data` into a journal and a snapshot (the first two bytes give the
+/// journal's length), writes them into a fresh data directory, opens it
+/// read-only and replays it. Invariants: it starts or refuses with an error, and
+/// never panics or hangs.
+pub fn recovery(data: &[u8]) {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let (journal, snapshot) = match data {
+        [a, b, rest @ ..] => {
+            rest.split_at((usize::from(*a) << 8 | usize::from(*b)).min(rest.len()))
+        }
+        _ => (data, &[][..]),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "networks-mcp-fuzz-recovery-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("journal.bin"), journal).expect("journal");
+    if !snapshot.is_empty() {
+        std::fs::write(dir.join("snapshot.bin"), snapshot).expect("snapshot");
+    }
+    let opened = Storage::open(StorageConfig {
+        dir: dir.clone(),
+        snapshot_every: 1_000_000,
+        read_only: true,
+    });
+    if let Ok((_storage, recovered)) = opened {
+        with_server(|server| {
+            let _ = server.recover(recovered);
+        });
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
