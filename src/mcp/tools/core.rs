@@ -106,7 +106,8 @@ pub struct AddNodeParams {
     pub network_name: String,
     /// Unique identifier for the new node, e.g. "networks": 1 to 256 bytes, no control characters.
     pub node_id: String,
-    /// Payload data for the node: any JSON, e.g. "Core" or {"owner": "ana"}.
+    /// Payload data for the node: any JSON, e.g. "Core" or {"owner": "ana"}, nested at
+    /// most 64 levels deep.
     #[serde(default)]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
