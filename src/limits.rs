@@ -60,7 +60,7 @@ impl Limits {
     /// The error for an import that would produce more than `limit` edges.
     pub fn import_edges_exceeded(limit: usize) -> Error {
         exceeded(
-            "an import producing more edges than allowed (counted while reading the document)"
+            "this import's edges (an edge between DOT subgraphs counts one edge per pair of their nodes)"
                 .into(),
             limit,
             "--max-import-edges",
