@@ -108,6 +108,12 @@ pub enum Error {
         "the request was cancelled before {operation} was applied; nothing changed. Call it again to run it."
     )]
     Cancelled { operation: String },
+    /// Durable storage could not make a write durable; the write was not applied,
+    /// and writes are refused until the operator fixes the disk and restarts.
+    #[error(
+        "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
+    )]
+    StorageFailed { message: String },
     /// A bug: the call failed inside the server. Nothing is known to have changed.
     #[error("internal error: {message}. This is a bug in networks-mcp; please report it.")]
     Internal { message: String },
@@ -254,6 +260,7 @@ impl Error {
             Error::UnknownTool { .. } => "unknown_tool",
             Error::ImportInvalid { .. } => "invalid_import",
             Error::Cancelled { .. } => "cancelled",
+            Error::StorageFailed { .. } => "storage_failed",
             Error::Internal { .. } => "internal",
         }
     }
@@ -307,7 +314,10 @@ impl Error {
             Error::ImportInvalid {
                 format, location, ..
             } => json!({ "format": format, "location": location }),
-            Error::Internal { .. } | Error::Cancelled { .. } | Error::WeightOverflow { .. } => {
+            Error::Internal { .. }
+            | Error::Cancelled { .. }
+            | Error::WeightOverflow { .. }
+            | Error::StorageFailed { .. } => {
                 json!({})
             }
         };

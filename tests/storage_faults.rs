@@ -79,7 +79,7 @@ fn a_write_that_fails_to_reach_the_disk_is_never_visible() {
         "network_add_node",
         json!({"network_name": "g", "node_id": "lost"}),
     );
-    assert_eq!(failed.unwrap_err(), "internal");
+    assert_eq!(failed.unwrap_err(), "storage_failed");
     let lookup = call(
         &server,
         "network_get_node",
@@ -97,7 +97,7 @@ fn a_write_that_fails_to_reach_the_disk_is_never_visible() {
         "network_add_node",
         json!({"network_name": "g", "node_id": "later"}),
     );
-    assert_eq!(later.unwrap_err(), "internal");
+    assert_eq!(later.unwrap_err(), "storage_failed");
     assert_eq!(state(&server), durable);
 
     drop((server, storage));

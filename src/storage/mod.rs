@@ -382,7 +382,7 @@ impl Storage {
                 Self::mark_failed(&mut state, &reason);
                 drop(state);
                 self.roll_back_to_durable(roll_back);
-                return (Err(Error::Internal { message: reason }), false);
+                return (Err(Error::StorageFailed { message: reason }), false);
             }
             state.len += encoded.len() as u64;
             state.appended = seq;
@@ -403,22 +403,20 @@ impl Storage {
             if first {
                 self.roll_back_to_durable(roll_back);
             }
-            return (Err(Error::Internal { message: reason }), false);
+            return (Err(Error::StorageFailed { message: reason }), false);
         }
         (Ok(output), due)
     }
 
     fn refusal(&self, state: &JournalState) -> Option<Error> {
         if self.config.read_only {
-            return Some(Error::Internal {
-                message:
-                    "the data directory was opened read-only; restart without --read-only to write"
-                        .into(),
+            return Some(Error::StorageFailed {
+                message: "the data directory was opened read-only (--read-only)".into(),
             });
         }
-        state.failed.as_ref().map(|reason| Error::Internal {
+        state.failed.as_ref().map(|reason| Error::StorageFailed {
             message: format!(
-                "durable storage failed earlier ({reason}); writes are refused so that no unsaved change is acknowledged. Free disk space or fix the data directory, then restart the server"
+                "durable storage failed earlier ({reason}), so writes are refused: no unsaved change is ever acknowledged"
             ),
         })
     }
