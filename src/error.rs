@@ -1,41 +1,41 @@
 //! The one error type of the crate, with stable machine codes.
 //!
-//! Every failure anywhere in the library or the server is an [`Error`]. The MCP
-//! layer turns it into the error object `{"status": "error", "error": <message>,
-//! "code": <code>, ...context}` in exactly one place, so the messages written
-//! here are what an LLM reads: each says what was wrong and how to fix it.
+//! Every failure anywhere in the library or the server is an [`Error`]. Its
+//! [`Display`](std::fmt::Display) says what was wrong and how to fix it with the
+//! library's own calls. The MCP layer renders the same problem with advice in
+//! terms of its tools, in exactly one place (`mcp::error_object`), so that an LLM
+//! reads `network_add_node` where a Rust program reads `Network::add_node`.
+
+use std::fmt;
 
 use serde_json::{Map, Value, json};
 
 /// Every failure the library or the server can report.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+///
+/// Match on [`Error::code`] for a stable machine-readable kind; new variants may be
+/// added in minor releases.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Error {
     /// The tool arguments could not be decoded (missing field, wrong type, unknown field).
-    #[error("{message}")]
     InvalidArguments {
         message: String,
         field: Option<String>,
     },
     /// An id or a network name breaks the id rules.
-    #[error("invalid {field}: {reason}")]
     InvalidId { field: String, reason: String },
     /// An attribute map is not a flat map of scalar values.
-    #[error("invalid {field}: {reason}")]
     InvalidAttributes { field: String, reason: String },
     /// A weight is not a finite number.
-    #[error("invalid weight: {reason}")]
     InvalidWeight { reason: String },
     /// A value is well-typed but not acceptable (e.g. an unknown enum word in context).
-    #[error("invalid {field}: {reason}")]
     InvalidValue { field: String, reason: String },
     /// No network of that name is registered.
-    #[error("{}", network_not_found_message(.name, .available))]
     NetworkNotFound {
         name: String,
         available: Vec<String>,
     },
     /// No node of that id exists in the network.
-    #[error("{}", node_not_found_message(.field, .node_id, .network, .suggestions))]
     NodeNotFound {
         network: String,
         field: String,
@@ -43,58 +43,40 @@ pub enum Error {
         suggestions: Vec<String>,
     },
     /// No edge of that id exists in the network.
-    #[error(
-        "edge {edge_id} not found in network '{network}'. Edge ids come from network_add_edge or network_list_edges; it may have been removed."
-    )]
     EdgeNotFound { network: String, edge_id: u64 },
     /// A destructive call was made without `confirm: true`.
-    #[error(
-        "{action} is destructive and was not performed. Call it again with \"confirm\": true to proceed."
-    )]
     ConfirmationRequired { action: String },
     /// The graph has a cycle where the operation needs a DAG.
-    #[error(
-        "the network has a cycle, so {operation} is undefined: {}. Remove one edge of the cycle (network_remove_edge) or use network_find_cycles to see all of them.",
-        format_cycle(.cycle)
-    )]
     CycleDetected {
         operation: String,
         cycle: Vec<String>,
     },
     /// A cycle whose total weight is negative makes shortest paths undefined.
-    #[error(
-        "the network has a cycle of negative total weight reachable from '{source_id}', so shortest paths are undefined. Use weighted: false to count hops, or make the weights non-negative."
-    )]
     NegativeCycle { source_id: String },
     /// A sum of weights is past the range of a 64-bit float.
-    #[error(
-        "the total weight of {what} is beyond ±1.7e308, the range of a 64-bit float, so it cannot be computed exactly. Rescale the weights (e.g. divide them all by 1e300){hint}."
-    )]
-    WeightOverflow { what: String, hint: &'static str },
+    WeightOverflow {
+        /// What was being summed: "a path from 'a' to 'b'", "the critical path".
+        what: String,
+        /// Whether counting hops instead of summing weights would answer.
+        hops_possible: bool,
+    },
     /// One item of a batch is invalid; nothing of the batch was applied.
-    #[error("item {index} of {field} is invalid, so nothing was applied: {inner}")]
     InvalidBatchItem {
         field: String,
         index: usize,
         inner: Box<Error>,
     },
     /// A configured limit would be exceeded; nothing was changed.
-    #[error("{what} would exceed the limit of {limit}. Nothing was changed. {hint}")]
     LimitExceeded {
         what: String,
         limit: u64,
         hint: String,
     },
     /// The server runs in read-only mode and the tool writes.
-    #[error(
-        "{tool} changes data, and this server runs in read-only mode (--read-only). Only read tools are available."
-    )]
     ReadOnly { tool: String },
     /// The tool name is not known (or its toolset is disabled).
-    #[error("unknown tool '{name}'. Call tools/list to see the available tools.")]
     UnknownTool { name: String },
     /// A document given for import could not be read; nothing was imported.
-    #[error("{}", import_invalid_message(.format, .location, .message))]
     ImportInvalid {
         /// The format name (e.g. `"graphml"`).
         format: String,
@@ -104,61 +86,172 @@ pub enum Error {
         message: String,
     },
     /// The client cancelled the request before its changes were applied.
-    #[error(
-        "the request was cancelled before {operation} was applied; nothing changed. Call it again to run it."
-    )]
     Cancelled { operation: String },
     /// Durable storage could not make a write durable; the write was not applied,
     /// and writes are refused until the operator fixes the disk and restarts.
-    #[error(
-        "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
-    )]
     StorageFailed { message: String },
     /// A bug: the call failed inside the server. Nothing is known to have changed.
-    #[error("internal error: {message}. This is a bug in networks-mcp; please report it.")]
     Internal { message: String },
 }
 
-fn network_not_found_message(name: &str, available: &[String]) -> String {
-    if available.is_empty() {
-        format!(
-            "network '{name}' not found: no networks exist yet. Create it first with network_create."
-        )
-    } else {
-        format!(
-            "network '{name}' not found. Existing networks: {}. Create it with network_create, or check the name with network_list.",
-            quoted_list(available)
-        )
+/// Whom a message's advice speaks to: a Rust program or an MCP client.
+pub(crate) type Advice = fn(&Error) -> Option<String>;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(library_advice))
     }
 }
 
-fn node_not_found_message(
-    field: &str,
-    node_id: &str,
-    network: &str,
-    suggestions: &[String],
-) -> String {
-    let mut message = format!("{field} '{node_id}' not found in network '{network}'.");
-    if suggestions.is_empty() {
-        message.push_str(" Add it first with network_add_node.");
-    } else {
-        message.push_str(&format!(
-            " Closest existing ids: {}. Add it first with network_add_node if it is new.",
-            quoted_list(suggestions)
-        ));
+impl std::error::Error for Error {}
+
+impl Error {
+    /// What was wrong, followed by `advice` on how to fix it, if it has any.
+    pub(crate) fn render(&self, advice: Advice) -> String {
+        let problem = self.problem(advice);
+        match advice(self) {
+            Some(advice) => format!("{problem} {advice}"),
+            None => problem,
+        }
     }
-    message
+
+    /// What was wrong, without advice (`advice` renders a batch item's inner error).
+    fn problem(&self, advice: Advice) -> String {
+        match self {
+            Error::InvalidArguments { message, .. } => message.clone(),
+            Error::InvalidId { field, reason }
+            | Error::InvalidAttributes { field, reason }
+            | Error::InvalidValue { field, reason } => format!("invalid {field}: {reason}"),
+            Error::InvalidWeight { reason } => format!("invalid weight: {reason}"),
+            Error::NetworkNotFound { name, available } if available.is_empty() => {
+                format!("network '{name}' not found: no networks exist yet.")
+            }
+            Error::NetworkNotFound { name, available } => format!(
+                "network '{name}' not found. Existing networks: {}.",
+                quoted_list(available)
+            ),
+            Error::NodeNotFound {
+                network,
+                field,
+                node_id,
+                suggestions,
+            } => {
+                let mut message =
+                    format!("{field} '{node_id}' not found in {}.", in_network(network));
+                if !suggestions.is_empty() {
+                    message.push_str(&format!(
+                        " Closest existing ids: {}.",
+                        quoted_list(suggestions)
+                    ));
+                }
+                message
+            }
+            Error::EdgeNotFound { network, edge_id } => {
+                format!("edge {edge_id} not found in {}.", in_network(network))
+            }
+            Error::ConfirmationRequired { action } => {
+                format!("{action} is destructive and was not performed.")
+            }
+            Error::CycleDetected { operation, cycle } => format!(
+                "the network has a cycle, so {operation} is undefined: {}.",
+                format_cycle(cycle)
+            ),
+            Error::NegativeCycle { source_id } => format!(
+                "the network has a cycle of negative total weight reachable from '{source_id}', so shortest paths are undefined."
+            ),
+            Error::WeightOverflow { what, .. } => format!(
+                "the total weight of {what} is beyond ±1.7e308, the range of a 64-bit float, so it cannot be computed exactly."
+            ),
+            Error::InvalidBatchItem {
+                field,
+                index,
+                inner,
+            } => format!(
+                "item {index} of {field} is invalid, so nothing was applied: {}",
+                inner.render(advice)
+            ),
+            Error::LimitExceeded { what, limit, hint } => {
+                format!("{what} would exceed the limit of {limit}. Nothing was changed. {hint}")
+            }
+            Error::ReadOnly { tool } => format!(
+                "{tool} changes data, and this server runs in read-only mode (--read-only). Only read tools are available."
+            ),
+            Error::UnknownTool { name } => {
+                format!("unknown tool '{name}'. Call tools/list to see the available tools.")
+            }
+            Error::ImportInvalid {
+                format,
+                location,
+                message,
+            } => {
+                let at = location
+                    .as_deref()
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
+                let message = message.trim_end_matches('.');
+                format!("could not import {format}{at}: {message}.")
+            }
+            Error::Cancelled { operation } => format!(
+                "the request was cancelled before {operation} was applied; nothing changed. Call it again to run it."
+            ),
+            Error::StorageFailed { message } => format!(
+                "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
+            ),
+            Error::Internal { message } => format!(
+                "internal error: {message}. This is a bug in networks-mcp; please report it."
+            ),
+        }
+    }
 }
 
-fn import_invalid_message(format: &str, location: &Option<String>, message: &str) -> String {
-    let at = location
-        .as_deref()
-        .map(|l| format!(" at {l}"))
-        .unwrap_or_default();
-    let message = message.trim_end_matches('.');
-    format!(
-        "could not import {format}{at}: {message}. Fix the document and call network_import again; nothing was imported."
-    )
+/// "network 'plan'", or "the network" for an anonymous one.
+fn in_network(name: &str) -> String {
+    if name.is_empty() {
+        "the network".to_string()
+    } else {
+        format!("network '{name}'")
+    }
+}
+
+/// How to fix an error with the library's own calls.
+fn library_advice(error: &Error) -> Option<String> {
+    let advice = match error {
+        Error::NetworkNotFound { available, .. } if available.is_empty() => {
+            "Create it first with `NetworkRegistry::create`."
+        }
+        Error::NetworkNotFound { .. } => {
+            "Create it with `NetworkRegistry::create`, or check the name with `NetworkRegistry::names`."
+        }
+        Error::NodeNotFound { suggestions, .. } if suggestions.is_empty() => {
+            "Add it first with `Network::add_node`."
+        }
+        Error::NodeNotFound { .. } => "Add it first with `Network::add_node` if it is new.",
+        Error::EdgeNotFound { .. } => {
+            "Edge ids come from `Network::add_edge` or `Network::edges`; it may have been removed."
+        }
+        Error::ConfirmationRequired { .. } => "Confirm it to proceed.",
+        Error::CycleDetected { .. } => {
+            "Remove one edge of the cycle (`Network::remove_edge`), or see all of them with `Network::find_cycles`."
+        }
+        Error::NegativeCycle { .. } => {
+            "Use `Weighted::No` to count hops, or make the weights non-negative."
+        }
+        Error::WeightOverflow { hops_possible, .. } => {
+            return Some(format!(
+                "Rescale the weights (e.g. divide them all by 1e300){}.",
+                if *hops_possible {
+                    ", or use `Weighted::No` to count hops"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Error::ImportInvalid { .. } => {
+            "Fix the document and import it again; nothing was imported."
+        }
+        _ => return None,
+    };
+    Some(advice.to_string())
 }
 
 /// At most this many items of a list are named in a message or a context field.
@@ -179,35 +272,6 @@ fn quoted_list(items: &[String]) -> String {
         listed.push_str(&format!(" and {} more", items.len() - MAX_LISTED));
     }
     listed
-}
-
-/// A context value with every string clipped and every list cut to
-/// [`MAX_LISTED`] items; `cut` learns how long each cut list was.
-fn bounded(value: Value, cut: &mut Option<usize>) -> Value {
-    match value {
-        Value::String(text) => match clip(&text, MAX_CONTEXT_CHARS) {
-            std::borrow::Cow::Borrowed(_) => Value::String(text),
-            std::borrow::Cow::Owned(clipped) => Value::String(clipped),
-        },
-        Value::Array(items) => {
-            if items.len() > MAX_LISTED {
-                *cut = Some(items.len());
-            }
-            Value::Array(
-                items
-                    .into_iter()
-                    .take(MAX_LISTED)
-                    .map(|item| bounded(item, &mut None))
-                    .collect(),
-            )
-        }
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(key, item)| (key, bounded(item, &mut None)))
-                .collect(),
-        ),
-        other => other,
-    }
 }
 
 /// `a -> b -> c -> a`, or for a long cycle its first [`MAX_LISTED`] nodes and
@@ -329,28 +393,6 @@ impl Error {
             _ => Map::new(),
         }
     }
-
-    /// The error object returned to MCP clients:
-    /// `{"status": "error", "error": <message>, "code": <code>, ...context}`.
-    pub fn to_object(&self) -> Value {
-        let mut object = Map::new();
-        object.insert("status".into(), json!("error"));
-        // Bounded whatever the input was: messages and context echo ids, names
-        // and cells, and a witness such as a cycle can be as long as the network.
-        let message = self.to_string();
-        object.insert("error".into(), json!(clip(&message, MAX_MESSAGE_CHARS)));
-        object.insert("code".into(), json!(self.code()));
-        for (key, value) in self.context() {
-            let mut cut = None;
-            let value = bounded(value, &mut cut);
-            if let Some(total) = cut {
-                object.insert(format!("{key}_truncated"), json!(true));
-                object.entry(format!("{key}_total")).or_insert(json!(total));
-            }
-            object.entry(key).or_insert(value);
-        }
-        Value::Object(object)
-    }
 }
 
 /// The crate's result type.
@@ -364,52 +406,5 @@ pub fn clip(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
         Some((cut, _)) => {
             std::borrow::Cow::Owned(format!("{}… ({} bytes in all)", &text[..cut], text.len()))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_long_cycle_is_cut_in_the_message_and_the_context() {
-        let cycle: Vec<String> = (0..300_000).map(|i| format!("n{i}")).collect();
-        let error = Error::CycleDetected {
-            operation: "a topological order".into(),
-            cycle,
-        };
-        let object = error.to_object();
-        let size = object.to_string().len();
-        assert!(size < 4_000, "an error object of {size} bytes");
-        assert_eq!(object["cycle"].as_array().unwrap().len(), MAX_LISTED);
-        assert_eq!(object["cycle_total"], 300_000);
-        assert_eq!(object["cycle_truncated"], true);
-        assert!(
-            object["error"]
-                .as_str()
-                .unwrap()
-                .contains("a cycle of 300000 nodes")
-        );
-    }
-
-    #[test]
-    fn echoed_input_and_long_lists_are_bounded() {
-        let huge = "x".repeat(1 << 20);
-        let error = Error::NetworkNotFound {
-            name: huge.clone(),
-            available: (0..1000).map(|i| format!("net{i}")).collect(),
-        };
-        let object = error.to_object();
-        assert!(
-            object.to_string().len() < 8_000,
-            "{}",
-            object.to_string().len()
-        );
-        assert_eq!(object["available_networks_total"], 1000);
-        let error = Error::InvalidAttributes {
-            field: "attributes".into(),
-            reason: format!("attribute key '{huge}' is not valid"),
-        };
-        assert!(error.to_object().to_string().len() <= MAX_MESSAGE_CHARS + 200);
     }
 }

@@ -3,18 +3,27 @@
 //!
 //! Layers, strictly downwards: [`mcp`] → [`registry`] → [`network`].
 
-pub mod cli;
 pub mod error;
-#[doc(hidden)]
-pub mod fuzzing;
-pub mod http;
-pub mod interchange;
 pub mod limits;
-pub mod logging;
-pub mod mcp;
 pub mod network;
 pub mod registry;
+
+#[cfg(feature = "server")]
+pub mod cli;
+#[cfg(feature = "server")]
+#[doc(hidden)]
+pub mod fuzzing;
+#[cfg(feature = "server")]
+pub mod http;
+#[cfg(feature = "interchange")]
+pub mod interchange;
+#[cfg(feature = "server")]
+pub mod logging;
+#[cfg(feature = "server")]
+pub mod mcp;
+#[cfg(feature = "storage")]
 pub mod storage;
+#[cfg(feature = "view")]
 pub mod view;
 
 pub use error::{Error, Result};

@@ -1,22 +1,48 @@
 //! [`NetworkRegistry`]: the named networks of one server.
 //!
-//! Design: a [`DashMap`] from name to `Arc<RwLock<Network>>`. The map is sharded, and
-//! each network has its own lock, so a long read of one network (a traversal of a
-//! million nodes) never blocks calls on another network, and readers of the same
-//! network run in parallel. Callers get the `Arc` out of the map and drop the map
-//! guard at once; no map guard or network lock is ever held across an `.await`.
+//! Design: a map from name to a shared [`NetworkLock`], behind one reader-writer
+//! lock. Each network has its own lock, so a long read of one network (a traversal
+//! of a million nodes) never blocks calls on another network, and readers of the
+//! same network run in parallel. The map's lock is held only to find, add or remove
+//! a handle (never while a network lock is awaited), so it is never contended for
+//! long; a sharded map would buy nothing here and would cost the core nine crates.
+//! The locks are the standard library's: a panic while one is held does not poison
+//! it for everyone else (the guards ignore poisoning, as `parking_lot`'s do).
 
-use std::sync::Arc;
-
-use dashmap::DashMap;
-use dashmap::mapref::entry::Entry;
-use parking_lot::RwLock;
+use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::error::{Error, Result};
 use crate::network::{Network, validate};
 
+/// One network behind its own reader-writer lock.
+#[derive(Debug, Default)]
+pub struct NetworkLock(RwLock<Network>);
+
+impl NetworkLock {
+    /// Wraps a network.
+    pub fn new(network: Network) -> Self {
+        NetworkLock(RwLock::new(network))
+    }
+
+    /// Shared access; blocks while a writer holds the lock.
+    pub fn read(&self) -> RwLockReadGuard<'_, Network> {
+        self.0.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Exclusive access; blocks while anyone else holds the lock.
+    pub fn write(&self) -> RwLockWriteGuard<'_, Network> {
+        self.0.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The network, unwrapped.
+    pub fn into_inner(self) -> Network {
+        self.0.into_inner().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// A shared handle to one network.
-pub type SharedNetwork = Arc<RwLock<Network>>;
+pub type SharedNetwork = Arc<NetworkLock>;
 
 /// What [`NetworkRegistry::create`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +69,7 @@ pub struct NetworkSummary {
 /// The named networks of one server, safe to share between tasks and threads.
 #[derive(Debug, Default)]
 pub struct NetworkRegistry {
-    networks: DashMap<String, SharedNetwork>,
+    networks: RwLock<BTreeMap<String, SharedNetwork>>,
 }
 
 impl NetworkRegistry {
@@ -67,38 +93,34 @@ impl NetworkRegistry {
         max_networks: usize,
     ) -> Result<CreateOutcome> {
         validate::id("network_name", name)?;
-        if !self.networks.contains_key(name) {
-            crate::limits::Limits {
-                max_networks,
-                ..crate::limits::Limits::default()
-            }
-            .check_networks(self.networks.len())?;
+        let mut networks = self.map_mut();
+        if networks.contains_key(name) {
+            return Ok(CreateOutcome::Duplicate);
         }
-        match self.networks.entry(name.to_string()) {
-            Entry::Occupied(_) => Ok(CreateOutcome::Duplicate),
-            Entry::Vacant(slot) => {
-                let mut network = Network::named(name);
-                network.set_description(description);
-                slot.insert(Arc::new(RwLock::new(network)));
-                Ok(CreateOutcome::Created)
-            }
+        crate::limits::Limits {
+            max_networks,
+            ..crate::limits::Limits::default()
         }
+        .check_networks(networks.len())?;
+        let mut network = Network::named(name);
+        network.set_description(description);
+        networks.insert(name.to_string(), Arc::new(NetworkLock::new(network)));
+        Ok(CreateOutcome::Created)
     }
 
     /// Registers a whole network under `name`, replacing none: an existing name is an error.
     pub fn insert(&self, name: &str, mut network: Network) -> Result<()> {
         validate::id("network_name", name)?;
-        match self.networks.entry(name.to_string()) {
-            Entry::Occupied(_) => Err(Error::InvalidValue {
+        let mut networks = self.map_mut();
+        if networks.contains_key(name) {
+            return Err(Error::InvalidValue {
                 field: "network_name".into(),
                 reason: format!("a network named '{name}' already exists"),
-            }),
-            Entry::Vacant(slot) => {
-                network.set_name(name);
-                slot.insert(Arc::new(RwLock::new(network)));
-                Ok(())
-            }
+            });
         }
+        network.set_name(name);
+        networks.insert(name.to_string(), Arc::new(NetworkLock::new(network)));
+        Ok(())
     }
 
     /// Makes this registry hold exactly what `other` holds: networks missing from
@@ -106,16 +128,19 @@ impl NetworkRegistry {
     /// own write lock (so a reader holding a handle sees the old or the new network,
     /// never a mix). Used to roll back to the durable state after a failed write.
     pub fn replace_all(&self, other: NetworkRegistry) {
-        let keep: std::collections::HashSet<String> = other.names().into_iter().collect();
-        self.networks.retain(|name, _| keep.contains(name));
-        for (name, network) in other.networks {
+        let other = other
+            .networks
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let mut networks = self.map_mut();
+        networks.retain(|name, _| other.contains_key(name));
+        for (name, network) in other {
             let network = Arc::try_unwrap(network)
-                .map(RwLock::into_inner)
-                .unwrap_or_else(|shared| shared.read().clone());
-            match self.networks.get(&name) {
-                Some(slot) => *slot.value().write() = network,
+                .map_or_else(|shared| shared.read().clone(), NetworkLock::into_inner);
+            match networks.get(&name) {
+                Some(slot) => *slot.write() = network,
                 None => {
-                    self.networks.insert(name, Arc::new(RwLock::new(network)));
+                    networks.insert(name, Arc::new(NetworkLock::new(network)));
                 }
             }
         }
@@ -123,8 +148,8 @@ impl NetworkRegistry {
 
     /// The network called `name`, or [`Error::NetworkNotFound`] listing the existing names.
     pub fn get(&self, name: &str) -> Result<SharedNetwork> {
-        if let Some(entry) = self.networks.get(name) {
-            return Ok(Arc::clone(entry.value()));
+        if let Some(network) = self.map().get(name) {
+            return Ok(Arc::clone(network));
         }
         validate::id("network_name", name)?;
         Err(Error::NetworkNotFound {
@@ -147,38 +172,36 @@ impl NetworkRegistry {
         f(&mut guard)
     }
 
-    /// Removes a network. Returns whether it existed.
+    /// Removes a network, returning it if it existed.
     pub fn delete(&self, name: &str) -> Result<Option<SharedNetwork>> {
         validate::id("network_name", name)?;
-        Ok(self.networks.remove(name).map(|(_, network)| network))
+        Ok(self.map_mut().remove(name))
     }
 
     /// The registered names, sorted.
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.networks.iter().map(|e| e.key().clone()).collect();
-        names.sort_unstable();
-        names
+        self.map().keys().cloned().collect()
     }
 
     /// The number of registered networks.
     pub fn len(&self) -> usize {
-        self.networks.len()
+        self.map().len()
     }
 
     /// Whether no network is registered.
     pub fn is_empty(&self) -> bool {
-        self.networks.is_empty()
+        self.map().is_empty()
     }
 
     /// A summary of every network, sorted by name.
     pub fn list(&self) -> Vec<NetworkSummary> {
-        // Take the handles first so that no map guard is held while a network lock is awaited.
-        let mut handles: Vec<(String, SharedNetwork)> = self
-            .networks
+        // Take the handles first so that the map's lock is not held while a network
+        // lock is awaited.
+        let handles: Vec<(String, SharedNetwork)> = self
+            .map()
             .iter()
-            .map(|e| (e.key().clone(), Arc::clone(e.value())))
+            .map(|(name, network)| (name.clone(), Arc::clone(network)))
             .collect();
-        handles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         handles
             .into_iter()
             .map(|(name, network)| {
@@ -191,5 +214,15 @@ impl NetworkRegistry {
                 }
             })
             .collect()
+    }
+
+    fn map(&self) -> RwLockReadGuard<'_, BTreeMap<String, SharedNetwork>> {
+        self.networks.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn map_mut(&self) -> RwLockWriteGuard<'_, BTreeMap<String, SharedNetwork>> {
+        self.networks
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -160,7 +160,7 @@ proptest! {
     #[test]
     fn subset_export_is_the_induced_subgraph(net in network(), mask in any::<u64>()) {
         let ixs: Vec<_> = net.node_indices().collect();
-        let only: rustc_hash::FxHashSet<_> = ixs
+        let only: std::collections::HashSet<_> = ixs
             .iter()
             .enumerate()
             .filter(|(i, _)| mask & (1 << (i % 64)) != 0)

@@ -873,6 +873,7 @@ fn dijkstra_distances_and_bfs_order() {
     assert_eq!(order[0], "a");
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn traversal_order_serde() {
     assert_eq!(TraversalOrder::default(), TraversalOrder::Bfs);

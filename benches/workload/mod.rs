@@ -24,8 +24,8 @@ use networks_mcp::network::traversal::TraversalOrder;
 use networks_mcp::network::{Direction, Network};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::Bfs;
-use rustc_hash::FxHashSet;
 use serde_json::Map;
+use std::collections::HashSet;
 
 /// The seed every benchmark uses.
 pub const SEED: u64 = 0x5eed_2025;
@@ -138,7 +138,7 @@ pub fn generate(n: usize, seed: u64) -> Workload {
     assert!((2..=u32::MAX as usize).contains(&n), "need 2 ≤ n < 2^32");
     let mut rng = Rng::new(seed);
     let draws = EDGES_PER_NODE * n;
-    let mut seen: FxHashSet<u64> = FxHashSet::default();
+    let mut seen: HashSet<u64> = HashSet::new();
     seen.reserve(draws);
     let mut edges = Vec::with_capacity(draws);
     for _ in 0..draws {

@@ -43,8 +43,8 @@ mod values;
 mod tests;
 
 use petgraph::stable_graph::NodeIndex;
-use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 pub use apply::{ImportOutcome, apply};
 
@@ -160,7 +160,7 @@ pub struct ImportedGraph {
 /// the edges among them (the induced subgraph; indices not in the network are
 /// ignored). Nodes come in index order and edges in edge-id order, so the output is
 /// deterministic. O(V + E log E) plus the size of the attributes.
-pub fn export(network: &Network, format: Format, only: Option<&FxHashSet<NodeIndex>>) -> String {
+pub fn export(network: &Network, format: Format, only: Option<&HashSet<NodeIndex>>) -> String {
     let selection = export::Selection::new(network, only);
     match format {
         Format::NodeLinkJson => export::node_link::write(network, &selection),

@@ -10,12 +10,14 @@
 #![allow(deprecated)]
 
 pub mod app;
+mod error_object;
 mod instructions;
 pub mod notify;
 pub mod prompts;
 pub mod resources;
 mod schema;
 pub mod stdio;
+mod suggest;
 pub mod tool;
 pub mod tools;
 
@@ -395,6 +397,7 @@ impl NetworksServer {
                 false => call(),
             }
         };
+        let result = result.map_err(|error| suggest::with_suggestions(error, &self.registry));
         let elapsed = started.elapsed();
         let elapsed_us = elapsed.as_micros() as u64;
         metrics::counter!("networks_mcp_tool_calls_total", "tool" => tool.tool.name.clone())

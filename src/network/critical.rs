@@ -131,7 +131,7 @@ impl Network {
         if !best[end.index()].is_finite() {
             return Err(Error::WeightOverflow {
                 what: "the critical path".into(),
-                hint: "",
+                hops_possible: false,
             });
         }
 

@@ -8,8 +8,8 @@
 //! hand-edited snapshot, never through the API) switch it to a hash map, so
 //! memory stays bounded by the edges that exist.
 
+use hashbrown::HashMap;
 use petgraph::stable_graph::EdgeIndex;
-use rustc_hash::FxHashMap;
 
 use super::EdgeId;
 
@@ -31,7 +31,7 @@ pub(crate) enum EdgeIdIndex {
         leading: usize,
     },
     /// Ids too scattered for a vector.
-    Sparse(FxHashMap<EdgeId, EdgeIndex>),
+    Sparse(HashMap<EdgeId, EdgeIndex>),
 }
 
 impl Default for EdgeIdIndex {

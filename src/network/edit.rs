@@ -2,9 +2,9 @@
 //! atomic batch inserts. Every function validates all its input before it changes
 //! anything, so a failed call leaves the network exactly as it was.
 
+use hashbrown::HashSet;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
-use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
 use super::prefetch::NodePrefetcher;
@@ -225,7 +225,7 @@ impl Network {
         create_missing_nodes: bool,
     ) -> Result<EdgeBatchOutcome> {
         let mut missing: Vec<String> = Vec::new();
-        let mut missing_seen: FxHashMap<&str, ()> = FxHashMap::default();
+        let mut missing_seen: HashSet<&str> = HashSet::new();
         // Endpoints resolved while validating, so the insert pass looks up only
         // the nodes it had to create (one hash lookup per endpoint, not two).
         let mut ends: Vec<[Option<NodeIndex>; 2]> = Vec::with_capacity(items.len());
@@ -249,7 +249,7 @@ impl Network {
                 if !create_missing_nodes {
                     return Err(batch_error("edges", index, self.node_not_found(field, id)));
                 }
-                if missing_seen.insert(id.as_str(), ()).is_none() {
+                if missing_seen.insert(id.as_str()) {
                     missing.push(id.clone());
                 }
             }
@@ -330,7 +330,7 @@ impl Network {
             let mut ends = [NodeIndex::end(); 2];
             for (k, field) in ["source", "target"].into_iter().enumerate() {
                 ends[k] = match p.candidates[k] {
-                    Some(ix) if net.graph[ix].id == p.ids[k] => ix,
+                    Some(ix) if &*net.graph[ix].id == p.ids[k] => ix,
                     _ => net
                         .require(field, p.ids[k])
                         .map_err(|e| batch_error("edges", p.index, e))?,

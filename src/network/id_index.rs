@@ -3,30 +3,25 @@
 //! A hash table of bare [`NodeIndex`]es (4 bytes a slot) whose keys live in the
 //! graph's own node records: nothing is stored twice, the table of a million-node
 //! network fits in the processor's last-level cache, and the one record a lookup
-//! compares against is the record that adding an edge writes next anyway. Ids of
-//! up to 24 bytes sit inline in the record ([`CompactString`](compact_str::CompactString)),
-//! so the comparison follows no further pointer.
+//! compares against is the record that adding an edge writes next anyway. The
+//! hasher is hashbrown's default (foldhash), randomly seeded per index, so ids
+//! chosen to collide cannot make lookups quadratic.
 
 use std::hash::BuildHasher;
 
-use hashbrown::HashTable;
+use hashbrown::{DefaultHashBuilder, HashTable};
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
-use rustc_hash::FxBuildHasher;
 
 use super::prefetch::prefetch_lines;
 use super::{Edge, Node};
 
 type Graph = StableDiGraph<Node, Edge>;
 
-#[inline]
-fn hash(id: &str) -> u64 {
-    FxBuildHasher.hash_one(id)
-}
-
 /// Node id → [`NodeIndex`]; every method takes the graph that holds the ids.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct IdIndex {
     table: HashTable<NodeIndex>,
+    hasher: DefaultHashBuilder,
 }
 
 impl IdIndex {
@@ -34,13 +29,16 @@ impl IdIndex {
     pub(crate) fn with_capacity(nodes: usize) -> Self {
         IdIndex {
             table: HashTable::with_capacity(nodes),
+            hasher: DefaultHashBuilder::default(),
         }
     }
 
     /// The index of the node with this id.
     #[inline]
     pub(crate) fn get(&self, graph: &Graph, id: &str) -> Option<NodeIndex> {
-        self.table.find(hash(id), |&ix| graph[ix].id == id).copied()
+        self.table
+            .find(self.hash(id), |&ix| &*graph[ix].id == id)
+            .copied()
     }
 
     /// For lookups split into stages so that many overlap (bulk loading): the
@@ -50,7 +48,7 @@ impl IdIndex {
     /// `graph[ix].id` with the id, looking up properly with [`Self::get`] on a miss.
     #[inline]
     pub(crate) fn probe_slot(&self, id: &str) -> Option<usize> {
-        let slot = self.table.iter_hash_buckets(hash(id)).next()?;
+        let slot = self.table.iter_hash_buckets(self.hash(id)).next()?;
         if let Some(entry) = self.table.get_bucket(slot) {
             prefetch_lines((entry as *const NodeIndex).cast());
         }
@@ -66,19 +64,32 @@ impl IdIndex {
     /// Records `ix`, a node already in `graph` whose id is not in the index yet.
     #[inline]
     pub(crate) fn insert_new(&mut self, graph: &Graph, ix: NodeIndex) {
+        let hasher = &self.hasher;
         self.table
-            .insert_unique(hash(&graph[ix].id), ix, |&i| hash(&graph[i].id));
+            .insert_unique(hasher.hash_one(&*graph[ix].id), ix, |&i| {
+                hasher.hash_one(&*graph[i].id)
+            });
     }
 
     /// Forgets the node with this id; call it while the node is still in `graph`.
     pub(crate) fn remove(&mut self, graph: &Graph, id: &str) {
-        if let Ok(entry) = self.table.find_entry(hash(id), |&ix| graph[ix].id == id) {
+        if let Ok(entry) = self
+            .table
+            .find_entry(self.hash(id), |&ix| &*graph[ix].id == id)
+        {
             entry.remove();
         }
     }
 
     /// Room for `nodes` more ids.
     pub(crate) fn reserve(&mut self, graph: &Graph, nodes: usize) {
-        self.table.reserve(nodes, |&i| hash(&graph[i].id));
+        let hasher = &self.hasher;
+        self.table
+            .reserve(nodes, |&i| hasher.hash_one(&*graph[i].id));
+    }
+
+    #[inline]
+    fn hash(&self, id: &str) -> u64 {
+        self.hasher.hash_one(id)
     }
 }

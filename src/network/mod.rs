@@ -33,15 +33,14 @@ mod prefetch;
 pub mod query;
 pub mod ready;
 pub mod snapshot;
-mod suggest;
 pub mod traversal;
 mod types;
 pub mod validate;
 
+use hashbrown::HashSet;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
-use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 pub use adjacency::Adjacency;
@@ -158,20 +157,21 @@ impl Network {
         self.node_index.get(&self.graph, id)
     }
 
-    /// Like [`Network::index_of`], but an unknown id is a [`Error::NodeNotFound`]
-    /// carrying the closest existing ids; `field` names the parameter.
+    /// Like [`Network::index_of`], but an unknown id is an [`Error::NodeNotFound`];
+    /// `field` names the parameter in the message.
     pub fn require(&self, field: &str, id: &str) -> Result<NodeIndex> {
         self.index_of(id)
             .ok_or_else(|| self.node_not_found(field, id))
     }
 
-    /// The error for an unknown node id, with suggestions.
+    /// The error for an unknown node id. (The MCP layer adds the closest existing
+    /// ids as suggestions; the core stays free of string-distance code.)
     pub fn node_not_found(&self, field: &str, id: &str) -> Error {
         Error::NodeNotFound {
             network: self.name.clone(),
             field: field.to_string(),
             node_id: id.to_string(),
-            suggestions: suggest::closest(id, self.node_ids()),
+            suggestions: Vec::new(),
         }
     }
 
@@ -376,7 +376,7 @@ fn dedup_keep_first(items: &mut Vec<NodeIndex>) {
             }
         }
     } else {
-        let mut seen = FxHashSet::with_capacity_and_hasher(items.len(), Default::default());
+        let mut seen = HashSet::with_capacity(items.len());
         for i in 0..items.len() {
             let n = items[i];
             if seen.insert(n) {

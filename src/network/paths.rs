@@ -158,11 +158,7 @@ fn overflow(net: &Network, from: NodeIndex, to: Option<NodeIndex>, weighted: boo
     let to = to.map_or(String::new(), |to| format!(" to '{}'", net.id_at(to)));
     Error::WeightOverflow {
         what: format!("a path from '{}'{to}", net.id_at(from)),
-        hint: if weighted {
-            ", or use weighted: false to count hops"
-        } else {
-            ""
-        },
+        hops_possible: weighted,
     }
 }
 

@@ -1,13 +1,12 @@
 //! A plain-data form of a [`Network`] for snapshots: serialisable, and restorable
 //! with the same node order, edge ids, edge order and next edge id.
 
-use serde::{Deserialize, Serialize};
-
 use super::{Attributes, EdgeId, Network, Node, validate};
 use crate::error::{Error, Result};
 
 /// One edge in plain data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EdgeData {
     /// Stable edge id.
     pub id: EdgeId,
@@ -22,7 +21,8 @@ pub struct EdgeData {
 }
 
 /// A whole network in plain data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NetworkData {
     /// The description, if any.
     pub description: Option<String>,

@@ -21,18 +21,10 @@ use super::adjacency::NeighborSource;
 use super::{Direction, Network};
 
 /// The order in which [`Network::traverse`] visits nodes.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "server", derive(schemars::JsonSchema))]
 pub enum TraversalOrder {
     /// Breadth-first: level by level, nearest nodes first.
     #[default]

@@ -1,7 +1,5 @@
 //! The values a [`Network`](super::Network) stores: nodes, edges and their attributes.
 
-use compact_str::CompactString;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// A flat map of attribute names to scalar JSON values (string, number, boolean or null).
@@ -54,30 +52,33 @@ impl Attributes {
     }
 }
 
-impl Serialize for Attributes {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Attributes {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
-            Some(map) => map.serialize(serializer),
-            None => Map::new().serialize(serializer),
+            Some(map) => serde::Serialize::serialize(map, serializer),
+            None => serde::Serialize::serialize(&Map::new(), serializer),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Attributes {
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Attributes {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Map::deserialize(deserializer).map(Attributes::from_map)
+        <Map<String, Value> as serde::Deserialize>::deserialize(deserializer)
+            .map(Attributes::from_map)
     }
 }
 
 /// A node: its id, an optional JSON payload and flat attributes.
 ///
-/// Kept small (40 bytes) because the graph stores nodes in one array that large
-/// builds and walks touch at random: ids of up to 24 bytes are inline, and the
-/// payload, usually absent, is boxed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Kept small (32 bytes) because the graph stores nodes in one array that large
+/// builds and walks touch at random: the payload, usually absent, is boxed.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Node {
     /// The node's unique id within its network.
-    pub id: CompactString,
+    pub id: Box<str>,
     /// Any JSON payload, as given to `add_node`.
     pub data: Option<Box<Value>>,
     /// Flat key → scalar attributes.
@@ -88,7 +89,8 @@ pub struct Node {
 pub type EdgeId = u64;
 
 /// A directed, weighted edge's payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Edge {
     /// The edge's stable id.
     pub id: EdgeId,
@@ -99,10 +101,10 @@ pub struct Edge {
 }
 
 /// Which edges of a node to follow.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "server", derive(schemars::JsonSchema))]
 pub enum Direction {
     /// Follow edges forwards, `node → target`.
     Out,

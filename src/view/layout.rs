@@ -29,9 +29,9 @@
 //! Complexity: O((V + E + D) log(V + D)) per sweep, D the virtual nodes; 5,000 nodes
 //! and 10,000 edges take well under a second in a release build.
 
+use hashbrown::HashMap;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use rustc_hash::FxHashMap;
 
 /// Rounds of barycenter sweeps (each one down and one up).
 pub const MAX_SWEEPS: usize = 12;
@@ -350,7 +350,7 @@ struct ItemGraph {
     up: Vec<Vec<usize>>,
     down: Vec<Vec<usize>>,
     /// The virtual nodes of each long edge between units, left to right.
-    chains: FxHashMap<(usize, usize), Vec<usize>>,
+    chains: HashMap<(usize, usize), Vec<usize>>,
     column_width: Vec<f64>,
 }
 
@@ -376,7 +376,7 @@ impl ItemGraph {
             .collect();
         let mut budget = MAX_VIRTUAL_PER_NODE * widths.len() + VIRTUAL_ALLOWANCE;
         let mut links = Vec::with_capacity(units.edges.len());
-        let mut chains = FxHashMap::default();
+        let mut chains = HashMap::default();
         for &(a, b) in &units.edges {
             let span = unit_layer[b] - unit_layer[a];
             if span < 2 || span - 1 > budget {
@@ -667,7 +667,7 @@ mod tests {
     /// No two boxes of one column overlap.
     fn assert_no_overlap(l: &Layout) {
         let h = Spacing::default().node_height;
-        let mut by_x: FxHashMap<u64, Vec<f64>> = FxHashMap::default();
+        let mut by_x: HashMap<u64, Vec<f64>> = HashMap::default();
         for n in &l.nodes {
             by_x.entry(n.x.to_bits()).or_default().push(n.y);
         }

@@ -5,10 +5,10 @@
 //! copying what the drawing needs ([`Extract::from_network`], O(V + E) of the part
 //! shown), never during the layout itself ([`Extract::render`]).
 
+use hashbrown::HashMap;
 use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::EdgeRef;
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -272,7 +272,7 @@ impl Extract {
         // Keep insertion order, so the layout's tie-breaking follows it.
         let mut chosen = chosen;
         chosen.sort_unstable();
-        let local: FxHashMap<NodeIndex, usize> =
+        let local: HashMap<NodeIndex, usize> =
             chosen.iter().enumerate().map(|(k, &ix)| (ix, k)).collect();
         let g = network.graph();
         let mut edges = Vec::new();
@@ -322,7 +322,7 @@ impl Extract {
             .collect();
         // Parallel edges are drawn once: group them by (source, target).
         let mut grouped: Vec<(usize, usize, Vec<u64>, Vec<f64>)> = Vec::new();
-        let mut slot: FxHashMap<(usize, usize), usize> = FxHashMap::default();
+        let mut slot: HashMap<(usize, usize), usize> = HashMap::default();
         for &(s, t, id, w) in &self.edges {
             let k = *slot.entry((s, t)).or_insert_with(|| {
                 grouped.push((s, t, Vec::new(), Vec::new()));

@@ -15,8 +15,8 @@
 
 use std::fmt::Write as _;
 
+use hashbrown::HashMap;
 use quick_xml::escape::escape;
-use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use super::Selection;
@@ -45,7 +45,7 @@ fn type_of(value: &Value) -> Option<&'static str> {
 #[derive(Default)]
 struct Keys {
     /// (domain, name, type) → key id.
-    ids: FxHashMap<(&'static str, String, &'static str), String>,
+    ids: HashMap<(&'static str, String, &'static str), String>,
     /// Declarations in order: (id, domain, name, type).
     order: Vec<(String, &'static str, String, &'static str)>,
 }

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashMap;
 use serde_json::Value;
 
 use super::Selection;
@@ -40,7 +40,7 @@ pub(crate) fn escape(text: &str) -> String {
 /// Writes the selection as a Mermaid flowchart. O(size of the output).
 pub(crate) fn write(selection: &Selection<'_>) -> String {
     let mut out = String::from("flowchart LR\n");
-    let mut short: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut short: HashMap<&str, usize> = HashMap::default();
     for (i, node) in selection.nodes.iter().enumerate() {
         short.insert(&node.id, i);
         let _ = writeln!(out, "  n{i}[\"{}\"]", escape(&node.id));

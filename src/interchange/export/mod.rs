@@ -9,7 +9,7 @@ pub(crate) mod mermaid;
 pub(crate) mod node_link;
 
 use petgraph::stable_graph::NodeIndex;
-use rustc_hash::FxHashSet;
+use std::collections::HashSet;
 
 use crate::network::{EdgeView, Network, Node};
 
@@ -24,7 +24,7 @@ pub(crate) struct Selection<'a> {
 
 impl<'a> Selection<'a> {
     /// O(V + E log E).
-    pub fn new(network: &'a Network, only: Option<&FxHashSet<NodeIndex>>) -> Self {
+    pub fn new(network: &'a Network, only: Option<&HashSet<NodeIndex>>) -> Self {
         let graph = network.graph();
         let keep = |ix: NodeIndex| only.is_none_or(|set| set.contains(&ix));
         let nodes = graph

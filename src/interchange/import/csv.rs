@@ -38,7 +38,7 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
     let column = |name: &str| header.iter().position(|h| h.trim() == name);
     // One hash set, not a scan per column: a header of a million columns is
     // checked in linear time.
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = hashbrown::HashSet::new();
     for name in header.iter() {
         if !seen.insert(name) {
             return Err(invalid(

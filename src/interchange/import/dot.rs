@@ -30,7 +30,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use graphviz_rust::dot_structures::{
     Attribute, EdgeTy, Graph as DotGraph, GraphAttributes, Id, Stmt, Vertex,
 };
-use rustc_hash::{FxHashMap, FxHashSet};
+use hashbrown::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -121,7 +121,7 @@ struct PendingEdge {
 #[derive(Default)]
 struct Walk {
     nodes: Vec<PendingNode>,
-    index: FxHashMap<String, usize>,
+    index: HashMap<String, usize>,
     edges: Vec<PendingEdge>,
     description: Option<String>,
     /// The placeholder head node of `prepare`, left out.
@@ -134,7 +134,7 @@ struct Walk {
 #[derive(Default)]
 struct Members {
     order: Vec<usize>,
-    seen: FxHashSet<usize>,
+    seen: HashSet<usize>,
 }
 
 impl Members {

@@ -15,10 +15,10 @@
 //! Errors name the line and column and the element path, e.g.
 //! `line 12, column 5 (graphml/graph/node[3])` (indexes 0-based).
 
+use hashbrown::HashMap;
 use quick_xml::XmlVersion;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::reader::Reader;
-use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
 use super::super::export::graphml::{DATA_KEY, DESCRIPTION_KEY, WEIGHT_KEY};
@@ -55,7 +55,7 @@ enum Owner {
 
 struct State<'a> {
     content: &'a str,
-    keys: FxHashMap<String, Key>,
+    keys: HashMap<String, Key>,
     key_order: Vec<String>,
     path: Vec<String>,
     node_count: usize,
@@ -80,7 +80,7 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
     reader.config_mut().trim_text(false);
     let mut state = State {
         content,
-        keys: FxHashMap::default(),
+        keys: HashMap::default(),
         key_order: Vec::new(),
         path: Vec::new(),
         node_count: 0,

@@ -551,7 +551,7 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
         })
         .collect();
     let outcomes = ctx.registry.write(&p.network_name, |net| {
-        let mut new_ids = rustc_hash::FxHashSet::default();
+        let mut new_ids = hashbrown::HashSet::new();
         for (index, spec) in specs.iter().enumerate() {
             ctx.limits
                 .check_item(&spec.attributes, spec.data.as_ref())
@@ -560,7 +560,9 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
                 new_ids.insert(spec.id.as_str());
             }
         }
-        ctx.limits.check_nodes(net.node_count(), new_ids.len())?;
+        let new_nodes = new_ids.len();
+        drop(new_ids); // it borrows the ids that `add_nodes` takes
+        ctx.limits.check_nodes(net.node_count(), new_nodes)?;
         let total = specs.len() as u64;
         ctx.progress.report(total / 2, total, "validated");
         ctx.progress.check("the batch")?;
@@ -654,7 +656,7 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
         })
         .collect();
     let outcome = ctx.registry.write(&p.network_name, |net| {
-        let mut new_nodes = rustc_hash::FxHashSet::default();
+        let mut new_nodes = hashbrown::HashSet::new();
         for (index, spec) in specs.iter().enumerate() {
             ctx.limits
                 .check_item(&spec.attributes, None)
@@ -668,7 +670,9 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
             }
         }
         ctx.limits.check_edges(net.edge_count(), specs.len())?;
-        ctx.limits.check_nodes(net.node_count(), new_nodes.len())?;
+        let new_node_count = new_nodes.len();
+        drop(new_nodes); // it borrows the ids that `add_edges` takes
+        ctx.limits.check_nodes(net.node_count(), new_node_count)?;
         let total = specs.len() as u64;
         ctx.progress.report(total / 2, total, "validated");
         ctx.progress.check("the batch")?;

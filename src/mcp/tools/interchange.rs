@@ -3,9 +3,9 @@
 //! The formats themselves live in [`crate::interchange`]; this module selects what
 //! to export, bounds the result, and applies imports within the limits.
 
-use rustc_hash::FxHashSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use tracing::info;
 
 use super::common::{Success, batch_item_error, check_range};
@@ -95,7 +95,7 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         let selected = select(net, p.nodes.as_deref(), p.depth, p.direction)?;
         let total_nodes = selected.len();
         let truncated = total_nodes > limit;
-        let kept: FxHashSet<_> = selected.into_iter().take(limit).collect();
+        let kept: HashSet<_> = selected.into_iter().take(limit).collect();
         let only = (p.nodes.is_some() || truncated).then_some(&kept);
         let content = interchange::export(net, p.format, only);
         let edges = match only {
@@ -148,7 +148,7 @@ fn select(
             reason: "the list is empty; give at least one node id, or omit nodes to export the whole network".into(),
         });
     }
-    let mut seen = FxHashSet::default();
+    let mut seen = HashSet::new();
     let mut order = Vec::new();
     let starts = starts
         .iter()
@@ -326,7 +326,7 @@ fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result
             .check_item(&edge.attributes, None)
             .map_err(|e| batch_item_error("edges", index, e))?;
     }
-    let mut new_nodes: FxHashSet<&str> = FxHashSet::default();
+    let mut new_nodes: HashSet<&str> = HashSet::default();
     let ids = graph.nodes.iter().map(|n| n.id.as_str()).chain(
         graph
             .edges

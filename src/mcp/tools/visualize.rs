@@ -4,10 +4,10 @@
 //! ([`crate::mcp::app`]), which draws the laid-out graph from `view`; other hosts
 //! show the summary and the Mermaid diagram.
 
-use rustc_hash::FxHashSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::HashSet;
 
 use super::common::{Success, check_range};
 use crate::error::Result;
@@ -114,7 +114,7 @@ fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutpu
     } else {
         let ids: Vec<&str> = view.nodes.iter().map(|n| n.id.as_str()).collect();
         Some(ctx.registry.read(&p.network_name, |net| {
-            let only: FxHashSet<_> = ids.iter().filter_map(|id| net.index_of(id)).collect();
+            let only: HashSet<_> = ids.iter().filter_map(|id| net.index_of(id)).collect();
             Ok(interchange::export(net, Format::Mermaid, Some(&only)))
         })?)
     };

@@ -1,4 +1,45 @@
 //! "Did you mean" suggestions for unknown node ids.
+//!
+//! They are added here, on the way out of a failed call, rather than in the core:
+//! an LLM needs them to fix a call in one step, and the graph core stays free of
+//! string-distance code.
+
+use crate::error::Error;
+use crate::registry::NetworkRegistry;
+
+/// `error` with the closest existing ids filled into every [`Error::NodeNotFound`]
+/// in it (a batch item's too), read from the network the error names.
+pub(crate) fn with_suggestions(error: Error, registry: &NetworkRegistry) -> Error {
+    match error {
+        Error::NodeNotFound {
+            network,
+            field,
+            node_id,
+            suggestions,
+        } if suggestions.is_empty() => {
+            let suggestions = registry
+                .get(&network)
+                .map(|shared| closest(&node_id, shared.read().node_ids()))
+                .unwrap_or_default();
+            Error::NodeNotFound {
+                network,
+                field,
+                node_id,
+                suggestions,
+            }
+        }
+        Error::InvalidBatchItem {
+            field,
+            index,
+            inner,
+        } => Error::InvalidBatchItem {
+            field,
+            index,
+            inner: Box::new(with_suggestions(*inner, registry)),
+        },
+        other => other,
+    }
+}
 
 /// How many suggestions an error carries at most.
 pub const MAX_SUGGESTIONS: usize = 5;

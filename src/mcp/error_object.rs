@@ -1,0 +1,152 @@
+//! The error object an MCP client receives, and the advice in it.
+//!
+//! [`Error`]'s own messages advise in the library's terms; here the same problem
+//! is advised in terms of the tools, and every object is bounded whatever the input
+//! was: messages and context echo ids, names and cells, and a witness such as a
+//! cycle can be as long as the network.
+
+use serde_json::{Map, Value, json};
+
+use crate::error::{Error, MAX_CONTEXT_CHARS, MAX_LISTED, MAX_MESSAGE_CHARS, clip};
+
+impl Error {
+    /// The error object returned to MCP clients:
+    /// `{"status": "error", "error": <message>, "code": <code>, ...context}`.
+    pub fn to_object(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("status".into(), json!("error"));
+        // Bounded whatever the input was: messages and context echo ids, names
+        // and cells, and a witness such as a cycle can be as long as the network.
+        let message = self.render(tool_advice);
+        object.insert("error".into(), json!(clip(&message, MAX_MESSAGE_CHARS)));
+        object.insert("code".into(), json!(self.code()));
+        for (key, value) in self.context() {
+            let mut cut = None;
+            let value = bounded(value, &mut cut);
+            if let Some(total) = cut {
+                object.insert(format!("{key}_truncated"), json!(true));
+                object.entry(format!("{key}_total")).or_insert(json!(total));
+            }
+            object.entry(key).or_insert(value);
+        }
+        Value::Object(object)
+    }
+}
+
+/// How to fix an error with the server's tools.
+fn tool_advice(error: &Error) -> Option<String> {
+    let advice = match error {
+        Error::NetworkNotFound { available, .. } if available.is_empty() => {
+            "Create it first with network_create."
+        }
+        Error::NetworkNotFound { .. } => {
+            "Create it with network_create, or check the name with network_list."
+        }
+        Error::NodeNotFound { suggestions, .. } if suggestions.is_empty() => {
+            "Add it first with network_add_node."
+        }
+        Error::NodeNotFound { .. } => "Add it first with network_add_node if it is new.",
+        Error::EdgeNotFound { .. } => {
+            "Edge ids come from network_add_edge or network_list_edges; it may have been removed."
+        }
+        Error::ConfirmationRequired { .. } => "Call it again with \"confirm\": true to proceed.",
+        Error::CycleDetected { .. } => {
+            "Remove one edge of the cycle (network_remove_edge) or use network_find_cycles to see all of them."
+        }
+        Error::NegativeCycle { .. } => {
+            "Use weighted: false to count hops, or make the weights non-negative."
+        }
+        Error::WeightOverflow { hops_possible, .. } => {
+            return Some(format!(
+                "Rescale the weights (e.g. divide them all by 1e300){}.",
+                if *hops_possible {
+                    ", or use weighted: false to count hops"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Error::ImportInvalid { .. } => {
+            "Fix the document and call network_import again; nothing was imported."
+        }
+        _ => return None,
+    };
+    Some(advice.to_string())
+}
+
+/// A context value with every string clipped and every list cut to
+/// [`MAX_LISTED`] items; `cut` learns how long each cut list was.
+fn bounded(value: Value, cut: &mut Option<usize>) -> Value {
+    match value {
+        Value::String(text) => match clip(&text, MAX_CONTEXT_CHARS) {
+            std::borrow::Cow::Borrowed(_) => Value::String(text),
+            std::borrow::Cow::Owned(clipped) => Value::String(clipped),
+        },
+        Value::Array(items) => {
+            if items.len() > MAX_LISTED {
+                *cut = Some(items.len());
+            }
+            Value::Array(
+                items
+                    .into_iter()
+                    .take(MAX_LISTED)
+                    .map(|item| bounded(item, &mut None))
+                    .collect(),
+            )
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, item)| (key, bounded(item, &mut None)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::MAX_MESSAGE_CHARS;
+
+    #[test]
+    fn a_long_cycle_is_cut_in_the_message_and_the_context() {
+        let cycle: Vec<String> = (0..300_000).map(|i| format!("n{i}")).collect();
+        let error = Error::CycleDetected {
+            operation: "a topological order".into(),
+            cycle,
+        };
+        let object = error.to_object();
+        let size = object.to_string().len();
+        assert!(size < 4_000, "an error object of {size} bytes");
+        assert_eq!(object["cycle"].as_array().unwrap().len(), MAX_LISTED);
+        assert_eq!(object["cycle_total"], 300_000);
+        assert_eq!(object["cycle_truncated"], true);
+        assert!(
+            object["error"]
+                .as_str()
+                .unwrap()
+                .contains("a cycle of 300000 nodes")
+        );
+    }
+
+    #[test]
+    fn echoed_input_and_long_lists_are_bounded() {
+        let huge = "x".repeat(1 << 20);
+        let error = Error::NetworkNotFound {
+            name: huge.clone(),
+            available: (0..1000).map(|i| format!("net{i}")).collect(),
+        };
+        let object = error.to_object();
+        assert!(
+            object.to_string().len() < 8_000,
+            "{}",
+            object.to_string().len()
+        );
+        assert_eq!(object["available_networks_total"], 1000);
+        let error = Error::InvalidAttributes {
+            field: "attributes".into(),
+            reason: format!("attribute key '{huge}' is not valid"),
+        };
+        assert!(error.to_object().to_string().len() <= MAX_MESSAGE_CHARS + 200);
+    }
+}
