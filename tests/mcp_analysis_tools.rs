@@ -4,6 +4,7 @@ mod common;
 
 use common::{connect, err, ok};
 use networks_mcp::mcp::ServerOptions;
+use networks_mcp::network::{MissingNodes, Weighted};
 use serde_json::{Value, json};
 
 /// A release plan as a depends-on graph: A -> B reads "A depends on B"; weights are days.
@@ -337,7 +338,7 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
         let net = registry.get("big").unwrap();
         let mut net = net.write();
         let n = 30_000;
-        let nodes = (0..n)
+        let nodes: Vec<_> = (0..n)
             .map(|i| networks_mcp::network::NodeSpec {
                 id: format!("n{i}"),
                 data: None,
@@ -353,8 +354,8 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
                 weight: 1.0,
                 attributes: Default::default(),
             })
-            .collect();
-        net.add_edges(edges, false).unwrap();
+            .collect::<Vec<_>>();
+        net.add_edges(edges, MissingNodes::Fail).unwrap();
     }
     let limit = 50;
     let topo = ok(
@@ -429,35 +430,41 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
 #[test]
 fn path_lengths_past_the_range_of_f64_are_errors_not_missing_paths() {
     use networks_mcp::network::Network;
-    use serde_json::Map;
+
     let mut net = Network::new();
     for id in ["a", "b", "c", "d"] {
-        net.add_node(id, None, Map::new()).unwrap();
+        net.add_node(id).unwrap();
     }
-    net.add_edge("a", "b", 1.7e308, Map::new()).unwrap();
-    net.add_edge("b", "c", 1.7e308, Map::new()).unwrap();
+    net.add_edge("a", "b", 1.7e308).unwrap();
+    net.add_edge("b", "c", 1.7e308).unwrap();
     let (a, c, d) = (
         net.index_of("a").unwrap(),
         net.index_of("c").unwrap(),
         net.index_of("d").unwrap(),
     );
-    let error = net.shortest_path(a, c, true).unwrap_err();
+    let error = net.shortest_path_by_index(a, c, Weighted::Yes).unwrap_err();
     assert_eq!(error.code(), "weight_overflow", "{error}");
     assert!(error.to_string().contains("Rescale"), "{error}");
     // Counting hops finds the path, but its total weight cannot be given either.
-    let hops = net.shortest_path(a, c, false).unwrap_err();
+    let hops = net.shortest_path_by_index(a, c, Weighted::No).unwrap_err();
     assert!(!hops.to_string().contains("weighted: false"), "{hops}");
     // A node that is truly unreachable is still "no path".
-    assert_eq!(net.shortest_path(a, d, true).unwrap(), None);
+    assert_eq!(
+        net.shortest_path_by_index(a, d, Weighted::Yes).unwrap(),
+        None
+    );
     assert_eq!(net.critical_path().unwrap_err().code(), "weight_overflow");
     assert_eq!(
-        net.dijkstra_distances(a).unwrap_err().code(),
+        net.dijkstra_distances_by_index(a).unwrap_err().code(),
         "weight_overflow"
     );
     // One edge at the edge of the range is fine.
     let b = net.index_of("b").unwrap();
     assert_eq!(
-        net.shortest_path(a, b, true).unwrap().unwrap().total_weight,
+        net.shortest_path_by_index(a, b, Weighted::Yes)
+            .unwrap()
+            .unwrap()
+            .total_weight,
         1.7e308
     );
 }

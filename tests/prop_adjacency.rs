@@ -25,7 +25,9 @@ use std::fmt::Debug;
 use networks_mcp::Error;
 use networks_mcp::network::snapshot::NetworkData;
 use networks_mcp::network::traversal::TraversalOrder;
-use networks_mcp::network::{Direction, EdgeId, EdgeSpec, Network};
+use networks_mcp::network::{
+    Direction, EdgeId, EdgeSpec, MissingNodes, Network, Order, TraverseOptions, Weighted,
+};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 use proptest::prelude::*;
@@ -133,7 +135,7 @@ fn build_checked(ops: &[Op], every_step: bool) -> Network {
                     .iter()
                     .all(|&(a, b, _)| net.contains_node(IDS[a]) && net.contains_node(IDS[b]));
                 let before = net.edge_count();
-                match net.add_edge_list(list.iter().map(|&(a, b, w)| (IDS[a], IDS[b], w))) {
+                match add_edge_list(&mut net, list.iter().map(|&(a, b, w)| (IDS[a], IDS[b], w))) {
                     Ok(range) => {
                         assert!(known);
                         assert_eq!(range, next..next + list.len() as EdgeId);
@@ -151,11 +153,11 @@ fn build_checked(ops: &[Op], every_step: bool) -> Network {
                 assert_eq!(net.remove_edges_between(IDS[a], IDS[b]).is_ok(), known);
             }
             Op::AddNode(i) => {
-                net.add_node(IDS[i], None, Map::new()).unwrap();
+                net.add_node(IDS[i]).unwrap();
             }
             Op::AddEdge(a, b, w) => {
                 let known = net.contains_node(IDS[a]) && net.contains_node(IDS[b]);
-                match net.add_edge(IDS[a], IDS[b], w, Map::new()) {
+                match net.add_edge(IDS[a], IDS[b], w) {
                     Ok(id) => {
                         assert!(known);
                         assert_eq!(id, next);
@@ -207,14 +209,30 @@ fn check_against_lists(net: &Network, directions: &[Direction], walks: usize) {
     for start in net.node_indices().take(walks) {
         for order in ORDERS {
             lists.drop_adjacency();
-            let expected = lists.traverse(&[start], order, Direction::Both, None, usize::MAX);
-            let got = net.traverse(&[start], order, Direction::Both, None, usize::MAX);
+            let expected = lists.traverse_by_index(
+                &[start],
+                TraverseOptions {
+                    order,
+                    direction: Direction::Both,
+                    max_depth: None,
+                    limit: usize::MAX,
+                },
+            );
+            let got = net.traverse_by_index(
+                &[start],
+                TraverseOptions {
+                    order,
+                    direction: Direction::Both,
+                    max_depth: None,
+                    limit: usize::MAX,
+                },
+            );
             assert_eq!(got, expected, "traverse([{start:?}], {order:?}, Both)");
         }
         lists.drop_adjacency();
         assert_eq!(
-            net.bfs_order(start),
-            lists.bfs_order(start),
+            net.bfs_order_by_index(start),
+            lists.bfs_order_by_index(start),
             "bfs_order({start:?})"
         );
     }
@@ -239,7 +257,7 @@ fn warm(net: &Network, kind: usize) {
             net.strongly_connected_components();
         }
         2 => {
-            let _ = net.topological_sort(true);
+            let _ = net.topological_sort(Order::Reverse);
         }
         _ => {
             let _ = net.toposort_plain();
@@ -390,12 +408,32 @@ fn compare_all(s: &mut Sides, plan: &Plan) {
                                 "traverse([{start:?}], {order:?}, {dir:?}, {max_depth:?}, {limit})"
                             )
                         },
-                        |n| n.traverse(&[start], order, dir, max_depth, limit),
+                        |n| {
+                            n.traverse_by_index(
+                                &[start],
+                                TraverseOptions {
+                                    order,
+                                    direction: dir,
+                                    max_depth,
+                                    limit,
+                                },
+                            )
+                        },
                     );
                 }
                 s.same(
                     || format!("traverse({multi:?}, {order:?}, {dir:?}, {max_depth:?}, {limit})"),
-                    |n| n.traverse(&multi, order, dir, max_depth, limit),
+                    |n| {
+                        n.traverse_by_index(
+                            &multi,
+                            TraverseOptions {
+                                order,
+                                direction: dir,
+                                max_depth,
+                                limit,
+                            },
+                        )
+                    },
                 );
             }
         }
@@ -403,16 +441,19 @@ fn compare_all(s: &mut Sides, plan: &Plan) {
             for &start in &plan.starts {
                 s.same(
                     || format!("reachable({start:?}, {dir:?}, {max_depth:?}, {limit})"),
-                    |n| n.reachable(start, dir, max_depth, limit),
+                    |n| n.reachable_by_index(start, dir, max_depth, limit),
                 );
             }
         }
     }
     for &start in &plan.starts {
-        s.same(|| format!("bfs_order({start:?})"), |n| n.bfs_order(start));
+        s.same(
+            || format!("bfs_order({start:?})"),
+            |n| n.bfs_order_by_index(start),
+        );
         let dist = s.answer(
             || format!("dijkstra_distances({start:?})"),
-            |n| n.dijkstra_distances(start),
+            |n| n.dijkstra_distances_by_index(start),
         );
         if let Ok(dist) = dist {
             // NaN would compare unequal on both sides alike; there must be none.
@@ -423,17 +464,17 @@ fn compare_all(s: &mut Sides, plan: &Plan) {
         for weighted in [false, true] {
             s.same(
                 || format!("shortest_path({a:?}, {b:?}, {weighted})"),
-                |n| n.shortest_path(a, b, weighted),
+                |n| n.shortest_path_by_index(a, b, Weighted::from_bool(weighted)),
             );
         }
     }
     s.same(
         || "topological_sort(false)".into(),
-        |n| n.topological_sort(false),
+        |n| n.topological_sort(Order::Forward),
     );
     s.same(
         || "topological_sort(true)".into(),
-        |n| n.topological_sort(true),
+        |n| n.topological_sort(Order::Reverse),
     );
     s.same(|| "toposort_plain()".into(), |n| n.toposort_plain());
     s.same(
@@ -478,7 +519,7 @@ fn resolve(ids: &[String], picks: &[(Index, Index, f64)]) -> Vec<(String, String
 /// The same network, with at least one node so that edge lists have endpoints.
 fn with_a_node(mut net: Network) -> Network {
     if net.node_count() == 0 {
-        net.add_node("a", None, Map::new()).unwrap();
+        net.add_node("a").unwrap();
     }
     net
 }
@@ -493,7 +534,7 @@ fn list_orders(net: &Network) -> Vec<(Vec<Vec<NodeIndex>>, Vec<NodeIndex>)> {
                     .iter()
                     .map(|&d| net.neighbor_indices(ix, d))
                     .collect(),
-                net.bfs_order(ix),
+                net.bfs_order_by_index(ix),
             )
         })
         .collect()
@@ -609,10 +650,10 @@ proptest! {
             bulk.adjacency();
             each.adjacency();
         }
-        let range = bulk.add_edge_list(borrowed(&items)).unwrap();
+        let range = add_edge_list(&mut bulk, borrowed(&items)).unwrap();
         let ids: Vec<EdgeId> = items
             .iter()
-            .map(|(a, b, w)| each.add_edge(a, b, *w, Map::new()).unwrap())
+            .map(|(a, b, w)| each.add_edge(a, b, *w).unwrap())
             .collect();
         prop_assert_eq!(range.start, next);
         prop_assert_eq!(range.clone().collect::<Vec<_>>(), ids);
@@ -647,7 +688,7 @@ proptest! {
         });
         items.insert(k, bad.item(&template, &unknown_id(&net, fresh)));
 
-        let err = net.add_edge_list(borrowed(&items)).unwrap_err();
+        let err = add_edge_list(&mut net, borrowed(&items)).unwrap_err();
         prop_assert_eq!(err.code(), "invalid_batch_item");
         match &err {
             Error::InvalidBatchItem { field, index, inner } => {
@@ -669,7 +710,7 @@ proptest! {
 
         // Nothing was consumed: without the bad item the list goes in at the old next id.
         items.remove(k);
-        let range = net.add_edge_list(borrowed(&items)).unwrap();
+        let range = add_edge_list(&mut net, borrowed(&items)).unwrap();
         prop_assert_eq!(range, before.next_edge_id..before.next_edge_id + items.len() as u64);
     }
 
@@ -695,9 +736,9 @@ proptest! {
         // Each item's own error, as `add_edges` reports it for that item alone.
         let alone: Vec<Option<Error>> = items
             .iter()
-            .map(|item| net.clone().add_edges(vec![spec(item)], false).err())
+            .map(|item| net.clone().add_edges(vec![spec(item)], MissingNodes::Fail).err())
             .collect();
-        let err = net.add_edge_list(borrowed(&items)).unwrap_err();
+        let err = add_edge_list(&mut net, borrowed(&items)).unwrap_err();
         match &err {
             Error::InvalidBatchItem { field, index, inner } => {
                 prop_assert_eq!(field.as_str(), "edges");
@@ -770,7 +811,7 @@ fn big_graph(seed: u64, dag: bool) -> Network {
     let mut rng = SplitMix64(seed);
     let mut net = Network::new();
     for i in 0..NODES {
-        net.add_node(&big_id(i), None, Map::new()).unwrap();
+        net.add_node(&big_id(i)).unwrap();
     }
     let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(EDGES);
     let edge = |rng: &mut SplitMix64, pairs: &[(usize, usize)], n: usize| {
@@ -794,14 +835,14 @@ fn big_graph(seed: u64, dag: bool) -> Network {
         .collect();
     let (first, second) = items.split_at(EDGES / 2);
     assert_eq!(
-        net.add_edge_list(borrowed(first)).unwrap(),
+        add_edge_list(&mut net, borrowed(first)).unwrap(),
         0..first.len() as u64
     );
     // Before each phase of changes the adjacency is built, and after it the network
     // must still answer like the lists: every change drops the rows.
     net.adjacency();
     for (a, b, w) in second {
-        net.add_edge(a, b, *w, Map::new()).unwrap();
+        net.add_edge(a, b, *w).unwrap();
     }
     check_against_lists(&net, &DIRECTIONS, 3);
     net.adjacency();
@@ -823,7 +864,7 @@ fn big_graph(seed: u64, dag: bool) -> Network {
     check_against_lists(&net, &DIRECTIONS, 3);
     // New nodes and edges reuse the freed node and edge slots.
     for i in NODES..NODES + 20 {
-        net.add_node(&big_id(i), None, Map::new()).unwrap();
+        net.add_node(&big_id(i)).unwrap();
     }
     let mut late: Vec<(String, String, f64)> = Vec::new();
     while late.len() < 300 {
@@ -841,10 +882,10 @@ fn big_graph(seed: u64, dag: bool) -> Network {
     }
     net.adjacency();
     for (a, b, w) in &late[..150] {
-        net.add_edge(a, b, *w, Map::new()).unwrap();
+        net.add_edge(a, b, *w).unwrap();
     }
     net.adjacency();
-    net.add_edge_list(borrowed(&late[150..])).unwrap();
+    add_edge_list(&mut net, borrowed(&late[150..])).unwrap();
     check_against_lists(&net, &DIRECTIONS, 3);
     assert_eq!(net.node_count(), NODES - 50 + 20);
     assert_eq!(net.edge_count(), EDGES - 500 - lost + 300);
@@ -889,9 +930,9 @@ fn large_random_graph_agrees() {
     let net = big_graph(0x5EED_0001, false);
     // The walks are not trivially small: most of the graph is reachable.
     let start = net.node_indices().next().unwrap();
-    assert!(net.reachable(start, Direction::Out, None, 0).total > 1_000);
+    assert!(net.reachable_by_index(start, Direction::Out, None, 0).total > 1_000);
     assert_eq!(
-        net.topological_sort(false).unwrap_err().code(),
+        net.topological_sort(Order::Forward).unwrap_err().code(),
         "cycle_detected"
     );
     let plan = big_plan(&net, 11);
@@ -902,7 +943,7 @@ fn large_random_graph_agrees() {
     let ids = node_ids(&negative);
     for k in 0..5 {
         negative
-            .add_edge(&ids[k * 97], &ids[k * 131 + 1], -0.5, Map::new())
+            .add_edge(&ids[k * 97], &ids[k * 131 + 1], -0.5)
             .unwrap();
     }
     let mut sides = Sides::new(negative);
@@ -910,13 +951,13 @@ fn large_random_graph_agrees() {
         for weighted in [false, true] {
             sides.same(
                 || format!("negative shortest_path({a:?}, {b:?}, {weighted})"),
-                |n| n.shortest_path(a, b, weighted),
+                |n| n.shortest_path_by_index(a, b, Weighted::from_bool(weighted)),
             );
         }
     }
     let dist = sides.answer(
         || "negative dijkstra_distances".into(),
-        |n| n.dijkstra_distances(start),
+        |n| n.dijkstra_distances_by_index(start),
     );
     assert_eq!(dist.unwrap_err().code(), "invalid_value");
 }
@@ -925,7 +966,7 @@ fn large_random_graph_agrees() {
 fn large_dag_agrees() {
     let net = big_graph(0x5EED_0002, true);
     assert!(net.is_dag());
-    let order = net.topological_sort(true).unwrap();
+    let order = net.topological_sort(Order::Reverse).unwrap();
     assert_eq!(order.order.len(), net.node_count());
     assert!(order.layers.len() > 5);
     let plan = big_plan(&net, 12);
@@ -939,18 +980,35 @@ fn large_dag_agrees() {
 #[test]
 fn add_edge_list_names_the_first_bad_item() {
     let mut net = Network::new();
-    net.add_node("a", None, Map::new()).unwrap();
+    net.add_node("a").unwrap();
     let items = [("b", "a", 1.0), ("", "a", 1.0)];
     let first = net
         .clone()
         .add_edges(
             items
                 .iter()
-                .map(|&(a, b, w)| spec(&(a.into(), b.into(), w)))
-                .collect(),
-            false,
+                // An attribute keeps this batch off the bulk path.
+                .map(|&(a, b, w)| spec(&(a.into(), b.into(), w)).with_attribute("path", "general"))
+                .collect::<Vec<EdgeSpec>>(),
+            MissingNodes::Fail,
         )
         .unwrap_err();
     assert!(matches!(first, Error::InvalidBatchItem { index: 0, .. }));
-    assert_eq!(net.add_edge_list(items).unwrap_err(), first);
+    assert_eq!(add_edge_list(&mut net, items).unwrap_err(), first);
+}
+
+/// The bulk path of `add_edges` (between existing nodes, no attributes), as the
+/// range of new edge ids it returns.
+fn add_edge_list<'a>(
+    net: &mut Network,
+    edges: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
+) -> Result<std::ops::Range<EdgeId>, Error> {
+    let ids = net.add_edges(edges, MissingNodes::Fail)?.edge_ids;
+    match (ids.first(), ids.last()) {
+        (Some(&first), Some(&last)) => Ok(first..last + 1),
+        _ => {
+            let next = net.to_data().next_edge_id;
+            Ok(next..next)
+        }
+    }
 }

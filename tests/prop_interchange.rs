@@ -2,7 +2,7 @@
 //! attributes survive export → parse → apply into an empty network.
 
 use networks_mcp::interchange::{self, Format};
-use networks_mcp::network::Network;
+use networks_mcp::network::{EdgeSpec, Network, NodeSpec};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
 
@@ -51,12 +51,23 @@ fn network() -> impl Strategy<Value = Network> {
         (Just(nodes), edges).prop_map(|(nodes, edges)| {
             let mut net = Network::named("prop");
             for (id, data, attrs) in nodes {
-                net.add_node(&id, data, attrs).unwrap();
+                net.add_node_with(NodeSpec {
+                    id: id.clone(),
+                    data,
+                    attributes: attrs,
+                })
+                .unwrap();
             }
             let ids: Vec<String> = net.node_ids().map(String::from).collect();
             for (a, b, w, attrs) in edges {
                 let (a, b) = (&ids[a % ids.len()], &ids[b % ids.len()]);
-                net.add_edge(a, b, w, attrs).unwrap();
+                net.add_edge_with(EdgeSpec {
+                    source: a.into(),
+                    target: b.into(),
+                    weight: w,
+                    attributes: attrs,
+                })
+                .unwrap();
             }
             net
         })

@@ -3,7 +3,9 @@
 use std::collections::BTreeSet;
 
 use networks_mcp::Error;
-use networks_mcp::network::{AddNodeOutcome, Direction, EdgeSpec, Network, NodeSpec, validate};
+use networks_mcp::network::{
+    AddNodeOutcome, Direction, EdgeSpec, MissingNodes, Network, NodeSpec, validate,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -32,7 +34,7 @@ proptest! {
         let mut first_payload: std::collections::HashMap<String, i64> = Default::default();
         for op in &ops {
             if let Op::AddNode(id, v) = op {
-                let outcome = net.add_node(id, Some(json!(v)), Map::new()).unwrap();
+                let outcome = net.add_node_with(NodeSpec { id: id.into(), data: Some(json!(v)), attributes: Map::new() }).unwrap();
                 let expected = if first_payload.contains_key(id) { AddNodeOutcome::Duplicate } else { AddNodeOutcome::Added };
                 prop_assert_eq!(outcome, expected);
                 first_payload.entry(id.clone()).or_insert(*v);
@@ -52,10 +54,10 @@ proptest! {
         let mut edges: Vec<(String, String, f64)> = Vec::new();
         for op in &ops {
             match op {
-                Op::AddNode(id, _) => { net.add_node(id, None, Map::new()).unwrap(); }
+                Op::AddNode(id, _) => { net.add_node(id).unwrap(); }
                 Op::AddEdge(a, b, w) => {
                     let before = net.edge_count();
-                    match net.add_edge(a, b, *w, Map::new()) {
+                    match net.add_edge(a, b, *w) {
                         Ok(id) => {
                             prop_assert_eq!(net.edge_count(), before + 1);
                             let e = net.edge(id).unwrap();
@@ -100,7 +102,7 @@ proptest! {
             && !id.chars().any(char::is_control);
         prop_assert_eq!(validate::id("node_id", &id).is_ok(), should_pass);
         let mut net = Network::new();
-        prop_assert_eq!(net.add_node(&id, None, Map::new()).is_ok(), should_pass);
+        prop_assert_eq!(net.add_node(&id).is_ok(), should_pass);
         prop_assert_eq!(net.node_count(), usize::from(should_pass));
     }
 
@@ -125,7 +127,7 @@ proptest! {
 #[test]
 fn batch_with_one_bad_item_changes_nothing() {
     let mut net = Network::new();
-    net.add_node("a", None, Map::new()).unwrap();
+    net.add_node("a").unwrap();
     let mut nodes: Vec<NodeSpec> = (0..10_000)
         .map(|i| NodeSpec {
             id: format!("n{i}"),
@@ -150,18 +152,18 @@ fn batch_with_one_bad_item_changes_nothing() {
         .collect();
     edges[9_999].weight = f64::NAN;
     assert!(matches!(
-        net.add_edges(edges.clone(), true),
+        net.add_edges(edges.clone(), MissingNodes::Create),
         Err(Error::InvalidBatchItem { index: 9_999, .. })
     ));
     edges[9_999].weight = 2.0;
     edges[5].target = "ghost".into();
     assert!(matches!(
-        net.add_edges(edges.clone(), false),
+        net.add_edges(edges.clone(), MissingNodes::Fail),
         Err(Error::InvalidBatchItem { index: 5, .. })
     ));
     assert_eq!((net.node_count(), net.edge_count()), (1, 0));
 
-    let outcome = net.add_edges(edges, true).unwrap();
+    let outcome = net.add_edges(edges, MissingNodes::Create).unwrap();
     assert_eq!(outcome.created_nodes, vec!["ghost".to_string()]);
     assert_eq!(net.edge_count(), 10_000);
 }
@@ -170,16 +172,16 @@ fn batch_with_one_bad_item_changes_nothing() {
 fn remove_node_takes_its_edges_and_edge_ids_are_never_reused() {
     let mut net = Network::new();
     for id in ["a", "b", "c"] {
-        net.add_node(id, None, Map::new()).unwrap();
+        net.add_node(id).unwrap();
     }
-    let e1 = net.add_edge("a", "b", 1.0, Map::new()).unwrap();
-    let e2 = net.add_edge("b", "c", 1.0, Map::new()).unwrap();
-    net.add_edge("b", "b", 1.0, Map::new()).unwrap();
+    let e1 = net.add_edge("a", "b", 1.0).unwrap();
+    let e2 = net.add_edge("b", "c", 1.0).unwrap();
+    net.add_edge("b", "b", 1.0).unwrap();
     assert_eq!(net.remove_node("b").unwrap(), 3);
     assert!(net.edge(e1).is_none() && net.edge(e2).is_none());
     assert_eq!(net.edge_count(), 0);
-    net.add_node("b", None, Map::new()).unwrap();
-    let e4 = net.add_edge("a", "b", 1.0, Map::new()).unwrap();
+    net.add_node("b").unwrap();
+    let e4 = net.add_edge("a", "b", 1.0).unwrap();
     assert!(e4 > e2);
     assert_eq!(net.neighbors("a", Direction::Both).unwrap(), ["b"]);
 }

@@ -3,11 +3,10 @@
 //! (at most 8 nodes, 20 edges, parallel edges and self-loops included).
 
 use networks_mcp::Error;
-use networks_mcp::network::{Direction, Network};
+use networks_mcp::network::{Direction, Network, Order};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 use proptest::prelude::*;
-use serde_json::Map;
 
 /// A small graph: nodes `n0..n{n-1}` (node `i` has index `i`), edges in insertion order.
 #[derive(Debug, Clone)]
@@ -53,12 +52,11 @@ fn dag() -> impl Strategy<Value = G> {
 fn build(g: &G) -> Network {
     let mut net = Network::new();
     for i in 0..g.n {
-        net.add_node(&format!("n{i}"), None, Map::new()).unwrap();
+        net.add_node(&format!("n{i}")).unwrap();
         assert_eq!(net.index_of(&format!("n{i}")).unwrap().index(), i);
     }
     for &(a, b, w) in &g.edges {
-        net.add_edge(&format!("n{a}"), &format!("n{b}"), w, Map::new())
-            .unwrap();
+        net.add_edge(&format!("n{a}"), &format!("n{b}"), w).unwrap();
     }
     net
 }
@@ -178,7 +176,7 @@ fn check_cycle_error(g: &G, err: Error, operation: &str) -> Result<(), TestCaseE
 
 /// Checks a topological order with layers in the given direction.
 fn check_layers(g: &G, net: &Network, reverse: bool) -> Result<(), TestCaseError> {
-    let topo = net.topological_sort(reverse).unwrap();
+    let topo = net.topological_sort(Order::from_reverse(reverse)).unwrap();
     let order = indices(&topo.order);
     let mut sorted = order.clone();
     sorted.sort_unstable();
@@ -277,7 +275,7 @@ proptest! {
             prop_assert!(net.toposort_plain().is_ok());
             prop_assert!(net.critical_path().is_ok());
         } else {
-            check_cycle_error(&g, net.topological_sort(reverse).unwrap_err(), "a topological order")?;
+            check_cycle_error(&g, net.topological_sort(Order::from_reverse(reverse)).unwrap_err(), "a topological order")?;
             check_cycle_error(&g, net.toposort_plain().unwrap_err(), "a topological order")?;
             check_cycle_error(&g, net.critical_path().unwrap_err(), "a critical path")?;
         }
@@ -287,7 +285,7 @@ proptest! {
     fn dags_never_error(g in dag(), reverse in any::<bool>()) {
         let net = build(&g);
         prop_assert!(net.is_dag());
-        prop_assert!(net.topological_sort(reverse).is_ok());
+        prop_assert!(net.topological_sort(Order::from_reverse(reverse)).is_ok());
         prop_assert!(net.critical_path().is_ok());
         prop_assert_eq!(net.find_any_cycle(), None);
         prop_assert_eq!(net.find_cycles(10).total, 0);
@@ -503,18 +501,20 @@ fn deep_chain_does_not_overflow() {
     let n = 200_000;
     let mut net = Network::with_capacity(n, n);
     for i in 0..n {
-        net.add_node(&format!("n{i}"), None, Map::new()).unwrap();
+        net.add_node(&format!("n{i}")).unwrap();
     }
     for i in 1..n {
-        net.add_edge(&format!("n{}", i - 1), &format!("n{i}"), 1.0, Map::new())
+        net.add_edge(&format!("n{}", i - 1), &format!("n{i}"), 1.0)
             .unwrap();
     }
     assert!(net.is_dag());
     assert_eq!(net.find_cycles(10).total, 0);
     assert_eq!(net.critical_path().unwrap().length, (n - 1) as f64);
-    assert_eq!(net.topological_sort(true).unwrap().layers.len(), n);
-    net.add_edge(&format!("n{}", n - 1), "n0", 1.0, Map::new())
-        .unwrap();
+    assert_eq!(
+        net.topological_sort(Order::Reverse).unwrap().layers.len(),
+        n
+    );
+    net.add_edge(&format!("n{}", n - 1), "n0", 1.0).unwrap();
     let cycles = net.find_cycles(10);
     assert_eq!(cycles.total, 1);
     assert_eq!(cycles.components[0].cycle.len(), n);
@@ -527,18 +527,17 @@ fn build_with_holes(g: &G, fillers: &[bool]) -> Network {
     let mut net = Network::new();
     for (i, &filler) in fillers.iter().enumerate().take(g.n) {
         if filler {
-            net.add_node(&format!("x{i}"), None, Map::new()).unwrap();
+            net.add_node(&format!("x{i}")).unwrap();
         }
-        net.add_node(&format!("n{i}"), None, Map::new()).unwrap();
+        net.add_node(&format!("n{i}")).unwrap();
     }
     for (k, &(a, b, w)) in g.edges.iter().enumerate() {
         if fillers[k % 8] && k % 8 < g.n {
             let x = format!("x{}", k % 8);
-            net.add_edge(&x, &format!("n{a}"), 1.0, Map::new()).unwrap();
-            net.add_edge(&format!("n{b}"), &x, 1.0, Map::new()).unwrap();
+            net.add_edge(&x, &format!("n{a}"), 1.0).unwrap();
+            net.add_edge(&format!("n{b}"), &x, 1.0).unwrap();
         }
-        net.add_edge(&format!("n{a}"), &format!("n{b}"), w, Map::new())
-            .unwrap();
+        net.add_edge(&format!("n{a}"), &format!("n{b}"), w).unwrap();
     }
     for (i, &filler) in fillers.iter().enumerate().take(g.n) {
         if filler {
@@ -557,7 +556,9 @@ fn check_holes_change_nothing(
 ) -> Result<(), TestCaseError> {
     let plain = build(g);
     let holey = build_with_holes(g, fillers);
-    let ids = |net: &Network, v: &[NodeIndex]| -> Vec<String> { net.cycle_ids(v) };
+    let ids = |net: &Network, v: &[NodeIndex]| -> Vec<String> {
+        net.ids(v).into_iter().map(String::from).collect()
+    };
 
     let sccs = |net: &Network| -> Vec<Vec<String>> {
         net.strongly_connected_components()
@@ -582,7 +583,7 @@ fn check_holes_change_nothing(
 
     for reverse in [false, true] {
         let topo = |net: &Network| {
-            net.topological_sort(reverse)
+            net.topological_sort(Order::from_reverse(reverse))
                 .map(|t| t.layers.iter().map(|l| ids(net, l)).collect::<Vec<_>>())
         };
         prop_assert_eq!(topo(&plain), topo(&holey));
@@ -674,13 +675,12 @@ fn describe_top_degree_ties_by_index() {
     let n = 300;
     let mut net = Network::new();
     for i in 0..n {
-        net.add_node(&format!("n{i}"), None, Map::new()).unwrap();
+        net.add_node(&format!("n{i}")).unwrap();
     }
     // Out-degree of n{i} is i % 3; in-degree of n0 is large.
     for i in 0..n {
         for _ in 0..i % 3 {
-            net.add_edge(&format!("n{i}"), "n0", 1.0, Map::new())
-                .unwrap();
+            net.add_edge(&format!("n{i}"), "n0", 1.0).unwrap();
         }
     }
     let d = net.describe(5, 60);

@@ -6,10 +6,9 @@ use std::collections::VecDeque;
 
 use networks_mcp::Error;
 use networks_mcp::network::traversal::{Reach, Traversal, TraversalOrder, Visit};
-use networks_mcp::network::{Direction, Network};
+use networks_mcp::network::{Direction, Network, TraverseOptions, Weighted};
 use petgraph::stable_graph::NodeIndex;
 use proptest::prelude::*;
-use serde_json::Map;
 
 const DIRECTIONS: [Direction; 3] = [Direction::Out, Direction::In, Direction::Both];
 
@@ -31,11 +30,11 @@ fn spec(weights: &'static [i64]) -> impl Strategy<Value = Spec> {
 fn build(spec: &Spec) -> (Network, Vec<NodeIndex>) {
     let mut net = Network::new();
     for i in 0..spec.n {
-        net.add_node(&format!("n{i}"), None, Map::new()).unwrap();
+        net.add_node(&format!("n{i}")).unwrap();
     }
     for (i, &(a, b, w)) in spec.edges.iter().enumerate() {
         let id = net
-            .add_edge(&format!("n{a}"), &format!("n{b}"), w as f64, Map::new())
+            .add_edge(&format!("n{a}"), &format!("n{b}"), w as f64)
             .unwrap();
         assert_eq!(id, i as u64);
     }
@@ -323,7 +322,7 @@ proptest! {
         for direction in DIRECTIONS {
             let r = closure(&s, direction);
             let hops = hops_from(&s, direction, &[start]);
-            let full = net.reachable(ix[start], direction, None, usize::MAX);
+            let full = net.reachable_by_index(ix[start], direction, None, usize::MAX);
             let mut expected: Vec<usize> = (0..s.n).filter(|&j| j != start && r[start][j]).collect();
             let mut got: Vec<usize> = full.nodes.iter().map(|&(n, _)| num(&ix, n)).collect();
             prop_assert!(got.windows(2).all(|w| w[0] != w[1]));
@@ -341,7 +340,7 @@ proptest! {
                 .into_iter()
                 .filter(|&(_, d)| max_depth.is_none_or(|m| d <= m))
                 .collect();
-            let cut = net.reachable(ix[start], direction, max_depth, limit);
+            let cut = net.reachable_by_index(ix[start], direction, max_depth, limit);
             let cut_nums = reach_nums(&ix, &cut);
             prop_assert_eq!(&cut_nums[..], &within[..within.len().min(limit)]);
             prop_assert_eq!(cut.total, within.len());
@@ -366,7 +365,7 @@ proptest! {
             let arcs = arcs(&s, direction);
             let r = closure(&s, direction);
             let hops = hops_from(&s, direction, &start_nums);
-            let bfs = net.traverse(&starts, TraversalOrder::Bfs, direction, None, usize::MAX);
+            let bfs = net.traverse_by_index(&starts, TraverseOptions { order: TraversalOrder::Bfs, direction, max_depth: None, limit: usize::MAX });
             prop_assert!(!bfs.truncated);
             let mut got: Vec<usize> = bfs.visits.iter().map(|v| num(&ix, v.node)).collect();
             got.sort();
@@ -400,12 +399,12 @@ proptest! {
                 .filter(|v| max_depth.is_none_or(|m| v.depth <= m))
                 .cloned()
                 .collect();
-            let cut = net.traverse(&starts, TraversalOrder::Bfs, direction, max_depth, limit);
+            let cut = net.traverse_by_index(&starts, TraverseOptions { order: TraversalOrder::Bfs, direction, max_depth, limit });
             prop_assert_eq!(&cut.visits[..], &within[..within.len().min(limit)]);
             prop_assert_eq!(cut.truncated, within.len() > limit);
 
             // DFS: same set unbounded; exact model order; preorder parent structure.
-            let dfs = net.traverse(&starts, TraversalOrder::Dfs, direction, None, usize::MAX);
+            let dfs = net.traverse_by_index(&starts, TraverseOptions { order: TraversalOrder::Dfs, direction, max_depth: None, limit: usize::MAX });
             prop_assert!(!dfs.truncated);
             let mut dfs_set: Vec<usize> = dfs.visits.iter().map(|v| num(&ix, v.node)).collect();
             dfs_set.sort();
@@ -424,10 +423,10 @@ proptest! {
                     prop_assert!(arcs.contains(&(num(&ix, p), num(&ix, v.node))));
                 }
             }
-            let dfs_full = net.traverse(&starts, TraversalOrder::Dfs, direction, max_depth, usize::MAX);
+            let dfs_full = net.traverse_by_index(&starts, TraverseOptions { order: TraversalOrder::Dfs, direction, max_depth, limit: usize::MAX });
             prop_assert_eq!(&dfs_full.visits, &model_dfs(&net, &starts, direction, max_depth));
             prop_assert!(dfs_full.visits.iter().all(|v| max_depth.is_none_or(|m| v.depth <= m)));
-            let dfs_cut = net.traverse(&starts, TraversalOrder::Dfs, direction, max_depth, limit);
+            let dfs_cut = net.traverse_by_index(&starts, TraverseOptions { order: TraversalOrder::Dfs, direction, max_depth, limit });
             prop_assert_eq!(&dfs_cut.visits[..], &dfs_full.visits[..dfs_full.visits.len().min(limit)]);
             prop_assert_eq!(dfs_cut.truncated, dfs_full.visits.len() > limit);
         }
@@ -442,19 +441,19 @@ proptest! {
         for from in 0..s.n {
             let best = brute_min_weights(&s, from);
             let hops = hops_from(&s, Direction::Out, &[from]);
-            let dist = net.dijkstra_distances(ix[from]).unwrap();
+            let dist = net.dijkstra_distances_by_index(ix[from]).unwrap();
             for to in 0..s.n {
                 let reachable = from == to || r[from][to];
                 prop_assert_eq!(best[to].is_some(), reachable);
                 prop_assert_eq!(dist[ix[to].index()], best[to].map_or(f64::INFINITY, |w| w as f64));
 
-                let weighted = net.shortest_path(ix[from], ix[to], true).unwrap();
+                let weighted = net.shortest_path_by_index(ix[from], ix[to], Weighted::Yes).unwrap();
                 prop_assert_eq!(weighted.is_some(), reachable);
                 if let Some(path) = &weighted {
                     let w = check_path(&s, &ix, path, from, to, true);
                     prop_assert_eq!(Some(w), best[to].map(|b| b as f64));
                 }
-                let fewest = net.shortest_path(ix[from], ix[to], false).unwrap();
+                let fewest = net.shortest_path_by_index(ix[from], ix[to], Weighted::No).unwrap();
                 prop_assert_eq!(fewest.is_some(), reachable);
                 if let Some(path) = &fewest {
                     check_path(&s, &ix, path, from, to, false);
@@ -473,13 +472,13 @@ proptest! {
         let r = closure(&s, Direction::Out);
         let any_negative = s.edges.iter().any(|e| e.2 < 0);
         for from in 0..s.n {
-            prop_assert_eq!(net.dijkstra_distances(ix[from]).is_err(), any_negative);
+            prop_assert_eq!(net.dijkstra_distances_by_index(ix[from]).is_err(), any_negative);
             let negative_cycle = brute_negative_cycle(&s, from);
             let best = brute_min_weights(&s, from);
             let hops = hops_from(&s, Direction::Out, &[from]);
             for to in 0..s.n {
                 let reachable = from == to || r[from][to];
-                match net.shortest_path(ix[from], ix[to], true) {
+                match net.shortest_path_by_index(ix[from], ix[to], Weighted::Yes) {
                     Err(Error::NegativeCycle { source_id }) => {
                         prop_assert!(negative_cycle);
                         prop_assert_eq!(source_id, format!("n{from}"));
@@ -494,7 +493,7 @@ proptest! {
                         }
                     }
                 }
-                let fewest = net.shortest_path(ix[from], ix[to], false).unwrap();
+                let fewest = net.shortest_path_by_index(ix[from], ix[to], Weighted::No).unwrap();
                 prop_assert_eq!(fewest.is_some(), reachable);
                 if let Some(path) = &fewest {
                     check_path(&s, &ix, path, from, to, false);
@@ -512,10 +511,10 @@ proptest! {
 fn network(nodes: &[&str], edges: &[(&str, &str, f64)]) -> Network {
     let mut net = Network::new();
     for id in nodes {
-        net.add_node(id, None, Map::new()).unwrap();
+        net.add_node(id).unwrap();
     }
     for &(a, b, w) in edges {
-        net.add_edge(a, b, w, Map::new()).unwrap();
+        net.add_edge(a, b, w).unwrap();
     }
     net
 }
@@ -548,29 +547,32 @@ fn seed_reachability() {
     let ix = |id| net.index_of(id).unwrap();
     let all = usize::MAX;
     assert_eq!(
-        ids(&net, &net.reachable(ix("cli"), Direction::Out, None, all)),
+        ids(
+            &net,
+            &net.reachable_by_index(ix("cli"), Direction::Out, None, all)
+        ),
         [("agents", 1), ("logging", 2)]
     );
     assert_eq!(
         ids(
             &net,
-            &net.reachable(ix("logging"), Direction::In, None, all)
+            &net.reachable_by_index(ix("logging"), Direction::In, None, all)
         ),
         [("agents", 1), ("cli", 2)]
     );
     assert_eq!(
         ids(
             &net,
-            &net.reachable(ix("agents"), Direction::Both, None, all)
+            &net.reachable_by_index(ix("agents"), Direction::Both, None, all)
         ),
         [("logging", 1), ("cli", 1)]
     );
     assert!(
-        net.reachable(ix("logging"), Direction::Out, None, all)
+        net.reachable_by_index(ix("logging"), Direction::Out, None, all)
             .nodes
             .is_empty()
     );
-    let near = net.reachable(ix("cli"), Direction::Out, Some(1), all);
+    let near = net.reachable_by_index(ix("cli"), Direction::Out, Some(1), all);
     assert_eq!(ids(&net, &near), [("agents", 1)]);
     assert_eq!((near.total, near.truncated), (1, false));
 }
@@ -579,12 +581,14 @@ fn seed_reachability() {
 fn seed_traversal_and_paths() {
     let net = seed();
     let ix = |id| net.index_of(id).unwrap();
-    let t = net.traverse(
+    let t = net.traverse_by_index(
         &[ix("agents")],
-        TraversalOrder::Bfs,
-        Direction::Both,
-        None,
-        10,
+        TraverseOptions {
+            order: TraversalOrder::Bfs,
+            direction: Direction::Both,
+            max_depth: None,
+            limit: 10,
+        },
     );
     assert_eq!(
         visit_ids(&net, &t),
@@ -595,21 +599,23 @@ fn seed_traversal_and_paths() {
         ]
     );
     let p = net
-        .shortest_path(ix("cli"), ix("logging"), true)
+        .shortest_path_by_index(ix("cli"), ix("logging"), Weighted::Yes)
         .unwrap()
         .unwrap();
     assert_eq!(p.nodes, [ix("cli"), ix("agents"), ix("logging")]);
     assert_eq!((p.edges, p.total_weight, p.hops), (vec![1, 0], 2.0, 2));
     assert_eq!(
-        net.shortest_path(ix("logging"), ix("cli"), true).unwrap(),
+        net.shortest_path_by_index(ix("logging"), ix("cli"), Weighted::Yes)
+            .unwrap(),
         None
     );
     assert_eq!(
-        net.shortest_path(ix("logging"), ix("cli"), false).unwrap(),
+        net.shortest_path_by_index(ix("logging"), ix("cli"), Weighted::No)
+            .unwrap(),
         None
     );
     let same = net
-        .shortest_path(ix("cli"), ix("cli"), false)
+        .shortest_path_by_index(ix("cli"), ix("cli"), Weighted::No)
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -630,7 +636,7 @@ fn start_on_a_cycle_is_not_reachable_from_itself() {
         ],
     );
     let a = net.index_of("a").unwrap();
-    let reach = net.reachable(a, Direction::Out, None, 10);
+    let reach = net.reachable_by_index(a, Direction::Out, None, 10);
     assert_eq!(ids(&net, &reach), [("b", 1), ("c", 2)]);
     assert_eq!(reach.total, 2);
 }
@@ -650,7 +656,15 @@ fn neighbor_order_is_insertion_order() {
     );
     let root = net.index_of("root").unwrap();
     for order in [TraversalOrder::Bfs, TraversalOrder::Dfs] {
-        let t = net.traverse(&[root], order, Direction::Both, None, 10);
+        let t = net.traverse_by_index(
+            &[root],
+            TraverseOptions {
+                order,
+                direction: Direction::Both,
+                max_depth: None,
+                limit: 10,
+            },
+        );
         let got: Vec<&str> = t.visits.iter().map(|v| net.id_at(v.node)).collect();
         assert_eq!(got, ["root", "x", "w", "z", "y"]);
     }
@@ -668,7 +682,15 @@ fn dfs_is_preorder_with_tree_depths() {
         ],
     );
     let a = net.index_of("a").unwrap();
-    let t = net.traverse(&[a], TraversalOrder::Dfs, Direction::Out, None, 10);
+    let t = net.traverse_by_index(
+        &[a],
+        TraverseOptions {
+            order: TraversalOrder::Dfs,
+            direction: Direction::Out,
+            max_depth: None,
+            limit: 10,
+        },
+    );
     assert_eq!(
         visit_ids(&net, &t),
         [
@@ -680,12 +702,28 @@ fn dfs_is_preorder_with_tree_depths() {
     );
     // With max_depth 2, c is visited at depth 2 via b and not expanded, so d (two
     // hops away via a -> c) is missed by DFS; BFS finds it.
-    let t = net.traverse(&[a], TraversalOrder::Dfs, Direction::Out, Some(2), 10);
+    let t = net.traverse_by_index(
+        &[a],
+        TraverseOptions {
+            order: TraversalOrder::Dfs,
+            direction: Direction::Out,
+            max_depth: Some(2),
+            limit: 10,
+        },
+    );
     assert_eq!(
         visit_ids(&net, &t),
         [("a", 0, None), ("b", 1, Some("a")), ("c", 2, Some("b"))]
     );
-    let t = net.traverse(&[a], TraversalOrder::Bfs, Direction::Out, Some(2), 10);
+    let t = net.traverse_by_index(
+        &[a],
+        TraverseOptions {
+            order: TraversalOrder::Bfs,
+            direction: Direction::Out,
+            max_depth: Some(2),
+            limit: 10,
+        },
+    );
     assert_eq!(
         visit_ids(&net, &t),
         [
@@ -703,12 +741,14 @@ fn starts_limits_and_bad_indices() {
     let ix = |id| net.index_of(id).unwrap();
     let bogus = NodeIndex::new(99);
     for order in [TraversalOrder::Bfs, TraversalOrder::Dfs] {
-        let t = net.traverse(
+        let t = net.traverse_by_index(
             &[ix("c"), bogus, ix("a"), ix("c")],
-            order,
-            Direction::Out,
-            None,
-            10,
+            TraverseOptions {
+                order,
+                direction: Direction::Out,
+                max_depth: None,
+                limit: 10,
+            },
         );
         let depths: Vec<(&str, usize)> = t
             .visits
@@ -722,35 +762,75 @@ fn starts_limits_and_bad_indices() {
         assert_eq!(depths, expected);
         assert!(!t.truncated);
 
-        let none = net.traverse(&[ix("a")], order, Direction::Out, None, 0);
+        let none = net.traverse_by_index(
+            &[ix("a")],
+            TraverseOptions {
+                order,
+                direction: Direction::Out,
+                max_depth: None,
+                limit: 0,
+            },
+        );
         assert!(none.visits.is_empty() && none.truncated);
-        let exact = net.traverse(&[ix("a")], order, Direction::Out, None, 2);
+        let exact = net.traverse_by_index(
+            &[ix("a")],
+            TraverseOptions {
+                order,
+                direction: Direction::Out,
+                max_depth: None,
+                limit: 2,
+            },
+        );
         assert_eq!((exact.visits.len(), exact.truncated), (2, false));
-        let short = net.traverse(&[ix("a"), ix("c")], order, Direction::Out, None, 1);
+        let short = net.traverse_by_index(
+            &[ix("a"), ix("c")],
+            TraverseOptions {
+                order,
+                direction: Direction::Out,
+                max_depth: None,
+                limit: 1,
+            },
+        );
         assert_eq!((short.visits.len(), short.truncated), (1, true));
-        let shallow = net.traverse(&[ix("a")], order, Direction::Out, Some(0), 1);
+        let shallow = net.traverse_by_index(
+            &[ix("a")],
+            TraverseOptions {
+                order,
+                direction: Direction::Out,
+                max_depth: Some(0),
+                limit: 1,
+            },
+        );
         assert_eq!((shallow.visits.len(), shallow.truncated), (1, false));
         assert!(
-            net.traverse(&[], order, Direction::Out, None, 5)
-                .visits
-                .is_empty()
+            net.traverse_by_index(
+                &[],
+                TraverseOptions {
+                    order,
+                    direction: Direction::Out,
+                    max_depth: None,
+                    limit: 5
+                }
+            )
+            .visits
+            .is_empty()
         );
     }
-    let nothing = net.reachable(bogus, Direction::Both, None, 10);
+    let nothing = net.reachable_by_index(bogus, Direction::Both, None, 10);
     assert_eq!(
         (nothing.nodes.len(), nothing.total, nothing.truncated),
         (0, 0, false)
     );
-    assert!(net.bfs_order(bogus).is_empty());
+    assert!(net.bfs_order_by_index(bogus).is_empty());
     assert!(matches!(
-        net.shortest_path(bogus, ix("a"), true),
+        net.shortest_path_by_index(bogus, ix("a"), Weighted::Yes),
         Err(Error::InvalidValue { ref field, .. }) if field == "from"
     ));
     assert!(matches!(
-        net.shortest_path(ix("a"), bogus, false),
+        net.shortest_path_by_index(ix("a"), bogus, Weighted::No),
         Err(Error::InvalidValue { ref field, .. }) if field == "to"
     ));
-    assert!(net.dijkstra_distances(bogus).is_err());
+    assert!(net.dijkstra_distances_by_index(bogus).is_err());
 }
 
 #[test]
@@ -765,9 +845,15 @@ fn parallel_edges_pick_lightest_then_lowest_id() {
         ],
     );
     let (a, b) = (net.index_of("a").unwrap(), net.index_of("b").unwrap());
-    let weighted = net.shortest_path(a, b, true).unwrap().unwrap();
+    let weighted = net
+        .shortest_path_by_index(a, b, Weighted::Yes)
+        .unwrap()
+        .unwrap();
     assert_eq!((weighted.edges, weighted.total_weight), (vec![3], 0.5));
-    let fewest = net.shortest_path(a, b, false).unwrap().unwrap();
+    let fewest = net
+        .shortest_path_by_index(a, b, Weighted::No)
+        .unwrap()
+        .unwrap();
     assert_eq!((fewest.edges, fewest.total_weight), (vec![0], 3.0));
 
     let tied = network(
@@ -775,10 +861,10 @@ fn parallel_edges_pick_lightest_then_lowest_id() {
         &[("a", "b", 2.0), ("a", "b", 1.0), ("a", "b", 1.0)],
     );
     let p = tied
-        .shortest_path(
+        .shortest_path_by_index(
             tied.index_of("a").unwrap(),
             tied.index_of("b").unwrap(),
-            true,
+            Weighted::Yes,
         )
         .unwrap()
         .unwrap();
@@ -793,11 +879,17 @@ fn negative_weights() {
         &[("a", "c", 1.0), ("a", "b", 2.0), ("b", "c", -4.0)],
     );
     let ix = |id| net.index_of(id).unwrap();
-    let p = net.shortest_path(ix("a"), ix("c"), true).unwrap().unwrap();
+    let p = net
+        .shortest_path_by_index(ix("a"), ix("c"), Weighted::Yes)
+        .unwrap()
+        .unwrap();
     assert_eq!((p.edges, p.total_weight), (vec![1, 2], -2.0));
-    let hop = net.shortest_path(ix("a"), ix("c"), false).unwrap().unwrap();
+    let hop = net
+        .shortest_path_by_index(ix("a"), ix("c"), Weighted::No)
+        .unwrap()
+        .unwrap();
     assert_eq!((hop.edges, hop.total_weight), (vec![0], 1.0));
-    let err = net.dijkstra_distances(ix("a")).unwrap_err();
+    let err = net.dijkstra_distances_by_index(ix("a")).unwrap_err();
     assert!(matches!(err, Error::InvalidValue { ref field, .. } if field == "weight"));
 
     // A negative cycle b -> d -> b reachable from a, but not from c.
@@ -813,14 +905,14 @@ fn negative_weights() {
     let ix = |id| net.index_of(id).unwrap();
     for to in ["a", "b", "c", "d"] {
         assert_eq!(
-            net.shortest_path(ix("a"), ix(to), true),
+            net.shortest_path_by_index(ix("a"), ix(to), Weighted::Yes),
             Err(Error::NegativeCycle {
                 source_id: "a".into()
             })
         );
     }
     assert!(
-        net.shortest_path(ix("a"), ix("d"), false)
+        net.shortest_path_by_index(ix("a"), ix("d"), Weighted::No)
             .unwrap()
             .is_some()
     );
@@ -830,16 +922,19 @@ fn negative_weights() {
         loop_net.index_of("y").unwrap(),
     );
     assert!(matches!(
-        loop_net.shortest_path(x, y, true),
+        loop_net.shortest_path_by_index(x, y, Weighted::Yes),
         Err(Error::NegativeCycle { .. })
     ));
     assert!(matches!(
-        loop_net.shortest_path(y, x, true),
+        loop_net.shortest_path_by_index(y, x, Weighted::Yes),
         Err(Error::NegativeCycle { .. })
     ));
     let back = network(&["p", "q"], &[("p", "q", -1.0)]);
     let (p, q) = (back.index_of("p").unwrap(), back.index_of("q").unwrap());
-    assert_eq!(back.shortest_path(q, p, true).unwrap(), None);
+    assert_eq!(
+        back.shortest_path_by_index(q, p, Weighted::Yes).unwrap(),
+        None
+    );
 }
 
 #[test]
@@ -854,7 +949,7 @@ fn dijkstra_distances_and_bfs_order() {
         ],
     );
     let ix = |id| net.index_of(id).unwrap();
-    let d = net.dijkstra_distances(ix("a")).unwrap();
+    let d = net.dijkstra_distances_by_index(ix("a")).unwrap();
     assert_eq!(
         [
             d[ix("a").index()],
@@ -865,7 +960,7 @@ fn dijkstra_distances_and_bfs_order() {
         [0.0, 3.0, 1.0, f64::INFINITY]
     );
     let order: Vec<&str> = net
-        .bfs_order(ix("a"))
+        .bfs_order_by_index(ix("a"))
         .iter()
         .map(|&n| net.id_at(n))
         .collect();

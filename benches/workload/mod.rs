@@ -21,10 +21,9 @@
 #![allow(dead_code)]
 
 use networks_mcp::network::traversal::TraversalOrder;
-use networks_mcp::network::{Direction, Network};
+use networks_mcp::network::{Direction, MissingNodes, Network, Order, TraverseOptions};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::Bfs;
-use serde_json::Map;
 use std::collections::HashSet;
 
 /// The seed every benchmark uses.
@@ -181,9 +180,10 @@ pub fn generate(n: usize, seed: u64) -> Workload {
 pub fn ours_build(ids: &[String], edges: &StrEdges) -> Network {
     let mut net = Network::with_capacity(ids.len(), edges.len());
     for id in ids {
-        net.add_node(id, None, Map::new()).expect("valid node");
+        net.add_node(id).expect("valid node");
     }
-    net.add_edge_list(edges.iter()).expect("valid edges");
+    net.add_edges(edges.iter(), MissingNodes::Fail)
+        .expect("valid edges");
     net
 }
 
@@ -192,11 +192,10 @@ pub fn ours_build(ids: &[String], edges: &StrEdges) -> Network {
 pub fn ours_build_edge_by_edge(ids: &[String], edges: &StrEdges) -> Network {
     let mut net = Network::with_capacity(ids.len(), edges.len());
     for id in ids {
-        net.add_node(id, None, Map::new()).expect("valid node");
+        net.add_node(id).expect("valid node");
     }
     for (source, target, w) in edges.iter() {
-        net.add_edge(source, target, w, Map::new())
-            .expect("valid edge");
+        net.add_edge(source, target, w).expect("valid edge");
     }
     net
 }
@@ -222,17 +221,19 @@ pub fn ours_neighbors_by_id(net: &Network, ids: &[String]) -> usize {
 
 /// BFS from `n0` along outgoing edges (`bfs_order`).
 pub fn ours_bfs(net: &Network) -> usize {
-    net.bfs_order(ours_n0(net)).len()
+    net.bfs_order_by_index(ours_n0(net)).len()
 }
 
 /// BFS from `n0` with depth and parent per node, neighbors in insertion order (`traverse`).
 pub fn ours_traverse_bfs(net: &Network) -> usize {
-    net.traverse(
+    net.traverse_by_index(
         &[ours_n0(net)],
-        TraversalOrder::Bfs,
-        Direction::Out,
-        None,
-        usize::MAX,
+        TraverseOptions {
+            order: TraversalOrder::Bfs,
+            direction: Direction::Out,
+            max_depth: None,
+            limit: usize::MAX,
+        },
     )
     .visits
     .len()
@@ -240,7 +241,7 @@ pub fn ours_traverse_bfs(net: &Network) -> usize {
 
 /// Dijkstra distances from `n0` (`dijkstra_distances`).
 pub fn ours_dijkstra(net: &Network) -> usize {
-    net.dijkstra_distances(ours_n0(net))
+    net.dijkstra_distances_by_index(ours_n0(net))
         .expect("non-negative weights")
         .iter()
         .filter(|d| d.is_finite())
@@ -254,7 +255,10 @@ pub fn ours_toposort(dag: &Network) -> usize {
 
 /// Topological order with Kahn layers (`topological_sort(false)`).
 pub fn ours_topological_sort(dag: &Network) -> usize {
-    dag.topological_sort(false).expect("a DAG").layers.len()
+    dag.topological_sort(Order::Forward)
+        .expect("a DAG")
+        .layers
+        .len()
 }
 
 /// Strongly connected components (`strongly_connected_components`).
@@ -264,7 +268,7 @@ pub fn ours_scc(net: &Network) -> usize {
 
 /// Every node `n0` reaches, with hop distances (`reachable`).
 pub fn ours_descendants(net: &Network) -> usize {
-    net.reachable(ours_n0(net), Direction::Out, None, usize::MAX)
+    net.reachable_by_index(ours_n0(net), Direction::Out, None, usize::MAX)
         .total
 }
 

@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::interchange::ImportedGraph;
-use crate::network::{AddNodeOutcome, Network, validate};
+use crate::network::{AddNodeOutcome, MissingNodes, Network, validate};
 
 /// What [`apply`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,7 +58,7 @@ pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcom
         .iter()
         .filter(|o| **o == AddNodeOutcome::Added)
         .count();
-    let batch = network.add_edges(graph.edges, true)?;
+    let batch = network.add_edges(graph.edges, MissingNodes::Create)?;
     if network.description().is_none() && graph.description.is_some() {
         network.set_description(graph.description);
     }

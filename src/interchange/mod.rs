@@ -22,9 +22,9 @@
 //! use serde_json::Map;
 //!
 //! let mut net = Network::new();
-//! net.add_node("a", None, Map::new()).unwrap();
-//! net.add_node("b", None, Map::new()).unwrap();
-//! net.add_edge("a", "b", 2.5, Map::new()).unwrap();
+//! net.add_node("a").unwrap();
+//! net.add_node("b").unwrap();
+//! net.add_edge("a", "b", 2.5).unwrap();
 //! let text = interchange::export(&net, Format::Graphml, None);
 //!
 //! let mut copy = Network::new();

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 
 use super::*;
-use crate::network::Network;
+use crate::network::{EdgeSpec, Network, NodeSpec};
 
 type NodeRow = (String, Option<Value>, Map<String, Value>);
 type EdgeRow = (String, String, f64, Map<String, Value>);
@@ -22,51 +22,67 @@ fn map(value: Value) -> Map<String, Value> {
 fn sample() -> Network {
     let mut net = Network::named("sample \"net\"");
     net.set_description(Some("a test\nnetwork <&>".into()));
-    net.add_node(
-        "a b",
-        None,
-        map(json!({"color": "red", "rank": 3, "score": 1.5, "ok": true, "gone": null})),
-    )
+    net.add_node_with(NodeSpec {
+        id: "a b".into(),
+        data: None,
+        attributes: map(json!({"color": "red", "rank": 3, "score": 1.5, "ok": true, "gone": null})),
+    })
     .unwrap();
-    net.add_node(
-        "quote\"d",
-        Some(json!({"k": [1, 2], "s": "x"})),
-        map(json!({"rank": "three"})),
-    )
+    net.add_node_with(NodeSpec {
+        id: "quote\"d".into(),
+        data: Some(json!({"k": [1, 2], "s": "x"})),
+        attributes: map(json!({"rank": "three"})),
+    })
     .unwrap();
-    net.add_node(
-        "ünï©ødé ✓",
-        None,
-        map(json!({"ok": false, "note": "line1\nline2\t\"q\" <&> 'x' \\ `b` # | ;", "big": 2.0})),
-    )
+    net.add_node_with(NodeSpec {
+        id: "ünï©ødé ✓".into(),
+        data: None,
+        attributes: map(
+            json!({"ok": false, "note": "line1\nline2\t\"q\" <&> 'x' \\ `b` # | ;", "big": 2.0}),
+        ),
+    })
     .unwrap();
-    net.add_node("back\\slash\\", Some(json!("just text")), Map::new())
-        .unwrap();
-    net.add_node("end", None, map(json!({"rank": -7}))).unwrap();
-    net.add_edge(
-        "a b",
-        "quote\"d",
-        2.5,
-        map(json!({"relation": "depends on"})),
-    )
+    net.add_node_with(NodeSpec {
+        id: "back\\slash\\".into(),
+        data: Some(json!("just text")),
+        attributes: Map::new(),
+    })
     .unwrap();
-    net.add_edge("a b", "quote\"d", 1.0, Map::new()).unwrap();
-    net.add_edge(
-        "ünï©ødé ✓",
-        "ünï©ødé ✓",
-        -0.5,
-        map(json!({"n": 7, "flag": true})),
-    )
+    net.add_node_with(NodeSpec {
+        id: "end".into(),
+        data: None,
+        attributes: map(json!({"rank": -7})),
+    })
     .unwrap();
-    net.add_edge(
-        "back\\slash\\",
-        "end",
-        1e-7,
-        map(json!({"relation": "we`ird|rel", "x": null, "label": "l\"1"})),
-    )
+    net.add_edge_with(EdgeSpec {
+        source: "a b".into(),
+        target: "quote\"d".into(),
+        weight: 2.5,
+        attributes: map(json!({"relation": "depends on"})),
+    })
     .unwrap();
-    net.add_edge("end", "a b", 3.0, map(json!({"n": "seven"})))
-        .unwrap();
+    net.add_edge("a b", "quote\"d", 1.0).unwrap();
+    net.add_edge_with(EdgeSpec {
+        source: "ünï©ødé ✓".into(),
+        target: "ünï©ødé ✓".into(),
+        weight: -0.5,
+        attributes: map(json!({"n": 7, "flag": true})),
+    })
+    .unwrap();
+    net.add_edge_with(EdgeSpec {
+        source: "back\\slash\\".into(),
+        target: "end".into(),
+        weight: 1e-7,
+        attributes: map(json!({"relation": "we`ird|rel", "x": null, "label": "l\"1"})),
+    })
+    .unwrap();
+    net.add_edge_with(EdgeSpec {
+        source: "end".into(),
+        target: "a b".into(),
+        weight: 3.0,
+        attributes: map(json!({"n": "seven"})),
+    })
+    .unwrap();
     net
 }
 
@@ -503,14 +519,19 @@ fn dot_export_never_hands_graphviz_an_active_attribute() {
         "shapefile": "/etc/shadow", "fontpath": "/root", "stylesheet": "http://x/y.css",
         "size": "100000,100000", "nmcp_kept": 1, "color": "red", "label": "L"
     }));
-    net.add_node("a", None, active.clone()).unwrap();
-    net.add_node("b", None, Map::new()).unwrap();
-    net.add_edge(
-        "a",
-        "b",
-        1.0,
-        map(json!({"labelURL": "javascript:x", "style": "dashed"})),
-    )
+    net.add_node_with(NodeSpec {
+        id: "a".into(),
+        data: None,
+        attributes: active.clone(),
+    })
+    .unwrap();
+    net.add_node("b").unwrap();
+    net.add_edge_with(EdgeSpec {
+        source: "a".into(),
+        target: "b".into(),
+        weight: 1.0,
+        attributes: map(json!({"labelURL": "javascript:x", "style": "dashed"})),
+    })
     .unwrap();
     let text = export(&net, Format::Dot, None);
     for name in [
@@ -683,9 +704,14 @@ fn cypher_escapes_strings_and_names() {
 
     // openCypher has no `+` in exponents; integers beyond i64 become floats.
     let mut net = Network::new();
-    net.add_node("a", None, Map::new()).unwrap();
-    net.add_edge("a", "a", 1e300, map(json!({"big": u64::MAX})))
-        .unwrap();
+    net.add_node("a").unwrap();
+    net.add_edge_with(EdgeSpec {
+        source: "a".into(),
+        target: "a".into(),
+        weight: 1e300,
+        attributes: map(json!({"big": u64::MAX})),
+    })
+    .unwrap();
     let text = export(&net, Format::Cypher, None);
     assert!(
         text.contains("{edge_id: 0, weight: 1e300, `big`: 18446744073709551616.0}"),
@@ -843,8 +869,12 @@ fn apply_is_all_or_nothing() {
 #[test]
 fn apply_keeps_existing_nodes_and_adds_every_edge() {
     let mut net = Network::new();
-    net.add_node("a", Some(json!(1)), map(json!({"keep": true})))
-        .unwrap();
+    net.add_node_with(NodeSpec {
+        id: "a".into(),
+        data: Some(json!(1)),
+        attributes: map(json!({"keep": true})),
+    })
+    .unwrap();
     let text = r#"{"nodes": [{"id": "a", "keep": false}, {"id": "b"}, {"id": "b"}],
                    "edges": [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}, {"source": "b", "target": "c"}]}"#;
     let outcome = apply(&mut net, parse(Format::NodeLinkJson, text).unwrap()).unwrap();

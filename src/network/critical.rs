@@ -49,12 +49,12 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["design", "build", "test", "docs"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("design", "build", 5.0, Map::new()).unwrap();
-    /// let slow = net.add_edge("build", "test", 3.0, Map::new()).unwrap();
-    /// net.add_edge("design", "docs", 4.0, Map::new()).unwrap();
-    /// net.add_edge("build", "test", 1.0, Map::new()).unwrap(); // parallel, lighter
+    /// net.add_edge("design", "build", 5.0).unwrap();
+    /// let slow = net.add_edge("build", "test", 3.0).unwrap();
+    /// net.add_edge("design", "docs", 4.0).unwrap();
+    /// net.add_edge("build", "test", 1.0).unwrap(); // parallel, lighter
     ///
     /// let path = net.critical_path().unwrap();
     /// let ids: Vec<&str> = path.nodes.iter().map(|&ix| net.id_at(ix)).collect();

@@ -242,18 +242,18 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c", "d"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap();
-    /// net.add_edge("b", "c", 1.0, Map::new()).unwrap();
-    /// net.add_edge("c", "a", 1.0, Map::new()).unwrap();
-    /// net.add_edge("d", "d", 1.0, Map::new()).unwrap();
+    /// net.add_edge("a", "b", 1.0).unwrap();
+    /// net.add_edge("b", "c", 1.0).unwrap();
+    /// net.add_edge("c", "a", 1.0).unwrap();
+    /// net.add_edge("d", "d", 1.0).unwrap();
     ///
     /// let cycles = net.find_cycles(10);
     /// assert_eq!(cycles.total, 2);
     /// assert!(!cycles.truncated);
-    /// assert_eq!(net.cycle_ids(&cycles.components[0].cycle), ["a", "b", "c"]);
-    /// assert_eq!(net.cycle_ids(&cycles.components[1].cycle), ["d"]);
+    /// assert_eq!(net.ids_owned(&cycles.components[0].cycle), ["a", "b", "c"]);
+    /// assert_eq!(net.ids_owned(&cycles.components[1].cycle), ["d"]);
     ///
     /// let first = net.find_cycles(1);
     /// assert_eq!((first.components.len(), first.total, first.truncated), (1, 2, true));
@@ -274,15 +274,15 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["x", "y", "z"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("x", "y", 1.0, Map::new()).unwrap();
+    /// net.add_edge("x", "y", 1.0).unwrap();
     /// assert_eq!(net.find_any_cycle(), None);
     ///
-    /// net.add_edge("z", "y", 1.0, Map::new()).unwrap();
-    /// net.add_edge("y", "z", 1.0, Map::new()).unwrap();
+    /// net.add_edge("z", "y", 1.0).unwrap();
+    /// net.add_edge("y", "z", 1.0).unwrap();
     /// let cycle = net.find_any_cycle().unwrap();
-    /// assert_eq!(net.cycle_ids(&cycle), ["y", "z"]);
+    /// assert_eq!(net.ids_owned(&cycle), ["y", "z"]);
     /// ```
     pub fn find_any_cycle(&self) -> Option<Vec<NodeIndex>> {
         self.cyclic_components(1, false)
@@ -305,10 +305,10 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("c", "b", 1.0, Map::new()).unwrap();
-    /// net.add_edge("b", "c", 1.0, Map::new()).unwrap();
+    /// net.add_edge("c", "b", 1.0).unwrap();
+    /// net.add_edge("b", "c", 1.0).unwrap();
     ///
     /// let ids: Vec<Vec<&str>> = net
     ///     .strongly_connected_components()
@@ -345,36 +345,42 @@ impl Network {
     /// use serde_json::Map;
     ///
     /// let mut net = Network::new();
-    /// net.add_node("a", None, Map::new()).unwrap();
-    /// net.add_node("b", None, Map::new()).unwrap();
-    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap();
+    /// net.add_node("a").unwrap();
+    /// net.add_node("b").unwrap();
+    /// net.add_edge("a", "b", 1.0).unwrap();
     /// assert!(net.is_dag());
-    /// net.add_edge("b", "b", 1.0, Map::new()).unwrap();
+    /// net.add_edge("b", "b", 1.0).unwrap();
     /// assert!(!net.is_dag());
     /// ```
     pub fn is_dag(&self) -> bool {
         self.kahn(false, false).is_some()
     }
 
-    /// The ids of the nodes of a witness cycle, in the same order (for
-    /// [`Error::CycleDetected`]). Indices that are not nodes are skipped.
+    /// The ids of nodes given by index, in the same order: how an algorithm's
+    /// answer in indices (a cycle, a traversal, an order) becomes ids. Indices that
+    /// are not nodes of this network are skipped. O(len).
     ///
     /// ```
     /// use networks_mcp::network::Network;
     /// use serde_json::Map;
     ///
     /// let mut net = Network::new();
-    /// net.add_node("a", None, Map::new()).unwrap();
-    /// net.add_edge("a", "a", 1.0, Map::new()).unwrap();
+    /// net.add_node("a").unwrap();
+    /// net.add_edge("a", "a", 1.0).unwrap();
     /// let cycle = net.find_any_cycle().unwrap();
-    /// assert_eq!(net.cycle_ids(&cycle), ["a"]);
+    /// assert_eq!(net.ids_owned(&cycle), ["a"]);
     /// ```
-    pub fn cycle_ids(&self, cycle: &[NodeIndex]) -> Vec<String> {
-        cycle
+    pub fn ids(&self, nodes: &[NodeIndex]) -> Vec<&str> {
+        nodes
             .iter()
             .filter_map(|&ix| self.graph().node_weight(ix))
-            .map(|node| node.id.to_string())
+            .map(|node| &*node.id)
             .collect()
+    }
+
+    /// [`Network::ids`] as owned strings, for answers and errors that outlive the borrow.
+    pub(crate) fn ids_owned(&self, nodes: &[NodeIndex]) -> Vec<String> {
+        self.ids(nodes).into_iter().map(String::from).collect()
     }
 
     /// The [`Error::CycleDetected`] for an operation that needs a DAG, with a witness
@@ -384,7 +390,7 @@ impl Network {
         match self.find_any_cycle() {
             Some(cycle) => Error::CycleDetected {
                 operation: operation.to_string(),
-                cycle: self.cycle_ids(&cycle),
+                cycle: self.ids_owned(&cycle),
             },
             None => Error::Internal {
                 message: format!("{operation} failed on a cycle, but no cycle was found"),

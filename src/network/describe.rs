@@ -64,15 +64,15 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c", "lonely"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("a", "b", 2.0, Map::new()).unwrap();
-    /// net.add_edge("a", "c", 0.5, Map::new()).unwrap();
+    /// net.add_edge("a", "b", 2.0).unwrap();
+    /// net.add_edge("a", "c", 0.5).unwrap();
     ///
     /// let d = net.describe(10, 1);
     /// assert_eq!((d.nodes, d.edges, d.weakly_connected_components), (4, 2, 2));
     /// assert!(d.is_dag);
-    /// assert_eq!(net.cycle_ids(&d.sources), ["a", "lonely"]);
+    /// assert_eq!(net.ids_owned(&d.sources), ["a", "lonely"]);
     /// assert_eq!(d.sinks_total, 3);
     /// assert_eq!(d.isolated_total, 1);
     /// assert_eq!(d.top_out_degree, [(net.index_of("a").unwrap(), 2)]);

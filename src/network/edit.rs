@@ -21,18 +21,69 @@ pub enum AttributeUpdate {
     Replace,
 }
 
-/// One node of a batch insert.
+/// A node to add: its id, and optionally data and attributes.
+///
+/// Build one with [`NodeSpec::new`] and the `with_*` methods, then pass it to
+/// [`Network::add_node_with`] or, many at once, [`Network::add_nodes`]. A bare
+/// id converts too: `net.add_nodes(["a", "b"])`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeSpec {
     /// Node id.
     pub id: String,
-    /// Optional payload.
+    /// Optional payload: any JSON value, at most
+    /// [`MAX_VALUE_DEPTH`](crate::limits::MAX_VALUE_DEPTH) levels deep.
     pub data: Option<Value>,
-    /// Flat attributes.
+    /// Flat attributes: scalar values only.
     pub attributes: Map<String, Value>,
 }
 
-/// One edge of a batch insert.
+impl NodeSpec {
+    /// A node with this id, no data and no attributes.
+    pub fn new(id: impl Into<String>) -> Self {
+        NodeSpec {
+            id: id.into(),
+            data: None,
+            attributes: Map::new(),
+        }
+    }
+
+    /// With this JSON payload.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// With one more attribute (a string, number, boolean or null).
+    pub fn with_attribute(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.attributes.insert(key.into(), value.into());
+        self
+    }
+
+    /// With these attributes, added to any set before.
+    pub fn with_attributes(mut self, attributes: Map<String, Value>) -> Self {
+        self.attributes.extend(attributes);
+        self
+    }
+}
+
+impl From<&str> for NodeSpec {
+    fn from(id: &str) -> Self {
+        NodeSpec::new(id)
+    }
+}
+
+impl From<String> for NodeSpec {
+    fn from(id: String) -> Self {
+        NodeSpec::new(id)
+    }
+}
+
+/// An edge to add: endpoints, weight (default [`DEFAULT_WEIGHT`](super::DEFAULT_WEIGHT))
+/// and attributes.
+///
+/// Build one with [`EdgeSpec::new`] and the `with_*` methods, then pass it to
+/// [`Network::add_edge_with`] or, many at once, [`Network::add_edges`]. A
+/// `(source, target, weight)` tuple converts too.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EdgeSpec {
     /// Source node id.
@@ -41,8 +92,99 @@ pub struct EdgeSpec {
     pub target: String,
     /// Finite weight.
     pub weight: f64,
-    /// Flat attributes.
+    /// Flat attributes: scalar values only.
     pub attributes: Map<String, Value>,
+}
+
+impl EdgeSpec {
+    /// An edge `source → target` of the default weight, with no attributes.
+    pub fn new(source: impl Into<String>, target: impl Into<String>) -> Self {
+        EdgeSpec {
+            source: source.into(),
+            target: target.into(),
+            weight: super::DEFAULT_WEIGHT,
+            attributes: Map::new(),
+        }
+    }
+
+    /// With this weight.
+    pub fn with_weight(mut self, weight: f64) -> Self {
+        self.weight = weight;
+        self
+    }
+
+    /// With one more attribute (a string, number, boolean or null).
+    pub fn with_attribute(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.attributes.insert(key.into(), value.into());
+        self
+    }
+
+    /// With these attributes, added to any set before.
+    pub fn with_attributes(mut self, attributes: Map<String, Value>) -> Self {
+        self.attributes.extend(attributes);
+        self
+    }
+}
+
+/// One edge as [`Network::add_edges`] takes it: an [`EdgeSpec`], or a
+/// `(source, target, weight)` tuple, which costs no allocation.
+pub trait EdgeItem {
+    /// The source node's id.
+    fn source(&self) -> &str;
+    /// The target node's id.
+    fn target(&self) -> &str;
+    /// The weight.
+    fn weight(&self) -> f64;
+    /// Whether it has attributes.
+    fn has_attributes(&self) -> bool;
+    /// Its attributes.
+    fn into_attributes(self) -> Map<String, Value>;
+}
+
+impl EdgeItem for EdgeSpec {
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn target(&self) -> &str {
+        &self.target
+    }
+    fn weight(&self) -> f64 {
+        self.weight
+    }
+    fn has_attributes(&self) -> bool {
+        !self.attributes.is_empty()
+    }
+    fn into_attributes(self) -> Map<String, Value> {
+        self.attributes
+    }
+}
+
+impl<S: AsRef<str>, T: AsRef<str>> EdgeItem for (S, T, f64) {
+    fn source(&self) -> &str {
+        self.0.as_ref()
+    }
+    fn target(&self) -> &str {
+        self.1.as_ref()
+    }
+    fn weight(&self) -> f64 {
+        self.2
+    }
+    fn has_attributes(&self) -> bool {
+        false
+    }
+    fn into_attributes(self) -> Map<String, Value> {
+        Map::new()
+    }
+}
+
+/// What [`Network::add_edges`] does with an endpoint that is not a node yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MissingNodes {
+    /// Fail the whole batch with [`Error::InvalidBatchItem`] naming the item.
+    #[default]
+    Fail,
+    /// Create it as a plain node (no data, no attributes).
+    Create,
 }
 
 /// What [`Network::add_edges`] did.
@@ -189,7 +331,11 @@ impl Network {
     /// Adds many nodes atomically: every item is validated first, and if any is
     /// invalid nothing is added and the error names its index. An id that exists, or
     /// repeats an earlier item, is a duplicate (left untouched). O(items).
-    pub fn add_nodes(&mut self, items: Vec<NodeSpec>) -> Result<Vec<AddNodeOutcome>> {
+    pub fn add_nodes<N: Into<NodeSpec>>(
+        &mut self,
+        items: impl IntoIterator<Item = N>,
+    ) -> Result<Vec<AddNodeOutcome>> {
+        let items: Vec<NodeSpec> = items.into_iter().map(Into::into).collect();
         for (index, item) in items.iter().enumerate() {
             validate::id("node_id", &item.id).map_err(|e| batch_error("nodes", index, e))?;
             validate::attributes("attributes", &item.attributes)
@@ -216,14 +362,56 @@ impl Network {
     }
 
     /// Adds many edges atomically: every item is validated (ids, weight, attributes,
-    /// endpoints) before any is added. With `create_missing_nodes`, unknown endpoints
-    /// are created as plain nodes; otherwise an unknown endpoint fails the batch.
-    /// O(items).
-    pub fn add_edges(
+    /// endpoints) before any is added, and an error names the first bad item's index
+    /// and changes nothing. With [`MissingNodes::Create`], unknown endpoints are
+    /// created as plain nodes; with [`MissingNodes::Fail`], an unknown endpoint fails
+    /// the batch. The new edges' ids are consecutive, in item order. O(items).
+    ///
+    /// This is the way to load many edges fast: between existing nodes and without
+    /// attributes, the endpoints of many edges are looked up at once, so that the
+    /// processor overlaps their memory accesses where [`Network::add_edge`] in a loop
+    /// waits on each in turn.
+    ///
+    /// ```
+    /// use networks_mcp::network::{MissingNodes, Network};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// let added = net.add_edges([("a", "b", 1.0), ("b", "c", 2.5)], MissingNodes::Fail)?;
+    /// assert_eq!(added.edge_ids, [0, 1]);
+    ///
+    /// // One bad item, and nothing is added.
+    /// assert!(net.add_edges([("a", "c", 1.0), ("a", "zz", 1.0)], MissingNodes::Fail).is_err());
+    /// assert_eq!(net.edge_count(), 2);
+    ///
+    /// let added = net.add_edges([("c", "d", 1.0)], MissingNodes::Create)?;
+    /// assert_eq!(added.created_nodes, ["d"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn add_edges<E: EdgeItem>(
         &mut self,
-        items: Vec<EdgeSpec>,
-        create_missing_nodes: bool,
+        items: impl IntoIterator<Item = E>,
+        missing: MissingNodes,
     ) -> Result<EdgeBatchOutcome> {
+        let items: Vec<E> = items.into_iter().collect();
+        if missing == MissingNodes::Fail && !items.iter().any(E::has_attributes) {
+            let range =
+                self.add_edge_list(items.iter().map(|e| (e.source(), e.target(), e.weight())))?;
+            return Ok(EdgeBatchOutcome {
+                edge_ids: range.collect(),
+                created_nodes: Vec::new(),
+            });
+        }
+        let items: Vec<EdgeSpec> = items
+            .into_iter()
+            .map(|e| EdgeSpec {
+                source: e.source().to_string(),
+                target: e.target().to_string(),
+                weight: e.weight(),
+                attributes: e.into_attributes(),
+            })
+            .collect();
+        let create_missing_nodes = missing == MissingNodes::Create;
         let mut missing: Vec<String> = Vec::new();
         let mut missing_seen: HashSet<&str> = HashSet::new();
         // Endpoints resolved while validating, so the insert pass looks up only
@@ -285,25 +473,11 @@ impl Network {
     /// Adds the edges of an edge list, `(source id, target id, weight)` each,
     /// between existing nodes, atomically: every edge is validated and both its
     /// endpoints looked up before any is added; an error names the first bad
-    /// item's index (as [`Network::add_edges`] does) and changes nothing. Returns the new edges' ids, which are
-    /// consecutive. The fast way to load a large graph: resolving every id first and
+    /// item's index (as [`Network::add_edges`] does) and changes nothing. Returns
+    /// the new edges' ids, which are consecutive. Resolving every id first and
     /// inserting afterwards lets the processor overlap the memory accesses of many
-    /// edges, where [`Network::add_edge`] in a loop waits on each in turn. O(items).
-    ///
-    /// ```
-    /// use networks_mcp::network::Network;
-    /// use serde_json::Map;
-    ///
-    /// let mut net = Network::new();
-    /// for id in ["a", "b", "c"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
-    /// }
-    /// let ids = net.add_edge_list([("a", "b", 1.0), ("b", "c", 2.5)]).unwrap();
-    /// assert_eq!(ids, 0..2);
-    /// assert!(net.add_edge_list([("a", "c", 1.0), ("a", "zz", 1.0)]).is_err());
-    /// assert_eq!(net.edge_count(), 2);
-    /// ```
-    pub fn add_edge_list<'a>(
+    /// edges. O(items).
+    pub(crate) fn add_edge_list<'a>(
         &mut self,
         edges: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
     ) -> Result<std::ops::Range<EdgeId>> {

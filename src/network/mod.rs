@@ -13,10 +13,10 @@
 //!
 //! let mut net = Network::new();
 //! for id in ["agents", "logging", "cli"] {
-//!     net.add_node(id, None, Map::new()).unwrap();
+//!     net.add_node(id).unwrap();
 //! }
-//! net.add_edge("agents", "logging", 1.0, Map::new()).unwrap();
-//! net.add_edge("cli", "agents", 1.0, Map::new()).unwrap();
+//! net.add_edge("agents", "logging", 1.0).unwrap();
+//! net.add_edge("cli", "agents", 1.0).unwrap();
 //! assert_eq!(net.neighbors("agents", Direction::Both).unwrap(), ["logging", "cli"]);
 //! ```
 
@@ -27,6 +27,7 @@ pub mod describe;
 mod edge_ids;
 pub mod edit;
 mod id_index;
+pub mod options;
 pub mod ordering;
 pub mod paths;
 mod prefetch;
@@ -41,11 +42,15 @@ use hashbrown::HashSet;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub use adjacency::Adjacency;
-pub use edit::{AttributeUpdate, EdgeBatchOutcome, EdgeSpec, NodeSpec, RemovedEdge};
+pub use edit::{
+    AttributeUpdate, EdgeBatchOutcome, EdgeItem, EdgeSpec, MissingNodes, NodeSpec, RemovedEdge,
+};
+pub use options::{Order, TraverseOptions, Weighted};
 pub use query::NodeFilter;
+pub use traversal::TraversalOrder;
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
 
 use crate::error::{Error, Result};
@@ -198,24 +203,54 @@ impl Network {
         self.graph.node_indices().map(|ix| &*self.graph[ix].id)
     }
 
-    /// Adds a node. Idempotent: an existing id is left untouched and reported as
-    /// [`AddNodeOutcome::Duplicate`]. Validates the id and that `attributes` is flat.
-    /// O(1) expected, plus the size of the attributes.
-    pub fn add_node(
-        &mut self,
-        id: &str,
-        data: Option<Value>,
-        attributes: Map<String, Value>,
-    ) -> Result<AddNodeOutcome> {
-        validate::id("node_id", id)?;
+    /// Adds a node with no data and no attributes. Idempotent: an existing id is
+    /// left untouched and reported as [`AddNodeOutcome::Duplicate`]. O(1) expected.
+    ///
+    /// ```
+    /// use networks_mcp::network::{AddNodeOutcome, Network};
+    ///
+    /// let mut net = Network::new();
+    /// assert_eq!(net.add_node("build")?, AddNodeOutcome::Added);
+    /// assert_eq!(net.add_node("build")?, AddNodeOutcome::Duplicate);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn add_node(&mut self, id: &str) -> Result<AddNodeOutcome> {
+        self.add_node_with(NodeSpec::new(id))
+    }
+
+    /// Adds a node with data and attributes (see [`NodeSpec`]'s builder).
+    /// Idempotent like [`Network::add_node`]: an existing node keeps what it has.
+    /// Validates the id, that the attributes are flat and the data's depth.
+    /// O(1) expected, plus the size of the attributes and data.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, NodeSpec};
+    /// use serde_json::json;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_node_with(
+    ///     NodeSpec::new("build")
+    ///         .with_attribute("owner", "ci")
+    ///         .with_data(json!({"steps": ["compile", "link"]})),
+    /// )?;
+    /// assert_eq!(net.node("build").unwrap().attributes.get("owner"), Some(&json!("ci")));
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn add_node_with(&mut self, node: NodeSpec) -> Result<AddNodeOutcome> {
+        let NodeSpec {
+            id,
+            data,
+            attributes,
+        } = node;
+        validate::id("node_id", &id)?;
         validate::attributes("attributes", &attributes)?;
         if let Some(data) = &data {
             validate::data("data", data)?;
         }
-        if self.contains_node(id) {
+        if self.contains_node(&id) {
             return Ok(AddNodeOutcome::Duplicate);
         }
-        self.insert_node_unchecked(id, data, Attributes::from_map(attributes));
+        self.insert_node_unchecked(&id, data, Attributes::from_map(attributes));
         Ok(AddNodeOutcome::Added)
     }
 
@@ -230,22 +265,42 @@ impl Network {
         self.node_index.insert_new(&self.graph, ix);
     }
 
-    /// Adds one directed edge `source → target`. Not idempotent: every call adds a
-    /// new edge (parallel edges and self-loops are allowed) and returns its stable id.
-    /// Both nodes must exist; the weight must be finite. O(1) expected.
-    pub fn add_edge(
-        &mut self,
-        source: &str,
-        target: &str,
-        weight: f64,
-        attributes: Map<String, Value>,
-    ) -> Result<EdgeId> {
-        validate::id("source", source)?;
-        validate::id("target", target)?;
+    /// Adds one directed edge `source → target` of the given weight. Not
+    /// idempotent: every call adds a new edge (parallel edges and self-loops are
+    /// allowed) and returns its stable id. Both nodes must exist; the weight must be
+    /// finite. O(1) expected. For attributes use [`Network::add_edge_with`]; for
+    /// many edges, [`Network::add_edges`].
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_node("compile")?;
+    /// net.add_node("link")?;
+    /// let id = net.add_edge("link", "compile", 2.5)?;
+    /// assert_eq!(net.edge(id).unwrap().weight, 2.5);
+    /// assert_eq!(net.add_edge("link", "test", 1.0).unwrap_err().code(), "node_not_found");
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn add_edge(&mut self, source: &str, target: &str, weight: f64) -> Result<EdgeId> {
+        self.add_edge_with(EdgeSpec::new(source, target).with_weight(weight))
+    }
+
+    /// Adds one directed edge with attributes (see [`EdgeSpec`]'s builder); as
+    /// [`Network::add_edge`] otherwise.
+    pub fn add_edge_with(&mut self, edge: EdgeSpec) -> Result<EdgeId> {
+        let EdgeSpec {
+            source,
+            target,
+            weight,
+            attributes,
+        } = edge;
+        validate::id("source", &source)?;
+        validate::id("target", &target)?;
         validate::weight(weight)?;
         validate::attributes("attributes", &attributes)?;
-        let a = self.require("source", source)?;
-        let b = self.require("target", target)?;
+        let a = self.require("source", &source)?;
+        let b = self.require("target", &target)?;
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::from_map(attributes)))
     }
 

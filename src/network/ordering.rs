@@ -7,7 +7,7 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
-use super::Network;
+use super::{Network, Order};
 use crate::error::Result;
 
 /// A topological order with its Kahn layers.
@@ -23,8 +23,8 @@ pub struct TopologicalOrder {
 impl Network {
     /// A topological order of the whole graph, grouped into layers.
     ///
-    /// `reverse = false`: every edge's source comes before its target.
-    /// `reverse = true`: every edge's target comes before its source (dependencies
+    /// [`Order::Forward`]: every edge's source comes before its target.
+    /// [`Order::Reverse`]: every edge's target comes before its source (dependencies
     /// first in a depends-on graph).
     ///
     /// Algorithm: Kahn's algorithm, level by level. Layer 0 holds the nodes with no
@@ -49,24 +49,24 @@ impl Network {
     /// // "app" depends on "lib" and "log"; "lib" depends on "log".
     /// let mut net = Network::new();
     /// for id in ["app", "lib", "log"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("app", "lib", 1.0, Map::new()).unwrap();
-    /// net.add_edge("app", "log", 1.0, Map::new()).unwrap();
-    /// net.add_edge("lib", "log", 1.0, Map::new()).unwrap();
+    /// net.add_edge("app", "lib", 1.0).unwrap();
+    /// net.add_edge("app", "log", 1.0).unwrap();
+    /// net.add_edge("lib", "log", 1.0).unwrap();
     ///
-    /// let build = net.topological_sort(true).unwrap();
+    /// let build = net.topological_sort(Order::Reverse).unwrap();
     /// let ids: Vec<&str> = build.order.iter().map(|&ix| net.id_at(ix)).collect();
     /// assert_eq!(ids, ["log", "lib", "app"]);
     /// assert_eq!(build.layers.len(), 3);
     ///
-    /// net.add_edge("log", "app", 1.0, Map::new()).unwrap();
-    /// let err = net.topological_sort(false).unwrap_err();
+    /// net.add_edge("log", "app", 1.0).unwrap();
+    /// let err = net.topological_sort(Order::Forward).unwrap_err();
     /// assert_eq!(err.code(), "cycle_detected");
     /// ```
-    pub fn topological_sort(&self, reverse: bool) -> Result<TopologicalOrder> {
+    pub fn topological_sort(&self, order: Order) -> Result<TopologicalOrder> {
         let (order, bounds) = self
-            .kahn(reverse, true)
+            .kahn(order == Order::Reverse, true)
             .ok_or_else(|| self.cycle_error("a topological order"))?;
         let layers = bounds
             .windows(2)
@@ -94,11 +94,11 @@ impl Network {
     /// use serde_json::Map;
     ///
     /// let mut net = Network::new();
-    /// net.add_node("a", None, Map::new()).unwrap();
-    /// net.add_node("b", None, Map::new()).unwrap();
-    /// net.add_edge("b", "a", 1.0, Map::new()).unwrap();
+    /// net.add_node("a").unwrap();
+    /// net.add_node("b").unwrap();
+    /// net.add_edge("b", "a", 1.0).unwrap();
     /// let order = net.toposort_plain().unwrap();
-    /// assert_eq!(net.cycle_ids(&order), ["b", "a"]);
+    /// assert_eq!(net.ids_owned(&order), ["b", "a"]);
     /// ```
     pub fn toposort_plain(&self) -> Result<Vec<NodeIndex>> {
         self.kahn(false, false)

@@ -21,7 +21,7 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{NodeIndexable, VisitMap, Visitable};
 
 use super::adjacency::NeighborSource;
-use super::{Direction, EdgeId, Network};
+use super::{Direction, EdgeId, Network, Weighted};
 use crate::error::{Error, Result};
 
 /// A path through the network.
@@ -277,27 +277,36 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("a", "c", 10.0, Map::new()).unwrap(); // edge 0
-    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap(); // edge 1
-    /// net.add_edge("b", "c", 2.0, Map::new()).unwrap(); // edge 2
+    /// net.add_edge("a", "c", 10.0).unwrap(); // edge 0
+    /// net.add_edge("a", "b", 1.0).unwrap(); // edge 1
+    /// net.add_edge("b", "c", 2.0).unwrap(); // edge 2
     /// let (a, c) = (net.index_of("a").unwrap(), net.index_of("c").unwrap());
     ///
-    /// let light = net.shortest_path(a, c, true).unwrap().unwrap();
+    /// let light = net.shortest_path_by_index(a, c, Weighted::Yes).unwrap().unwrap();
     /// assert_eq!((light.edges, light.total_weight, light.hops), (vec![1, 2], 3.0, 2));
     ///
-    /// let short = net.shortest_path(a, c, false).unwrap().unwrap();
+    /// let short = net.shortest_path_by_index(a, c, Weighted::No).unwrap().unwrap();
     /// assert_eq!((short.edges, short.total_weight, short.hops), (vec![0], 10.0, 1));
     ///
-    /// assert_eq!(net.shortest_path(c, a, true).unwrap(), None);
+    /// assert_eq!(net.shortest_path_by_index(c, a, Weighted::Yes).unwrap(), None);
     /// ```
-    pub fn shortest_path(
+    pub fn shortest_path(&self, from: &str, to: &str, weighted: Weighted) -> Result<Option<Path>> {
+        let from = self.require("from", from)?;
+        let to = self.require("to", to)?;
+        self.shortest_path_by_index(from, to, weighted)
+    }
+
+    /// [`Network::shortest_path`] between node indices, for programs that hold
+    /// indices already (no id lookups).
+    pub fn shortest_path_by_index(
         &self,
         from: NodeIndex,
         to: NodeIndex,
-        weighted: bool,
+        weighted: Weighted,
     ) -> Result<Option<Path>> {
+        let weighted = weighted.is_yes();
         check_index(self, "from", from)?;
         check_index(self, "to", to)?;
         let graph = &self.graph;
@@ -383,17 +392,22 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("a", "b", 2.0, Map::new()).unwrap();
-    /// net.add_edge("b", "c", 0.5, Map::new()).unwrap();
-    /// let dist = net.dijkstra_distances(net.index_of("b").unwrap()).unwrap();
+    /// net.add_edge("a", "b", 2.0).unwrap();
+    /// net.add_edge("b", "c", 0.5).unwrap();
+    /// let dist = net.dijkstra_distances_by_index(net.index_of("b").unwrap()).unwrap();
     /// assert_eq!(dist, [f64::INFINITY, 0.0, 0.5]);
     ///
-    /// net.add_edge("c", "a", -1.0, Map::new()).unwrap();
-    /// assert!(net.dijkstra_distances(net.index_of("a").unwrap()).is_err());
+    /// net.add_edge("c", "a", -1.0).unwrap();
+    /// assert!(net.dijkstra_distances_by_index(net.index_of("a").unwrap()).is_err());
     /// ```
-    pub fn dijkstra_distances(&self, from: NodeIndex) -> Result<Vec<f64>> {
+    pub fn dijkstra_distances(&self, from: &str) -> Result<Vec<f64>> {
+        self.dijkstra_distances_by_index(self.require("from", from)?)
+    }
+
+    /// [`Network::dijkstra_distances`] from a node index.
+    pub fn dijkstra_distances_by_index(&self, from: NodeIndex) -> Result<Vec<f64>> {
         check_index(self, "from", from)?;
         if let Some(edge) = first_negative_edge(self) {
             return Err(Error::InvalidValue {

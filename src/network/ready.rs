@@ -58,21 +58,21 @@ impl Network {
     /// // "app" depends on "lib" and "log"; "lib" depends on "log".
     /// let mut net = Network::new();
     /// for id in ["app", "lib", "log"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("app", "lib", 1.0, Map::new()).unwrap();
-    /// net.add_edge("app", "log", 1.0, Map::new()).unwrap();
-    /// net.add_edge("lib", "log", 1.0, Map::new()).unwrap();
+    /// net.add_edge("app", "lib", 1.0).unwrap();
+    /// net.add_edge("app", "log", 1.0).unwrap();
+    /// net.add_edge("lib", "log", 1.0).unwrap();
     ///
     /// let mut done = vec![false; net.graph().node_bound()];
     /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
-    /// assert_eq!(net.cycle_ids(&r.ready), ["log"]);
+    /// assert_eq!(net.ids_owned(&r.ready), ["log"]);
     /// assert_eq!(r.blocked_total, 2);
-    /// assert_eq!(net.cycle_ids(&r.blocked[0].waiting_on), ["lib", "log"]);
+    /// assert_eq!(net.ids_owned(&r.blocked[0].waiting_on), ["lib", "log"]);
     ///
     /// done[net.index_of("log").unwrap().index()] = true;
     /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
-    /// assert_eq!(net.cycle_ids(&r.ready), ["lib"]);
+    /// assert_eq!(net.ids_owned(&r.ready), ["lib"]);
     /// assert_eq!((r.ready_total, r.blocked_total, r.done_total), (1, 1, 1));
     /// ```
     pub fn ready_nodes(

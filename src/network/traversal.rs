@@ -18,7 +18,8 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{VisitMap, Visitable};
 
 use super::adjacency::NeighborSource;
-use super::{Direction, Network};
+use super::{Direction, Network, TraverseOptions};
+use crate::error::Result;
 
 /// The order in which [`Network::traverse`] visits nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -236,15 +237,15 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c", "d"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap();
-    /// net.add_edge("a", "c", 1.0, Map::new()).unwrap();
-    /// net.add_edge("b", "d", 1.0, Map::new()).unwrap();
+    /// net.add_edge("a", "b", 1.0).unwrap();
+    /// net.add_edge("a", "c", 1.0).unwrap();
+    /// net.add_edge("b", "d", 1.0).unwrap();
     /// let a = net.index_of("a").unwrap();
     ///
     /// let ids = |order| -> Vec<String> {
-    ///     net.traverse(&[a], order, Direction::Out, None, 100)
+    ///     net.traverse_by_index(&[a], TraverseOptions { order: order, direction: Direction::Out, max_depth: None, limit: 100 })
     ///         .visits
     ///         .iter()
     ///         .map(|v| format!("{}@{}", net.id_at(v.node), v.depth))
@@ -253,18 +254,27 @@ impl Network {
     /// assert_eq!(ids(TraversalOrder::Bfs), ["a@0", "b@1", "c@1", "d@2"]);
     /// assert_eq!(ids(TraversalOrder::Dfs), ["a@0", "b@1", "d@2", "c@1"]);
     ///
-    /// let cut = net.traverse(&[a], TraversalOrder::Bfs, Direction::Out, Some(1), 2);
+    /// let cut = net.traverse_by_index(&[a], TraverseOptions { order: TraversalOrder::Bfs, direction: Direction::Out, max_depth: Some(1), limit: 2 });
     /// assert_eq!(cut.visits.len(), 2);
     /// assert!(cut.truncated);
     /// ```
-    pub fn traverse(
-        &self,
-        starts: &[NodeIndex],
-        order: TraversalOrder,
-        direction: Direction,
-        max_depth: Option<usize>,
-        limit: usize,
-    ) -> Traversal {
+    pub fn traverse(&self, starts: &[&str], options: TraverseOptions) -> Result<Traversal> {
+        let starts = starts
+            .iter()
+            .map(|id| self.require("start", id))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.traverse_by_index(&starts, options))
+    }
+
+    /// [`Network::traverse`] from node indices, for programs that hold indices
+    /// already (no id lookups).
+    pub fn traverse_by_index(&self, starts: &[NodeIndex], options: TraverseOptions) -> Traversal {
+        let TraverseOptions {
+            order,
+            direction,
+            max_depth,
+            limit,
+        } = options;
         let graph = &self.graph;
         let source = NeighborSource::partial(self, direction);
         let mut visited = graph.visit_map();
@@ -339,22 +349,34 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["agents", "logging", "cli"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("agents", "logging", 1.0, Map::new()).unwrap();
-    /// net.add_edge("cli", "agents", 1.0, Map::new()).unwrap();
+    /// net.add_edge("agents", "logging", 1.0).unwrap();
+    /// net.add_edge("cli", "agents", 1.0).unwrap();
     /// let cli = net.index_of("cli").unwrap();
     ///
-    /// let reach = net.reachable(cli, Direction::Out, None, 10);
+    /// let reach = net.reachable_by_index(cli, Direction::Out, None, 10);
     /// let found: Vec<(&str, usize)> =
     ///     reach.nodes.iter().map(|&(n, d)| (net.id_at(n), d)).collect();
     /// assert_eq!(found, [("agents", 1), ("logging", 2)]);
     /// assert_eq!((reach.total, reach.truncated), (2, false));
     ///
-    /// let cut = net.reachable(cli, Direction::Out, None, 1);
+    /// let cut = net.reachable_by_index(cli, Direction::Out, None, 1);
     /// assert_eq!((cut.nodes.len(), cut.total, cut.truncated), (1, 2, true));
     /// ```
     pub fn reachable(
+        &self,
+        start: &str,
+        direction: Direction,
+        max_depth: Option<usize>,
+        limit: usize,
+    ) -> Result<Reach> {
+        let start = self.require("start", start)?;
+        Ok(self.reachable_by_index(start, direction, max_depth, limit))
+    }
+
+    /// [`Network::reachable`] from a node index.
+    pub fn reachable_by_index(
         &self,
         start: NodeIndex,
         direction: Direction,
@@ -406,16 +428,21 @@ impl Network {
     ///
     /// let mut net = Network::new();
     /// for id in ["a", "b", "c"] {
-    ///     net.add_node(id, None, Map::new()).unwrap();
+    ///     net.add_node(id).unwrap();
     /// }
-    /// net.add_edge("a", "b", 1.0, Map::new()).unwrap();
-    /// net.add_edge("b", "c", 1.0, Map::new()).unwrap();
-    /// net.add_edge("c", "a", 1.0, Map::new()).unwrap();
-    /// let order = net.bfs_order(net.index_of("a").unwrap());
+    /// net.add_edge("a", "b", 1.0).unwrap();
+    /// net.add_edge("b", "c", 1.0).unwrap();
+    /// net.add_edge("c", "a", 1.0).unwrap();
+    /// let order = net.bfs_order_by_index(net.index_of("a").unwrap());
     /// let ids: Vec<&str> = order.iter().map(|&n| net.id_at(n)).collect();
     /// assert_eq!(ids, ["a", "b", "c"]);
     /// ```
-    pub fn bfs_order(&self, start: NodeIndex) -> Vec<NodeIndex> {
+    pub fn bfs_order(&self, start: &str) -> Result<Vec<NodeIndex>> {
+        Ok(self.bfs_order_by_index(self.require("start", start)?))
+    }
+
+    /// [`Network::bfs_order`] from a node index.
+    pub fn bfs_order_by_index(&self, start: NodeIndex) -> Vec<NodeIndex> {
         let graph = &self.graph;
         if !graph.contains_node(start) {
             return Vec::new();

@@ -254,7 +254,7 @@ impl Extract {
                     Scope::Ancestors => (Direction::In, None),
                     Scope::Descendants => (Direction::Out, None),
                 };
-                let reach = network.reachable(focus, direction, depth, max_nodes - 1);
+                let reach = network.reachable_by_index(focus, direction, depth, max_nodes - 1);
                 let mut chosen = vec![focus];
                 chosen.extend(reach.nodes.iter().map(|&(n, _)| n));
                 ("focus", chosen, reach.truncated)
@@ -510,9 +510,9 @@ mod tests {
         let mut n = Network::named("t");
         for (a, b) in edges {
             for id in [a, b] {
-                n.add_node(id, None, Map::new()).unwrap();
+                n.add_node(id).unwrap();
             }
-            n.add_edge(a, b, 1.0, Map::new()).unwrap();
+            n.add_edge(a, b, 1.0).unwrap();
         }
         n
     }

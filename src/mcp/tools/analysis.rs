@@ -11,7 +11,7 @@ use super::common::{Success, check_limit, check_range, flat_attributes_schema, n
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::traversal::TraversalOrder;
-use crate::network::{Direction, Network, validate};
+use crate::network::{Direction, Network, Order, TraverseOptions, Weighted, validate};
 
 /// The largest `limit` any analysis tool accepts.
 pub const MAX_ANALYSIS_LIMIT: usize = 10_000;
@@ -123,7 +123,15 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
             .iter()
             .map(|id| require(net, "start_nodes", id))
             .collect::<Result<Vec<_>>>()?;
-        let walk = net.traverse(&starts, p.order, p.direction, max_depth, limit);
+        let walk = net.traverse_by_index(
+            &starts,
+            TraverseOptions {
+                order: p.order,
+                direction: p.direction,
+                max_depth,
+                limit,
+            },
+        );
         let visited: Vec<VisitOut> = walk
             .visits
             .iter()
@@ -189,7 +197,7 @@ fn closure(ctx: &ToolContext<'_>, p: ClosureParams, direction: Direction) -> Res
     let max_depth = check_depth(p.max_depth)?;
     ctx.registry.read(&p.network_name, |net| {
         let start = require(net, "node_id", &p.node_id)?;
-        let reach = net.reachable(start, direction, max_depth, limit);
+        let reach = net.reachable_by_index(start, direction, max_depth, limit);
         Ok(ClosureOutput {
             status: Success::Success,
             node_id: p.node_id.clone(),
@@ -261,7 +269,7 @@ fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<Shortes
     ctx.registry.read(&p.network_name, |net| {
         let from = require(net, "source", &p.source)?;
         let to = require(net, "target", &p.target)?;
-        let found = net.shortest_path(from, to, p.weighted)?;
+        let found = net.shortest_path_by_index(from, to, Weighted::from_bool(p.weighted))?;
         let mut out = ShortestPathOutput {
             status: Success::Success,
             found: found.is_some(),
@@ -322,7 +330,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
         let sorted = net
-            .topological_sort(p.reverse)
+            .topological_sort(Order::from_reverse(p.reverse))
             .map_err(|e| named_cycle(e, "a topological order"))?;
         let node_count = sorted.order.len();
         let mut budget = limit;

@@ -12,7 +12,7 @@ use super::common::{
 };
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::network::{AddNodeOutcome, DEFAULT_WEIGHT, Direction};
+use crate::network::{AddNodeOutcome, DEFAULT_WEIGHT, Direction, EdgeSpec, NodeSpec};
 
 /// The most neighbors one call returns.
 pub const MAX_NEIGHBORS_LIMIT: usize = 10_000;
@@ -134,7 +134,11 @@ fn add_node(ctx: &ToolContext<'_>, p: AddNodeParams) -> Result<AddNodeOutput> {
         if !net.contains_node(&p.node_id) {
             ctx.limits.check_nodes(net.node_count(), 1)?;
         }
-        net.add_node(&p.node_id, p.data, p.attributes)
+        net.add_node_with(NodeSpec {
+            id: p.node_id.clone(),
+            data: p.data,
+            attributes: p.attributes,
+        })
     })?;
     let (status, message) = match outcome {
         AddNodeOutcome::Added => {
@@ -194,7 +198,12 @@ fn add_edge(ctx: &ToolContext<'_>, p: AddEdgeParams) -> Result<AddEdgeOutput> {
     ctx.limits.check_item(&p.attributes, None)?;
     let edge_id = ctx.registry.write(&p.network_name, |net| {
         ctx.limits.check_edges(net.edge_count(), 1)?;
-        net.add_edge(&p.source, &p.target, p.weight, p.attributes)
+        net.add_edge_with(EdgeSpec {
+            source: p.source.clone(),
+            target: p.target.clone(),
+            weight: p.weight,
+            attributes: p.attributes,
+        })
     })?;
     info!(network = %p.network_name, source = %p.source, target = %p.target, weight = p.weight, edge_id, "edge added");
     Ok(AddEdgeOutput {

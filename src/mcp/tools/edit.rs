@@ -13,8 +13,8 @@ use super::common::{
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::{
-    AddNodeOutcome, AttributeUpdate, DEFAULT_WEIGHT, Direction, EdgeSpec, NodeFilter, NodeSpec,
-    validate,
+    AddNodeOutcome, AttributeUpdate, DEFAULT_WEIGHT, Direction, EdgeSpec, MissingNodes, NodeFilter,
+    NodeSpec, validate,
 };
 
 /// The most items one batch call takes.
@@ -676,7 +676,14 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
         let total = specs.len() as u64;
         ctx.progress.report(total / 2, total, "validated");
         ctx.progress.check("the batch")?;
-        let outcome = net.add_edges(specs, p.create_missing_nodes);
+        let outcome = net.add_edges(
+            specs,
+            if p.create_missing_nodes {
+                MissingNodes::Create
+            } else {
+                MissingNodes::Fail
+            },
+        );
         ctx.progress.report(total, total, "applied");
         outcome
     })?;

@@ -161,7 +161,7 @@ fn select(
     }
     if depth > 0 {
         for &start in &starts {
-            let reach = net.reachable(start, direction, Some(depth), usize::MAX);
+            let reach = net.reachable_by_index(start, direction, Some(depth), usize::MAX);
             for (n, _) in reach.nodes {
                 if seen.insert(n) {
                     order.push(n);
