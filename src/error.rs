@@ -19,40 +19,79 @@ use serde_json::{Map, Value, json};
 pub enum Error {
     /// The tool arguments could not be decoded (missing field, wrong type, unknown field).
     InvalidArguments {
+        /// What was wrong, as the decoder said it.
         message: String,
+        /// The argument at fault, when known.
         field: Option<String>,
     },
     /// An id or a network name breaks the id rules.
-    InvalidId { field: String, reason: String },
+    InvalidId {
+        /// The parameter that held it (`node_id`, `source`, `network_name`...).
+        field: String,
+        /// Which rule it breaks.
+        reason: String,
+    },
     /// An attribute map is not a flat map of scalar values.
-    InvalidAttributes { field: String, reason: String },
+    InvalidAttributes {
+        /// The parameter that held it.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A weight is not a finite number.
-    InvalidWeight { reason: String },
+    InvalidWeight {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A value is well-typed but not acceptable (e.g. an unknown enum word in context).
-    InvalidValue { field: String, reason: String },
+    InvalidValue {
+        /// The parameter that held it.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// No network of that name is registered.
     NetworkNotFound {
+        /// The name asked for.
         name: String,
+        /// The names that exist, sorted.
         available: Vec<String>,
     },
     /// No node of that id exists in the network.
     NodeNotFound {
+        /// The network's name (empty for an anonymous [`Network`](crate::Network)).
         network: String,
+        /// The parameter that held the id.
         field: String,
+        /// The id asked for.
         node_id: String,
+        /// Existing ids close to it, best first (filled in by the MCP layer).
         suggestions: Vec<String>,
     },
     /// No edge of that id exists in the network.
-    EdgeNotFound { network: String, edge_id: u64 },
+    EdgeNotFound {
+        /// The network's name.
+        network: String,
+        /// The edge id asked for.
+        edge_id: u64,
+    },
     /// A destructive call was made without `confirm: true`.
-    ConfirmationRequired { action: String },
+    ConfirmationRequired {
+        /// What would have been destroyed.
+        action: String,
+    },
     /// The graph has a cycle where the operation needs a DAG.
     CycleDetected {
+        /// What could not be computed ("a topological order").
         operation: String,
+        /// The ids of one cycle, in order.
         cycle: Vec<String>,
     },
     /// A cycle whose total weight is negative makes shortest paths undefined.
-    NegativeCycle { source_id: String },
+    NegativeCycle {
+        /// The id the search started from.
+        source_id: String,
+    },
     /// A sum of weights is past the range of a 64-bit float.
     WeightOverflow {
         /// What was being summed: "a path from 'a' to 'b'", "the critical path".
@@ -62,20 +101,32 @@ pub enum Error {
     },
     /// One item of a batch is invalid; nothing of the batch was applied.
     InvalidBatchItem {
+        /// The batch parameter (`nodes`, `edges`).
         field: String,
+        /// The item's 0-based index.
         index: usize,
+        /// What is wrong with the item.
         inner: Box<Error>,
     },
     /// A configured limit would be exceeded; nothing was changed.
     LimitExceeded {
+        /// What would have grown ("the network's node count").
         what: String,
+        /// The limit.
         limit: u64,
+        /// How to get past it.
         hint: String,
     },
     /// The server runs in read-only mode and the tool writes.
-    ReadOnly { tool: String },
+    ReadOnly {
+        /// The tool that was called.
+        tool: String,
+    },
     /// The tool name is not known (or its toolset is disabled).
-    UnknownTool { name: String },
+    UnknownTool {
+        /// The name that was called.
+        name: String,
+    },
     /// A document given for import could not be read; nothing was imported.
     ImportInvalid {
         /// The format name (e.g. `"graphml"`).
@@ -86,12 +137,21 @@ pub enum Error {
         message: String,
     },
     /// The client cancelled the request before its changes were applied.
-    Cancelled { operation: String },
+    Cancelled {
+        /// What was cancelled.
+        operation: String,
+    },
     /// Durable storage could not make a write durable; the write was not applied,
     /// and writes are refused until the operator fixes the disk and restarts.
-    StorageFailed { message: String },
+    StorageFailed {
+        /// What the operating system said.
+        message: String,
+    },
     /// A bug: the call failed inside the server. Nothing is known to have changed.
-    Internal { message: String },
+    Internal {
+        /// What failed.
+        message: String,
+    },
 }
 
 /// Whom a message's advice speaks to: a Rust program or an MCP client.

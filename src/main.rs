@@ -11,7 +11,7 @@ use networks_mcp::mcp::stdio::JsonLinesTransport;
 use networks_mcp::registry::NetworkRegistry;
 use networks_mcp::storage::{Storage, StorageConfig};
 use rmcp::ServiceExt;
-use tracing::{error, info};
+use tracing::{error, info, warn};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_with_config();
@@ -230,7 +230,14 @@ async fn serve_stdio(
     let (transport, writer) = JsonLinesTransport::new(tokio::io::stdin(), tokio::io::stdout());
     let transport = transport.with_max_line_bytes(max_line_bytes);
     let service = tokio::select! {
-        service = server.serve(transport) => service?,
+        service = server.serve(transport) => match service {
+            Ok(service) => service,
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
+                warn!("no MCP client connected: stdin was closed before an initialize request arrived; exiting");
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        },
         signal = &mut shutdown => {
             info!(signal, "shutting down before a client connected");
             return Ok(());

@@ -335,3 +335,18 @@ fn failed_calls_log_bounded_escaped_lines() {
         "{import}"
     );
 }
+
+/// Stdin closed before any client spoke: the log says in plain words that no
+/// client connected, nothing reaches stdout, and the exit is clean.
+#[test]
+fn stdin_closed_before_a_client_says_no_client_connected() {
+    let output = Command::new(BIN)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run networks-mcp");
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(output.stdout.is_empty());
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(log.contains("no MCP client connected"), "{log}");
+    assert!(!log.contains("ERROR"), "{log}");
+}

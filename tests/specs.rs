@@ -108,3 +108,20 @@ fn every_tool_has_a_matching_spec_and_every_spec_a_tool() {
         problems.join("\n")
     );
 }
+
+/// The README's library example is `examples/library.rs` exactly, as a user types
+/// it (no rustdoc-hidden lines), and so is the crate-level doc's.
+#[test]
+fn readme_shows_the_library_example_verbatim() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let example = std::fs::read_to_string(format!("{root}/examples/library.rs")).unwrap();
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```rust\n{example}```")),
+        "README.md's library section must show examples/library.rs verbatim"
+    );
+    assert!(
+        !readme.contains("\n# Ok::<"),
+        "README.md shows a rustdoc-hidden line"
+    );
+}

@@ -16,9 +16,9 @@
 
 pub mod args;
 mod frames;
-pub mod metrics;
-pub mod security;
-pub mod ui;
+pub(crate) mod metrics;
+pub(crate) mod security;
+pub(crate) mod ui;
 
 use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;

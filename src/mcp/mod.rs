@@ -9,17 +9,17 @@
 // of the 2025 protocol still use it, so this module keeps serving it.
 #![allow(deprecated)]
 
-pub mod app;
+pub(crate) mod app;
 mod error_object;
 mod instructions;
-pub mod notify;
-pub mod prompts;
-pub mod resources;
+pub(crate) mod notify;
+pub(crate) mod prompts;
+pub(crate) mod resources;
 mod schema;
 pub mod stdio;
 mod suggest;
-pub mod tool;
-pub mod tools;
+pub(crate) mod tool;
+pub(crate) mod tools;
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -252,8 +252,8 @@ impl Network {
     /// let cycles = net.find_cycles(10);
     /// assert_eq!(cycles.total, 2);
     /// assert!(!cycles.truncated);
-    /// assert_eq!(net.ids_owned(&cycles.components[0].cycle), ["a", "b", "c"]);
-    /// assert_eq!(net.ids_owned(&cycles.components[1].cycle), ["d"]);
+    /// assert_eq!(net.ids(&cycles.components[0].cycle), ["a", "b", "c"]);
+    /// assert_eq!(net.ids(&cycles.components[1].cycle), ["d"]);
     ///
     /// let first = net.find_cycles(1);
     /// assert_eq!((first.components.len(), first.total, first.truncated), (1, 2, true));
@@ -282,7 +282,7 @@ impl Network {
     /// net.add_edge("z", "y", 1.0).unwrap();
     /// net.add_edge("y", "z", 1.0).unwrap();
     /// let cycle = net.find_any_cycle().unwrap();
-    /// assert_eq!(net.ids_owned(&cycle), ["y", "z"]);
+    /// assert_eq!(net.ids(&cycle), ["y", "z"]);
     /// ```
     pub fn find_any_cycle(&self) -> Option<Vec<NodeIndex>> {
         self.cyclic_components(1, false)
@@ -368,7 +368,7 @@ impl Network {
     /// net.add_node("a").unwrap();
     /// net.add_edge("a", "a", 1.0).unwrap();
     /// let cycle = net.find_any_cycle().unwrap();
-    /// assert_eq!(net.ids_owned(&cycle), ["a"]);
+    /// assert_eq!(net.ids(&cycle), ["a"]);
     /// ```
     pub fn ids(&self, nodes: &[NodeIndex]) -> Vec<&str> {
         nodes

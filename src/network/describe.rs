@@ -72,7 +72,7 @@ impl Network {
     /// let d = net.describe(10, 1);
     /// assert_eq!((d.nodes, d.edges, d.weakly_connected_components), (4, 2, 2));
     /// assert!(d.is_dag);
-    /// assert_eq!(net.ids_owned(&d.sources), ["a", "lonely"]);
+    /// assert_eq!(net.ids(&d.sources), ["a", "lonely"]);
     /// assert_eq!(d.sinks_total, 3);
     /// assert_eq!(d.isolated_total, 1);
     /// assert_eq!(d.top_out_degree, [(net.index_of("a").unwrap(), 2)]);

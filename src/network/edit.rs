@@ -3,11 +3,11 @@
 //! anything, so a failed call leaves the network exactly as it was.
 
 use hashbrown::HashSet;
-use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
 use super::prefetch::NodePrefetcher;
+use super::structure::{Change, Changed};
 use super::{AddNodeOutcome, Attributes, EdgeId, Network, validate};
 use crate::error::{Error, Result};
 
@@ -271,23 +271,10 @@ impl Network {
     pub fn remove_node(&mut self, id: &str) -> Result<usize> {
         validate::id("node_id", id)?;
         let ix = self.require("node_id", id)?;
-        let mut edges: Vec<(EdgeId, f64)> = self
-            .graph
-            .edges_directed(ix, Outgoing)
-            .chain(self.graph.edges_directed(ix, Incoming))
-            .map(|e| (e.weight().id, e.weight().weight))
-            .collect();
-        // A self-loop is listed both ways.
-        edges.sort_unstable_by_key(|&(id, _)| id);
-        edges.dedup_by_key(|&mut (id, _)| id);
-        for &(edge_id, weight) in &edges {
-            self.edge_index.remove(edge_id);
-            self.negative_edges -= usize::from(weight < 0.0);
+        match self.change(Change::RemoveNode(ix)) {
+            Changed::Removed(edges) => Ok(edges),
+            _ => unreachable!("removing a node yields the edges removed"),
         }
-        self.adjacency.invalidate();
-        self.node_index.remove(&self.graph, id);
-        self.graph.remove_node(ix);
-        Ok(edges.len())
     }
 
     /// Removes one edge by id. O(1) expected.
@@ -304,11 +291,7 @@ impl Network {
             target: view.target.to_string(),
             weight: view.weight,
         };
-        if let Some(ix) = self.edge_index.remove(edge_id) {
-            self.adjacency.invalidate();
-            self.negative_edges -= usize::from(removed.weight < 0.0);
-            self.graph.remove_edge(ix);
-        }
+        self.change(Change::RemoveEdge(edge_id));
         Ok(removed)
     }
 

@@ -34,6 +34,7 @@ mod prefetch;
 pub mod query;
 pub mod ready;
 pub mod snapshot;
+mod structure;
 pub mod traversal;
 mod types;
 pub mod validate;
@@ -42,7 +43,6 @@ use hashbrown::HashSet;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
-use serde_json::Value;
 
 pub use adjacency::Adjacency;
 pub use edit::{
@@ -254,17 +254,6 @@ impl Network {
         Ok(AddNodeOutcome::Added)
     }
 
-    /// Inserts a node whose id is known to be valid and new.
-    fn insert_node_unchecked(&mut self, id: &str, data: Option<Value>, attributes: Attributes) {
-        self.adjacency.invalidate();
-        let ix = self.graph.add_node(Node {
-            id: id.into(),
-            data: data.map(Box::new),
-            attributes,
-        });
-        self.node_index.insert_new(&self.graph, ix);
-    }
-
     /// Adds one directed edge `source → target` of the given weight. Not
     /// idempotent: every call adds a new edge (parallel edges and self-loops are
     /// allowed) and returns its stable id. Both nodes must exist; the weight must be
@@ -302,31 +291,6 @@ impl Network {
         let a = self.require("source", &source)?;
         let b = self.require("target", &target)?;
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::from_map(attributes)))
-    }
-
-    /// Adds an edge between existing node indices with an already validated weight.
-    fn insert_edge_unchecked(
-        &mut self,
-        a: NodeIndex,
-        b: NodeIndex,
-        weight: f64,
-        attributes: Attributes,
-    ) -> EdgeId {
-        self.adjacency.invalidate();
-        self.negative_edges += usize::from(weight < 0.0);
-        let id = self.next_edge_id;
-        self.next_edge_id += 1;
-        let ix = self.graph.add_edge(
-            a,
-            b,
-            Edge {
-                id,
-                weight,
-                attributes,
-            },
-        );
-        self.edge_index.insert(id, ix);
-        id
     }
 
     /// Whether some edge has a negative weight. O(1).

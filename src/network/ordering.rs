@@ -43,7 +43,7 @@ impl Network {
     /// (a self-loop included).
     ///
     /// ```
-    /// use networks_mcp::network::Network;
+    /// use networks_mcp::network::{Network, Order};
     /// use serde_json::Map;
     ///
     /// // "app" depends on "lib" and "log"; "lib" depends on "log".
@@ -98,7 +98,7 @@ impl Network {
     /// net.add_node("b").unwrap();
     /// net.add_edge("b", "a", 1.0).unwrap();
     /// let order = net.toposort_plain().unwrap();
-    /// assert_eq!(net.ids_owned(&order), ["b", "a"]);
+    /// assert_eq!(net.ids(&order), ["b", "a"]);
     /// ```
     pub fn toposort_plain(&self) -> Result<Vec<NodeIndex>> {
         self.kahn(false, false)

@@ -272,7 +272,7 @@ impl Network {
     /// weights so large that they overflow to infinity are treated as unreachable.)
     ///
     /// ```
-    /// use networks_mcp::network::Network;
+    /// use networks_mcp::network::{Network, Weighted};
     /// use serde_json::Map;
     ///
     /// let mut net = Network::new();
@@ -282,15 +282,14 @@ impl Network {
     /// net.add_edge("a", "c", 10.0).unwrap(); // edge 0
     /// net.add_edge("a", "b", 1.0).unwrap(); // edge 1
     /// net.add_edge("b", "c", 2.0).unwrap(); // edge 2
-    /// let (a, c) = (net.index_of("a").unwrap(), net.index_of("c").unwrap());
     ///
-    /// let light = net.shortest_path_by_index(a, c, Weighted::Yes).unwrap().unwrap();
+    /// let light = net.shortest_path("a", "c", Weighted::Yes).unwrap().unwrap();
     /// assert_eq!((light.edges, light.total_weight, light.hops), (vec![1, 2], 3.0, 2));
     ///
-    /// let short = net.shortest_path_by_index(a, c, Weighted::No).unwrap().unwrap();
+    /// let short = net.shortest_path("a", "c", Weighted::No).unwrap().unwrap();
     /// assert_eq!((short.edges, short.total_weight, short.hops), (vec![0], 10.0, 1));
     ///
-    /// assert_eq!(net.shortest_path_by_index(c, a, Weighted::Yes).unwrap(), None);
+    /// assert_eq!(net.shortest_path("c", "a", Weighted::Yes).unwrap(), None);
     /// ```
     pub fn shortest_path(&self, from: &str, to: &str, weighted: Weighted) -> Result<Option<Path>> {
         let from = self.require("from", from)?;

@@ -66,13 +66,13 @@ impl Network {
     ///
     /// let mut done = vec![false; net.graph().node_bound()];
     /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
-    /// assert_eq!(net.ids_owned(&r.ready), ["log"]);
+    /// assert_eq!(net.ids(&r.ready), ["log"]);
     /// assert_eq!(r.blocked_total, 2);
-    /// assert_eq!(net.ids_owned(&r.blocked[0].waiting_on), ["lib", "log"]);
+    /// assert_eq!(net.ids(&r.blocked[0].waiting_on), ["lib", "log"]);
     ///
     /// done[net.index_of("log").unwrap().index()] = true;
     /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
-    /// assert_eq!(net.ids_owned(&r.ready), ["lib"]);
+    /// assert_eq!(net.ids(&r.ready), ["lib"]);
     /// assert_eq!((r.ready_total, r.blocked_total, r.done_total), (1, 1, 1));
     /// ```
     pub fn ready_nodes(

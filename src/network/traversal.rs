@@ -231,32 +231,27 @@ impl Network {
     /// space (a bit set, the output, and a neighbor buffer — nothing per node).
     ///
     /// ```
-    /// use networks_mcp::network::{Direction, Network};
-    /// use networks_mcp::network::traversal::TraversalOrder;
-    /// use serde_json::Map;
+    /// use networks_mcp::network::{Direction, Network, TraversalOrder, TraverseOptions};
     ///
     /// let mut net = Network::new();
-    /// for id in ["a", "b", "c", "d"] {
-    ///     net.add_node(id).unwrap();
-    /// }
-    /// net.add_edge("a", "b", 1.0).unwrap();
-    /// net.add_edge("a", "c", 1.0).unwrap();
-    /// net.add_edge("b", "d", 1.0).unwrap();
-    /// let a = net.index_of("a").unwrap();
+    /// net.add_nodes(["a", "b", "c", "d"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// net.add_edge("a", "c", 1.0)?;
+    /// net.add_edge("b", "d", 1.0)?;
     ///
-    /// let ids = |order| -> Vec<String> {
-    ///     net.traverse_by_index(&[a], TraverseOptions { order: order, direction: Direction::Out, max_depth: None, limit: 100 })
-    ///         .visits
-    ///         .iter()
-    ///         .map(|v| format!("{}@{}", net.id_at(v.node), v.depth))
-    ///         .collect()
+    /// let walk = |order| -> Result<Vec<String>, networks_mcp::Error> {
+    ///     let options = TraverseOptions { order, direction: Direction::Out, ..Default::default() };
+    ///     let visits = net.traverse(&["a"], options)?.visits;
+    ///     Ok(visits.iter().map(|v| format!("{}@{}", net.id_at(v.node), v.depth)).collect())
     /// };
-    /// assert_eq!(ids(TraversalOrder::Bfs), ["a@0", "b@1", "c@1", "d@2"]);
-    /// assert_eq!(ids(TraversalOrder::Dfs), ["a@0", "b@1", "d@2", "c@1"]);
+    /// assert_eq!(walk(TraversalOrder::Bfs)?, ["a@0", "b@1", "c@1", "d@2"]);
+    /// assert_eq!(walk(TraversalOrder::Dfs)?, ["a@0", "b@1", "d@2", "c@1"]);
     ///
-    /// let cut = net.traverse_by_index(&[a], TraverseOptions { order: TraversalOrder::Bfs, direction: Direction::Out, max_depth: Some(1), limit: 2 });
+    /// let near = TraverseOptions { direction: Direction::Out, max_depth: Some(1), limit: 2, ..Default::default() };
+    /// let cut = net.traverse(&["a"], near)?;
     /// assert_eq!(cut.visits.len(), 2);
     /// assert!(cut.truncated);
+    /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn traverse(&self, starts: &[&str], options: TraverseOptions) -> Result<Traversal> {
         let starts = starts

@@ -6,5 +6,5 @@
 //! serves a working view. It sits beside [`crate::network`], not inside it: it is
 //! presentation, and `network/` stays pure graph algorithms.
 
-pub mod layout;
-pub mod model;
+pub(crate) mod layout;
+pub(crate) mod model;

@@ -2,9 +2,9 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use crate::network::{EdgeView, Network};
+use crate::network::EdgeView;
 
 /// `status` of a plain success.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -70,16 +70,6 @@ impl From<EdgeView<'_>> for EdgeOut {
 /// The default for optional `attributes` parameters.
 pub fn no_attributes() -> Map<String, Value> {
     Map::new()
-}
-
-/// A JSON summary of a network (for results and resources).
-pub fn summary(name: &str, network: &Network) -> Value {
-    json!({
-        "name": name,
-        "description": network.description(),
-        "nodes": network.node_count(),
-        "edges": network.edge_count(),
-    })
 }
 
 /// Checks a `limit` parameter against its allowed range.

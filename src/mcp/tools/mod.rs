@@ -1,12 +1,12 @@
 //! Every MCP tool, one module per family. Each module exports `tools()`.
 
-pub mod analysis;
-pub mod common;
-pub mod core;
-pub mod edit;
-pub mod interchange;
-pub mod networks;
-pub mod visualize;
+pub(crate) mod analysis;
+pub(crate) mod common;
+pub(crate) mod core;
+pub(crate) mod edit;
+pub(crate) mod interchange;
+pub(crate) mod networks;
+pub(crate) mod visualize;
 
 use super::tool::ToolDef;
 

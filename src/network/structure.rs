@@ -1,0 +1,151 @@
+//! The one place where a [`Network`]'s structure changes.
+//!
+//! Besides the petgraph graph, a network keeps four facts derived from it: the
+//! node-id index, the edge-id index, the compact adjacency rows and the count of
+//! negative edges. Every node or edge added or removed goes through
+//! [`Network::change`], which updates all four with the graph, so no mutation site
+//! can forget one. (Changing a node's data or attributes is not structural: none
+//! of the four depends on them.)
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::NodeIndex;
+use serde_json::Value;
+
+use super::{Attributes, Edge, EdgeId, Network, Node};
+
+/// A structural change, with its inputs already validated.
+pub(super) enum Change<'a> {
+    /// A node whose id is valid and not in the network yet.
+    AddNode {
+        id: &'a str,
+        data: Option<Value>,
+        attributes: Attributes,
+    },
+    /// An edge between existing nodes, with a finite weight.
+    AddEdge {
+        source: NodeIndex,
+        target: NodeIndex,
+        weight: f64,
+        attributes: Attributes,
+    },
+    /// An existing node and every edge touching it.
+    RemoveNode(NodeIndex),
+    /// An existing edge.
+    RemoveEdge(EdgeId),
+}
+
+/// What a [`Change`] did.
+pub(super) enum Changed {
+    /// The new node's index.
+    Node(NodeIndex),
+    /// The new edge's id.
+    Edge(EdgeId),
+    /// How many edges were removed.
+    Removed(usize),
+}
+
+impl Network {
+    /// Applies one structural change and keeps the derived facts in step with it.
+    pub(super) fn change(&mut self, change: Change<'_>) -> Changed {
+        self.adjacency.invalidate();
+        match change {
+            Change::AddNode {
+                id,
+                data,
+                attributes,
+            } => {
+                let ix = self.graph.add_node(Node {
+                    id: id.into(),
+                    data: data.map(Box::new),
+                    attributes,
+                });
+                self.node_index.insert_new(&self.graph, ix);
+                Changed::Node(ix)
+            }
+            Change::AddEdge {
+                source,
+                target,
+                weight,
+                attributes,
+            } => {
+                let id = self.next_edge_id;
+                self.next_edge_id += 1;
+                self.negative_edges += usize::from(weight < 0.0);
+                let edge = Edge {
+                    id,
+                    weight,
+                    attributes,
+                };
+                let ix = self.graph.add_edge(source, target, edge);
+                self.edge_index.insert(id, ix);
+                Changed::Edge(id)
+            }
+            Change::RemoveNode(ix) => {
+                let mut edges: Vec<(EdgeId, f64)> = self
+                    .graph
+                    .edges_directed(ix, Outgoing)
+                    .chain(self.graph.edges_directed(ix, Incoming))
+                    .map(|e| (e.weight().id, e.weight().weight))
+                    .collect();
+                // A self-loop is listed both ways.
+                edges.sort_unstable_by_key(|&(id, _)| id);
+                edges.dedup_by_key(|&mut (id, _)| id);
+                for &(edge_id, weight) in &edges {
+                    self.edge_index.remove(edge_id);
+                    self.negative_edges -= usize::from(weight < 0.0);
+                }
+                if let Some(node) = self.graph.node_weight(ix) {
+                    let id = node.id.clone();
+                    self.node_index.remove(&self.graph, &id);
+                }
+                self.graph.remove_node(ix);
+                Changed::Removed(edges.len())
+            }
+            Change::RemoveEdge(edge_id) => match self.edge_index.remove(edge_id) {
+                Some(ix) => {
+                    if let Some(edge) = self.graph.remove_edge(ix) {
+                        self.negative_edges -= usize::from(edge.weight < 0.0);
+                    }
+                    Changed::Removed(1)
+                }
+                None => Changed::Removed(0),
+            },
+        }
+    }
+
+    /// Inserts a node whose id is known to be valid and new.
+    pub(super) fn insert_node_unchecked(
+        &mut self,
+        id: &str,
+        data: Option<Value>,
+        attributes: Attributes,
+    ) -> NodeIndex {
+        match self.change(Change::AddNode {
+            id,
+            data,
+            attributes,
+        }) {
+            Changed::Node(ix) => ix,
+            _ => unreachable!("adding a node yields its index"),
+        }
+    }
+
+    /// Adds an edge between existing node indices with an already validated weight.
+    pub(super) fn insert_edge_unchecked(
+        &mut self,
+        source: NodeIndex,
+        target: NodeIndex,
+        weight: f64,
+        attributes: Attributes,
+    ) -> EdgeId {
+        match self.change(Change::AddEdge {
+            source,
+            target,
+            weight,
+            attributes,
+        }) {
+            Changed::Edge(id) => id,
+            _ => unreachable!("adding an edge yields its id"),
+        }
+    }
+}
