@@ -19,10 +19,7 @@ fn main() -> Result<(), networks_mcp::Error> {
     }
     // The chain of work that decides how long the whole plan takes.
     let critical = plan.critical_path()?;
-    println!(
-        "critical: {:?}, {} h",
-        plan.ids(&critical.nodes),
-        critical.length
-    );
+    let hours = critical.length;
+    println!("critical: {:?}, {hours} h", plan.ids(&critical.nodes));
     Ok(())
 }

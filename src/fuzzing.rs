@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::NetworkRegistry;
 use crate::limits::Limits;
-use crate::mcp::{NetworksServer, ServerOptions};
+use crate::mcp::{Call, NetworksServer, ServerOptions};
 use crate::storage::{Storage, StorageConfig};
 
 /// Runs `f` with this thread's server, built once (building the tool table is the
@@ -55,10 +55,10 @@ pub fn import(format: &str, data: &[u8]) {
 fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
     let content = String::from_utf8_lossy(data).into_owned();
     let result = server
-        .dispatch(
+        .dispatch(Call::new(
             "network_import",
             json!({"network_name": "f", "format": format, "content": content}),
-        )
+        ))
         .expect("network_import is listed");
     match result {
         Err(error) => {
@@ -70,17 +70,17 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
         }
         Ok(_) => {
             let exported = server
-                .dispatch(
+                .dispatch(Call::new(
                     "network_export",
                     json!({"network_name": "f", "format": format, "limit": 100_000}),
-                )
+                ))
                 .expect("network_export is listed")
                 .expect("an imported network exports");
             let again = server
-                .dispatch(
+                .dispatch(Call::new(
                     "network_import",
                     json!({"network_name": "f2", "format": format, "content": exported["content"]}),
-                )
+                ))
                 .expect("network_import is listed");
             if let Err(error) = again {
                 assert_ne!(error.code(), "internal", "{error}");

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::limits::Limits;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use serde_json::{Value, json};
 
 fn server(limits: Limits) -> NetworksServer {
@@ -17,23 +17,23 @@ fn server(limits: Limits) -> NetworksServer {
         },
     );
     server
-        .dispatch("network_create", json!({"network_name": "g"}))
+        .dispatch(Call::new("network_create", json!({"network_name": "g"})))
         .unwrap()
         .unwrap();
     for id in ["a", "b"] {
         server
-            .dispatch(
+            .dispatch(Call::new(
                 "network_add_node",
                 json!({"network_name": "g", "node_id": id}),
-            )
+            ))
             .unwrap()
             .unwrap();
     }
     server
-        .dispatch(
+        .dispatch(Call::new(
             "network_add_edge",
             json!({"network_name": "g", "source": "a", "target": "b"}),
-        )
+        ))
         .unwrap()
         .unwrap();
     server
@@ -191,7 +191,7 @@ fn hostile_inputs_get_error_objects_and_change_nothing() {
     ];
     for (tool, args, code) in rows {
         let shown = args.to_string().chars().take(120).collect::<String>();
-        let result = server.dispatch(tool, args).expect("known tool");
+        let result = server.dispatch(Call::new(tool, args)).expect("known tool");
         let error = result.expect_err(&format!("{tool} {shown} must fail"));
         assert_eq!(error.code(), code, "{tool} {shown}: {error}");
         let object = error.to_object();
@@ -236,7 +236,7 @@ fn limits_refuse_growth_and_change_nothing() {
     ];
     for (tool, args) in refused {
         let error = server
-            .dispatch(tool, args.clone())
+            .dispatch(Call::new(tool, args.clone()))
             .unwrap()
             .expect_err(tool);
         assert_eq!(error.code(), "limit_exceeded", "{tool} {args}");
@@ -247,32 +247,41 @@ fn limits_refuse_growth_and_change_nothing() {
         assert_eq!(state(&server), before);
     }
     server
-        .dispatch(
+        .dispatch(Call::new(
             "network_add_node",
             json!({"network_name": "g", "node_id": "c"}),
-        )
+        ))
         .unwrap()
         .unwrap();
     let error = server
-        .dispatch(
+        .dispatch(Call::new(
             "network_add_node",
             json!({"network_name": "g", "node_id": "d"}),
-        )
+        ))
         .unwrap()
         .unwrap_err();
     assert!(error.to_string().contains("--max-nodes"));
     server
-        .dispatch("network_create", json!({"network_name": "second"}))
+        .dispatch(Call::new(
+            "network_create",
+            json!({"network_name": "second"}),
+        ))
         .unwrap()
         .unwrap();
     let error = server
-        .dispatch("network_create", json!({"network_name": "third"}))
+        .dispatch(Call::new(
+            "network_create",
+            json!({"network_name": "third"}),
+        ))
         .unwrap()
         .unwrap_err();
     assert!(error.to_string().contains("--max-networks"));
     // An existing name is still a harmless duplicate at the cap.
     let dup = server
-        .dispatch("network_create", json!({"network_name": "second"}))
+        .dispatch(Call::new(
+            "network_create",
+            json!({"network_name": "second"}),
+        ))
         .unwrap()
         .unwrap();
     assert_eq!(dup["status"], "duplicate");

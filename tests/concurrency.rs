@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use serde_json::json;
 
 #[test]
@@ -13,7 +13,7 @@ fn eight_writers_and_four_readers_lose_nothing() {
     let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
     for name in ["shared", "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"] {
         server
-            .dispatch("network_create", json!({"network_name": name}))
+            .dispatch(Call::new("network_create", json!({"network_name": name})))
             .unwrap()
             .unwrap();
     }
@@ -29,15 +29,15 @@ fn eight_writers_and_four_readers_lose_nothing() {
                         .map(|k| json!({"source": format!("w{w}-r{r}-a"), "target": format!("w{w}-r{r}-b"), "weight": k}))
                         .collect();
                     let out = server
-                        .dispatch("network_add_edges", json!({"network_name": "shared", "edges": edges, "create_missing_nodes": true}))
+                        .dispatch(Call::new("network_add_edges", json!({"network_name": "shared", "edges": edges, "create_missing_nodes": true})))
                         .unwrap()
                         .unwrap();
                     assert_eq!(out["created"], 10);
                     // Single calls on the writer's own network.
-                    server.dispatch("network_add_node", json!({"network_name": format!("w{w}"), "node_id": format!("n{r}")})).unwrap().unwrap();
+                    server.dispatch(Call::new("network_add_node", json!({"network_name": format!("w{w}"), "node_id": format!("n{r}")}))).unwrap().unwrap();
                     if r > 0 {
                         server
-                            .dispatch("network_add_edge", json!({"network_name": format!("w{w}"), "source": format!("n{}", r - 1), "target": format!("n{r}")}))
+                            .dispatch(Call::new("network_add_edge", json!({"network_name": format!("w{w}"), "source": format!("n{}", r - 1), "target": format!("n{r}")})))
                             .unwrap()
                             .unwrap();
                     }
@@ -51,7 +51,10 @@ fn eight_writers_and_four_readers_lose_nothing() {
                 let mut reads = 0;
                 while !done.load(Ordering::Relaxed) || reads < 50 {
                     let d = server
-                        .dispatch("network_describe", json!({"network_name": "shared"}))
+                        .dispatch(Call::new(
+                            "network_describe",
+                            json!({"network_name": "shared"}),
+                        ))
                         .unwrap()
                         .unwrap();
                     // Batches are atomic: every batch brings 2 nodes and 10 edges together.
@@ -73,7 +76,10 @@ fn eight_writers_and_four_readers_lose_nothing() {
         scope.spawn(move || {
             loop {
                 let d = server
-                    .dispatch("network_describe", json!({"network_name": "shared"}))
+                    .dispatch(Call::new(
+                        "network_describe",
+                        json!({"network_name": "shared"}),
+                    ))
                     .unwrap()
                     .unwrap();
                 if d["edges"].as_u64().unwrap() == (8 * ROUNDS * 10) as u64 {

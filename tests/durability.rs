@@ -1,88 +1,22 @@
 //! Durable mode against the real binary: restarts, crashes (SIGKILL), the lock,
 //! damaged files, and dry-run.
 
-use std::io::{BufRead, BufReader, Write};
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_networks-mcp");
+mod common;
 
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
+use common::stdio::{BIN, StdioServer as Server};
 
-impl Server {
-    fn start(dir: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .arg("--data-dir")
-            .arg(dir)
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = Server {
-            child,
-            stdin,
-            stdout,
-            next_id: 0,
-        };
-        server.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
-        writeln!(
-            server.stdin,
-            "{}",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        )
-        .unwrap();
-        server
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Option<Value> {
-        self.next_id += 1;
-        let frame =
-            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
-        writeln!(self.stdin, "{frame}").ok()?;
-        self.stdin.flush().ok()?;
-        // Notifications (e.g. resources/list_changed) may come first: skip them.
-        loop {
-            let mut line = String::new();
-            if self.stdout.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            let reply: Value = serde_json::from_str(&line).ok()?;
-            if reply.get("id") == Some(&json!(self.next_id)) {
-                return Some(reply);
-            }
-        }
-    }
-
-    /// A tool call; `None` if the server died before answering.
-    fn call(&mut self, tool: &str, arguments: Value) -> Option<Value> {
-        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}))?;
-        Some(reply["result"]["structuredContent"].clone())
-    }
-
-    /// Closes stdin (a clean shutdown) and waits for the exit.
-    fn stop(mut self) -> std::process::ExitStatus {
-        drop(self.stdin);
-        let mut rest = String::new();
-        let _ = std::io::Read::read_to_string(&mut self.stdout, &mut rest);
-        self.child.wait().unwrap()
-    }
-
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A server on `dir` in durable mode, handshake done.
+fn start(dir: &Path, extra: &[&str]) -> Server {
+    let mut args: Vec<&OsStr> = vec![OsStr::new("--data-dir"), dir.as_os_str()];
+    args.extend(extra.iter().map(OsStr::new));
+    Server::start(&args, Stdio::null())
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -117,7 +51,7 @@ fn node_ids(server: &mut Server, network: &str) -> Vec<String> {
 #[test]
 fn state_survives_a_clean_restart_and_a_crash() {
     let dir = temp_dir("restart");
-    let mut s = Server::start(&dir, &["--snapshot-every", "3"]);
+    let mut s = start(&dir, &["--snapshot-every", "3"]);
     s.call(
         "network_create",
         json!({"network_name": "plan", "description": "kept"}),
@@ -144,7 +78,7 @@ fn state_survives_a_clean_restart_and_a_crash() {
     assert!(s.stop().success());
     assert!(dir.join("snapshot.bin").exists());
 
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     let node = s
         .call(
             "network_get_node",
@@ -178,7 +112,7 @@ fn state_survives_a_clean_restart_and_a_crash() {
     .unwrap();
     s.kill();
 
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     assert_eq!(node_ids(&mut s, "plan"), ["a", "b", "c", "d"]);
     let described = s
         .call("network_describe", json!({"network_name": "plan"}))
@@ -202,13 +136,13 @@ fn fifty_sigkills_lose_no_acknowledged_write() {
         rng ^= rng << 17;
         rng
     };
-    let mut s = Server::start(&dir, &["--snapshot-every", "40"]);
+    let mut s = start(&dir, &["--snapshot-every", "40"]);
     s.call("network_create", json!({"network_name": "crash"}))
         .unwrap();
     s.stop();
     let mut counter = 0u64;
     for round in 0..50 {
-        let mut s = Server::start(&dir, &["--snapshot-every", "40"]);
+        let mut s = start(&dir, &["--snapshot-every", "40"]);
         // Everything acknowledged so far is there, and every batch is whole.
         let ids = node_ids(&mut s, "crash");
         for id in &acknowledged {
@@ -251,7 +185,7 @@ fn fifty_sigkills_lose_no_acknowledged_write() {
         "the test made writes: {}",
         acknowledged.len()
     );
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     let ids = node_ids(&mut s, "crash");
     assert!(acknowledged.iter().all(|id| ids.contains(id)));
     eprintln!(
@@ -265,7 +199,7 @@ fn fifty_sigkills_lose_no_acknowledged_write() {
 #[test]
 fn a_second_process_on_the_same_directory_exits_at_once() {
     let dir = temp_dir("lock");
-    let first = Server::start(&dir, &[]);
+    let first = start(&dir, &[]);
     let started = Instant::now();
     let second = Command::new(BIN)
         .arg("--data-dir")
@@ -289,7 +223,7 @@ fn a_second_process_on_the_same_directory_exits_at_once() {
 #[test]
 fn deleting_files_in_the_directory_does_not_admit_a_second_server() {
     let dir = temp_dir("lock-deleted");
-    let mut first = Server::start(&dir, &[]);
+    let mut first = start(&dir, &[]);
     first
         .call("network_create", json!({"network_name": "g"}))
         .unwrap();
@@ -329,11 +263,11 @@ fn add_nodes(server: &mut Server, network: &str, count: usize) {
 #[test]
 fn a_restart_with_lower_caps_keeps_every_acknowledged_write() {
     let dir = temp_dir("lower-caps");
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     add_nodes(&mut s, "big", 150);
     s.kill();
 
-    let mut s = Server::start(&dir, &["--max-nodes", "100"]);
+    let mut s = start(&dir, &["--max-nodes", "100"]);
     assert_eq!(node_ids(&mut s, "big").len(), 150);
     let refused = s
         .call(
@@ -344,7 +278,7 @@ fn a_restart_with_lower_caps_keeps_every_acknowledged_write() {
     assert_eq!(refused["code"], "limit_exceeded", "{refused}");
     assert!(s.stop().success());
 
-    let mut s = Server::start(&dir, &["--max-nodes", "100"]);
+    let mut s = start(&dir, &["--max-nodes", "100"]);
     assert_eq!(
         node_ids(&mut s, "big").len(),
         150,
@@ -401,7 +335,7 @@ fn file_state(dir: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
 #[test]
 fn read_only_mode_changes_no_file() {
     let dir = temp_dir("read-only");
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     add_nodes(&mut s, "g", 3);
     s.kill();
     // A torn tail: half a record.
@@ -411,7 +345,7 @@ fn read_only_mode_changes_no_file() {
     let before = file_state(&dir);
     std::thread::sleep(Duration::from_millis(20));
 
-    let mut s = Server::start(&dir, &["--read-only"]);
+    let mut s = start(&dir, &["--read-only"]);
     assert_eq!(node_ids(&mut s, "g"), ["n0", "n1", "n2"]);
     assert!(s.stop().success());
     assert_eq!(file_state(&dir), before, "read-only mode changed a file");
@@ -425,7 +359,7 @@ fn read_only_mode_changes_no_file() {
 fn files_are_private_and_symlinks_are_never_followed() {
     use std::os::unix::fs::PermissionsExt;
     let dir = temp_dir("perms");
-    let mut s = Server::start(&dir, &["--snapshot-every", "2"]);
+    let mut s = start(&dir, &["--snapshot-every", "2"]);
     add_nodes(&mut s, "g", 3);
     assert!(s.stop().success());
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
@@ -448,7 +382,7 @@ fn files_are_private_and_symlinks_are_never_followed() {
     }
     // A planted temp file link: compaction removes the link, never writes through it.
     std::os::unix::fs::symlink(&victim, dir.join("snapshot.bin.tmp")).unwrap();
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     assert_eq!(node_ids(&mut s, "g").len(), 3);
     assert!(s.stop().success());
     assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
@@ -472,7 +406,7 @@ fn damaged_start(dir: &Path) -> (bool, String) {
 #[test]
 fn damaged_files_are_reported_and_never_overwritten() {
     let dir = temp_dir("corrupt");
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     s.call("network_create", json!({"network_name": "x"}))
         .unwrap();
     for i in 0..3 {
@@ -502,7 +436,7 @@ fn damaged_files_are_reported_and_never_overwritten() {
     bytes[second + 5] ^= 0x01;
     let whole = bytes.len();
     std::fs::write(&journal, &bytes[..whole - 3]).unwrap();
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     assert_eq!(node_ids(&mut s, "x"), ["n0", "n1"]);
     assert!(s.stop().success());
 
@@ -525,7 +459,7 @@ fn damaged_files_are_reported_and_never_overwritten() {
 #[test]
 fn dry_run_reports_and_changes_nothing() {
     let dir = temp_dir("dry");
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     s.call("network_create", json!({"network_name": "p"}))
         .unwrap();
     s.call(
@@ -535,7 +469,7 @@ fn dry_run_reports_and_changes_nothing() {
     .unwrap();
     assert!(s.stop().success());
 
-    let mut s = Server::start(&dir, &["--dry-run"]);
+    let mut s = start(&dir, &["--dry-run"]);
     let would = s.call("network_add_edges", json!({"network_name": "p", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}]})).unwrap();
     assert_eq!(
         (
@@ -577,17 +511,17 @@ fn dry_run_reports_and_changes_nothing() {
 #[test]
 fn records_already_in_the_snapshot_are_not_replayed_twice() {
     let dir = temp_dir("window");
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     s.call("network_create", json!({"network_name": "w"}))
         .unwrap();
     s.call("network_add_edges", json!({"network_name": "w", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}]})).unwrap();
     s.kill();
     let old_journal = std::fs::read(dir.join("journal.bin")).unwrap();
     assert!(!old_journal.is_empty());
-    let s = Server::start(&dir, &[]);
+    let s = start(&dir, &[]);
     assert!(s.stop().success()); // snapshot written, journal emptied
     std::fs::write(dir.join("journal.bin"), &old_journal).unwrap();
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     let edges = s
         .call("network_list_edges", json!({"network_name": "w"}))
         .unwrap();
@@ -600,7 +534,7 @@ fn records_already_in_the_snapshot_are_not_replayed_twice() {
         .unwrap();
     assert_eq!(next["edge_id"], 1);
     s.kill();
-    let mut s = Server::start(&dir, &[]);
+    let mut s = start(&dir, &[]);
     assert_eq!(
         s.call("network_list_edges", json!({"network_name": "w"}))
             .unwrap()["total"],

@@ -4,147 +4,50 @@
 //! serving. One process serves the whole table, so a row that kills it fails every
 //! row after it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_networks-mcp");
+mod common;
 
-/// How long one row may take before the test calls the server hung.
-const ROW_TIMEOUT: Duration = Duration::from_secs(120);
+use common::stdio::StdioServer;
 
-/// A server process and a raw line-level client.
-struct Wire {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    next_id: u64,
+/// The server on stdio, its stderr in a file (a hostile row's log lines are long).
+fn spawn() -> StdioServer {
+    let log = std::env::temp_dir().join(format!("networks-mcp-hostile-{}.log", std::process::id()));
+    let stderr = std::fs::File::create(log)
+        .map(Stdio::from)
+        .unwrap_or_else(|_| Stdio::null());
+    StdioServer::start(&[], stderr)
 }
 
-impl Wire {
-    fn spawn(args: &[&str]) -> Wire {
-        let log =
-            std::env::temp_dir().join(format!("networks-mcp-hostile-{}.log", std::process::id()));
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(
-                std::fs::File::create(log)
-                    .map(Stdio::from)
-                    .unwrap_or_else(|_| Stdio::null()),
-            )
-            .spawn()
-            .expect("spawn networks-mcp");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut wire = Wire {
-            child,
-            stdin,
-            lines,
-            next_id: 100,
-        };
-        let init = wire.request(json!({"method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}}}));
-        assert!(init.get("result").is_some(), "initialize: {init}");
-        wire.send(
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-                .to_string()
-                .as_bytes(),
-        );
-        wire
-    }
-
-    fn send(&mut self, line: &[u8]) {
-        self.stdin.write_all(line).expect("server stdin open");
-        self.stdin.write_all(b"\n").expect("server stdin open");
-        self.stdin.flush().expect("server stdin open");
-    }
-
-    /// The next frame whose `id` is `id`, skipping notifications.
-    fn reply_to(&mut self, id: &Value) -> (Value, usize) {
-        let deadline = Instant::now() + ROW_TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let frame: Value = serde_json::from_str(&line)
-                        .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:.200}"));
-                    if frame.get("id") == Some(id) {
-                        return (frame, line.len());
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no reply to id {id} within {ROW_TIMEOUT:?}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.try_wait();
-                    panic!("the server closed stdout (exit: {status:?}) before answering id {id}")
-                }
-            }
-        }
-    }
-
-    /// Sends a request (adding `jsonrpc` and a fresh id) and returns its reply.
-    fn request(&mut self, mut frame: Value) -> Value {
-        self.next_id += 1;
-        let id = json!(self.next_id);
-        frame["jsonrpc"] = json!("2.0");
-        frame["id"] = id.clone();
-        self.send(frame.to_string().as_bytes());
-        self.reply_to(&id).0
-    }
-
-    /// Calls a tool; returns the structured result (success or error object),
-    /// whether it was an error, and the size of the reply line.
-    fn call(&mut self, tool: &str, arguments: Value) -> (Value, bool, usize) {
-        self.next_id += 1;
-        let id = json!(self.next_id);
-        let frame = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
-        self.send(frame.to_string().as_bytes());
-        let (reply, size) = self.reply_to(&id);
-        let result = &reply["result"];
-        assert!(
-            result.is_object(),
-            "{tool}: not a tool result: {reply:.300}"
-        );
-        let is_error = result["isError"].as_bool().unwrap_or(false);
-        (result["structuredContent"].clone(), is_error, size)
-    }
-
-    fn ok(&mut self, tool: &str, arguments: Value) -> Value {
-        let (content, is_error, _) = self.call(tool, arguments.clone());
-        assert!(!is_error, "{tool} {arguments:.200} failed: {content}");
-        content
-    }
-
-    /// Everything a row could have changed, small enough to compare after each row.
-    fn state(&mut self) -> Value {
-        let list = self.ok("network_list", json!({}));
-        let g = self.ok(
-            "network_export",
-            json!({"network_name": "g", "format": "node_link_json"}),
-        );
-        json!([list, g])
-    }
+/// A tool call that must succeed; its structured result.
+fn ok(wire: &mut StdioServer, tool: &str, arguments: Value) -> Value {
+    let (reply, _) = wire
+        .request_frame(
+            json!({"method": "tools/call", "params": {"name": tool, "arguments": arguments}}),
+        )
+        .unwrap_or_else(|_| panic!("the server closed stdout before answering {tool}"));
+    let result = &reply["result"];
+    assert!(
+        result.is_object(),
+        "{tool}: not a tool result: {reply:.300}"
+    );
+    let is_error = result["isError"].as_bool().unwrap_or(false);
+    let content = result["structuredContent"].clone();
+    assert!(!is_error, "{tool} {arguments:.200} failed: {content}");
+    content
 }
 
-impl Drop for Wire {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Everything a row could have changed, small enough to compare after each row.
+fn state(wire: &mut StdioServer) -> Value {
+    let list = ok(wire, "network_list", json!({}));
+    let g = ok(
+        wire,
+        "network_export",
+        json!({"network_name": "g", "format": "node_link_json"}),
+    );
+    json!([list, g])
 }
 
 /// What a hostile row must get back.
@@ -278,35 +181,44 @@ fn rows() -> Vec<(&'static str, Vec<u8>, Value, Expect)> {
 
 #[test]
 fn every_hostile_row_gets_a_bounded_reply_and_the_server_keeps_serving() {
-    let mut wire = Wire::spawn(&[]);
-    wire.ok("network_create", json!({"network_name": "g"}));
+    let mut wire = spawn();
+    ok(&mut wire, "network_create", json!({"network_name": "g"}));
     for id in ["a", "b", "c"] {
-        wire.ok(
+        ok(
+            &mut wire,
             "network_add_node",
             json!({"network_name": "g", "node_id": id}),
         );
     }
-    wire.ok(
+    ok(
+        &mut wire,
         "network_add_edge",
         json!({"network_name": "g", "source": "a", "target": "b", "weight": 1.7e308}),
     );
-    wire.ok(
+    ok(
+        &mut wire,
         "network_add_edge",
         json!({"network_name": "g", "source": "b", "target": "c", "weight": 1.7e308}),
     );
     let ring: String = (0..50_000)
         .map(|i| format!("n{i},n{}\n", (i + 1) % 50_000))
         .collect();
-    wire.ok(
+    ok(
+        &mut wire,
         "network_import",
         json!({"network_name": "ring", "format": "edge_list_csv", "content": format!("source,target\n{ring}")}),
     );
-    let before = wire.state();
+    let before = state(&mut wire);
 
     let mut failures = Vec::new();
     for (label, line, id, expect) in rows() {
         wire.send(&line);
-        let (reply, size) = wire.reply_to(&id);
+        let (reply, size) = wire.reply_to(&id).unwrap_or_else(|_| {
+            panic!(
+                "{label}: the server closed stdout (exit: {:?})",
+                wire.child.try_wait()
+            )
+        });
         let answered = match expect {
             Expect::ToolError(code) => {
                 let content = &reply["result"]["structuredContent"];
@@ -327,13 +239,13 @@ fn every_hostile_row_gets_a_bounded_reply_and_the_server_keeps_serving() {
         if size > bound {
             failures.push(format!("{label}: a reply of {size} bytes (bound {bound})"));
         }
-        if wire.state() != before {
+        if state(&mut wire) != before {
             failures.push(format!("{label}: the state changed"));
         }
-        let ping = wire.request(json!({"method": "ping"}));
+        let ping = wire.request("ping", json!({}));
         assert!(
-            ping.get("result").is_some(),
-            "{label}: no longer serving: {ping}"
+            ping.as_ref().is_some_and(|p| p.get("result").is_some()),
+            "{label}: no longer serving: {ping:?}"
         );
     }
     assert!(

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use networks_mcp::network::Direction;
 use networks_mcp::storage::{Storage, StorageConfig};
 use proptest::prelude::*;
@@ -233,7 +233,7 @@ fn run(ops: &[Op], durable: bool) -> Result<(), TestCaseError> {
     let (mut registry, mut server) = open();
     for (i, op) in ops.iter().enumerate() {
         let (tool, args, expected) = step(&model, op);
-        let result = server.dispatch(tool, args.clone()).unwrap();
+        let result = server.dispatch(Call::new(tool, args.clone())).unwrap();
         prop_assert_eq!(
             result.is_ok(),
             expected.is_some(),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::limits::MAX_VALUE_DEPTH;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use networks_mcp::storage::{Storage, StorageConfig, StorageError, journal};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -39,7 +39,7 @@ fn open(dir: &Path, snapshot_every: u64) -> Result<(NetworksServer, Arc<Storage>
 
 fn call(server: &NetworksServer, tool: &str, arguments: Value) -> Result<Value, String> {
     server
-        .dispatch(tool, arguments)
+        .dispatch(Call::new(tool, arguments))
         .expect("known tool")
         .map_err(|e| e.code().to_string())
 }

@@ -1,6 +1,8 @@
 //! The tool list is a contract an LLM reads: any change to a name, description,
 //! schema or annotation shows up here and must be accepted on purpose
 //! (`INSTA_UPDATE=always cargo test --test tools_snapshot`, then review the diff).
+//! One file per tool under `tests/snapshots/tools/`, so a schema diff reads as the
+//! change to one tool, plus the list of names in the order `tools/list` gives them.
 
 use std::sync::Arc;
 
@@ -10,5 +12,12 @@ use networks_mcp::mcp::{NetworksServer, ServerOptions};
 #[test]
 fn tools_list_is_stable() {
     let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
-    insta::assert_json_snapshot!("tools_list", server.listed_tools());
+    let tools = server.listed_tools();
+    let names: Vec<&str> = tools.iter().map(|tool| &*tool.name).collect();
+    insta::with_settings!({snapshot_path => "snapshots/tools", prepend_module_to_snapshot => false}, {
+        insta::assert_json_snapshot!("tools_list_names", names);
+        for tool in tools {
+            insta::assert_json_snapshot!(tool.name.to_string(), tool);
+        }
+    });
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use serde_json::{Value, json};
 
 fn fingerprint(server: &NetworksServer) -> Vec<(String, usize, usize)> {
@@ -31,11 +31,8 @@ fuzz_target!(|data: &[u8]| {
         .map(|t| t.name.to_string())
         .collect();
     // A little state so that calls have something to hit.
-    let _ = server.dispatch("network_create", json!({"network_name": "g"}));
-    let _ = server.dispatch(
-        "network_add_edges",
-        json!({"network_name": "g", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}, {"source": "b", "target": "a", "weight": -1}]}),
-    );
+    let _ = server.dispatch(Call::new("network_create", json!({"network_name": "g"})));
+    let _ = server.dispatch(Call::new("network_add_edges", json!({"network_name": "g", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}, {"source": "b", "target": "a", "weight": -1}]})));
     for line in data.split(|b| *b == b'\n').take(64) {
         let (head, rest) = match line.iter().position(|b| *b == b' ') {
             Some(i) => (&line[..i], &line[i + 1..]),
@@ -50,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
             Err(_) => Value::String(String::from_utf8_lossy(rest).into_owned()),
         };
         let before = fingerprint(&server);
-        match server.dispatch(tool, arguments) {
+        match server.dispatch(Call::new(tool, arguments)) {
             None => panic!("listed tool {tool} not dispatched"),
             Some(Ok(_)) => {}
             Some(Err(error)) => {

@@ -230,6 +230,75 @@ impl HttpServer {
             policy,
         } = self;
         let sessions_cancel = CancellationToken::new();
+        let in_flight = Arc::new(InFlight::default());
+        let app = Routes {
+            server: &server,
+            options: &options,
+            policy: &policy,
+            ready: &ready,
+            sessions_cancel: &sessions_cancel,
+            in_flight: &in_flight,
+        }
+        .router();
+
+        let stop_accepting = CancellationToken::new();
+        // Replies are small writes: without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                warn!(error = %e, "cannot set TCP_NODELAY");
+            }
+        });
+        let serving = axum::serve(listener, app)
+            .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
+            .into_future();
+        let mut serving = tokio::spawn(serving);
+        announce(local_addr, &policy);
+
+        tokio::select! {
+            result = &mut serving => {
+                // The server stopped by itself: an accept loop failure.
+                sessions_cancel.cancel();
+                return match result {
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(e)) => Err(HttpError::Serve(e)),
+                    Err(e) => Err(HttpError::Serve(std::io::Error::other(e))),
+                };
+            }
+            signal = shutdown => {
+                info!(%signal, in_flight = in_flight.count(), "shutting down: accepting no new requests, finishing in-flight ones");
+            }
+        }
+        ready.store(false, Ordering::Release);
+        stop_accepting.cancel();
+        drain(&options, &in_flight, &sessions_cancel, serving).await;
+        info!("HTTP server stopped");
+        Ok(())
+    }
+}
+
+/// What the HTTP application is built from.
+struct Routes<'a> {
+    server: &'a NetworksServer,
+    options: &'a HttpOptions,
+    policy: &'a Arc<AccessPolicy>,
+    ready: &'a Arc<AtomicBool>,
+    sessions_cancel: &'a CancellationToken,
+    in_flight: &'a Arc<InFlight>,
+}
+
+impl Routes<'_> {
+    /// `/mcp`, `/metrics`, `/healthz`, `/readyz` and the web view, each behind its
+    /// guards. Apart from the listener, so that the whole application can be
+    /// driven in-process.
+    fn router(self) -> Router {
+        let Routes {
+            server,
+            options,
+            policy,
+            ready,
+            sessions_cancel,
+            in_flight,
+        } = self;
         // Host and Origin are checked by `policy` for /mcp and /metrics alike.
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(sessions_cancel.clone())
@@ -247,7 +316,6 @@ impl HttpServer {
         };
         let mcp =
             StreamableHttpService::new(move || Ok(session_server.for_session()), sessions, config);
-        let in_flight = Arc::new(InFlight::default());
         let prometheus = metrics::handle();
         let registry = server.registry().clone();
         let ready_probe = ready.clone();
@@ -261,7 +329,7 @@ impl HttpServer {
         .layer(from_fn_with_state(ready.clone(), require_ready))
         .layer(from_fn_with_state(policy.clone(), security::ui_guard));
 
-        let app = Router::new()
+        Router::new()
             .route_service("/mcp", mcp)
             .layer(from_fn_with_state(session_cap, frames::guard))
             .layer(from_fn_with_state(ready.clone(), require_ready))
@@ -300,70 +368,54 @@ impl HttpServer {
                         }
                     }
                 }),
-            );
+            )
+    }
+}
 
-        let stop_accepting = CancellationToken::new();
-        // Replies are small writes: without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                warn!(error = %e, "cannot set TCP_NODELAY");
-            }
-        });
-        let serving = axum::serve(listener, app)
-            .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
-            .into_future();
-        let mut serving = tokio::spawn(serving);
-        info!(
-            url = %format!("http://{local_addr}/mcp"),
-            auth = if policy.requires_token() { "bearer token" } else { "none" },
-            "serving MCP over streamable HTTP at http://{local_addr}/mcp"
-        );
-        info!(
-            url = %format!("http://{local_addr}/ui"),
-            "read-only web view at http://{local_addr}/ui{}",
-            if policy.requires_token() { "?token=<token>" } else { "" }
-        );
+/// Logs where the server listens.
+fn announce(local_addr: SocketAddr, policy: &AccessPolicy) {
+    info!(
+        url = %format!("http://{local_addr}/mcp"),
+        auth = if policy.requires_token() { "bearer token" } else { "none" },
+        "serving MCP over streamable HTTP at http://{local_addr}/mcp"
+    );
+    info!(
+        url = %format!("http://{local_addr}/ui"),
+        "read-only web view at http://{local_addr}/ui{}",
+        if policy.requires_token() { "?token=<token>" } else { "" }
+    );
+}
 
-        tokio::select! {
-            result = &mut serving => {
-                // The server stopped by itself: an accept loop failure.
-                sessions_cancel.cancel();
-                return match result {
-                    Ok(Ok(())) => Ok(()),
-                    Ok(Err(e)) => Err(HttpError::Serve(e)),
-                    Err(e) => Err(HttpError::Serve(std::io::Error::other(e))),
-                };
-            }
-            signal = shutdown => {
-                info!(%signal, in_flight = in_flight.count(), "shutting down: accepting no new requests, finishing in-flight ones");
-            }
+/// The end of a shutdown: in-flight requests get until the timeout, then the MCP
+/// sessions are closed (their open SSE streams end) and the last connections get a
+/// short grace before they are dropped.
+async fn drain(
+    options: &HttpOptions,
+    in_flight: &InFlight,
+    sessions_cancel: &CancellationToken,
+    mut serving: tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let deadline = tokio::time::Instant::now() + options.shutdown_timeout;
+    if tokio::time::timeout_at(deadline, in_flight.idle())
+        .await
+        .is_err()
+    {
+        warn!(
+            in_flight = in_flight.count(),
+            timeout_secs = options.shutdown_timeout.as_secs_f64(),
+            "requests still in flight at the shutdown timeout; dropping them"
+        );
+    }
+    // Close the MCP sessions: their open SSE streams end, so connections can close.
+    sessions_cancel.cancel();
+    let grace = deadline.max(tokio::time::Instant::now() + Duration::from_secs(1));
+    match tokio::time::timeout_at(grace, &mut serving).await {
+        Ok(Ok(Err(e))) => warn!(error = %e, "HTTP server error during shutdown"),
+        Ok(_) => {}
+        Err(_) => {
+            warn!("connections still open after the shutdown timeout; closing them");
+            serving.abort();
         }
-        ready.store(false, Ordering::Release);
-        stop_accepting.cancel();
-        let deadline = tokio::time::Instant::now() + options.shutdown_timeout;
-        if tokio::time::timeout_at(deadline, in_flight.idle())
-            .await
-            .is_err()
-        {
-            warn!(
-                in_flight = in_flight.count(),
-                timeout_secs = options.shutdown_timeout.as_secs_f64(),
-                "requests still in flight at the shutdown timeout; dropping them"
-            );
-        }
-        // Close the MCP sessions: their open SSE streams end, so connections can close.
-        sessions_cancel.cancel();
-        let grace = deadline.max(tokio::time::Instant::now() + Duration::from_secs(1));
-        match tokio::time::timeout_at(grace, &mut serving).await {
-            Ok(Ok(Err(e))) => warn!(error = %e, "HTTP server error during shutdown"),
-            Ok(_) => {}
-            Err(_) => {
-                warn!("connections still open after the shutdown timeout; closing them");
-                serving.abort();
-            }
-        }
-        info!("HTTP server stopped");
-        Ok(())
     }
 }
 

@@ -6,8 +6,9 @@
 //! read-only refusal, panic capture, error objects and logging.
 
 // MCP logging (`logging/setLevel`) is deprecated from protocol 2026-07-28 on; clients
-// of the 2025 protocol still use it, so this module keeps serving it.
-#![allow(deprecated)]
+// of the 2025 protocol still use it, so this module keeps serving it. The items that
+// touch it carry their own `#[allow(deprecated)]`, so any other deprecation in rmcp
+// still warns.
 
 pub(crate) mod app;
 mod error_object;
@@ -26,12 +27,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
 
+#[allow(deprecated)] // logging: see above
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
     GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -347,57 +350,65 @@ impl NetworksServer {
 
     /// Runs one tool call: the chokepoint every call flows through. Returns `None`
     /// for a tool this server does not offer (a protocol error), else the result
-    /// (a success object, or an error object).
-    pub fn dispatch(&self, name: &str, arguments: Value) -> Option<Result<Value, Error>> {
-        self.dispatch_from(name, arguments, None)
-    }
-
-    /// [`NetworksServer::dispatch`], naming the client (and session) in the audit event.
-    pub fn dispatch_from(
-        &self,
-        name: &str,
-        arguments: Value,
-        client: Option<&str>,
-    ) -> Option<Result<Value, Error>> {
-        self.dispatch_with(name, arguments, client, &tool::Progress::NONE)
-    }
-
-    /// [`NetworksServer::dispatch_from`] with progress reporting and cancellation.
-    pub fn dispatch_with(
-        &self,
-        name: &str,
-        arguments: Value,
-        client: Option<&str>,
-        progress: &tool::Progress,
-    ) -> Option<Result<Value, Error>> {
-        let tool = self.inner.tools.iter().find(|t| t.name() == name)?;
+    /// (a success object, or an error object). Three steps: [`Self::guard`] refuses
+    /// what this server may not run, [`Self::apply`] runs the body (a write through
+    /// the journal), and [`Self::record`] counts, publishes and logs the outcome.
+    pub fn dispatch(&self, call: Call<'_>) -> Option<Result<Value, Error>> {
+        let tool = self.inner.tools.iter().find(|t| t.name() == call.tool)?;
         let started = Instant::now();
         // Only a write can add or remove a network.
         let networks_before = tool.effect.writes().then(|| self.registry.len());
-        let result = if self.inner.options.read_only && tool.effect.writes() {
-            Err(Error::ReadOnly {
-                tool: name.to_string(),
+        let result = self
+            .guard(tool)
+            .and_then(|()| self.apply(tool, &call))
+            .map_err(|error| suggest::with_suggestions(error, &self.registry));
+        self.record(tool, &call, &result, started, networks_before);
+        Some(result)
+    }
+
+    /// Refuses a write in read-only mode.
+    fn guard(&self, tool: &ToolDef) -> Result<(), Error> {
+        if self.inner.options.read_only && tool.effect.writes() {
+            return Err(Error::ReadOnly {
+                tool: tool.name().to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the tool's body: a read directly, a write through [`Self::apply_write`]
+    /// (or against a scratch copy in dry-run mode). A panic in the body becomes an
+    /// `internal` error: a bug in one call must not take the server down.
+    fn apply(&self, tool: &ToolDef, call: &Call<'_>) -> Result<Value, Error> {
+        let guarded = |run: &dyn Fn() -> Result<Value, Error>| {
+            catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+                let message = panic_message(&panic);
+                error!(tool = tool.name(), %message, backtrace = %std::backtrace::Backtrace::force_capture(), "tool call panicked");
+                Err(Error::Internal { message })
             })
-        } else {
-            // A bug in one call must not take the server down.
-            let guarded = |run: &dyn Fn() -> Result<Value, Error>| {
-                catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
-                    let message = panic_message(&panic);
-                    error!(tool = name, %message, backtrace = %std::backtrace::Backtrace::force_capture(), "tool call panicked");
-                    Err(Error::Internal { message })
-                })
-            };
-            let ctx = self.context(progress);
-            let call = || guarded(&|| tool.call(&ctx, &arguments));
-            match tool.effect.writes() {
-                true if self.inner.options.dry_run => {
-                    guarded(&|| self.dry_run(tool, arguments.clone(), progress))
-                }
-                true => self.apply_write(tool, &arguments, call),
-                false => call(),
-            }
         };
-        let result = result.map_err(|error| suggest::with_suggestions(error, &self.registry));
+        let ctx = self.context(call.progress);
+        let run = || guarded(&|| tool.call(&ctx, &call.arguments));
+        match tool.effect.writes() {
+            true if self.inner.options.dry_run => {
+                guarded(&|| self.dry_run(tool, call.arguments.clone(), call.progress))
+            }
+            true => self.apply_write(tool, &call.arguments, run),
+            false => run(),
+        }
+    }
+
+    /// Metrics, change notifications, the audit line of an applied write, and the
+    /// log line of every call.
+    fn record(
+        &self,
+        tool: &ToolDef,
+        call: &Call<'_>,
+        result: &Result<Value, Error>,
+        started: Instant,
+        networks_before: Option<usize>,
+    ) {
+        let name = tool.name();
         let elapsed = started.elapsed();
         let elapsed_us = elapsed.as_micros() as u64;
         metrics::counter!("networks_mcp_tool_calls_total", "tool" => tool.tool.name.clone())
@@ -409,9 +420,10 @@ impl NetworksServer {
                 .increment(1);
         }
         if let (Ok(output), true, false) =
-            (&result, tool.effect.writes(), self.inner.options.dry_run)
+            (result, tool.effect.writes(), self.inner.options.dry_run)
         {
-            let network = arguments
+            let network = call
+                .arguments
                 .get("network_name")
                 .and_then(|n| n.as_str())
                 .unwrap_or("");
@@ -427,28 +439,60 @@ impl NetworksServer {
                 target: "audit",
                 tool = name,
                 network,
-                client = client.unwrap_or("unknown"),
-                arguments = %Summary(&arguments),
+                client = call.client.unwrap_or("unknown"),
+                arguments = %Summary(&call.arguments),
                 result = %Summary(output),
                 "write applied"
             );
         }
-        match &result {
+        match result {
             Ok(_) => debug!(tool = name, elapsed_us, "tool call"),
             Err(e) => {
                 // Bounded like the audit line: a 10 MiB argument must not make a
                 // 10 MiB log line.
                 let message = e.to_string();
-                warn!(tool = name, code = e.code(), error = %crate::error::clip(&message, Summary::MAX), arguments = %Summary(&arguments), elapsed_us, "tool call failed")
+                warn!(tool = name, code = e.code(), error = %crate::error::clip(&message, Summary::MAX), arguments = %Summary(&call.arguments), elapsed_us, "tool call failed")
             }
         }
-        Some(result)
     }
 }
 
-/// Tools that can run long (a large import or batch): they run off the async
-/// workers and observe cancellation even without a progress token.
-const LONG_TOOLS: &[&str] = &["network_import", "network_add_nodes", "network_add_edges"];
+/// One tool call as it reaches [`NetworksServer::dispatch`]: which tool, its
+/// arguments, who asked (for the audit log), and where it reports progress.
+pub struct Call<'a> {
+    /// The tool's name.
+    pub tool: &'a str,
+    /// Its arguments (`null` counts as none).
+    pub arguments: Value,
+    /// "name version" of the client, for the audit log.
+    pub client: Option<&'a str>,
+    /// Progress reporting and cancellation.
+    pub progress: &'a tool::Progress,
+}
+
+impl<'a> Call<'a> {
+    /// A call of `tool` with `arguments`, from an unnamed client, without progress.
+    pub fn new(tool: &'a str, arguments: Value) -> Self {
+        Call {
+            tool,
+            arguments,
+            client: None,
+            progress: &tool::Progress::NONE,
+        }
+    }
+
+    /// Names the client in the audit log.
+    pub fn from_client(mut self, client: Option<&'a str>) -> Self {
+        self.client = client;
+        self
+    }
+
+    /// Reports progress to, and observes cancellation through, `progress`.
+    pub fn with_progress(mut self, progress: &'a tool::Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+}
 
 impl NetworksServer {
     /// Runs a call on a blocking thread, forwarding its progress reports as
@@ -471,7 +515,11 @@ impl NetworksServer {
         let progress = tool::Progress::new(report, Some(context.ct.clone()));
         let server = self.clone();
         let work = tokio::task::spawn_blocking(move || {
-            server.dispatch_with(&name, arguments, client.as_deref(), &progress)
+            server.dispatch(
+                Call::new(&name, arguments)
+                    .from_client(client.as_deref())
+                    .with_progress(&progress),
+            )
         });
         if let Some(token) = token {
             // Ends when the call finishes and drops its reporter.
@@ -564,6 +612,7 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 
 impl ServerHandler for NetworksServer {
     fn get_info(&self) -> ServerConfig {
+        #[allow(deprecated)] // enable_logging: see the module's note
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
@@ -603,11 +652,13 @@ impl ServerHandler for NetworksServer {
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let client = client_label(&context);
         let token = context.meta.get_progress_token();
-        let outcome = if token.is_some() || LONG_TOOLS.contains(&&*request.name) {
+        let long_running =
+            tools::find(&self.inner.tools, &request.name).is_some_and(|tool| tool.long_running);
+        let outcome = if token.is_some() || long_running {
             self.dispatch_long(request.name.to_string(), arguments, client, token, &context)
                 .await
         } else {
-            self.dispatch_from(&request.name, arguments, client.as_deref())
+            self.dispatch(Call::new(&request.name, arguments).from_client(client.as_deref()))
         };
         match outcome {
             Some(Ok(value)) => Ok(CallToolResult::structured(value).into()),
@@ -697,6 +748,7 @@ impl ServerHandler for NetworksServer {
         prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
     }
 
+    #[allow(deprecated)] // logging: see the module's note
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
@@ -752,16 +804,20 @@ mod tests {
                 description: "Panics.",
                 toolset: Toolset::Core,
                 effect: Effect::Read,
+                long_running: false,
             },
             explode,
         ));
         let result = server
-            .dispatch("network_explode", json!({}))
+            .dispatch(Call::new("network_explode", json!({})))
             .expect("tool exists");
         let error = result.expect_err("a panic is an error");
         assert_eq!(error.code(), "internal");
         assert!(error.to_string().contains("injected fault"));
-        let after = server.dispatch("network_create", json!({"network_name": "still_here"}));
+        let after = server.dispatch(Call::new(
+            "network_create",
+            json!({"network_name": "still_here"}),
+        ));
         assert!(matches!(after, Some(Ok(_))));
         assert_eq!(server.registry().names(), ["still_here"]);
     }

@@ -9,12 +9,12 @@
 //! protocol 2026-07-28 use `subscriptions/listen` instead, served by
 //! [`NetworksServer::listen_changes`].
 
-#![allow(deprecated)] // MCP logging: see the note in `super`
-
 use std::collections::BTreeSet;
 
 use parking_lot::Mutex;
-use rmcp::model::{LoggingLevel, ResourceUpdatedNotificationParam, SubscriptionFilter};
+#[allow(deprecated)] // MCP logging: see the note in `super`
+use rmcp::model::LoggingLevel;
+use rmcp::model::{ResourceUpdatedNotificationParam, SubscriptionFilter};
 use rmcp::service::{NotificationContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer};
 use tokio::sync::broadcast;
@@ -156,6 +156,7 @@ impl NetworksServer {
     }
 
     /// `logging/setLevel` (2025 protocol).
+    #[allow(deprecated)] // LoggingLevel: see the note in `super`
     pub fn set_log_level(&self, level: LoggingLevel) {
         *self.session.log_level.lock() = Some((client_level(level), client_log::latest_seq()));
     }

@@ -146,6 +146,8 @@ pub struct ToolDef {
     pub toolset: Toolset,
     /// What it does to the state.
     pub effect: Effect,
+    /// Whether a call can run long (see [`ToolMeta::long_running`]).
+    pub long_running: bool,
     handler: Box<Handler>,
 }
 
@@ -161,6 +163,9 @@ pub struct ToolMeta {
     pub toolset: Toolset,
     /// What it does to the state.
     pub effect: Effect,
+    /// Whether a call can run long (a large import or batch): it then runs off the
+    /// async workers and observes cancellation even without a progress token.
+    pub long_running: bool,
 }
 
 impl ToolDef {
@@ -207,6 +212,7 @@ impl ToolDef {
             tool,
             toolset: meta.toolset,
             effect: meta.effect,
+            long_running: meta.long_running,
             handler: Box::new(handler),
         }
     }

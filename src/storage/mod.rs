@@ -276,29 +276,12 @@ impl Storage {
                 "journal ends in a torn record (a crash mid-write); it was never acknowledged and is dropped"
             );
         }
-        let file = if config.read_only {
-            None
+        let (file, sync_file) = if config.read_only {
+            (None, None)
         } else {
-            let mut file = file_options()
-                .create(true)
-                .truncate(false)
-                .read(true)
-                .write(true)
-                .open(&journal_path)
-                .map_err(io_error(&journal_path))?;
-            if disk.torn_tail {
-                file.set_len(disk.good_len as u64)
-                    .map_err(io_error(&journal_path))?;
-                file.sync_all().map_err(io_error(&journal_path))?;
-            }
-            use std::io::Seek;
-            file.seek(io::SeekFrom::End(0))
-                .map_err(io_error(&journal_path))?;
-            Some(file)
-        };
-        let sync_file = match &file {
-            Some(file) => Some(file.try_clone().map_err(io_error(&journal_path))?),
-            None => None,
+            let file = open_journal(&journal_path, disk.torn_tail.then_some(disk.good_len))?;
+            let sync_file = file.try_clone().map_err(io_error(&journal_path))?;
+            (Some(file), Some(sync_file))
         };
         tracing::info!(dir = %dir.display(), networks = disk.networks.len(), records, read_only = config.read_only, "durable storage opened");
         let storage = Storage {
@@ -525,4 +508,23 @@ impl Storage {
         tracing::info!(bytes = bytes.len(), "snapshot written; journal truncated");
         Ok(())
     }
+}
+
+/// The journal opened for appending: created if missing, cut back to `torn_at` (a
+/// torn tail, never acknowledged) and synced if given, positioned at its end.
+fn open_journal(path: &Path, torn_at: Option<usize>) -> Result<File, StorageError> {
+    let mut file = file_options()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(io_error(path))?;
+    if let Some(good_len) = torn_at {
+        file.set_len(good_len as u64).map_err(io_error(path))?;
+        file.sync_all().map_err(io_error(path))?;
+    }
+    use std::io::Seek;
+    file.seek(io::SeekFrom::End(0)).map_err(io_error(path))?;
+    Ok(file)
 }

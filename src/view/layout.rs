@@ -144,37 +144,57 @@ struct Item {
 
 /// Lays out a graph of `widths.len()` nodes (`widths[i]`: width of node `i`'s box)
 /// and the directed `edges` (indices into `widths`; parallel edges and self-loops
-/// allowed). See the module docs for the algorithm.
-///
-/// ```
-/// use networks_mcp::view::layout::{Spacing, layered};
-///
-/// // a → b → c, a → c
-/// let layout = layered(&[40.0; 3], &[(0, 1), (1, 2), (0, 2)], &Spacing::default());
-/// let layers: Vec<usize> = layout.nodes.iter().map(|n| n.layer).collect();
-/// assert_eq!(layers, [0, 1, 2]);
-/// assert!(layout.nodes[0].x < layout.nodes[1].x && layout.nodes[1].x < layout.nodes[2].x);
-/// assert_eq!(layout.edges[2].bends.len(), 1); // a → c passes through column 1
-/// ```
+/// allowed). See the module docs for the algorithm, and `a_chain_and_a_shortcut`
+/// below for an example.
 pub fn layered(widths: &[f64], edges: &[(usize, usize)], spacing: &Spacing) -> Layout {
-    let n = widths.len();
-    let units = Units::new(n, edges);
+    let units = Units::new(widths.len(), edges);
     let unit_layer = unit_layers(&units);
     let mut graph = ItemGraph::build(&units, &unit_layer, widths, spacing);
     let crossings = graph.reduce_crossings();
     let (ys, column_x) = graph.place(spacing);
+    let (nodes, groups) = place_members(&graph, &units, &ys, &column_x, spacing);
+    let routes = route_edges(&graph, &units, edges, &ys, &column_x);
+    let layers = graph.layers.len();
+    let width = if layers == 0 {
+        0.0
+    } else {
+        column_x[layers - 1] + graph.column_width[layers - 1] / 2.0 + spacing.margin
+    };
+    let height = graph
+        .items
+        .iter()
+        .zip(&ys)
+        .map(|(item, y)| y + item.extent / 2.0)
+        .fold(0.0, f64::max)
+        + spacing.margin;
+    Layout {
+        nodes,
+        edges: routes,
+        groups,
+        width,
+        height,
+        layers,
+        crossings,
+    }
+}
 
-    // Member positions: stacked inside their unit, in input order.
-    let mut nodes = vec![
-        NodePlace {
-            x: 0.0,
-            y: 0.0,
-            layer: 0,
-            unit: 0,
-            cyclic: false,
-        };
-        n
-    ];
+/// Member positions, stacked inside their unit in input order, and the dashed box
+/// around each cyclic unit of two or more members.
+fn place_members(
+    graph: &ItemGraph,
+    units: &Units,
+    ys: &[f64],
+    column_x: &[f64],
+    spacing: &Spacing,
+) -> (Vec<NodePlace>, Vec<GroupBox>) {
+    let unplaced = NodePlace {
+        x: 0.0,
+        y: 0.0,
+        layer: 0,
+        unit: 0,
+        cyclic: false,
+    };
+    let mut nodes = vec![unplaced; units.of.len()];
     let mut groups = Vec::new();
     for (item_ix, item) in graph.items.iter().enumerate() {
         let Some(u) = item.unit else { continue };
@@ -204,8 +224,19 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)], spacing: &Spacing) -> L
             });
         }
     }
+    (nodes, groups)
+}
 
-    let routes = edges
+/// Each edge's bends: through the dummy items of its chain when it spans layers,
+/// none inside a unit (drawn as part of the cycle).
+fn route_edges(
+    graph: &ItemGraph,
+    units: &Units,
+    edges: &[(usize, usize)],
+    ys: &[f64],
+    column_x: &[f64],
+) -> Vec<EdgeRoute> {
+    edges
         .iter()
         .map(|&(a, b)| {
             let (ua, ub) = (units.of[a], units.of[b]);
@@ -230,30 +261,7 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)], spacing: &Spacing) -> L
                 cyclic: false,
             }
         })
-        .collect();
-
-    let layers = graph.layers.len();
-    let width = if layers == 0 {
-        0.0
-    } else {
-        column_x[layers - 1] + graph.column_width[layers - 1] / 2.0 + spacing.margin
-    };
-    let height = graph
-        .items
-        .iter()
-        .zip(&ys)
-        .map(|(item, y)| y + item.extent / 2.0)
-        .fold(0.0, f64::max)
-        + spacing.margin;
-    Layout {
-        nodes,
-        edges: routes,
-        groups,
-        width,
-        height,
-        layers,
-        crossings,
-    }
+        .collect()
 }
 
 /// The strongly connected components, numbered by their lowest member.
@@ -688,6 +696,16 @@ mod tests {
             s ^= s << 17;
             (s % bound as u64) as usize
         }
+    }
+
+    #[test]
+    fn a_chain_and_a_shortcut() {
+        // a → b → c, a → c
+        let layout = layered(&[40.0; 3], &[(0, 1), (1, 2), (0, 2)], &Spacing::default());
+        let layers: Vec<usize> = layout.nodes.iter().map(|n| n.layer).collect();
+        assert_eq!(layers, [0, 1, 2]);
+        assert!(layout.nodes[0].x < layout.nodes[1].x && layout.nodes[1].x < layout.nodes[2].x);
+        assert_eq!(layout.edges[2].bends.len(), 1); // a → c passes through column 1
     }
 
     #[test]

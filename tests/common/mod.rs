@@ -2,6 +2,8 @@
 //! over an in-memory pipe.
 #![allow(dead_code)]
 
+pub mod stdio;
+
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;

@@ -406,219 +406,266 @@ fn quoted(text: &str) -> String {
 /// Also measures the deepest `{`/`[` nesting, stopping once it passes
 /// `MAX_NESTING`. O(size of the document).
 fn prepare(source: &str) -> Prepared {
-    let bytes = source.as_bytes();
-    let mut edits: Vec<Edit> = Vec::new();
-    let edit = |edits: &mut Vec<Edit>, start: usize, end: usize, with: String| {
-        edits.push(Edit {
+    let mut scan = Rewriter::new(source);
+    let mut i = skip_trivia(scan.bytes, 0);
+    while i < scan.bytes.len() {
+        let Some((token, next)) = scan.token(i) else {
+            break;
+        };
+        scan.recent = [(token, i), scan.recent[0], scan.recent[1]];
+        i = skip_trivia(scan.bytes, next);
+    }
+    scan.finish()
+}
+
+/// The state of [`prepare`]'s one pass over the document.
+struct Rewriter<'a> {
+    source: &'a str,
+    bytes: &'a [u8],
+    edits: Vec<Edit>,
+    /// The placeholder head node's id, once one is needed.
+    head: Option<String>,
+    /// Per open `{`: where its statement starts, when it is a subgraph that begins
+    /// a statement (so that an edge statement may follow it).
+    open: Vec<Option<usize>>,
+    depth: usize,
+    deepest: usize,
+    body_seen: bool,
+    /// The last three significant tokens and their offsets, latest first.
+    recent: [(Token, usize); 3],
+}
+
+impl<'a> Rewriter<'a> {
+    fn new(source: &'a str) -> Self {
+        Rewriter {
+            source,
+            bytes: source.as_bytes(),
+            edits: Vec::new(),
+            head: None,
+            open: Vec::new(),
+            depth: 0,
+            deepest: 0,
+            body_seen: false,
+            recent: [(Token::None, 0); 3],
+        }
+    }
+
+    fn edit(&mut self, start: usize, end: usize, with: String) {
+        self.edits.push(Edit {
             start,
             first: false,
             end,
             with,
         });
-    };
-    let mut head: Option<String> = None;
-    // Per open `{`: where its statement starts, when it is a subgraph that begins
-    // a statement (so that an edge statement may follow it).
-    let mut open: Vec<Option<usize>> = Vec::new();
-    let (mut depth, mut deepest, mut body_seen) = (0usize, 0usize, false);
-    // The last three significant tokens and their offsets, latest first.
-    let mut recent = [(Token::None, 0usize); 3];
-    let mut i = skip_trivia(bytes, 0);
-    while i < bytes.len() {
-        let start = i;
-        let token = match bytes[i] {
-            b'"' => {
-                let Some(first_end) = quoted_end(bytes, i) else {
-                    break;
-                };
-                let mut end = first_end;
-                let mut joined = source[i + 1..end - 1].to_string();
-                loop {
-                    let plus = skip_trivia(bytes, end);
-                    if bytes.get(plus) != Some(&b'+') {
-                        break;
-                    }
-                    let next = skip_trivia(bytes, plus + 1);
-                    let Some(next_end) = (bytes.get(next) == Some(&b'"'))
-                        .then(|| quoted_end(bytes, next))
-                        .flatten()
-                    else {
-                        break;
-                    };
-                    joined.push_str(&source[next + 1..next_end - 1]);
-                    end = next_end;
-                }
-                if end != first_end {
-                    edit(&mut edits, i, end, format!("\"{joined}\""));
-                }
-                i = end;
-                Token::Id
-            }
-            b'<' => {
-                let Some(end) = html_end(bytes, i) else {
-                    break;
-                };
-                edit(&mut edits, i, end, quoted(&source[i..end]));
-                i = end;
-                Token::Id
-            }
-            b'-' if matches!(bytes.get(i + 1), Some(b'>' | b'-')) => {
-                i += 2;
-                Token::EdgeOp
-            }
-            b'-' | b'.' | b'0'..=b'9' => {
-                let mut j = i + usize::from(bytes[i] == b'-');
-                while bytes.get(j).is_some_and(u8::is_ascii_digit) {
-                    j += 1;
-                }
-                if bytes.get(j) == Some(&b'.') {
-                    j += 1;
-                    while bytes.get(j).is_some_and(u8::is_ascii_digit) {
-                        j += 1;
-                    }
-                }
-                let numeral = &source[i..j];
-                if numeral.bytes().any(|b| b.is_ascii_digit()) {
-                    if !grammar_number(numeral) {
-                        edit(&mut edits, i, j, quoted(numeral));
-                    }
-                    i = j;
-                    Token::Id
-                } else {
-                    i += 1;
-                    Token::Other
-                }
-            }
-            b if b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 => {
-                let mut j = i;
-                while bytes
-                    .get(j)
-                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80)
-                {
-                    j += 1;
-                }
-                let word = &source[i..j];
-                i = j;
-                if !word.is_ascii() {
-                    edit(&mut edits, start, j, quoted(word));
-                    Token::Id
-                } else if let Some(keyword) =
-                    KEYWORDS.into_iter().find(|k| k.eq_ignore_ascii_case(word))
-                {
-                    if keyword != word {
-                        edit(&mut edits, start, j, keyword.to_string());
-                    }
-                    if keyword == "subgraph" {
-                        Token::Subgraph
-                    } else {
-                        Token::Other
-                    }
-                } else {
-                    Token::Id
-                }
-            }
-            b'{' => {
-                // The subgraph's first token and the token before it.
-                let (first, before) = match recent {
-                    [(Token::Subgraph, at), before, _] => (Some(at), before.0),
-                    [(Token::Id, _), (Token::Subgraph, at), before] => (Some(at), before.0),
-                    [before, ..] => (None, before.0),
-                };
-                let body = !body_seen;
-                body_seen = true;
-                if first.is_none() && !body {
-                    edit(&mut edits, i, i, "subgraph ".to_string());
-                }
-                let begins_statement = !body && before != Token::EdgeOp;
-                open.push(begins_statement.then_some(first.unwrap_or(i)));
-                depth += 1;
-                deepest = deepest.max(depth);
-                if depth > MAX_NESTING {
-                    break;
-                }
-                i += 1;
-                Token::Other
-            }
-            b'[' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-                if depth > MAX_NESTING {
-                    break;
-                }
-                i += 1;
-                Token::Other
-            }
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                if bytes[i] == b'}'
-                    && let Some(Some(statement)) = open.pop()
-                {
-                    let next = skip_trivia(bytes, i + 1);
-                    if matches!(bytes.get(next..next + 2), Some(b"->" | b"--")) {
-                        let head = head.get_or_insert_with(|| {
-                            let mut id = String::from("\u{0}head");
-                            while source.contains(&id) {
-                                id.push('\u{0}');
-                            }
-                            id
-                        });
-                        edits.push(Edit {
-                            start: statement,
-                            first: true,
-                            end: statement,
-                            with: format!("\"{head}\" -> "),
-                        });
-                    }
-                }
-                i += 1;
-                Token::Other
-            }
-            _ => {
-                i += 1;
-                Token::Other
-            }
-        };
-        recent = [(token, start), recent[0], recent[1]];
-        i = skip_trivia(bytes, i);
     }
 
-    edits.sort_by_key(|e| (e.start, !e.first));
-    let mut prepared = Prepared {
-        text: String::with_capacity(source.len() + 16 * edits.len()),
-        segments: Vec::with_capacity(2 * edits.len() + 1),
-        head,
-        deepest,
-    };
-    let mut copied = 0;
-    for Edit {
-        start, end, with, ..
-    } in edits
-    {
-        if start > copied {
+    /// The token at `i` and where it ends, recording any rewrite it needs; `None`
+    /// stops the pass (an unterminated string, or nesting past `MAX_NESTING`).
+    fn token(&mut self, i: usize) -> Option<(Token, usize)> {
+        match self.bytes[i] {
+            b'"' => self.quoted_string(i),
+            b'<' => {
+                let end = html_end(self.bytes, i)?;
+                self.edit(i, end, quoted(&self.source[i..end]));
+                Some((Token::Id, end))
+            }
+            b'-' if matches!(self.bytes.get(i + 1), Some(b'>' | b'-')) => {
+                Some((Token::EdgeOp, i + 2))
+            }
+            b'-' | b'.' | b'0'..=b'9' => Some(self.numeral(i)),
+            b if b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 => Some(self.word(i)),
+            b'{' => self.open_brace(i).map(|()| (Token::Other, i + 1)),
+            b'[' => self.nest().map(|()| (Token::Other, i + 1)),
+            b'}' | b']' => {
+                self.close(i);
+                Some((Token::Other, i + 1))
+            }
+            _ => Some((Token::Other, i + 1)),
+        }
+    }
+
+    /// A quoted string, joined with any `+ "…"` that follow.
+    fn quoted_string(&mut self, i: usize) -> Option<(Token, usize)> {
+        let (bytes, source) = (self.bytes, self.source);
+        let first_end = quoted_end(bytes, i)?;
+        let mut end = first_end;
+        let mut joined = source[i + 1..end - 1].to_string();
+        loop {
+            let plus = skip_trivia(bytes, end);
+            if bytes.get(plus) != Some(&b'+') {
+                break;
+            }
+            let next = skip_trivia(bytes, plus + 1);
+            let Some(next_end) = (bytes.get(next) == Some(&b'"'))
+                .then(|| quoted_end(bytes, next))
+                .flatten()
+            else {
+                break;
+            };
+            joined.push_str(&source[next + 1..next_end - 1]);
+            end = next_end;
+        }
+        if end != first_end {
+            self.edit(i, end, format!("\"{joined}\""));
+        }
+        Some((Token::Id, end))
+    }
+
+    /// A numeral (quoted when the grammar would split it), or a lone `-` or `.`.
+    fn numeral(&mut self, i: usize) -> (Token, usize) {
+        let bytes = self.bytes;
+        let mut j = i + usize::from(bytes[i] == b'-');
+        while bytes.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        if bytes.get(j) == Some(&b'.') {
+            j += 1;
+            while bytes.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+        }
+        let numeral = &self.source[i..j];
+        if !numeral.bytes().any(|b| b.is_ascii_digit()) {
+            return (Token::Other, i + 1);
+        }
+        if !grammar_number(numeral) {
+            self.edit(i, j, quoted(numeral));
+        }
+        (Token::Id, j)
+    }
+
+    /// An unquoted id or a keyword (lowercased); non-ASCII ids are quoted.
+    fn word(&mut self, i: usize) -> (Token, usize) {
+        let mut j = i;
+        while self
+            .bytes
+            .get(j)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80)
+        {
+            j += 1;
+        }
+        let word = &self.source[i..j];
+        if !word.is_ascii() {
+            self.edit(i, j, quoted(word));
+            return (Token::Id, j);
+        }
+        let Some(keyword) = KEYWORDS.into_iter().find(|k| k.eq_ignore_ascii_case(word)) else {
+            return (Token::Id, j);
+        };
+        if keyword != word {
+            self.edit(i, j, keyword.to_string());
+        }
+        let token = if keyword == "subgraph" {
+            Token::Subgraph
+        } else {
+            Token::Other
+        };
+        (token, j)
+    }
+
+    /// A `{`: the graph's body, or a subgraph (named `subgraph` if anonymous).
+    fn open_brace(&mut self, i: usize) -> Option<()> {
+        // The subgraph's first token and the token before it.
+        let (first, before) = match self.recent {
+            [(Token::Subgraph, at), before, _] => (Some(at), before.0),
+            [(Token::Id, _), (Token::Subgraph, at), before] => (Some(at), before.0),
+            [before, ..] => (None, before.0),
+        };
+        let body = !self.body_seen;
+        self.body_seen = true;
+        if first.is_none() && !body {
+            self.edit(i, i, "subgraph ".to_string());
+        }
+        let begins_statement = !body && before != Token::EdgeOp;
+        self.open
+            .push(begins_statement.then_some(first.unwrap_or(i)));
+        self.nest()
+    }
+
+    /// One level deeper; `None` past `MAX_NESTING`.
+    fn nest(&mut self) -> Option<()> {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+        (self.depth <= MAX_NESTING).then_some(())
+    }
+
+    /// A `}` or `]`; a subgraph that begins an edge statement gets the placeholder head.
+    fn close(&mut self, i: usize) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.bytes[i] != b'}' {
+            return;
+        }
+        let Some(Some(statement)) = self.open.pop() else {
+            return;
+        };
+        let next = skip_trivia(self.bytes, i + 1);
+        if !matches!(self.bytes.get(next..next + 2), Some(b"->" | b"--")) {
+            return;
+        }
+        let source = self.source;
+        let head = self.head.get_or_insert_with(|| {
+            let mut id = String::from("\u{0}head");
+            while source.contains(&id) {
+                id.push('\u{0}');
+            }
+            id
+        });
+        let with = format!("\"{head}\" -> ");
+        self.edits.push(Edit {
+            start: statement,
+            first: true,
+            end: statement,
+            with,
+        });
+    }
+
+    /// The document with every edit applied, and the map back to the source.
+    fn finish(self) -> Prepared {
+        let Rewriter {
+            source,
+            mut edits,
+            head,
+            deepest,
+            ..
+        } = self;
+        edits.sort_by_key(|e| (e.start, !e.first));
+        let mut prepared = Prepared {
+            text: String::with_capacity(source.len() + 16 * edits.len()),
+            segments: Vec::with_capacity(2 * edits.len() + 1),
+            head,
+            deepest,
+        };
+        let mut copied = 0;
+        for Edit {
+            start, end, with, ..
+        } in edits
+        {
+            if start > copied {
+                prepared.segments.push(Segment {
+                    out: prepared.text.len(),
+                    source: copied,
+                    verbatim: true,
+                });
+                prepared.text.push_str(&source[copied..start]);
+            }
+            prepared.segments.push(Segment {
+                out: prepared.text.len(),
+                source: start,
+                verbatim: false,
+            });
+            prepared.text.push_str(&with);
+            copied = copied.max(end);
+        }
+        if copied < source.len() {
             prepared.segments.push(Segment {
                 out: prepared.text.len(),
                 source: copied,
                 verbatim: true,
             });
-            prepared.text.push_str(&source[copied..start]);
+            prepared.text.push_str(&source[copied..]);
         }
-        prepared.segments.push(Segment {
-            out: prepared.text.len(),
-            source: start,
-            verbatim: false,
-        });
-        prepared.text.push_str(&with);
-        copied = copied.max(end);
+        prepared
     }
-    if copied < source.len() {
-        prepared.segments.push(Segment {
-            out: prepared.text.len(),
-            source: copied,
-            verbatim: true,
-        });
-        prepared.text.push_str(&source[copied..]);
-    }
-    prepared
 }
 
 /// The byte offset of pest's 1-based `line`:`column` (columns count characters;

@@ -694,84 +694,104 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
 
 /// The analysis tools.
 pub fn tools() -> Vec<ToolDef> {
-    let t = |name, title, description| ToolMeta {
-        name,
-        title,
-        description,
-        toolset: Toolset::Analysis,
-        effect: Effect::Read,
-    };
     vec![
         ToolDef::new(
-            t(
-                "network_describe",
-                "Describe a network",
-                "Summarise a network in one call: node and edge counts, density, whether it is a DAG (acyclic), weakly connected components, self-loops, sources and sinks (bounded lists with totals), the top nodes by in-degree and out-degree, and weight range. Start here to understand a network before querying it.",
-            ),
+            ToolMeta {
+                name: "network_describe",
+                title: "Describe a network",
+                description: "Summarise a network in one call: node and edge counts, density, whether it is a DAG (acyclic), weakly connected components, self-loops, sources and sinks (bounded lists with totals), the top nodes by in-degree and out-degree, and weight range. Start here to understand a network before querying it.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             describe,
         ),
         ToolDef::new(
-            t(
-                "network_traverse",
-                "Traverse from nodes",
-                "Walk the network breadth-first (bfs) or depth-first (dfs) from one or more start nodes, following edges out (default), in, or both, up to max_depth edges and limit nodes. Returns each visited node with its depth and parent, so paths can be rebuilt. Use network_descendants / network_ancestors for plain reachability.",
-            ),
+            ToolMeta {
+                name: "network_traverse",
+                title: "Traverse from nodes",
+                description: "Walk the network breadth-first (bfs) or depth-first (dfs) from one or more start nodes, following edges out (default), in, or both, up to max_depth edges and limit nodes. Returns each visited node with its depth and parent, so paths can be rebuilt. Use network_descendants / network_ancestors for plain reachability.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             traverse,
         ),
         ToolDef::new(
-            t(
-                "network_descendants",
-                "Everything a node reaches",
-                "All nodes reachable from a node by following edges forwards, with the distance (edges) of each, nearest first. In a depends-on graph (A -> B = A depends on B) this is everything the node needs, directly or transitively. Bounded by max_depth and limit; total counts all.",
-            ),
+            ToolMeta {
+                name: "network_descendants",
+                title: "Everything a node reaches",
+                description: "All nodes reachable from a node by following edges forwards, with the distance (edges) of each, nearest first. In a depends-on graph (A -> B = A depends on B) this is everything the node needs, directly or transitively. Bounded by max_depth and limit; total counts all.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             descendants,
         ),
         ToolDef::new(
-            t(
-                "network_ancestors",
-                "Everything that reaches a node",
-                "All nodes that reach a node by following edges forwards (i.e. walking edges backwards from it), with distances, nearest first. In a depends-on graph this is impact analysis: everything affected if the node changes. Bounded by max_depth and limit; total counts all.",
-            ),
+            ToolMeta {
+                name: "network_ancestors",
+                title: "Everything that reaches a node",
+                description: "All nodes that reach a node by following edges forwards (i.e. walking edges backwards from it), with distances, nearest first. In a depends-on graph this is impact analysis: everything affected if the node changes. Bounded by max_depth and limit; total counts all.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             ancestors,
         ),
         ToolDef::new(
-            t(
-                "network_shortest_path",
-                "Shortest path",
-                "Find the cheapest path source -> target following edge direction. weighted true (default): least total weight, by Dijkstra, or Bellman-Ford when negative weights exist (a negative cycle is reported as an error). weighted false: fewest edges. Returns the node path, the edge ids, the total weight and the hop count. When target is unreachable the call succeeds with found: false.",
-            ),
+            ToolMeta {
+                name: "network_shortest_path",
+                title: "Shortest path",
+                description: "Find the cheapest path source -> target following edge direction. weighted true (default): least total weight, by Dijkstra, or Bellman-Ford when negative weights exist (a negative cycle is reported as an error). weighted false: fewest edges. Returns the node path, the edge ids, the total weight and the hop count. When target is unreachable the call succeeds with found: false.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             shortest_path,
         ),
         ToolDef::new(
-            t(
-                "network_topological_sort",
-                "Order and parallel layers",
-                "Order all nodes so that every edge's source comes before its target, and group them into layers that can run in parallel (each layer needs only earlier layers). For a depends-on graph pass reverse: true to get dependencies first: the order in which to do the work, with each layer a batch of tasks that can run at the same time. A cycle makes ordering impossible: the error names one concrete cycle to break.",
-            ),
+            ToolMeta {
+                name: "network_topological_sort",
+                title: "Order and parallel layers",
+                description: "Order all nodes so that every edge's source comes before its target, and group them into layers that can run in parallel (each layer needs only earlier layers). For a depends-on graph pass reverse: true to get dependencies first: the order in which to do the work, with each layer a batch of tasks that can run at the same time. A cycle makes ordering impossible: the error names one concrete cycle to break.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             topological_sort,
         ),
         ToolDef::new(
-            t(
-                "network_find_cycles",
-                "Find cycles",
-                "Find every group of nodes caught in a cycle (strongly connected components with 2+ nodes, and self-loops), each with one concrete cycle in edge direction. is_dag is true when there is none. Use it when network_topological_sort reports a cycle, to see all of them.",
-            ),
+            ToolMeta {
+                name: "network_find_cycles",
+                title: "Find cycles",
+                description: "Find every group of nodes caught in a cycle (strongly connected components with 2+ nodes, and self-loops), each with one concrete cycle in edge direction. is_dag is true when there is none. Use it when network_topological_sort reports a cycle, to see all of them.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             find_cycles,
         ),
         ToolDef::new(
-            t(
-                "network_critical_path",
-                "Critical path",
-                "Find the longest path by total edge weight in an acyclic network, treating weights as durations: the chain of steps that determines the least total time of a plan. Returns the node path, edge ids and total length. A cycle gives an error naming one.",
-            ),
+            ToolMeta {
+                name: "network_critical_path",
+                title: "Critical path",
+                description: "Find the longest path by total edge weight in an acyclic network, treating weights as durations: the chain of steps that determines the least total time of a plan. Returns the node path, edge ids and total length. A cycle gives an error naming one.",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             critical_path,
         ),
         ToolDef::new(
-            t(
-                "network_ready_nodes",
-                "What can start now",
-                "Given what is done (a list of node IDs, and/or an attribute match such as {\"status\": \"done\"}), return the nodes not yet done whose prerequisites are all done: what can start now. Also counts the blocked nodes and shows examples with what they wait on. Prerequisites are a node's out-neighbors by default (depends-on graph: A -> B = A needs B); use prerequisites \"in\" when edges mean \"comes before\".",
-            ),
+            ToolMeta {
+                name: "network_ready_nodes",
+                title: "What can start now",
+                description: "Given what is done (a list of node IDs, and/or an attribute match such as {\"status\": \"done\"}), return the nodes not yet done whose prerequisites are all done: what can start now. Also counts the blocked nodes and shows examples with what they wait on. Prerequisites are a node's out-neighbors by default (depends-on graph: A -> B = A needs B); use prerequisites \"in\" when edges mean \"comes before\".",
+                toolset: Toolset::Analysis,
+                effect: Effect::Read,
+                long_running: false,
+            },
             ready_nodes,
         ),
     ]

@@ -698,84 +698,93 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
 
 /// The editing tools.
 pub fn tools() -> Vec<ToolDef> {
-    let t = |name, title, description, effect| ToolMeta {
-        name,
-        title,
-        description,
-        toolset: Toolset::Edit,
-        effect,
-    };
     vec![
         ToolDef::new(
-            t(
-                "network_get_node",
-                "Get a node",
-                "Get one node: its data payload, attributes, and in/out degree (in a depends-on graph, in_degree counts what depends on it and out_degree what it depends on). Use network_get_neighbors for the connected nodes.",
-                Effect::Read,
-            ),
+            ToolMeta {
+                name: "network_get_node",
+                title: "Get a node",
+                description: "Get one node: its data payload, attributes, and in/out degree (in a depends-on graph, in_degree counts what depends on it and out_degree what it depends on). Use network_get_neighbors for the connected nodes.",
+                toolset: Toolset::Edit,
+                effect: Effect::Read,
+                long_running: false,
+            },
             get_node,
         ),
         ToolDef::new(
-            t(
-                "network_update_node",
-                "Update a node",
-                "Change an existing node's data and attributes. mode \"merge\" (default) sets the given attribute keys and keeps the others; \"replace\" makes the given map the whole attribute set; remove_attributes deletes keys; data replaces the payload (null clears it, omitted keeps it). Idempotent. Typical use: mark progress, e.g. attributes {\"status\": \"done\"}.",
-                Effect::Write { idempotent: true },
-            ),
+            ToolMeta {
+                name: "network_update_node",
+                title: "Update a node",
+                description: "Change an existing node's data and attributes. mode \"merge\" (default) sets the given attribute keys and keeps the others; \"replace\" makes the given map the whole attribute set; remove_attributes deletes keys; data replaces the payload (null clears it, omitted keeps it). Idempotent. Typical use: mark progress, e.g. attributes {\"status\": \"done\"}.",
+                toolset: Toolset::Edit,
+                effect: Effect::Write { idempotent: true },
+                long_running: false,
+            },
             update_node,
         ),
         ToolDef::new(
-            t(
-                "network_remove_node",
-                "Remove a node",
-                "Remove a node and every edge into or out of it; reports how many edges went. Destructive: does nothing unless confirm is true.",
-                Effect::Destroy { idempotent: true },
-            ),
+            ToolMeta {
+                name: "network_remove_node",
+                title: "Remove a node",
+                description: "Remove a node and every edge into or out of it; reports how many edges went. Destructive: does nothing unless confirm is true.",
+                toolset: Toolset::Edit,
+                effect: Effect::Destroy { idempotent: true },
+                long_running: false,
+            },
             remove_node,
         ),
         ToolDef::new(
-            t(
-                "network_remove_edge",
-                "Remove edges",
-                "Remove one edge by edge_id, or every edge source -> target (all parallel edges between them) when given source and target. Reports the removed edges and their count. Use network_list_edges or network_get_neighbors with include_edges to find edge ids.",
-                Effect::Destroy { idempotent: true },
-            ),
+            ToolMeta {
+                name: "network_remove_edge",
+                title: "Remove edges",
+                description: "Remove one edge by edge_id, or every edge source -> target (all parallel edges between them) when given source and target. Reports the removed edges and their count. Use network_list_edges or network_get_neighbors with include_edges to find edge ids.",
+                toolset: Toolset::Edit,
+                effect: Effect::Destroy { idempotent: true },
+                long_running: false,
+            },
             remove_edge,
         ),
         ToolDef::new(
-            t(
-                "network_list_nodes",
-                "List nodes",
-                "List a network's nodes page by page (limit, cursor), with attributes and degrees, optionally filtered by attribute equality (e.g. {\"status\": \"todo\"}), id prefix or id substring. Returns the total number of matches. Prefer the analysis tools over paging through a large network.",
-                Effect::Read,
-            ),
+            ToolMeta {
+                name: "network_list_nodes",
+                title: "List nodes",
+                description: "List a network's nodes page by page (limit, cursor), with attributes and degrees, optionally filtered by attribute equality (e.g. {\"status\": \"todo\"}), id prefix or id substring. Returns the total number of matches. Prefer the analysis tools over paging through a large network.",
+                toolset: Toolset::Edit,
+                effect: Effect::Read,
+                long_running: false,
+            },
             list_nodes,
         ),
         ToolDef::new(
-            t(
-                "network_list_edges",
-                "List edges",
-                "List edges page by page (limit, cursor) with ids, weights and attributes: all edges, or those of one node (node_id with direction out, in or both). Returns the total count.",
-                Effect::Read,
-            ),
+            ToolMeta {
+                name: "network_list_edges",
+                title: "List edges",
+                description: "List edges page by page (limit, cursor) with ids, weights and attributes: all edges, or those of one node (node_id with direction out, in or both). Returns the total count.",
+                toolset: Toolset::Edit,
+                effect: Effect::Read,
+                long_running: false,
+            },
             list_edges,
         ),
         ToolDef::new(
-            t(
-                "network_add_nodes",
-                "Add many nodes",
-                "Add up to 10000 nodes in one atomic call: if any item is invalid, nothing is added and the error names the item's index. Existing IDs are duplicates (unchanged, counted). Use this to load a plan in one call, then network_add_edges.",
-                Effect::Write { idempotent: true },
-            ),
+            ToolMeta {
+                name: "network_add_nodes",
+                title: "Add many nodes",
+                description: "Add up to 10000 nodes in one atomic call: if any item is invalid, nothing is added and the error names the item's index. Existing IDs are duplicates (unchanged, counted). Use this to load a plan in one call, then network_add_edges.",
+                toolset: Toolset::Edit,
+                effect: Effect::Write { idempotent: true },
+                long_running: true,
+            },
             add_nodes,
         ),
         ToolDef::new(
-            t(
-                "network_add_edges",
-                "Add many edges",
-                "Add up to 10000 directed edges source -> target in one atomic call: if any item is invalid (unknown node, bad weight...), nothing is added and the error names the item's index. Like network_add_edge, each item adds a new edge (not idempotent). Set create_missing_nodes to create unknown endpoints on the fly. Convention: A -> B reads \"A depends on B\".",
-                Effect::Write { idempotent: false },
-            ),
+            ToolMeta {
+                name: "network_add_edges",
+                title: "Add many edges",
+                description: "Add up to 10000 directed edges source -> target in one atomic call: if any item is invalid (unknown node, bad weight...), nothing is added and the error names the item's index. Like network_add_edge, each item adds a new edge (not idempotent). Set create_missing_nodes to create unknown endpoints on the fly. Convention: A -> B reads \"A depends on B\".",
+                toolset: Toolset::Edit,
+                effect: Effect::Write { idempotent: false },
+                long_running: true,
+            },
             add_edges,
         ),
     ]

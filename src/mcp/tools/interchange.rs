@@ -344,30 +344,27 @@ fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result
 
 /// The import and export tools.
 pub fn tools() -> Vec<ToolDef> {
-    let t = |name, title, description, effect| ToolMeta {
-        name,
-        title,
-        description,
-        toolset: Toolset::Interchange,
-        effect,
-    };
     vec![
         ToolDef::new(
-            t(
-                "network_export",
-                "Export a network",
-                "Write a network, or the neighbourhood of some nodes, as a document: \"mermaid\" (a flowchart that renders in chat and Markdown; best for showing a person), \"dot\" (Graphviz), \"node_link_json\" (NetworkX), \"graphml\" (Gephi, yEd, NetworkX), \"cypher\" (CREATE/MERGE statements for Neo4j or Memgraph) or \"edge_list_csv\". Returns the document in content, with node and edge counts. At most limit nodes (default 500) go into the result; truncated says when the document is partial, and resource_uri names the resource that holds all of it.",
-                Effect::Read,
-            ),
+            ToolMeta {
+                name: "network_export",
+                title: "Export a network",
+                description: "Write a network, or the neighbourhood of some nodes, as a document: \"mermaid\" (a flowchart that renders in chat and Markdown; best for showing a person), \"dot\" (Graphviz), \"node_link_json\" (NetworkX), \"graphml\" (Gephi, yEd, NetworkX), \"cypher\" (CREATE/MERGE statements for Neo4j or Memgraph) or \"edge_list_csv\". Returns the document in content, with node and edge counts. At most limit nodes (default 500) go into the result; truncated says when the document is partial, and resource_uri names the resource that holds all of it.",
+                toolset: Toolset::Interchange,
+                effect: Effect::Read,
+                long_running: false,
+            },
             export,
         ),
         ToolDef::new(
-            t(
-                "network_import",
-                "Import a network",
-                "Load a document (node_link_json, graphml, edge_list_csv or dot, passed as a string in content) into a new network (mode \"create\", the default) or into an existing one (mode \"merge\": existing nodes are kept as they are, every edge is added). Atomic: if anything in the document is invalid, nothing is imported and the error says where (line and column, or the item's path). Edges may name nodes the document does not list; they are created.",
-                Effect::Write { idempotent: false },
-            ),
+            ToolMeta {
+                name: "network_import",
+                title: "Import a network",
+                description: "Load a document (node_link_json, graphml, edge_list_csv or dot, passed as a string in content) into a new network (mode \"create\", the default) or into an existing one (mode \"merge\": existing nodes are kept as they are, every edge is added). Atomic: if anything in the document is invalid, nothing is imported and the error says where (line and column, or the item's path). Edges may name nodes the document does not list; they are created.",
+                toolset: Toolset::Interchange,
+                effect: Effect::Write { idempotent: false },
+                long_running: true,
+            },
             import,
         ),
     ]

@@ -143,6 +143,7 @@ pub fn tools() -> Vec<ToolDef> {
             description: "Draw a network for the user, laid out left to right by dependency layers with cycles highlighted: the whole network, or the neighbourhood, ancestors or descendants of node_id. Hosts that support MCP Apps show an interactive view (pan, zoom, click a node for its details); others get the summary and a Mermaid diagram in mermaid. Use it when a person should see the graph; use network_describe or network_export for data.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
+            long_running: false,
         },
         visualize,
     )
