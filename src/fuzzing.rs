@@ -1,5 +1,5 @@
 //! The harnesses of the fuzz targets (`fuzz/`), shared with the corpus replay test
-//! (`tests/fuzz_corpus.rs`) so that CI runs every committed input through exactly
+//! (`tests/it/fuzz_corpus.rs`) so that CI runs every committed input through exactly
 //! what the fuzzer checks. Each takes arbitrary bytes and panics only on a bug.
 //! Not part of the library's API.
 

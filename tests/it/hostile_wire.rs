@@ -8,9 +8,7 @@ use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-mod common;
-
-use common::stdio::StdioServer;
+use crate::common::stdio::StdioServer;
 
 /// The server on stdio, its stderr in a file (a hostile row's log lines are long).
 fn spawn() -> StdioServer {

@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-mod common;
-
-use common::stdio::{BIN, StdioServer as Server};
+use crate::common::stdio::{BIN, StdioServer as Server};
 
 /// A server on `dir` in durable mode, handshake done.
 fn start(dir: &Path, extra: &[&str]) -> Server {

@@ -1,7 +1,7 @@
 //! The tool list is a contract an LLM reads: any change to a name, description,
 //! schema or annotation shows up here and must be accepted on purpose
-//! (`INSTA_UPDATE=always cargo test --test tools_snapshot`, then review the diff).
-//! One file per tool under `tests/snapshots/tools/`, so a schema diff reads as the
+//! (`INSTA_UPDATE=always cargo test --test it tools_snapshot::`, then review the diff).
+//! One file per tool under `tests/it/snapshots/tools/`, so a schema diff reads as the
 //! change to one tool, plus the list of names in the order `tools/list` gives them.
 
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! over an in-memory pipe.
 #![allow(dead_code)]
 
+pub mod http;
 pub mod stdio;
 
 use std::sync::Arc;
@@ -95,6 +96,42 @@ pub async fn err(client: &Client, tool: &str, arguments: Value, code: &str) -> V
     assert!(message.len() > 20, "error message too thin: {message}");
     outcome.body
 }
+
+/// Creates `network` and adds `edges` as `(source, target, weight)`, creating
+/// their nodes in order of first mention.
+pub async fn network_from_edges(client: &Client, network: &str, edges: &[(&str, &str, f64)]) {
+    ok(
+        client,
+        "network_create",
+        serde_json::json!({"network_name": network}),
+    )
+    .await;
+    let edges: Vec<Value> = edges
+        .iter()
+        .map(|(source, target, weight)| {
+            serde_json::json!({"source": source, "target": target, "weight": weight})
+        })
+        .collect();
+    ok(
+        client,
+        "network_add_edges",
+        serde_json::json!({"network_name": network, "create_missing_nodes": true, "edges": edges}),
+    )
+    .await;
+}
+
+/// A release plan in a depends-on graph (`a -> b`: a needs b), weights in days:
+/// `ship` needs `tests` and `docs`, `tests` need `api` and `ui`, `docs` need
+/// `api`, and `api` and `ui` need `schema`.
+pub const RELEASE_PLAN: &[(&str, &str, f64)] = &[
+    ("api", "schema", 3.0),
+    ("ui", "schema", 2.0),
+    ("tests", "api", 2.0),
+    ("tests", "ui", 1.0),
+    ("ship", "tests", 1.0),
+    ("docs", "api", 1.0),
+    ("ship", "docs", 1.0),
+];
 
 /// Spawns the binary (with `--http 127.0.0.1:0` unless `args` has `--http`); the receiver gets `http://127.0.0.1:PORT` once it listens.
 pub fn spawn_http(

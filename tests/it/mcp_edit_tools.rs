@@ -1,8 +1,8 @@
 //! Editing and batch tools through the real server.
 
-mod common;
+use crate::common;
 
-use common::{connect, err, ok};
+use crate::common::{connect, err, ok};
 use networks_mcp::mcp::ServerOptions;
 use serde_json::json;
 

@@ -1,28 +1,24 @@
 //! `network_export` and `network_import` through MCP, and `--load` at startup.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use common::{connect, err, ok};
+use crate::common::{connect, err, ok};
 use networks_mcp::mcp::ServerOptions;
 use serde_json::{Value, json};
 
+/// A smaller release plan: five nodes, five edges, the last three of weight 1.
 async fn release_plan(client: &common::Client) {
-    ok(client, "network_create", json!({"network_name": "release"})).await;
-    ok(
-        client,
-        "network_add_edges",
-        json!({"network_name": "release", "create_missing_nodes": true, "edges": [
-            {"source": "api", "target": "schema", "weight": 3},
-            {"source": "ui", "target": "schema", "weight": 2},
-            {"source": "tests", "target": "api"},
-            {"source": "tests", "target": "ui"},
-            {"source": "ship", "target": "tests"}
-        ]}),
-    )
-    .await;
+    let plan = [
+        ("api", "schema", 3.0),
+        ("ui", "schema", 2.0),
+        ("tests", "api", 1.0),
+        ("tests", "ui", 1.0),
+        ("ship", "tests", 1.0),
+    ];
+    common::network_from_edges(client, "release", &plan).await;
 }
 
 #[tokio::test]

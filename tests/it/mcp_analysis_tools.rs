@@ -1,29 +1,15 @@
 //! Analysis tools through the real server: the planning flow, cycles, and bounds.
 
-mod common;
+use crate::common;
 
-use common::{connect, err, ok};
+use crate::common::{connect, err, ok};
 use networks_mcp::mcp::ServerOptions;
 use networks_mcp::network::{MissingNodes, Weighted};
 use serde_json::{Value, json};
 
 /// A release plan as a depends-on graph: A -> B reads "A depends on B"; weights are days.
 async fn release_plan(client: &common::Client) {
-    ok(client, "network_create", json!({"network_name": "release"})).await;
-    ok(
-        client,
-        "network_add_edges",
-        json!({"network_name": "release", "create_missing_nodes": true, "edges": [
-            {"source": "api", "target": "schema", "weight": 3},
-            {"source": "ui", "target": "schema", "weight": 2},
-            {"source": "tests", "target": "api", "weight": 2},
-            {"source": "tests", "target": "ui", "weight": 1},
-            {"source": "ship", "target": "tests", "weight": 1},
-            {"source": "docs", "target": "api", "weight": 1},
-            {"source": "ship", "target": "docs", "weight": 1}
-        ]}),
-    )
-    .await;
+    common::network_from_edges(client, "release", common::RELEASE_PLAN).await;
 }
 
 fn strings(v: &Value) -> Vec<&str> {

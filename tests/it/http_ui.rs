@@ -4,142 +4,35 @@
 //! through `/mcp`.
 
 use std::io::{BufRead, BufReader};
-use std::process::Child;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, Response};
 use reqwest::header::{AUTHORIZATION, COOKIE, HOST, LOCATION, SET_COOKIE};
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common::http::{PROTOCOL, Server, Session, client};
 
-const PROTOCOL: &str = "2025-06-18";
-
-/// A running `networks-mcp --http 127.0.0.1:0 ...`, killed on drop.
-struct Server {
-    child: Child,
-    base: String,
+/// The server, with `token` as its auth token when given.
+fn start(args: &[&str], token: Option<&str>) -> Server {
+    let envs: Vec<(&str, &str)> = token
+        .map(|t| ("NETWORKS_MCP_AUTH_TOKEN", t))
+        .into_iter()
+        .collect();
+    Server::start(args, &envs)
 }
 
-impl Server {
-    fn start(args: &[&str], token: Option<&str>) -> Server {
-        let envs: Vec<(&str, &str)> = token
-            .map(|t| ("NETWORKS_MCP_AUTH_TOKEN", t))
-            .into_iter()
-            .collect();
-        let (child, _log, rx) = common::spawn_http(args, &envs);
-        let base = rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the server logs its address");
-        Server { child, base }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn client() -> Client {
-    Client::builder()
-        .timeout(Duration::from_secs(20))
-        .redirect(Policy::none())
-        .build()
-        .unwrap()
-}
-
-/// A raw JSON-RPC MCP session over HTTP.
-struct Mcp {
-    http: Client,
-    url: String,
-    token: Option<String>,
-    session: String,
-    next_id: u64,
-}
-
-impl Mcp {
-    fn open(server: &Server, token: Option<&str>) -> Mcp {
-        let mut mcp = Mcp {
-            http: client(),
-            url: server.url("/mcp"),
-            token: token.map(str::to_string),
-            session: String::new(),
-            next_id: 0,
-        };
-        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": PROTOCOL, "capabilities": {},
-                       "clientInfo": {"name": "ui-test", "version": "1"}}});
-        let response = mcp.post(&init).send().unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        mcp.session = response.headers()["mcp-session-id"]
-            .to_str()
-            .unwrap()
-            .to_string();
-        let _ = response.text();
-        let notified = mcp
-            .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .send()
-            .unwrap();
-        assert_eq!(notified.status(), StatusCode::ACCEPTED);
-        mcp
-    }
-
-    fn post(&self, body: &Value) -> reqwest::blocking::RequestBuilder {
-        let mut request = self
-            .http
-            .post(&self.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .json(body);
-        if !self.session.is_empty() {
-            request = request
-                .header("mcp-session-id", &self.session)
-                .header("mcp-protocol-version", PROTOCOL);
-        }
-        if let Some(token) = &self.token {
-            request = request.bearer_auth(token);
-        }
-        request
-    }
-
-    fn tool(&mut self, name: &str, arguments: Value) -> Value {
-        self.next_id += 1;
-        let body = json!({"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call",
-                          "params": {"name": name, "arguments": arguments}});
-        let response = self.post(&body).send().unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        let text = response.text().unwrap();
-        let reply: Value = serde_json::from_str(&text).unwrap_or_else(|_| {
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .find(|v| v.get("id").is_some())
-                .unwrap_or_else(|| panic!("no reply in {text}"))
-        });
-        let result = reply["result"]["structuredContent"].clone();
-        assert_eq!(result["status"], "success", "{name}: {reply}");
-        result
-    }
-
-    fn add_edges(&mut self, network: &str, edges: &[(&str, &str)]) {
-        let edges: Vec<Value> = edges
-            .iter()
-            .map(|(s, t)| json!({"source": s, "target": t, "weight": 2.5}))
-            .collect();
-        self.tool(
-            "network_add_edges",
-            json!({"network_name": network, "edges": edges, "create_missing_nodes": true}),
-        );
-    }
+/// Adds `source -> target` edges of weight 2.5, creating their nodes.
+fn add_edges(mcp: &mut Session, network: &str, edges: &[(&str, &str)]) {
+    let edges: Vec<Value> = edges
+        .iter()
+        .map(|(s, t)| json!({"source": s, "target": t, "weight": 2.5}))
+        .collect();
+    mcp.ok(
+        "network_add_edges",
+        json!({"network_name": network, "edges": edges, "create_missing_nodes": true}),
+    );
 }
 
 fn get_json(server: &Server, path: &str) -> Value {
@@ -155,7 +48,7 @@ fn status(response: Response) -> StatusCode {
 #[test]
 fn ui_needs_the_token_and_a_query_token_becomes_a_cookie_for_ui_only() {
     let token = "s3cret token";
-    let server = Server::start(&[], Some(token));
+    let server = start(&[], Some(token));
     let http = client();
     let get = |path: &str| http.get(server.url(path));
 
@@ -253,9 +146,9 @@ fn ui_needs_the_token_and_a_query_token_becomes_a_cookie_for_ui_only() {
 
 #[test]
 fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
-    let server = Server::start(&[], None);
-    let mut mcp = Mcp::open(&server, None);
-    mcp.tool("network_create", json!({"network_name": "deps"}));
+    let server = start(&[], None);
+    let mut mcp = Session::open(&server, None);
+    mcp.ok("network_create", json!({"network_name": "deps"}));
     let dag = [
         ("app", "cli"),
         ("app", "core"),
@@ -265,7 +158,7 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
         ("app", "log"),
         ("tests", "app"),
     ];
-    mcp.add_edges("deps", &dag);
+    add_edges(&mut mcp, "deps", &dag);
 
     let list = get_json(&server, "/ui/api/networks");
     assert_eq!(
@@ -320,7 +213,7 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
     assert_eq!(node["successors"], json!(["core", "log"]));
 
     // Close a cycle: log → cli. cli, core, log become one stacked component.
-    mcp.add_edges("deps", &[("log", "cli")]);
+    add_edges(&mut mcp, "deps", &[("log", "cli")]);
     let view = get_json(&server, "/ui/api/graph?network=deps");
     assert_eq!(view["summary"]["is_dag"], false);
     let nodes = view["nodes"].as_array().unwrap();
@@ -377,10 +270,11 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
 
 #[test]
 fn a_network_over_the_limit_is_summarised_and_searchable() {
-    let server = Server::start(&["--ui-max-nodes", "4"], None);
-    let mut mcp = Mcp::open(&server, None);
-    mcp.tool("network_create", json!({"network_name": "big"}));
-    mcp.add_edges(
+    let server = start(&["--ui-max-nodes", "4"], None);
+    let mut mcp = Session::open(&server, None);
+    mcp.ok("network_create", json!({"network_name": "big"}));
+    add_edges(
+        &mut mcp,
         "big",
         &[("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f")],
     );
@@ -410,10 +304,10 @@ fn a_network_over_the_limit_is_summarised_and_searchable() {
 #[test]
 fn the_event_stream_reports_a_write_through_mcp() {
     let token = "tok";
-    let server = Server::start(&[], Some(token));
-    let mut mcp = Mcp::open(&server, Some(token));
-    mcp.tool("network_create", json!({"network_name": "live"}));
-    mcp.tool("network_create", json!({"network_name": "other"}));
+    let server = start(&[], Some(token));
+    let mut mcp = Session::open(&server, Some(token));
+    mcp.ok("network_create", json!({"network_name": "live"}));
+    mcp.ok("network_create", json!({"network_name": "other"}));
 
     let stream = Client::builder()
         .timeout(None)
@@ -456,11 +350,11 @@ fn the_event_stream_reports_a_write_through_mcp() {
     assert_eq!(next_event(&rx).0, "ready");
 
     // A write to another network is filtered out; the write to ours arrives.
-    mcp.add_edges("other", &[("x", "y")]);
-    mcp.add_edges("live", &[("a", "b")]);
+    add_edges(&mut mcp, "other", &[("x", "y")]);
+    add_edges(&mut mcp, "live", &[("a", "b")]);
     assert_eq!(next_event(&rx), ("network".into(), "\"live\"".into()));
 
     // A new network is a list change.
-    mcp.tool("network_create", json!({"network_name": "third"}));
+    mcp.ok("network_create", json!({"network_name": "third"}));
     assert_eq!(next_event(&rx).0, "list");
 }

@@ -2,6 +2,8 @@
 //! `describe`, each checked against a brute-force computation on small graphs
 //! (at most 8 nodes, 20 edges, parallel edges and self-loops included).
 
+use crate::numbered;
+
 use networks_mcp::Error;
 use networks_mcp::network::{Direction, Network, Order};
 use petgraph::stable_graph::NodeIndex;
@@ -50,15 +52,7 @@ fn dag() -> impl Strategy<Value = G> {
 }
 
 fn build(g: &G) -> Network {
-    let mut net = Network::new();
-    for i in 0..g.n {
-        net.add_node(&format!("n{i}")).unwrap();
-        assert_eq!(net.index_of(&format!("n{i}")).unwrap().index(), i);
-    }
-    for &(a, b, w) in &g.edges {
-        net.add_edge(&format!("n{a}"), &format!("n{b}"), w).unwrap();
-    }
-    net
+    numbered::network(g.n, g.edges.iter().copied())
 }
 
 fn adjacency(g: &G) -> Vec<Vec<bool>> {

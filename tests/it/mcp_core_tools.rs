@@ -1,8 +1,8 @@
 //! The foundation tools through the real server factory and an rmcp client.
 
-mod common;
+use crate::common;
 
-use common::{call, connect, err, ok};
+use crate::common::{call, connect, err, ok};
 use networks_mcp::mcp::{ServerOptions, Toolset};
 use serde_json::{Value, json};
 
@@ -178,130 +178,141 @@ async fn bad_input_gets_error_objects_and_changes_nothing() {
     };
     let before = state(&registry);
 
-    let e = err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "nope", "node_id": "x"}),
-        "network_not_found",
-    )
-    .await;
-    assert_eq!(e["available_networks"], json!(["module_deps"]));
+    // (tool, arguments, code, context fields the error object must carry)
+    let m = "module_deps";
+    let rows: Vec<(&str, Value, &str, Value)> = vec![
+        (
+            "network_add_node",
+            json!({"network_name": "nope", "node_id": "x"}),
+            "network_not_found",
+            json!({"available_networks": ["module_deps"]}),
+        ),
+        (
+            "network_get_neighbors",
+            json!({"network_name": m, "node_id": "loging"}),
+            "node_not_found",
+            json!({"node_id": "loging"}),
+        ),
+        (
+            "network_add_edge",
+            json!({"network_name": m, "source": "agents", "target": "ghost"}),
+            "node_not_found",
+            json!({"field": "target"}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": ""}),
+            "invalid_id",
+            json!({"field": "node_id"}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": "   "}),
+            "invalid_id",
+            json!({}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": "a\nb"}),
+            "invalid_id",
+            json!({}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": "x".repeat(257)}),
+            "invalid_id",
+            json!({}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": "x", "attributes": {"a": {"b": 1}}}),
+            "invalid_attributes",
+            json!({}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": "x", "attributes": {"a": [1]}}),
+            "invalid_attributes",
+            json!({}),
+        ),
+        (
+            "network_add_edge",
+            json!({"network_name": m, "source": "agents", "target": "logging", "weight": "heavy"}),
+            "invalid_arguments",
+            json!({"field": "weight"}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m}),
+            "invalid_arguments",
+            json!({"field": "node_id"}),
+        ),
+        (
+            "network_add_node",
+            json!({"network_name": m, "node_id": "x", "colour": "red"}),
+            "invalid_arguments",
+            json!({"field": "colour"}),
+        ),
+        (
+            "network_get_neighbors",
+            json!({"network_name": 7, "node_id": "x"}),
+            "invalid_arguments",
+            json!({}),
+        ),
+        (
+            "network_get_neighbors",
+            json!({"network_name": m, "node_id": "agents", "direction": "sideways"}),
+            "invalid_arguments",
+            json!({}),
+        ),
+        (
+            "network_get_neighbors",
+            json!({"network_name": m, "node_id": "agents", "limit": 0}),
+            "invalid_value",
+            json!({}),
+        ),
+        (
+            "network_create",
+            json!({"network_name": ""}),
+            "invalid_id",
+            json!({}),
+        ),
+        (
+            "network_delete",
+            json!({"network_name": m}),
+            "confirmation_required",
+            json!({}),
+        ),
+    ];
+    for (tool, arguments, code, context) in rows {
+        let e = err(&client, tool, arguments.clone(), code).await;
+        for (field, value) in context.as_object().unwrap() {
+            assert_eq!(&e[field], value, "{tool} {arguments}: {e}");
+        }
+    }
+
+    // What the messages say, beyond the codes.
     let e = err(
         &client,
         "network_get_neighbors",
-        json!({"network_name": "module_deps", "node_id": "loging"}),
+        json!({"network_name": m, "node_id": "loging"}),
         "node_not_found",
     )
     .await;
     assert_eq!(e["suggestions"][0], "logging");
-    err(
-        &client,
-        "network_add_edge",
-        json!({"network_name": "module_deps", "source": "agents", "target": "ghost"}),
-        "node_not_found",
-    )
-    .await;
-    err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": ""}),
-        "invalid_id",
-    )
-    .await;
-    err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": "   "}),
-        "invalid_id",
-    )
-    .await;
-    err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": "a\nb"}),
-        "invalid_id",
-    )
-    .await;
-    err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": "x".repeat(257)}),
-        "invalid_id",
-    )
-    .await;
-    err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": "x", "attributes": {"a": {"b": 1}}}),
-        "invalid_attributes",
-    )
-    .await;
-    err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": "x", "attributes": {"a": [1]}}),
-        "invalid_attributes",
-    )
-    .await;
-    let e = err(&client, "network_add_edge", json!({"network_name": "module_deps", "source": "agents", "target": "logging", "weight": "heavy"}), "invalid_arguments").await;
-    assert_eq!(e["field"], "weight");
     let e = err(
         &client,
         "network_add_node",
-        json!({"network_name": "module_deps"}),
+        json!({"network_name": m}),
         "invalid_arguments",
     )
     .await;
-    assert_eq!(e["field"], "node_id");
     assert!(
         e["error"]
             .as_str()
             .unwrap()
             .contains("node_id (string, required)")
     );
-    let e = err(
-        &client,
-        "network_add_node",
-        json!({"network_name": "module_deps", "node_id": "x", "colour": "red"}),
-        "invalid_arguments",
-    )
-    .await;
-    assert_eq!(e["field"], "colour");
-    err(
-        &client,
-        "network_get_neighbors",
-        json!({"network_name": 7, "node_id": "x"}),
-        "invalid_arguments",
-    )
-    .await;
-    err(
-        &client,
-        "network_get_neighbors",
-        json!({"network_name": "module_deps", "node_id": "agents", "direction": "sideways"}),
-        "invalid_arguments",
-    )
-    .await;
-    err(
-        &client,
-        "network_get_neighbors",
-        json!({"network_name": "module_deps", "node_id": "agents", "limit": 0}),
-        "invalid_value",
-    )
-    .await;
-    err(
-        &client,
-        "network_create",
-        json!({"network_name": ""}),
-        "invalid_id",
-    )
-    .await;
-    err(
-        &client,
-        "network_delete",
-        json!({"network_name": "module_deps"}),
-        "confirmation_required",
-    )
-    .await;
 
     assert_eq!(state(&registry), before);
 }

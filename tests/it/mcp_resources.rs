@@ -4,7 +4,7 @@
 // resources/subscribe and logging are the 2025-protocol ways, deprecated in rmcp.
 #![allow(deprecated)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

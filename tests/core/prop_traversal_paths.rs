@@ -2,6 +2,8 @@
 //! brute-force oracles on small random multigraphs (≤ 8 nodes, ≤ 20 edges, parallel
 //! edges and self-loops included), plus hand-made examples.
 
+use crate::numbered;
+
 use std::collections::VecDeque;
 
 use networks_mcp::Error;
@@ -28,19 +30,8 @@ fn spec(weights: &'static [i64]) -> impl Strategy<Value = Spec> {
 
 /// The network of a spec: nodes "n0".."n{n-1}", edge `i` of the spec has id `i`.
 fn build(spec: &Spec) -> (Network, Vec<NodeIndex>) {
-    let mut net = Network::new();
-    for i in 0..spec.n {
-        net.add_node(&format!("n{i}")).unwrap();
-    }
-    for (i, &(a, b, w)) in spec.edges.iter().enumerate() {
-        let id = net
-            .add_edge(&format!("n{a}"), &format!("n{b}"), w as f64)
-            .unwrap();
-        assert_eq!(id, i as u64);
-    }
-    let ix = (0..spec.n)
-        .map(|i| net.index_of(&format!("n{i}")).unwrap())
-        .collect();
+    let net = numbered::network(spec.n, spec.edges.iter().map(|&(a, b, w)| (a, b, w as f64)));
+    let ix = numbered::indices(&net, spec.n);
     (net, ix)
 }
 

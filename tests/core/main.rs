@@ -1,0 +1,9 @@
+//! The graph core's property tests, in one binary. They use the core alone, so
+//! they also run with `--no-default-features`.
+
+mod numbered;
+
+mod prop_adjacency;
+mod prop_network_core;
+mod prop_ordering_cycles;
+mod prop_traversal_paths;

@@ -1,0 +1,24 @@
+//! The server's tests, in one binary (one link step): in-process MCP calls, the
+//! built binary over stdio and HTTP, durability, hostile input, the specs and the
+//! tool-list snapshots. Needs the `server` feature.
+
+mod common;
+
+mod bad_input;
+mod concurrency;
+mod durability;
+mod e2e_stdio;
+mod fuzz_corpus;
+mod hostile_wire;
+mod http;
+mod http_ui;
+mod mcp_analysis_tools;
+mod mcp_core_tools;
+mod mcp_edit_tools;
+mod mcp_interchange_tools;
+mod mcp_resources;
+mod model_based;
+mod prop_interchange;
+mod specs;
+mod storage_faults;
+mod tools_snapshot;
