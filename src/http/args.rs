@@ -10,6 +10,7 @@ use super::{AUTH_TOKEN_ENV, DEFAULT_MAX_BODY_BYTES, HttpError, HttpOptions};
 /// Options of the streamable HTTP server (`--http`).
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "HTTP service (--http)")]
+#[allow(rustdoc::broken_intra_doc_links)] // the doc comments are --help text: `[::1]` is not a link
 pub struct HttpArgs {
     /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio, with
     /// /healthz, /readyz and /metrics beside it. ADDR defaults to 127.0.0.1:8080;

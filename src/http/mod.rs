@@ -3,8 +3,8 @@
 //! | path | what | guarded |
 //! |---|---|---|
 //! | `/mcp` | rmcp's streamable HTTP transport; one [`NetworksServer`] clone per session, all sharing one registry | Host/Origin, token, body limit |
-//! | `/metrics` | Prometheus text ([`metrics`]) | Host/Origin, token |
-//! | `/ui`, `/ui/...` | the read-only web view ([`ui`]) | Host/Origin, token by header, `?token=` or cookie ([`security::ui_guard`]) |
+//! | `/metrics` | Prometheus text (`metrics.rs`) | Host/Origin, token |
+//! | `/ui`, `/ui/...` | the read-only web view (`ui.rs`) | Host/Origin, token by header, `?token=` or cookie (`security::ui_guard`) |
 //! | `/healthz` | liveness: `200 ok` while the process serves | no |
 //! | `/readyz` | `200 ready` once the caller's readiness flag is set, `503` before and during shutdown | no |
 //!
@@ -62,9 +62,9 @@ pub struct HttpOptions {
     pub auth_token: Option<String>,
     /// Allow a non-loopback address without a token.
     pub insecure_no_auth: bool,
-    /// Extra allowed `Host` values (see [`AccessPolicy::new`]).
+    /// Extra allowed `Host` values (see `AccessPolicy::new`).
     pub allowed_hosts: Vec<String>,
-    /// Extra allowed `Origin` values (see [`AccessPolicy::new`]).
+    /// Extra allowed `Origin` values (see `AccessPolicy::new`).
     pub allowed_origins: Vec<String>,
     /// Largest accepted request body.
     pub max_body_bytes: usize,

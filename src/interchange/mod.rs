@@ -97,7 +97,7 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    /// Whether [`parse`](crate::interchange::parse) reads this format.
+    /// Whether [`parse`] reads this format.
     pub fn can_import(self) -> bool {
         matches!(
             self,

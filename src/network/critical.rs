@@ -40,7 +40,7 @@ impl Network {
     /// equally long.
     ///
     /// # Errors
-    /// [`Error::CycleDetected`](crate::Error::CycleDetected) with operation
+    /// [`Error::CycleDetected`] with operation
     /// `"a critical path"` and a witness cycle if the graph has a cycle.
     ///
     /// ```

@@ -1,5 +1,5 @@
 //! The read-only web view (`/ui` in HTTP mode), minus the HTTP: the layered layout
-//! ([`layout`]) and the JSON the page fetches ([`model`]).
+//! (`layout.rs`) and the JSON the page fetches (`model.rs`).
 //!
 //! The layout is computed here, in Rust, so that the page is a small file of our
 //! own (no JavaScript layout library, nothing to bundle) and a plain `cargo install`
