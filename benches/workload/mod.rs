@@ -175,8 +175,9 @@ pub fn generate(n: usize, seed: u64) -> Workload {
 
 /// Builds a [`Network`] from the string-id edge list through the public API:
 /// `with_capacity`, `add_node` for every id, then the whole edge list through
-/// `add_edge_list` (which validates every id and weight and looks both ids up,
-/// all before it adds any edge).
+/// `add_edges(.., MissingNodes::Fail)` (which validates every id and weight and looks
+/// both ids up, all before it adds any edge; between existing nodes and without
+/// attributes it takes the staged bulk path).
 pub fn ours_build(ids: &[String], edges: &StrEdges) -> Network {
     let mut net = Network::with_capacity(ids.len(), edges.len());
     for id in ids {
@@ -253,7 +254,7 @@ pub fn ours_toposort(dag: &Network) -> usize {
     dag.toposort_plain().expect("a DAG").len()
 }
 
-/// Topological order with Kahn layers (`topological_sort(false)`).
+/// Topological order with Kahn layers (`topological_sort(Order::Forward)`).
 pub fn ours_topological_sort(dag: &Network) -> usize {
     dag.topological_sort(Order::Forward)
         .expect("a DAG")

@@ -225,6 +225,20 @@ impl Network {
     /// (`Some(Value::Null)` clears it); `None` keeps it. Attributes are merged or
     /// replaced per `mode`; `remove_attributes` deletes keys. Idempotent. Returns
     /// whether anything changed. O(size of the attributes).
+    ///
+    /// ```
+    /// use networks_mcp::network::{AttributeUpdate, Network};
+    /// use serde_json::{Map, json};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_node("build")?;
+    /// let mut done = Map::new();
+    /// done.insert("status".into(), json!("done"));
+    /// assert!(net.update_node("build", None, Some(done.clone()), AttributeUpdate::Merge, &[])?);
+    /// assert!(!net.update_node("build", None, Some(done), AttributeUpdate::Merge, &[])?); // idempotent
+    /// assert_eq!(net.node("build").unwrap().attributes.get("status"), Some(&json!("done")));
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn update_node(
         &mut self,
         id: &str,
@@ -268,6 +282,18 @@ impl Network {
 
     /// Removes a node and every edge touching it. Returns the number of edges removed.
     /// O(degree).
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// net.add_edge("b", "b", 1.0)?; // a self-loop counts once
+    /// assert_eq!(net.remove_node("b")?, 2);
+    /// assert_eq!((net.node_count(), net.edge_count()), (1, 0));
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn remove_node(&mut self, id: &str) -> Result<usize> {
         validate::id("node_id", id)?;
         let ix = self.require("node_id", id)?;

@@ -362,6 +362,19 @@ impl Network {
 
     /// The ids of the nodes joined to `id` by an edge in `direction` (see
     /// [`Network::neighbor_indices`] for the order). O(degree).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["app", "lib", "log"])?;
+    /// net.add_edge("app", "lib", 1.0)?;
+    /// net.add_edge("lib", "log", 1.0)?;
+    /// assert_eq!(net.neighbors("lib", Direction::Out)?, ["log"]);
+    /// assert_eq!(net.neighbors("lib", Direction::Both)?, ["log", "app"]);
+    /// assert_eq!(net.neighbors("nope", Direction::In).unwrap_err().code(), "node_not_found");
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn neighbors(&self, id: &str, direction: Direction) -> Result<Vec<&str>> {
         let ix = self.require("node_id", id)?;
         Ok(self

@@ -299,6 +299,18 @@ impl Network {
 
     /// [`Network::shortest_path`] between node indices, for programs that hold
     /// indices already (no id lookups).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, Weighted};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge("a", "b", 2.0)?;
+    /// let (a, b) = (net.index_of("a").unwrap(), net.index_of("b").unwrap());
+    /// let path = net.shortest_path_by_index(a, b, Weighted::Yes)?.unwrap();
+    /// assert_eq!((net.ids(&path.nodes), path.total_weight), (vec!["a", "b"], 2.0));
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn shortest_path_by_index(
         &self,
         from: NodeIndex,
@@ -406,6 +418,18 @@ impl Network {
     }
 
     /// [`Network::dijkstra_distances`] from a node index.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge("a", "b", 0.5)?;
+    /// let distances = net.dijkstra_distances_by_index(net.index_of("b").unwrap())?;
+    /// assert_eq!(distances[net.index_of("b").unwrap().index()], 0.0);
+    /// assert!(distances[net.index_of("a").unwrap().index()].is_infinite());
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn dijkstra_distances_by_index(&self, from: NodeIndex) -> Result<Vec<f64>> {
         check_index(self, "from", from)?;
         if let Some(edge) = first_negative_edge(self) {

@@ -38,6 +38,19 @@ impl NodeFilter {
 impl Network {
     /// The nodes that pass `filter`, in index order (insertion order until removals).
     /// O(V) for a full pass.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, NodeFilter, NodeSpec};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_node_with(NodeSpec::new("build").with_attribute("status", "done"))?;
+    /// net.add_node_with(NodeSpec::new("test").with_attribute("status", "todo"))?;
+    /// let mut todo = NodeFilter::default();
+    /// todo.attributes.insert("status".into(), "todo".into());
+    /// let found: Vec<_> = net.matching_nodes(&todo).collect();
+    /// assert_eq!(net.ids(&found), ["test"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn matching_nodes<'a>(
         &'a self,
         filter: &'a NodeFilter,
@@ -48,27 +61,54 @@ impl Network {
             .filter(move |&ix| filter.matches(self, ix, needle.as_deref()))
     }
 
+    /// Every edge, in storage order (stable between calls that do not remove edges).
+    /// O(E) to walk.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// let id = net.add_edge("a", "b", 1.5)?;
+    /// let all: Vec<_> = net.edges().map(|e| (e.id, e.source, e.target, e.weight)).collect();
+    /// assert_eq!(all, [(id, "a", "b", 1.5)]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn edges(&self) -> impl Iterator<Item = EdgeView<'_>> {
+        self.graph().edge_indices().filter_map(|ix| {
+            let (a, b) = self.graph().edge_endpoints(ix)?;
+            let edge = self.graph().edge_weight(ix)?;
+            Some(EdgeView {
+                id: edge.id,
+                source: &self.graph()[a].id,
+                target: &self.graph()[b].id,
+                weight: edge.weight,
+                attributes: &edge.attributes,
+            })
+        })
+    }
+
     /// Every edge, or the edges of one node in `direction` (insertion order), as views.
     /// The whole-network order is the storage order, stable between calls that do not
     /// remove edges. O(E) or O(degree).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// net.add_edge("b", "c", 2.0)?;
+    /// assert_eq!(net.edges_of(None).len(), 2);
+    /// let b = net.index_of("b").unwrap();
+    /// let out: Vec<_> = net.edges_of(Some((b, Direction::Out))).iter().map(|e| e.target).collect();
+    /// assert_eq!(out, ["c"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn edges_of(&self, node: Option<(NodeIndex, Direction)>) -> Vec<EdgeView<'_>> {
         match node {
             Some((ix, direction)) => self.incident_edges(ix, direction),
-            None => self
-                .graph()
-                .edge_indices()
-                .filter_map(|ix| {
-                    let (a, b) = self.graph().edge_endpoints(ix)?;
-                    let edge = self.graph().edge_weight(ix)?;
-                    Some(EdgeView {
-                        id: edge.id,
-                        source: &self.graph()[a].id,
-                        target: &self.graph()[b].id,
-                        weight: edge.weight,
-                        attributes: &edge.attributes,
-                    })
-                })
-                .collect(),
+            None => self.edges().collect(),
         }
     }
 }

@@ -3,6 +3,8 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
+use petgraph::visit::NodeIndexable;
+
 use super::{Direction, Network};
 
 /// A node that is not done and waits on some prerequisites.
@@ -31,51 +33,77 @@ pub struct ReadyNodes {
 }
 
 impl Network {
-    /// The nodes that are not done and whose prerequisites are all done.
+    /// The nodes that are not done and whose prerequisites are all done, given the
+    /// ids of the nodes that are done.
     ///
     /// `prerequisites` says which neighbors a node needs first:
     /// [`Direction::Out`] for a depends-on graph (`A → B`: A needs B),
     /// [`Direction::In`] for a precedence graph (`A → B`: A comes before B),
     /// [`Direction::Both`] for the union of the two. A self-loop makes a node its own
     /// prerequisite, so a self-looped node that is not done is blocked by itself.
-    ///
-    /// `done[i]` tells whether the node with [`NodeIndex::index`] `i` is done; its
-    /// length should be `graph().node_bound()` (indices past the end count as not
-    /// done, entries at vacant indices are ignored).
+    /// An unknown id in `done` is an [`Error::NodeNotFound`](crate::Error::NodeNotFound).
     ///
     /// Algorithm: one scan over the nodes and their prerequisite edges.
-    /// Complexity: O(V + E) time; O(k log k) more per reported blocked node with `k`
-    /// prerequisites.
+    /// Complexity: O(V + E + |done|) time; O(k log k) more per reported blocked node
+    /// with `k` prerequisites.
     ///
     /// Order: `ready` (at most `limit`) and `blocked` (at most `blocked_limit`) hold
     /// the first nodes by index (insertion order); the totals count all.
     ///
     /// ```
     /// use networks_mcp::network::{Direction, Network};
-    /// use serde_json::Map;
-    /// use petgraph::visit::NodeIndexable;
     ///
     /// // "app" depends on "lib" and "log"; "lib" depends on "log".
     /// let mut net = Network::new();
-    /// for id in ["app", "lib", "log"] {
-    ///     net.add_node(id).unwrap();
-    /// }
-    /// net.add_edge("app", "lib", 1.0).unwrap();
-    /// net.add_edge("app", "log", 1.0).unwrap();
-    /// net.add_edge("lib", "log", 1.0).unwrap();
+    /// net.add_nodes(["app", "lib", "log"])?;
+    /// net.add_edge("app", "lib", 1.0)?;
+    /// net.add_edge("app", "log", 1.0)?;
+    /// net.add_edge("lib", "log", 1.0)?;
     ///
-    /// let mut done = vec![false; net.graph().node_bound()];
-    /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
+    /// let r = net.ready_nodes(&[], Direction::Out, 10, 10)?;
     /// assert_eq!(net.ids(&r.ready), ["log"]);
     /// assert_eq!(r.blocked_total, 2);
     /// assert_eq!(net.ids(&r.blocked[0].waiting_on), ["lib", "log"]);
     ///
-    /// done[net.index_of("log").unwrap().index()] = true;
-    /// let r = net.ready_nodes(&done, Direction::Out, 10, 10);
+    /// let r = net.ready_nodes(&["log"], Direction::Out, 10, 10)?;
     /// assert_eq!(net.ids(&r.ready), ["lib"]);
     /// assert_eq!((r.ready_total, r.blocked_total, r.done_total), (1, 1, 1));
+    /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn ready_nodes(
+        &self,
+        done: &[&str],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+    ) -> crate::Result<ReadyNodes> {
+        let mut mask = vec![false; self.graph().node_bound()];
+        for id in done {
+            mask[self.require("done", id)?.index()] = true;
+        }
+        Ok(self.ready_nodes_by_index(&mask, prerequisites, limit, blocked_limit))
+    }
+
+    /// [`Network::ready_nodes`] with done-ness as a mask over node indices:
+    /// `done[i]` tells whether the node with [`NodeIndex::index`] `i` is done; its
+    /// length should be `graph().node_bound()` (indices past the end count as not
+    /// done, entries at vacant indices are ignored). For programs that keep
+    /// done-ness by index, and for the MCP layer, which reads it from attributes too.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network};
+    /// use petgraph::visit::NodeIndexable;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["app", "log"])?;
+    /// net.add_edge("app", "log", 1.0)?;
+    /// let mut done = vec![false; net.graph().node_bound()];
+    /// done[net.index_of("log").unwrap().index()] = true;
+    /// let r = net.ready_nodes_by_index(&done, Direction::Out, 10, 10);
+    /// assert_eq!(net.ids(&r.ready), ["app"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn ready_nodes_by_index(
         &self,
         done: &[bool],
         prerequisites: Direction,

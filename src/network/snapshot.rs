@@ -36,6 +36,17 @@ pub struct NetworkData {
 
 impl Network {
     /// The network as plain data. O(V + E log E).
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge("a", "b", 1.5)?;
+    /// let copy = Network::from_data("copy", net.to_data())?;
+    /// assert_eq!(copy.to_data(), net.to_data());
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn to_data(&self) -> NetworkData {
         let nodes = self
             .graph

@@ -263,6 +263,21 @@ impl Network {
 
     /// [`Network::traverse`] from node indices, for programs that hold indices
     /// already (no id lookups).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network, TraverseOptions};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// net.add_edge("b", "c", 1.0)?;
+    /// let start = net.index_of("a").unwrap();
+    /// let options = TraverseOptions { direction: Direction::Out, ..Default::default() };
+    /// let walk = net.traverse_by_index(&[start], options);
+    /// let order: Vec<_> = walk.visits.iter().map(|v| net.id_at(v.node)).collect();
+    /// assert_eq!(order, ["a", "b", "c"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn traverse_by_index(&self, starts: &[NodeIndex], options: TraverseOptions) -> Traversal {
         let TraverseOptions {
             order,
@@ -371,6 +386,19 @@ impl Network {
     }
 
     /// [`Network::reachable`] from a node index.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// net.add_edge("b", "c", 1.0)?;
+    /// let c = net.index_of("c").unwrap();
+    /// let up = net.reachable_by_index(c, Direction::In, Some(1), 10);
+    /// assert_eq!((up.nodes.len(), up.total), (1, 1)); // only "b" within one hop
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn reachable_by_index(
         &self,
         start: NodeIndex,
@@ -437,6 +465,17 @@ impl Network {
     }
 
     /// [`Network::bfs_order`] from a node index.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// let order = net.bfs_order_by_index(net.index_of("a").unwrap());
+    /// assert_eq!(net.ids(&order), ["a", "b"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn bfs_order_by_index(&self, start: NodeIndex) -> Vec<NodeIndex> {
         let graph = &self.graph;
         if !graph.contains_node(start) {

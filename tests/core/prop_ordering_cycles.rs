@@ -396,7 +396,7 @@ proptest! {
         let net = build(&g);
         let done: Vec<bool> = done_bits[..g.n].to_vec();
         prop_assert_eq!(done.len(), net.graph().node_bound());
-        let r = net.ready_nodes(&done, dir, limit, blocked_limit);
+        let r = net.ready_nodes_by_index(&done, dir, limit, blocked_limit);
 
         let mut ready = Vec::new();
         let mut blocked = Vec::new();
@@ -594,7 +594,7 @@ fn check_holes_change_nothing(
     };
     for dir in [Direction::Out, Direction::In, Direction::Both] {
         let ready = |net: &Network| {
-            let r = net.ready_nodes(&done_for(net), dir, 3, 3);
+            let r = net.ready_nodes_by_index(&done_for(net), dir, 3, 3);
             let blocked: Vec<(String, Vec<String>)> = r
                 .blocked
                 .iter()

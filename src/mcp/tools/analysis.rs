@@ -561,7 +561,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
                 }
             }
         }
-        let r = net.ready_nodes(&done, p.prerequisites, limit, blocked_limit);
+        let r = net.ready_nodes_by_index(&done, p.prerequisites, limit, blocked_limit);
         Ok(ReadyOutput {
             status: Success::Success,
             truncated: r.ready_total > r.ready.len() || r.blocked_total > r.blocked.len(),
