@@ -6,7 +6,7 @@ use hashbrown::HashSet;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
-use super::prefetch::NodePrefetcher;
+use super::prefetch::{NodePrefetcher, prefetch_lines};
 use super::structure::{Change, Changed};
 use super::{AddNodeOutcome, Attributes, EdgeId, Network, validate};
 use crate::error::{Error, Result};
@@ -490,10 +490,11 @@ impl Network {
         &mut self,
         edges: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
     ) -> Result<std::ops::Range<EdgeId>> {
-        // Each id is looked up in three stages, `STAGE` items apart, so that the
+        // Each id is looked up in four stages, `STAGE` items apart, so that the
         // cache misses of many lookups overlap instead of following one another:
         // find its table slot and fetch it; read the slot and fetch the node record
-        // it names; compare the ids.
+        // it names; read the record and fetch the id's bytes (ids live on the heap);
+        // compare the ids.
         const STAGE: usize = 8;
         /// An item on its way through the stages.
         struct Pending<'s> {
@@ -506,7 +507,7 @@ impl Network {
         let edges = edges.into_iter();
         let mut resolved = Vec::with_capacity(edges.size_hint().0);
         let mut window: std::collections::VecDeque<Pending<'a>> =
-            std::collections::VecDeque::with_capacity(2 * STAGE + 1);
+            std::collections::VecDeque::with_capacity(3 * STAGE + 1);
         let prefetcher = NodePrefetcher::new(&self.graph);
         // An item whose middle stage has not run has no candidates: a full lookup.
         let confirm = |net: &Network, p: Pending<'a>| -> Result<ResolvedEdge> {
@@ -554,7 +555,18 @@ impl Network {
                     }
                 }
             }
-            if window.len() > 2 * STAGE
+            if let Some(p) = window
+                .len()
+                .checked_sub(2 * STAGE + 1)
+                .map(|at| &window[at])
+            {
+                for ix in p.candidates.into_iter().flatten() {
+                    if let Some(node) = self.graph.node_weight(ix) {
+                        prefetch_lines(node.id.as_ptr());
+                    }
+                }
+            }
+            if window.len() > 3 * STAGE
                 && let Some(p) = window.pop_front()
             {
                 resolved.push(confirm(self, p)?);
