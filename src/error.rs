@@ -126,6 +126,8 @@ pub enum Error {
     UnknownTool {
         /// The name that was called.
         name: String,
+        /// Offered tool names close to it, best first.
+        suggestions: Vec<String>,
     },
     /// A document given for import could not be read; nothing was imported.
     ImportInvalid {
@@ -236,9 +238,13 @@ impl Error {
             Error::ReadOnly { tool } => format!(
                 "{tool} changes data, and this server runs in read-only mode (--read-only). Only read tools are available."
             ),
-            Error::UnknownTool { name } => {
+            Error::UnknownTool { name, suggestions } if suggestions.is_empty() => {
                 format!("unknown tool '{name}'. Call tools/list to see the available tools.")
             }
+            Error::UnknownTool { name, suggestions } => format!(
+                "unknown tool '{name}'. Closest tool names: {}. Call tools/list to see all of them.",
+                quoted_list(suggestions)
+            ),
             Error::ImportInvalid {
                 format,
                 location,
@@ -431,8 +437,9 @@ impl Error {
                 Value::Object(context)
             }
             Error::LimitExceeded { limit, .. } => json!({ "limit": limit }),
-            Error::ReadOnly { tool } | Error::UnknownTool { name: tool } => {
-                json!({ "tool": tool })
+            Error::ReadOnly { tool } => json!({ "tool": tool }),
+            Error::UnknownTool { name, suggestions } => {
+                json!({ "tool": name, "suggestions": suggestions })
             }
             Error::ConfirmationRequired { .. } => json!({ "required": { "confirm": true } }),
             Error::ImportInvalid {

@@ -663,13 +663,21 @@ impl ServerHandler for NetworksServer {
         match outcome {
             Some(Ok(value)) => Ok(CallToolResult::structured(value).into()),
             Some(Err(error)) => Ok(CallToolResult::structured_error(error.to_object()).into()),
-            None => Err(ErrorData::invalid_params(
-                Error::UnknownTool {
+            None => {
+                // A protocol error (the tool does not exist), with the closest names
+                // so that a misspelt call is fixed in one step.
+                let error = Error::UnknownTool {
                     name: request.name.to_string(),
-                }
-                .to_string(),
-                None,
-            )),
+                    suggestions: suggest::closest(
+                        &request.name,
+                        self.inner.listed.iter().map(|tool| &*tool.name),
+                    ),
+                };
+                Err(ErrorData::invalid_params(
+                    error.to_string(),
+                    Some(Value::Object(error.context())),
+                ))
+            }
         }
     }
 

@@ -46,28 +46,42 @@ pub const MAX_SUGGESTIONS: usize = 5;
 
 /// Up to [`MAX_SUGGESTIONS`] of `candidates` closest to `wanted`, best first.
 ///
-/// Ranking: case-insensitive equality, then prefix/substring containment, then
-/// Levenshtein distance (ties by candidate order). Candidates further than half the
-/// longer string's length are not suggested. O(n · m²) for n candidates of length m;
-/// it only runs on the error path.
+/// Both sides are compared after Unicode NFC normalisation and lowercasing, so `é`
+/// written as `e` + U+0301 finds `é`, and `Build` finds `build`. Ids themselves are
+/// compared exactly everywhere else: normalisation is only for suggestions.
+///
+/// Distance: restricted Damerau–Levenshtein (optimal string alignment, from
+/// `strsim`), so a swapped pair of letters (`pyhton`) costs one edit. A candidate
+/// is suggested when its distance is at most half the longer key's length, and
+/// never when it is less than two thirds as long as what was asked (neither `ht`
+/// for `pyhton3` nor `emd` for `sytemd`). Ranking: distance, then the difference in length,
+/// then candidate order.
+///
+/// Cost: one pass over the candidates; candidates whose length alone rules them
+/// out are skipped before any distance is computed, and ASCII keys need no
+/// normalisation. It only runs on the error path.
 pub fn closest<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let wanted_lower = wanted.to_lowercase();
-    let mut scored: Vec<(usize, usize, &str)> = Vec::new();
+    let mut wanted_key = String::new();
+    comparison_key(wanted, &mut wanted_key);
+    let wanted_len = wanted_key.chars().count();
+    let mut key = String::new();
+    let mut scored: Vec<(usize, usize, usize, &str)> = Vec::new();
     for (order, candidate) in candidates.enumerate() {
-        let lower = candidate.to_lowercase();
-        let score = if lower == wanted_lower {
-            0
-        } else if lower.contains(&wanted_lower) || wanted_lower.contains(&lower) {
-            1
-        } else {
-            let distance = strsim::levenshtein(&wanted_lower, &lower);
-            let longest = wanted_lower.chars().count().max(lower.chars().count());
-            if distance * 2 > longest {
-                continue;
-            }
-            2 + distance
-        };
-        scored.push((score, order, candidate));
+        // A cheap bound first: the byte length of an id bounds its length in chars.
+        if candidate.len() * 3 < wanted_len * 2 {
+            continue;
+        }
+        comparison_key(candidate, &mut key);
+        let len = key.chars().count();
+        let (shorter, longer) = (len.min(wanted_len), len.max(wanted_len));
+        if len * 3 < wanted_len * 2 || (longer - shorter) * 2 > longer {
+            continue;
+        }
+        let distance = strsim::osa_distance(&wanted_key, &key);
+        if distance * 2 > longer {
+            continue;
+        }
+        scored.push((distance, longer - shorter, order, candidate));
         if scored.len() > 4 * MAX_SUGGESTIONS {
             scored.sort_unstable();
             scored.truncate(MAX_SUGGESTIONS);
@@ -77,8 +91,19 @@ pub fn closest<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> V
     scored
         .into_iter()
         .take(MAX_SUGGESTIONS)
-        .map(|(_, _, s)| s.to_string())
+        .map(|(.., s)| s.to_string())
         .collect()
+}
+
+/// `text` NFC-normalised and lowercased into `key` (reused between calls).
+fn comparison_key(text: &str, key: &mut String) {
+    use unicode_normalization::UnicodeNormalization;
+    key.clear();
+    if text.is_ascii() {
+        key.extend(text.chars().map(|c| c.to_ascii_lowercase()));
+    } else {
+        key.extend(text.nfc().flat_map(char::to_lowercase));
+    }
 }
 
 #[cfg(test)]
@@ -92,6 +117,35 @@ mod tests {
         assert_eq!(got.first().map(String::as_str), Some("logging"));
         assert!(!got.contains(&"cli".to_string()));
         assert_eq!(closest("CLI", ids.iter().copied())[0], "cli");
+    }
+
+    #[test]
+    fn swapped_letters_rank_first_and_short_fragments_never_appear() {
+        let ids = ["ht", "python3", "python3-minimal", "libpython3.11", "py"];
+        let got = closest("pyhton3", ids.iter().copied());
+        assert_eq!(got.first().map(String::as_str), Some("python3"));
+        assert!(!got.iter().any(|s| s == "ht" || s == "py"), "{got:?}");
+        let ids = ["emd", "systemd", "systemd-sysv", "sd"];
+        let got = closest("sytemd", ids.iter().copied());
+        assert_eq!(got.first().map(String::as_str), Some("systemd"));
+        assert!(!got.iter().any(|s| s == "emd" || s == "sd"), "{got:?}");
+    }
+
+    #[test]
+    fn decomposed_unicode_finds_the_composed_id() {
+        // "café" with é as e + U+0301 (NFD) against the id stored as U+00E9 (NFC).
+        let ids = ["caf\u{e9}", "cafe-bar", "tea"];
+        let got = closest("cafe\u{301}", ids.iter().copied());
+        assert_eq!(got.first().map(String::as_str), Some("caf\u{e9}"));
+        assert_eq!(closest("CAF\u{c9}", ids.iter().copied())[0], "caf\u{e9}");
+    }
+
+    #[test]
+    fn a_large_candidate_set_is_one_pass() {
+        let ids: Vec<String> = (0..200_000).map(|i| format!("package-{i}")).collect();
+        let got = closest("packgae-1999", ids.iter().map(String::as_str));
+        assert_eq!(got.first().map(String::as_str), Some("package-1999"));
+        assert!(got.len() <= MAX_SUGGESTIONS);
     }
 
     #[test]

@@ -473,6 +473,13 @@ async fn unknown_tool_is_a_protocol_error() {
     let (client, _) = connect(ServerOptions::default()).await;
     let params = rmcp::model::CallToolRequestParams::new("network_teleport");
     assert!(client.call_tool(params).await.is_err());
+    // A misspelt name is answered with the closest tool names.
+    let params = rmcp::model::CallToolRequestParams::new("network_add_nod");
+    let error = client.call_tool(params).await.unwrap_err().to_string();
+    assert!(
+        error.contains("Closest tool names: 'network_add_node'"),
+        "{error}"
+    );
     // The connection survives it.
     let list = call(&client, "network_list", json!({})).await;
     assert!(!list.is_error);
