@@ -68,6 +68,18 @@ pub enum Error {
         /// Existing ids close to it, best first (filled in by the MCP layer).
         suggestions: Vec<String>,
     },
+    /// Several ids of one list name no node (each is listed, each gets suggestions).
+    NodesNotFound {
+        /// The network's name (empty for an anonymous [`Network`](crate::Network)).
+        network: String,
+        /// The parameter that held the ids.
+        field: String,
+        /// The unknown ids, in the order given, each once.
+        node_ids: Vec<String>,
+        /// For each of the first unknown ids, the existing ids close to it (filled
+        /// in by the MCP layer; may be shorter than `node_ids`).
+        suggestions: Vec<Vec<String>>,
+    },
     /// No edge of that id exists in the network.
     EdgeNotFound {
         /// The network's name.
@@ -208,6 +220,36 @@ impl Error {
                 }
                 message
             }
+            Error::NodesNotFound {
+                network,
+                field,
+                node_ids,
+                suggestions,
+            } => {
+                let mut message = format!(
+                    "{} ids of {field} are not nodes of {}: {}.",
+                    node_ids.len(),
+                    in_network(network),
+                    quoted_list(node_ids)
+                );
+                let close: Vec<String> = node_ids
+                    .iter()
+                    .zip(suggestions)
+                    .filter(|(_, close)| !close.is_empty())
+                    .map(|(id, close)| {
+                        format!(
+                            "for '{}': {}",
+                            clip(id, MAX_CONTEXT_CHARS),
+                            quoted_list(close)
+                        )
+                    })
+                    .take(MAX_LISTED)
+                    .collect();
+                if !close.is_empty() {
+                    message.push_str(&format!(" Closest existing ids, {}.", close.join("; ")));
+                }
+                message
+            }
             Error::EdgeNotFound { network, edge_id } => {
                 format!("edge {edge_id} not found in {}.", in_network(network))
             }
@@ -292,6 +334,9 @@ fn library_advice(error: &Error) -> Option<String> {
             "Add it first with `Network::add_node`."
         }
         Error::NodeNotFound { .. } => "Add it first with `Network::add_node` if it is new.",
+        Error::NodesNotFound { .. } => {
+            "Fix the misspelt ones, and add the new ones first with `Network::add_nodes`."
+        }
         Error::EdgeNotFound { .. } => {
             "Edge ids come from `Network::add_edge` or `Network::edges`; it may have been removed."
         }
@@ -378,7 +423,7 @@ impl Error {
             Error::InvalidWeight { .. } => "invalid_weight",
             Error::InvalidValue { .. } => "invalid_value",
             Error::NetworkNotFound { .. } => "network_not_found",
-            Error::NodeNotFound { .. } => "node_not_found",
+            Error::NodeNotFound { .. } | Error::NodesNotFound { .. } => "node_not_found",
             Error::EdgeNotFound { .. } => "edge_not_found",
             Error::ConfirmationRequired { .. } => "confirmation_required",
             Error::CycleDetected { .. } => "cycle_detected",
@@ -417,6 +462,29 @@ impl Error {
                 "node_id": node_id,
                 "suggestions": suggestions,
             }),
+            Error::NodesNotFound {
+                network,
+                field,
+                node_ids,
+                suggestions,
+            } => {
+                // `node_id` and `suggestions` as for one unknown id, for readers that
+                // know only that shape; `missing` lists them all (cut to 20 items).
+                let missing: Vec<Value> = node_ids
+                    .iter()
+                    .enumerate()
+                    .map(|(k, id)| {
+                        json!({ "node_id": id, "suggestions": suggestions.get(k).cloned().unwrap_or_default() })
+                    })
+                    .collect();
+                json!({
+                    "network_name": network,
+                    "field": field,
+                    "node_id": node_ids.first(),
+                    "suggestions": suggestions.first().cloned().unwrap_or_default(),
+                    "missing": missing,
+                })
+            }
             Error::EdgeNotFound { network, edge_id } => {
                 json!({ "network_name": network, "edge_id": edge_id })
             }

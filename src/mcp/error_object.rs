@@ -46,6 +46,9 @@ fn tool_advice(error: &Error) -> Option<String> {
             "Add it first with network_add_node."
         }
         Error::NodeNotFound { .. } => "Add it first with network_add_node if it is new.",
+        Error::NodesNotFound { .. } => {
+            "Fix the misspelt ones, and add the new ones first with network_add_nodes."
+        }
         Error::EdgeNotFound { .. } => {
             "Edge ids come from network_add_edge or network_list_edges; it may have been removed."
         }

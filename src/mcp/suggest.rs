@@ -28,6 +28,31 @@ pub(crate) fn with_suggestions(error: Error, registry: &NetworkRegistry) -> Erro
                 suggestions,
             }
         }
+        Error::NodesNotFound {
+            network,
+            field,
+            node_ids,
+            suggestions,
+        } if suggestions.is_empty() => {
+            // Bounded: the error lists at most MAX_LISTED ids, so only those get a pass.
+            let suggestions = registry
+                .get(&network)
+                .map(|shared| {
+                    let net = shared.read();
+                    node_ids
+                        .iter()
+                        .take(crate::error::MAX_LISTED)
+                        .map(|id| closest(id, net.node_ids()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            Error::NodesNotFound {
+                network,
+                field,
+                node_ids,
+                suggestions,
+            }
+        }
         Error::InvalidBatchItem {
             field,
             index,

@@ -169,6 +169,47 @@ impl Network {
             .ok_or_else(|| self.node_not_found(field, id))
     }
 
+    /// The indices of `ids`, in order; every unknown id is named in one error
+    /// ([`Error::NodeNotFound`] for one, [`Error::NodesNotFound`] for several, each
+    /// once), so that a list with several mistakes is fixed in one step. O(|ids|).
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["build", "test"])?;
+    /// assert_eq!(net.require_all("done", ["test", "build"])?.len(), 2);
+    /// let err = net.require_all("done", ["tset", "build", "biuld", "tset"]).unwrap_err();
+    /// assert!(err.to_string().starts_with("2 ids of done are not nodes of the network: 'tset', 'biuld'."));
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn require_all<'a>(
+        &self,
+        field: &str,
+        ids: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Vec<NodeIndex>> {
+        let mut found = Vec::new();
+        let mut missing: Vec<&str> = Vec::new();
+        let mut seen = HashSet::new();
+        for id in ids {
+            match self.index_of(id) {
+                Some(ix) => found.push(ix),
+                None if seen.insert(id) => missing.push(id),
+                None => {}
+            }
+        }
+        match missing.as_slice() {
+            [] => Ok(found),
+            [one] => Err(self.node_not_found(field, one)),
+            _ => Err(Error::NodesNotFound {
+                network: self.name.clone(),
+                field: field.to_string(),
+                node_ids: missing.into_iter().map(str::to_string).collect(),
+                suggestions: Vec::new(),
+            }),
+        }
+    }
+
     /// The error for an unknown node id. (The MCP layer adds the closest existing
     /// ids as suggestions; the core stays free of string-distance code.)
     pub fn node_not_found(&self, field: &str, id: &str) -> Error {

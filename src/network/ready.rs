@@ -41,7 +41,8 @@ impl Network {
     /// [`Direction::In`] for a precedence graph (`A → B`: A comes before B),
     /// [`Direction::Both`] for the union of the two. A self-loop makes a node its own
     /// prerequisite, so a self-looped node that is not done is blocked by itself.
-    /// An unknown id in `done` is an [`Error::NodeNotFound`](crate::Error::NodeNotFound).
+    /// Unknown ids in `done` are an error that names all of them
+    /// ([`Network::require_all`]).
     ///
     /// Algorithm: one scan over the nodes and their prerequisite edges.
     /// Complexity: O(V + E + |done|) time; O(k log k) more per reported blocked node
@@ -78,8 +79,8 @@ impl Network {
         blocked_limit: usize,
     ) -> crate::Result<ReadyNodes> {
         let mut mask = vec![false; self.graph().node_bound()];
-        for id in done {
-            mask[self.require("done", id)?.index()] = true;
+        for ix in self.require_all("done", done.iter().copied())? {
+            mask[ix.index()] = true;
         }
         Ok(self.ready_nodes_by_index(&mask, prerequisites, limit, blocked_limit))
     }

@@ -254,10 +254,7 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn traverse(&self, starts: &[&str], options: TraverseOptions) -> Result<Traversal> {
-        let starts = starts
-            .iter()
-            .map(|id| self.require("start", id))
-            .collect::<Result<Vec<_>>>()?;
+        let starts = self.require_all("start", starts.iter().copied())?;
         Ok(self.traverse_by_index(&starts, options))
     }
 

@@ -454,3 +454,82 @@ fn path_lengths_past_the_range_of_f64_are_errors_not_missing_paths() {
         1.7e308
     );
 }
+
+/// A list with several unknown ids names every one of them (each once, in order),
+/// each with its closest existing ids: one round trip fixes them all.
+#[tokio::test]
+async fn every_unknown_id_of_a_list_is_named_with_its_suggestions() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    release_plan(&client).await;
+    let e = err(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "release", "done": ["shp", "api", "tsets", "shp"]}),
+        "node_not_found",
+    )
+    .await;
+    assert_eq!(e["field"], "done");
+    assert_eq!(e["node_id"], "shp", "{e}");
+    assert_eq!(e["suggestions"], json!(["ship"]), "{e}");
+    assert_eq!(
+        e["missing"],
+        json!([
+            {"node_id": "shp", "suggestions": ["ship"]},
+            {"node_id": "tsets", "suggestions": ["tests"]},
+        ]),
+        "{e}"
+    );
+    let message = e["error"].as_str().unwrap();
+    assert!(message.contains("'shp', 'tsets'"), "{message}");
+    assert!(message.contains("for 'tsets': 'tests'"), "{message}");
+    // The same for the start nodes of a traversal and the nodes of an export.
+    let e = err(
+        &client,
+        "network_traverse",
+        json!({"network_name": "release", "start_nodes": ["uii", "dcos"]}),
+        "node_not_found",
+    )
+    .await;
+    assert_eq!(e["missing"].as_array().unwrap().len(), 2, "{e}");
+    let e = err(
+        &client,
+        "network_export",
+        json!({"network_name": "release", "format": "mermaid", "nodes": ["schemaa", "apii"]}),
+        "node_not_found",
+    )
+    .await;
+    assert_eq!(e["missing"][1]["suggestions"], json!(["api"]), "{e}");
+    // One unknown id keeps the single-id shape.
+    let e = err(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "release", "done": ["api", "shp"]}),
+        "node_not_found",
+    )
+    .await;
+    assert!(e.get("missing").is_none(), "{e}");
+    assert_eq!(e["suggestions"], json!(["ship"]));
+}
+
+/// Hundreds of unknown ids: the error stays bounded.
+#[tokio::test]
+async fn many_unknown_ids_give_a_bounded_error() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    release_plan(&client).await;
+    let done: Vec<String> = (0..5000).map(|i| format!("ghost-{i}")).collect();
+    let e = err(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "release", "done": done}),
+        "node_not_found",
+    )
+    .await;
+    assert_eq!(e["missing"].as_array().unwrap().len(), 20, "{e}");
+    assert_eq!(e["missing_truncated"], true);
+    assert_eq!(e["missing_total"], 5000);
+    assert!(
+        e["error"].as_str().unwrap().starts_with("5000 ids of done"),
+        "{e}"
+    );
+    assert!(e.to_string().len() < 8_000, "{} bytes", e.to_string().len());
+}

@@ -118,11 +118,10 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
         });
     }
     ctx.registry.read(&p.network_name, |net| {
-        let starts = p
-            .start_nodes
-            .iter()
-            .map(|id| require(net, "start_nodes", id))
-            .collect::<Result<Vec<_>>>()?;
+        for id in &p.start_nodes {
+            validate::id("start_nodes", id)?;
+        }
+        let starts = net.require_all("start_nodes", p.start_nodes.iter().map(String::as_str))?;
         let walk = net.traverse_by_index(
             &starts,
             TraverseOptions {
@@ -548,7 +547,10 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     ctx.registry.read(&p.network_name, |net| {
         let mut done = vec![false; net.graph().node_bound()];
         for id in &p.done {
-            done[require(net, "done", id)?.index()] = true;
+            validate::id("done", id)?;
+        }
+        for ix in net.require_all("done", p.done.iter().map(String::as_str))? {
+            done[ix.index()] = true;
         }
         if !p.done_attributes.is_empty() {
             for ix in net.node_indices() {

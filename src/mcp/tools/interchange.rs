@@ -150,10 +150,7 @@ fn select(
     }
     let mut seen = HashSet::new();
     let mut order = Vec::new();
-    let starts = starts
-        .iter()
-        .map(|id| net.require("nodes", id))
-        .collect::<Result<Vec<_>>>()?;
+    let starts = net.require_all("nodes", starts.iter().map(String::as_str))?;
     for &start in &starts {
         if seen.insert(start) {
             order.push(start);
