@@ -673,10 +673,11 @@ impl ServerHandler for NetworksServer {
                         self.inner.listed.iter().map(|tool| &*tool.name),
                     ),
                 };
-                Err(ErrorData::invalid_params(
-                    error.to_string(),
-                    Some(Value::Object(error.context())),
-                ))
+                // Through the one bounded rendering: the name is echoed, and it is
+                // as long as the client made it.
+                let object = error.to_object();
+                let message = object["error"].as_str().unwrap_or_default().to_string();
+                Err(ErrorData::invalid_params(message, Some(object)))
             }
         }
     }

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 import pytest
 from conftest import build_network, connect, read_network, require_external, require_tools, run_async, typed
+from test_cypher import relationship_type
 
 try:
     import falkordb
@@ -193,15 +194,6 @@ PATHS = [
 MAX_HOPS = 5  # the variable-length query's upper bound
 
 # --- what the export should turn into --------------------------------------------------------
-
-
-def relationship_type(attributes: dict) -> str:
-    """The export's relationship type: `relation` without control characters, else EDGE."""
-    relation = attributes.get("relation")
-    if not isinstance(relation, str):
-        return "EDGE"
-    clean = "".join(c for c in relation if not (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F))
-    return clean if clean.strip() else "EDGE"
 
 
 def scalar_properties(attributes: dict, reserved: set[str]) -> dict:

@@ -157,6 +157,12 @@ fn rows() -> Vec<(&'static str, Vec<u8>, Value, Expect)> {
             Expect::RpcError(-32602),
         ),
         (
+            "an unknown tool name of 1 MiB (echoed, and looked up for suggestions)",
+            tool_frame(&format!("network_add_nod{}", "e".repeat(1 << 20)), json!({})),
+            id7.clone(),
+            Expect::RpcError(-32602),
+        ),
+        (
             "a 1 MiB node id in a lookup",
             tool_frame("network_get_neighbors", json!({"network_name": "g", "node_id": "q".repeat(1 << 20)})),
             id7.clone(),

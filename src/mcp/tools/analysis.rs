@@ -47,6 +47,14 @@ fn require(net: &Network, field: &str, id: &str) -> Result<NodeIndex> {
     net.require(field, id)
 }
 
+/// [`require`] for a list: every id checked, then every unknown one named at once.
+fn require_all(net: &Network, field: &str, ids: &[String]) -> Result<Vec<NodeIndex>> {
+    for id in ids {
+        validate::id(field, id)?;
+    }
+    net.require_all(field, ids.iter().map(String::as_str))
+}
+
 fn check_depth(max_depth: Option<usize>) -> Result<Option<usize>> {
     if max_depth == Some(0) {
         return Err(Error::InvalidValue {
@@ -118,10 +126,7 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
         });
     }
     ctx.registry.read(&p.network_name, |net| {
-        for id in &p.start_nodes {
-            validate::id("start_nodes", id)?;
-        }
-        let starts = net.require_all("start_nodes", p.start_nodes.iter().map(String::as_str))?;
+        let starts = require_all(net, "start_nodes", &p.start_nodes)?;
         let walk = net.traverse_by_index(
             &starts,
             TraverseOptions {
@@ -546,10 +551,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     validate::attributes("done_attributes", &p.done_attributes)?;
     ctx.registry.read(&p.network_name, |net| {
         let mut done = vec![false; net.graph().node_bound()];
-        for id in &p.done {
-            validate::id("done", id)?;
-        }
-        for ix in net.require_all("done", p.done.iter().map(String::as_str))? {
+        for ix in require_all(net, "done", &p.done)? {
             done[ix.index()] = true;
         }
         if !p.done_attributes.is_empty() {
