@@ -161,6 +161,16 @@ pub enum Error {
         /// What the operating system said.
         message: String,
     },
+    /// A page was asked for with a cursor made on an earlier version of the
+    /// network: its content changed since, so the page could skip or repeat items.
+    CursorStale {
+        /// The network's name.
+        network: String,
+        /// The version the cursor was made on.
+        made_at: u64,
+        /// The network's version now.
+        now: u64,
+    },
     /// A bug: the call failed inside the server. Nothing is known to have changed.
     Internal {
         /// What failed.
@@ -305,6 +315,14 @@ impl Error {
             Error::StorageFailed { message } => format!(
                 "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
             ),
+            Error::CursorStale {
+                network,
+                made_at,
+                now,
+            } => format!(
+                "the cursor was made on version {made_at} of {}, which has changed since (it is at version {now}), so the next page could skip or repeat items.",
+                in_network(network)
+            ),
             Error::Internal { message } => format!(
                 "internal error: {message}. This is a bug in networks-mcp; please report it."
             ),
@@ -360,6 +378,7 @@ fn library_advice(error: &Error) -> Option<String> {
         Error::ImportInvalid { .. } => {
             "Fix the document and import it again; nothing was imported."
         }
+        Error::CursorStale { .. } => "Start again from the first page.",
         _ => return None,
     };
     Some(advice.to_string())
@@ -436,6 +455,7 @@ impl Error {
             Error::ImportInvalid { .. } => "invalid_import",
             Error::Cancelled { .. } => "cancelled",
             Error::StorageFailed { .. } => "storage_failed",
+            Error::CursorStale { .. } => "cursor_stale",
             Error::Internal { .. } => "internal",
         }
     }
@@ -513,6 +533,9 @@ impl Error {
             Error::ImportInvalid {
                 format, location, ..
             } => json!({ "format": format, "location": location }),
+            Error::CursorStale { made_at, now, .. } => {
+                json!({ "field": "cursor", "cursor_version": made_at, "current_version": now })
+            }
             Error::Internal { .. }
             | Error::Cancelled { .. }
             | Error::WeightOverflow { .. }

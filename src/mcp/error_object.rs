@@ -72,6 +72,9 @@ fn tool_advice(error: &Error) -> Option<String> {
         Error::ImportInvalid { .. } => {
             "Fix the document and call network_import again; nothing was imported."
         }
+        Error::CursorStale { .. } => {
+            "Start again: repeat the call without cursor to get the first page of the current answer."
+        }
         _ => return None,
     };
     Some(advice.to_string())

@@ -14,6 +14,7 @@ pub(crate) mod app;
 mod error_object;
 mod instructions;
 pub(crate) mod notify;
+pub(crate) mod page;
 pub(crate) mod prompts;
 pub(crate) mod resources;
 mod schema;
@@ -104,14 +105,7 @@ impl NetworksServer {
         let listed = tools
             .iter()
             .filter(|t| !(options.read_only && t.effect.writes()))
-            .map(|t| {
-                let mut tool = t.tool.clone();
-                let mut meta = rmcp::model::JsonObject::new();
-                meta.insert("toolset".into(), Value::from(t.toolset.name()));
-                meta.extend(tool.meta.take().map(|m| m.0).unwrap_or_default());
-                tool.meta = Some(rmcp::model::MetaObject(meta));
-                tool
-            })
+            .map(|t| t.tool.clone())
             .collect();
         let changes = notify::ChangeFeed::default();
         NetworksServer {
@@ -610,6 +604,22 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// A successful call's result. A document field (see [`ToolDef::with_document`])
+/// leaves `structuredContent` and goes once, as its own last text block.
+fn tool_result(mut value: Value, document: Option<&str>) -> CallToolResult {
+    let text = document
+        .and_then(|field| value.as_object_mut()?.remove(field))
+        .and_then(|text| match text {
+            Value::String(text) => Some(text),
+            _ => None,
+        });
+    let mut result = CallToolResult::structured(value);
+    if let Some(text) = text {
+        result.content.push(rmcp::model::ContentBlock::text(text));
+    }
+    result
+}
+
 impl ServerHandler for NetworksServer {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)] // enable_logging: see the module's note
@@ -660,8 +670,9 @@ impl ServerHandler for NetworksServer {
         } else {
             self.dispatch(Call::new(&request.name, arguments).from_client(client.as_deref()))
         };
+        let document = tools::find(&self.inner.tools, &request.name).and_then(|tool| tool.document);
         match outcome {
-            Some(Ok(value)) => Ok(CallToolResult::structured(value).into()),
+            Some(Ok(value)) => Ok(tool_result(value, document).into()),
             Some(Err(error)) => Ok(CallToolResult::structured_error(error.to_object()).into()),
             None => {
                 // A protocol error (the tool does not exist), with the closest names

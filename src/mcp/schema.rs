@@ -1,18 +1,63 @@
 //! Post-processing of the schemas schemars generates, so that strict clients and
-//! validators accept them and an LLM reads them easily.
+//! validators accept them, an LLM reads them easily, and `tools/list` stays within
+//! its budget (see BENCHMARKS.md, "The tool list").
+//!
+//! - Input schemas are what a model reads before every conversation. Each fact is
+//!   said once: ranges and defaults by `minimum`, `maximum` and `default`, the
+//!   meaning of an enum's words in the parameter's description, so an enum becomes
+//!   a plain `"enum": [...]`. Rust's type names and formats are dropped.
+//! - Output schemas are read by programs that validate `structuredContent`: they
+//!   keep every type, property and `required` list, and drop the prose, which
+//!   lives in `specs/`.
 
 use rmcp::model::JsonObject;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// Formats schemars adds for Rust number types that JSON Schema does not define.
 const RUST_FORMATS: [&str; 8] = [
     "uint", "uint8", "uint16", "uint32", "uint64", "int32", "int64", "double",
 ];
 
-/// Removes non-standard `format` words, and turns an optional parameter's
-/// `"type": [T, "null"]` into `"type": T` (omitting it is how to say "none").
+/// Keywords whose value is a map of name → subschema.
+const SCHEMA_MAPS: [&str; 4] = ["properties", "$defs", "definitions", "patternProperties"];
+/// Keywords whose value is one subschema.
+const SCHEMA_ONE: [&str; 8] = [
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+];
+/// Keywords whose value is a list of subschemas.
+const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// The published input schema: root metadata dropped, string enums inlined as
+/// `"enum"` lists, an optional parameter's `"type": [T, "null"]` turned into
+/// `"type": T` (omitting it is how to say "none"), and no Rust formats.
 pub fn tidy_input(mut schema: JsonObject) -> JsonObject {
-    strip_rust_formats(&mut schema);
+    for key in ["$schema", "title", "description"] {
+        schema.remove(key);
+    }
+    inline_enums(&mut schema);
+    // A definition's own description repeats the property that refers to it.
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        for def in defs.values_mut() {
+            if let Some(def) = def.as_object_mut() {
+                def.remove("description");
+            }
+        }
+    }
+    walk(&mut schema, &mut |object| {
+        strip_rust_format(object);
+        object.remove("title");
+        // Omitting an optional value is how to say "none".
+        if object.get("default") == Some(&Value::Null) {
+            object.remove("default");
+        }
+    });
     let required: Vec<String> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -47,14 +92,44 @@ pub fn tidy_input(mut schema: JsonObject) -> JsonObject {
 /// The published output schema: the success shape, or the error object every
 /// tool returns on failure. MCP requires `structuredContent` to match the output
 /// schema, error results included. The root keeps `"type": "object"` (a bare
-/// `oneOf` at the root is rejected by some clients) and the shared `$defs`.
+/// `anyOf` at the root is rejected by some clients) and the shared `$defs`.
 pub fn success_or_error(mut success: JsonObject) -> JsonObject {
-    strip_rust_formats(&mut success);
-    let mut root = JsonObject::new();
-    for key in ["$schema", "$defs"] {
-        if let Some(value) = success.remove(key) {
-            root.insert(key.to_string(), value);
+    for key in ["$schema", "title", "description"] {
+        success.remove(key);
+    }
+    inline_enums(&mut success);
+    walk(&mut success, &mut |object| {
+        strip_rust_format(object);
+        // Prose, and bounds the server itself keeps: nothing a validator needs.
+        for key in ["title", "description", "minimum", "maximum", "default"] {
+            object.remove(key);
         }
+        if object.get("additionalProperties") == Some(&Value::Bool(true)) {
+            object.remove("additionalProperties");
+        }
+        // A field the server omits rather than sets to null.
+        if let Some(Value::Array(types)) = object.get("type")
+            && let [only, null] = types.as_slice()
+            && null == "null"
+        {
+            let only = only.clone();
+            object.insert("type".into(), only);
+        }
+        // A choice of one word is that word.
+        if let Some(Value::Array(words)) = object.get("enum")
+            && let [word] = words.as_slice()
+        {
+            let word = word.clone();
+            object.remove("enum");
+            object.remove("type");
+            object.insert("const".into(), word);
+        }
+    });
+    // The root says "object" once for both branches.
+    success.remove("type");
+    let mut root = JsonObject::new();
+    if let Some(defs) = success.remove("$defs") {
+        root.insert("$defs".into(), defs);
     }
     root.insert("type".into(), json!("object"));
     root.insert(
@@ -62,13 +137,7 @@ pub fn success_or_error(mut success: JsonObject) -> JsonObject {
         json!([
             Value::Object(success),
             {
-                "type": "object",
-                "description": "The error object returned (with isError: true) when the call fails; nothing was changed.",
-                "properties": {
-                    "status": { "const": "error" },
-                    "error": { "type": "string", "description": "What went wrong and how to fix it." },
-                    "code": { "type": "string", "description": "Stable machine-readable error code, e.g. node_not_found." }
-                },
+                "properties": { "status": { "const": "error" } },
                 "required": ["status", "error", "code"]
             }
         ]),
@@ -76,21 +145,137 @@ pub fn success_or_error(mut success: JsonObject) -> JsonObject {
     root
 }
 
-fn strip_rust_formats(schema: &mut JsonObject) {
-    if let Some(Value::String(format)) = schema.get("format")
-        && RUST_FORMATS.contains(&format.as_str())
-    {
-        schema.remove("format");
+/// Replaces every `$ref` to a definition that is only a choice of strings by
+/// `{"type": "string", "enum": [...]}` (the referring property keeps its own
+/// description and default), then drops the definitions nothing refers to.
+fn inline_enums(schema: &mut JsonObject) {
+    let Some(Value::Object(defs)) = schema.get("$defs") else {
+        return;
+    };
+    let enums: Map<String, Value> = defs
+        .iter()
+        .filter_map(|(name, def)| string_choices(def).map(|words| (name.clone(), words)))
+        .collect();
+    if enums.is_empty() {
+        return;
     }
-    for value in schema.values_mut() {
-        strip_value(value);
+    walk(schema, &mut |object| {
+        let Some(Value::String(target)) = object.get("$ref") else {
+            return;
+        };
+        let Some(words) = target
+            .strip_prefix("#/$defs/")
+            .and_then(|name| enums.get(name))
+        else {
+            return;
+        };
+        let words = words.clone();
+        object.remove("$ref");
+        object.insert("type".into(), json!("string"));
+        object.insert("enum".into(), words);
+    });
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        defs.retain(|name, _| !enums.contains_key(name));
+        if defs.is_empty() {
+            schema.remove("$defs");
+        }
     }
 }
 
-fn strip_value(value: &mut Value) {
-    match value {
-        Value::Object(map) => strip_rust_formats(map),
-        Value::Array(items) => items.iter_mut().for_each(strip_value),
-        _ => {}
+/// The words of a definition that is a choice of strings: a `oneOf` of `const`s
+/// (a documented Rust enum), or an `enum` list.
+fn string_choices(def: &Value) -> Option<Value> {
+    if let Some(Value::Array(words)) = def.get("enum") {
+        return words.iter().all(Value::is_string).then(|| json!(words));
+    }
+    let variants = def.get("oneOf")?.as_array()?;
+    let words: Option<Vec<Value>> = variants
+        .iter()
+        .map(|v| v.get("const").filter(|c| c.is_string()).cloned())
+        .collect();
+    words.map(Value::Array)
+}
+
+/// A `format` that only names a Rust type says nothing to a JSON client.
+fn strip_rust_format(object: &mut JsonObject) {
+    if let Some(Value::String(format)) = object.get("format")
+        && RUST_FORMATS.contains(&format.as_str())
+    {
+        object.remove("format");
+    }
+}
+
+/// Calls `visit` on `schema` and on every subschema in it, by keyword: a
+/// property that happens to be named `description` or `title` is a name in a
+/// `properties` map, never mistaken for the keyword.
+fn walk(schema: &mut JsonObject, visit: &mut dyn FnMut(&mut JsonObject)) {
+    visit(schema);
+    for (key, value) in schema.iter_mut() {
+        let key = key.as_str();
+        if SCHEMA_MAPS.contains(&key) {
+            if let Value::Object(map) = value {
+                for sub in map.values_mut() {
+                    if let Value::Object(sub) = sub {
+                        walk(sub, visit);
+                    }
+                }
+            }
+        } else if SCHEMA_ONE.contains(&key) {
+            if let Value::Object(sub) = value {
+                walk(sub, visit);
+            }
+        } else if SCHEMA_LISTS.contains(&key)
+            && let Value::Array(items) = value
+        {
+            for sub in items {
+                if let Value::Object(sub) = sub {
+                    walk(sub, visit);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(value: Value) -> JsonObject {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn enums_are_inlined_and_a_property_named_description_survives() {
+        let schema = object(json!({
+            "$schema": "x", "title": "P", "description": "Parameters.",
+            "type": "object",
+            "properties": {
+                "direction": { "description": "Which way.", "$ref": "#/$defs/Direction", "default": "out" },
+                "description": { "description": "Free text.", "type": "string" }
+            },
+            "$defs": { "Direction": { "oneOf": [ { "const": "out" }, { "const": "in" } ] } }
+        }));
+        let tidy = Value::Object(tidy_input(schema.clone()));
+        assert_eq!(
+            tidy,
+            json!({
+                "type": "object",
+                "properties": {
+                    "direction": { "description": "Which way.", "type": "string", "enum": ["out", "in"], "default": "out" },
+                    "description": { "description": "Free text.", "type": "string" }
+                }
+            })
+        );
+        let output = Value::Object(success_or_error(schema));
+        let success = &output["anyOf"][0];
+        assert_eq!(
+            success["properties"]["description"],
+            json!({ "type": "string" })
+        );
+        assert!(
+            success["properties"]["direction"]
+                .get("description")
+                .is_none()
+        );
     }
 }

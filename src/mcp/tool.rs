@@ -5,6 +5,7 @@
 //! [`ToolDef::new`] wrapper decodes the arguments itself (so malformed arguments get
 //! our error object, not rmcp's plain-text message) and serialises the output.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
@@ -148,6 +149,8 @@ pub struct ToolDef {
     pub effect: Effect,
     /// Whether a call can run long (see [`ToolMeta::long_running`]).
     pub long_running: bool,
+    /// The result field that holds a document (see [`ToolDef::with_document`]).
+    pub document: Option<&'static str>,
     handler: Box<Handler>,
 }
 
@@ -186,9 +189,10 @@ impl ToolDef {
                 .clone(),
         ));
         let expected = describe_parameters(&input_schema);
+        let checked_schema = Arc::clone(&input_schema);
         let name = meta.name;
         let handler = move |ctx: &ToolContext<'_>, arguments: &Value| -> Result<Value> {
-            let params: P = decode(name, &expected, arguments)?;
+            let params: P = decode(name, &checked_schema, &expected, arguments)?;
             let output = body(ctx, params)?;
             serde_json::to_value(output).map_err(|e| Error::Internal {
                 message: format!("could not encode the result of {name}: {e}"),
@@ -199,7 +203,8 @@ impl ToolDef {
             Effect::Write { idempotent } => (false, false, idempotent),
             Effect::Destroy { idempotent } => (false, true, idempotent),
         };
-        let annotations = ToolAnnotations::with_title(meta.title)
+        // The title is the tool's own `title`; the annotations do not repeat it.
+        let annotations = ToolAnnotations::new()
             .read_only(read_only)
             .destructive(destructive)
             .idempotent(idempotent)
@@ -213,6 +218,7 @@ impl ToolDef {
             toolset: meta.toolset,
             effect: meta.effect,
             long_running: meta.long_running,
+            document: None,
             handler: Box::new(handler),
         }
     }
@@ -222,6 +228,31 @@ impl ToolDef {
         let mut meta = self.tool.meta.take().map(|m| m.0).unwrap_or_default();
         meta.insert(key.into(), value);
         self.tool.meta = Some(rmcp::model::MetaObject(meta));
+        self
+    }
+
+    /// Says that the result's `field` is a document (an export), which MCP
+    /// clients receive once: as the last text block of the result, while
+    /// `structuredContent` (and the first text block) carry the rest, its
+    /// metadata. A large document is thus not sent twice. The published output
+    /// schema lists the metadata only.
+    pub fn with_document(mut self, field: &'static str) -> Self {
+        self.document = Some(field);
+        if let Some(schema) = self.tool.output_schema.as_mut() {
+            let mut schema = (**schema).clone();
+            if let Some(Value::Object(success)) = schema
+                .get_mut("anyOf")
+                .and_then(|branches| branches.get_mut(0))
+            {
+                if let Some(Value::Object(properties)) = success.get_mut("properties") {
+                    properties.remove(field);
+                }
+                if let Some(Value::Array(required)) = success.get_mut("required") {
+                    required.retain(|name| name != field);
+                }
+            }
+            self.tool.output_schema = Some(Arc::new(schema));
+        }
         self
     }
 
@@ -239,7 +270,12 @@ impl ToolDef {
 
 /// Decodes tool arguments, turning every serde failure into an `invalid_arguments`
 /// error that names the field and lists the expected parameters.
-fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: &Value) -> Result<P> {
+fn decode<P: DeserializeOwned>(
+    tool: &str,
+    schema: &JsonObject,
+    expected: &str,
+    arguments: &Value,
+) -> Result<P> {
     let empty;
     let arguments = match arguments {
         Value::Null => {
@@ -256,9 +292,10 @@ fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: &Value) ->
             });
         }
     };
-    serde_path_to_error::deserialize(arguments).map_err(|e| {
+    let arguments = whole_numbers(schema, arguments)?;
+    serde_path_to_error::deserialize(arguments.as_ref()).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
+        let inner = in_json_terms(&e.into_inner().to_string());
         let field = if path == "." {
             field_named_in(&inner)
         } else {
@@ -276,6 +313,111 @@ fn decode<P: DeserializeOwned>(tool: &str, expected: &str, arguments: &Value) ->
             field,
         }
     })
+}
+
+/// Checks every integer parameter against the `minimum` and `maximum` its
+/// published schema states, so that the schema is the one statement of each range
+/// and every range error reads the same, in JSON's terms. A float with no
+/// fractional part (`10.0`) is the integer it equals; the arguments are copied
+/// only when one is rewritten.
+fn whole_numbers<'a>(schema: &JsonObject, arguments: &'a Value) -> Result<Cow<'a, Value>> {
+    let (Some(properties), Value::Object(given)) = (
+        schema.get("properties").and_then(Value::as_object),
+        arguments,
+    ) else {
+        return Ok(Cow::Borrowed(arguments));
+    };
+    let mut rewritten: Option<Map<String, Value>> = None;
+    for (name, value) in given {
+        let Some(property) = properties.get(name) else {
+            continue;
+        };
+        let (Some("integer"), Value::Number(number)) =
+            (property.get("type").and_then(Value::as_str), value)
+        else {
+            continue;
+        };
+        let minimum = property.get("minimum").and_then(Value::as_i64);
+        let maximum = property.get("maximum").and_then(Value::as_u64);
+        let range = match (minimum, maximum) {
+            (Some(min), Some(max)) => format!("a whole number from {min} to {max}"),
+            (Some(min), None) => format!("a whole number of at least {min}"),
+            (None, Some(max)) => format!("a whole number of at most {max}"),
+            (None, None) => "a whole number".to_string(),
+        };
+        let whole: i128 = if let Some(i) = number.as_i64() {
+            i128::from(i)
+        } else if let Some(u) = number.as_u64() {
+            i128::from(u)
+        } else {
+            match number.as_f64() {
+                // `as` saturates: 1e300 becomes i128::MAX, out of every range.
+                Some(f) if f.is_finite() && f.fract() == 0.0 => f as i128,
+                _ => {
+                    return Err(Error::InvalidValue {
+                        field: name.clone(),
+                        reason: format!("{number} is not {range}"),
+                    });
+                }
+            }
+        };
+        let below = minimum.is_some_and(|min| whole < i128::from(min));
+        let above = maximum.is_some_and(|max| whole > i128::from(max));
+        if below || above {
+            return Err(Error::InvalidValue {
+                field: name.clone(),
+                reason: format!("{number} is out of range; give {range}"),
+            });
+        }
+        if number.is_f64() {
+            let exact = match u64::try_from(whole) {
+                Ok(u) => Value::from(u),
+                Err(_) => match i64::try_from(whole) {
+                    Ok(i) => Value::from(i),
+                    Err(_) => {
+                        return Err(Error::InvalidValue {
+                            field: name.clone(),
+                            reason: format!("{number} is out of range; give {range}"),
+                        });
+                    }
+                },
+            };
+            rewritten
+                .get_or_insert_with(|| given.clone())
+                .insert(name.clone(), exact);
+        }
+    }
+    Ok(match rewritten {
+        Some(map) => Cow::Owned(Value::Object(map)),
+        None => Cow::Borrowed(arguments),
+    })
+}
+
+/// serde's messages name Rust's types (`usize`, `f64`, "a sequence"); a client
+/// speaks JSON.
+fn in_json_terms(message: &str) -> String {
+    const TERMS: [(&str, &str); 15] = [
+        ("expected usize", "expected a whole number of at least 0"),
+        ("expected u64", "expected a whole number of at least 0"),
+        ("expected u32", "expected a whole number of at least 0"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected a sequence", "expected an array"),
+        ("expected a map", "expected an object"),
+        ("invalid type: floating point", "invalid type: number"),
+        ("invalid type: integer", "invalid type: number"),
+        ("invalid type: sequence", "invalid type: array"),
+        ("invalid type: map", "invalid type: object"),
+        ("invalid type: unit value", "invalid type: null"),
+        ("invalid value: integer", "invalid value: number"),
+        ("expected struct ", "expected an object "),
+    ];
+    let mut message = message.to_string();
+    for (rust, json) in TERMS {
+        message = message.replace(rust, json);
+    }
+    message
 }
 
 /// serde names a missing or unknown field in backticks: "missing field `node_id`".

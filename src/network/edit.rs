@@ -277,7 +277,11 @@ impl Network {
             map.shift_remove(key);
         }
         node.attributes = Attributes::from_map(map);
-        Ok(before != (node.data.clone(), node.attributes.clone()))
+        let changed = before != (node.data.clone(), node.attributes.clone());
+        if changed {
+            self.touch();
+        }
+        Ok(changed)
     }
 
     /// Removes a node and every edge touching it. Returns the number of edges removed.

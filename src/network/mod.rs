@@ -77,6 +77,25 @@ pub struct Network {
     /// How many edges have a negative weight, so that Dijkstra's precondition is
     /// checked in O(1) instead of by a pass over every edge.
     negative_edges: usize,
+    /// Rises with every change of content (nodes, edges, attributes, data,
+    /// description); see [`Network::version`].
+    version: u64,
+    /// Tells this network apart from every other one made in this process.
+    instance: Instance,
+}
+
+/// A number unique to each network made in this process, so that a version
+/// number of one network is never mistaken for that of another (one deleted and
+/// created again under the same name starts again at version 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Instance(u64);
+
+impl Default for Instance {
+    fn default() -> Self {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Instance(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
 }
 
 impl Network {
@@ -120,7 +139,44 @@ impl Network {
 
     /// Sets the free-text description.
     pub fn set_description(&mut self, description: Option<String>) {
-        self.description = description;
+        if self.description != description {
+            self.description = description;
+            self.touch();
+        }
+    }
+
+    /// How many changes of content this network has seen: it rises with every
+    /// node or edge added or removed and every change of attributes, data or
+    /// description, and never falls. Equal versions of one network mean equal
+    /// content, so a result computed at one version is still exact at it.
+    ///
+    /// ```
+    /// use networks_mcp::network::Network;
+    ///
+    /// let mut net = Network::new();
+    /// let before = net.version();
+    /// net.add_node("a")?;
+    /// assert!(net.version() > before);
+    /// let after = net.version();
+    /// net.add_node("a")?; // already there: nothing changes
+    /// assert_eq!(net.version(), after);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// A number that no other network made in this process shares (a clone keeps
+    /// it). With [`Network::version`] it names one state of one network: a cursor
+    /// or cache keyed by both cannot be confused by a network deleted and created
+    /// again under the same name.
+    pub fn instance(&self) -> u64 {
+        self.instance.0
+    }
+
+    /// Records one change of content.
+    fn touch(&mut self) {
+        self.version += 1;
     }
 
     /// Number of nodes. O(1).

@@ -48,6 +48,7 @@ impl Network {
     /// Applies one structural change and keeps the derived facts in step with it.
     pub(super) fn change(&mut self, change: Change<'_>) -> Changed {
         self.adjacency.invalidate();
+        self.touch();
         match change {
             Change::AddNode {
                 id,

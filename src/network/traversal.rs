@@ -22,7 +22,7 @@ use super::{Direction, Network, TraverseOptions};
 use crate::error::Result;
 
 /// The order in which [`Network::traverse`] visits nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[cfg_attr(feature = "server", derive(schemars::JsonSchema))]

@@ -84,10 +84,17 @@ def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
 
 
 def text_json(result) -> Any:
-    """The JSON in the single text block that mirrors structuredContent."""
+    """The JSON in the first text block, which mirrors structuredContent. A document
+    (an export) follows it once, as a second text block of its own."""
     texts = [c for c in result.content if getattr(c, "type", None) == "text"]
-    assert len(texts) == 1, f"expected exactly one text content block, got {result.content!r}"
+    assert len(texts) in (1, 2), f"expected one text block, or two with a document, got {result.content!r}"
     return json.loads(texts[0].text)
+
+
+def document(result) -> str | None:
+    """The document a result carries as its last text block, if any."""
+    texts = [c for c in result.content if getattr(c, "type", None) == "text"]
+    return texts[1].text if len(texts) == 2 else None
 
 
 class Inbox:
@@ -144,6 +151,12 @@ class Server:
         assert result.is_error is not True, f"{name}({arguments}) failed: {sc or result.content}"
         assert isinstance(sc, dict), f"{name}({arguments}) returned no structuredContent: {result!r}"
         assert text_json(result) == sc, f"{name}: text content does not mirror structuredContent"
+        doc = document(result)
+        if doc is not None:
+            # Sent once: the document is not in structuredContent. The tests read
+            # it back under its field name.
+            assert "content" not in sc, f"{name}: the document is sent twice"
+            sc = {**sc, "content": doc}
         return sc
 
     async def err(self, name: str, arguments: dict[str, Any] | None, code: str) -> dict[str, Any]:

@@ -115,7 +115,7 @@ def decode_graphml_data(got: nx.MultiDiGraph, want: nx.MultiDiGraph) -> None:
 
 
 async def export(server, name: str, fmt: str, **extra) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": fmt, **extra})
+    out = await server.ok("network_export", {"network_name": name, "format": fmt, "limit": 100000, **extra})
     assert out["status"] == "success" and out["format"] == fmt and out["network_name"] == name, out
     assert isinstance(out["content"], str) and out["content"], out
     return out

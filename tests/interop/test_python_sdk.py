@@ -153,7 +153,7 @@ async def test_list_tools_schemas_and_annotations(binary, tmp_path):
 
             ann = tool.annotations
             assert ann is not None, f"{name} has no annotations"
-            assert ann.title, f"{name} annotations.title empty"
+            assert tool.title, f"{name} title empty"
             hints = (ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint)
             assert hints == EXPECTED_HINTS[name], f"{name} (readOnly, destructive, idempotent) = {hints}"
             assert ann.open_world_hint is False, f"{name} openWorldHint = {ann.open_world_hint}"
@@ -174,7 +174,7 @@ async def test_every_listed_tool_is_well_formed(binary, tmp_path):
             Draft202012Validator.check_schema(tool.output_schema)
             assert not {"oneOf", "anyOf", "allOf"} & set(tool.input_schema), name
             ann = tool.annotations
-            assert ann is not None and ann.title, name
+            assert ann is not None and tool.title, name
             assert ann.open_world_hint is False, name
             assert None not in (ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint), name
             if ann.read_only_hint:

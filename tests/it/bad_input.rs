@@ -181,12 +181,12 @@ fn hostile_inputs_get_error_objects_and_change_nothing() {
         (
             "network_get_neighbors",
             json!({"network_name": "g", "node_id": "a", "limit": -1}),
-            "invalid_arguments",
+            "invalid_value",
         ),
         (
             "network_get_neighbors",
             json!({"network_name": "g", "node_id": "a", "limit": 1e30}),
-            "invalid_arguments",
+            "invalid_value",
         ),
     ];
     for (tool, args, code) in rows {

@@ -108,10 +108,28 @@ fn state_survives_a_clean_restart_and_a_crash() {
         json!({"network_name": "plan", "node_id": "d"}),
     )
     .unwrap();
+    s.call(
+        "network_update_nodes",
+        json!({"network_name": "plan", "updates": [
+            {"node_id": "b", "attributes": {"status": "done"}},
+            {"node_id": "d", "attributes": {"status": "done"}}
+        ]}),
+    )
+    .unwrap();
     s.kill();
 
     let mut s = start(&dir, &[]);
     assert_eq!(node_ids(&mut s, "plan"), ["a", "b", "c", "d"]);
+    let done = s
+        .call(
+            "network_list_nodes",
+            json!({"network_name": "plan", "attributes": {"status": "done"}}),
+        )
+        .unwrap();
+    assert_eq!(
+        done["total"], 2,
+        "a batch update survives the crash: {done}"
+    );
     let described = s
         .call("network_describe", json!({"network_name": "plan"}))
         .unwrap();

@@ -292,3 +292,95 @@ async fn a_bad_batch_item_leaves_the_network_exactly_as_before() {
         json!({"node_id": "new", "status": "duplicate"})
     );
 }
+
+#[tokio::test]
+async fn update_nodes_marks_many_done_in_one_atomic_call() {
+    let (client, registry) = connect(ServerOptions::default()).await;
+    plan(&client).await;
+    let done = json!({"network_name": "plan", "updates": [
+        {"node_id": "build", "attributes": {"status": "done"}},
+        {"node_id": "test", "attributes": {"status": "done"}, "remove_attributes": ["missing"]},
+        {"node_id": "ship", "data": {"note": "go"}, "attributes": {"status": "todo"}, "mode": "replace"}
+    ]});
+    let out = ok(&client, "network_update_nodes", done.clone()).await;
+    assert_eq!((&out["changed"], &out["unchanged"]), (&json!(3), &json!(0)));
+    // Idempotent: the same call again changes nothing.
+    let again = ok(&client, "network_update_nodes", done).await;
+    assert_eq!(
+        (&again["changed"], &again["unchanged"]),
+        (&json!(0), &json!(3))
+    );
+    let ship = ok(
+        &client,
+        "network_get_node",
+        json!({"network_name": "plan", "node_id": "ship"}),
+    )
+    .await;
+    assert_eq!(ship["data"], json!({"note": "go"}));
+    // Progress is read from the attribute: nothing to resend.
+    let ready = ok(
+        &client,
+        "network_ready_nodes",
+        json!({"network_name": "plan", "done_attributes": {"status": "done"}}),
+    )
+    .await;
+    assert_eq!(ready["ready"], json!(["ship"]));
+
+    let before = registry.get("plan").unwrap().read().to_data();
+    // Every unknown id named at once, with suggestions; nothing applied.
+    let e = err(
+        &client,
+        "network_update_nodes",
+        json!({"network_name": "plan", "updates": [
+            {"node_id": "design", "attributes": {"status": "todo"}},
+            {"node_id": "biuld", "attributes": {"status": "todo"}},
+            {"node_id": "tset", "attributes": {"status": "todo"}}
+        ]}),
+        "node_not_found",
+    )
+    .await;
+    let message = e["error"].as_str().unwrap();
+    assert!(
+        message.contains("'biuld'") && message.contains("'tset'"),
+        "{message}"
+    );
+    assert!(
+        message.contains("'build'") && message.contains("'test'"),
+        "{message}"
+    );
+    // One bad item refuses the whole call and names the item.
+    let e = err(
+        &client,
+        "network_update_nodes",
+        json!({"network_name": "plan", "updates": [
+            {"node_id": "design", "attributes": {"status": "todo"}},
+            {"node_id": "build", "attributes": {"nested": {"no": 1}}}
+        ]}),
+        "invalid_batch_item",
+    )
+    .await;
+    assert_eq!(e["index"], 1, "{e}");
+    let e = err(
+        &client,
+        "network_update_nodes",
+        json!({"network_name": "plan", "updates": [
+            {"node_id": "design", "attributes": {"a": 1}},
+            {"node_id": "design", "attributes": {"b": 2}}
+        ]}),
+        "invalid_batch_item",
+    )
+    .await;
+    assert!(e["error"].as_str().unwrap().contains("item 0"), "{e}");
+    err(
+        &client,
+        "network_update_nodes",
+        json!({"network_name": "plan", "updates": []}),
+        "invalid_value",
+    )
+    .await;
+    assert_eq!(
+        registry.get("plan").unwrap().read().to_data(),
+        before,
+        "a refused call changed nothing"
+    );
+}

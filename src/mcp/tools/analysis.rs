@@ -7,8 +7,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::common::{Success, check_limit, check_range, flat_attributes_schema, no_attributes};
+use super::common::{
+    Paging, Success, check_limit, check_range, flat_attributes_schema, no_attributes,
+};
 use crate::error::{Error, Result};
+use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::traversal::TraversalOrder;
 use crate::network::{Direction, Network, Order, TraverseOptions, Weighted, validate};
@@ -16,15 +19,26 @@ use crate::network::{Direction, Network, Order, TraverseOptions, Weighted, valid
 /// The largest `limit` any analysis tool accepts.
 pub const MAX_ANALYSIS_LIMIT: usize = 10_000;
 
+/// Default page sizes keep a default reply within about 8 KB (2k tokens) on a
+/// network the size of Debian's package graph (68k nodes, 300k edges): see
+/// BENCHMARKS.md, "Default reply sizes".
 fn default_limit() -> usize {
-    1_000
-}
-fn default_small_limit() -> usize {
     100
 }
-fn default_blocked_limit() -> usize {
+fn default_group_limit() -> usize {
     10
 }
+fn default_members_limit() -> usize {
+    20
+}
+fn default_blocked_limit() -> usize {
+    5
+}
+fn default_list_limit() -> usize {
+    20
+}
+/// A blocked node lists at most this many of the prerequisites it waits on.
+const MAX_WAITING_LISTED: usize = 20;
 fn default_top_k() -> usize {
     5
 }
@@ -73,22 +87,27 @@ fn check_depth(max_depth: Option<usize>) -> Result<Option<usize>> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraverseParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// One or more node IDs to start from (each at depth 0).
+    /// Node IDs to start from (depth 0).
     pub start_nodes: Vec<String>,
-    /// "bfs" (default: nearest first) or "dfs" (depth-first, preorder).
+    /// "bfs": nearest first. "dfs": depth-first preorder.
     #[serde(default)]
     pub order: TraversalOrder,
-    /// "out" (default: follow edges forwards; in a depends-on graph, into what the starts depend on), "in" (backwards: what depends on them) or "both".
+    /// "out" follows edges forwards (what the starts depend on), "in" backwards (what depends on them).
     #[serde(default = "default_out")]
     pub direction: Direction,
-    /// Do not go deeper than this many edges from a start. Omit for no limit.
+    /// Go at most this many edges from a start; omit for no limit.
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub max_depth: Option<usize>,
-    /// Return at most this many visited nodes, 1 to 10000. Default 1000.
+    /// Visited nodes per page.
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// One visited node.
@@ -108,12 +127,13 @@ pub struct VisitOut {
 pub struct TraverseOutput {
     /// "success".
     pub status: Success,
-    /// The visited nodes in visit order.
+    /// This page of the visited nodes, in visit order.
     pub visited: Vec<VisitOut>,
     /// Number of visited nodes returned.
     pub count: usize,
-    /// True when the walk stopped at `limit` with more nodes left to visit.
-    pub truncated: bool,
+    /// How to get the rest of the walk.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> {
@@ -127,17 +147,28 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
     }
     ctx.registry.read(&p.network_name, |net| {
         let starts = require_all(net, "start_nodes", &p.start_nodes)?;
+        let query = (&p.start_nodes, p.order, p.direction, max_depth);
+        let page = Page::open(
+            net,
+            "network_traverse",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        // The walk is deterministic, so the page is the slice of it that ends at
+        // the page's end: a walk to there, cut at the page's start.
         let walk = net.traverse_by_index(
             &starts,
             TraverseOptions {
                 order: p.order,
                 direction: p.direction,
                 max_depth,
-                limit,
+                limit: page.end(),
             },
         );
-        let visited: Vec<VisitOut> = walk
-            .visits
+        let visited: Vec<VisitOut> = page
+            .slice(&walk.visits)
             .iter()
             .map(|v| VisitOut {
                 node_id: net.id_at(v.node).to_string(),
@@ -148,8 +179,8 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
         Ok(TraverseOutput {
             status: Success::Success,
             count: visited.len(),
+            paging: Paging::of(&page, visited.len(), None, walk.truncated),
             visited,
-            truncated: walk.truncated,
         })
     })
 }
@@ -160,16 +191,21 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClosureParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The node to start from (not itself included in the answer).
+    /// The start node (not itself in the answer).
     pub node_id: String,
-    /// Only nodes at most this many edges away. Omit for no limit.
+    /// Only nodes at most this many edges away; omit for all.
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub max_depth: Option<usize>,
-    /// Return at most this many nodes, 1 to 10000. Default 1000.
+    /// Nodes per page.
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// One reached node.
@@ -188,43 +224,59 @@ pub struct ClosureOutput {
     pub status: Success,
     /// The start node.
     pub node_id: String,
-    /// The reached nodes, nearest first (ties in discovery order).
+    /// This page of the reached nodes, nearest first (ties in discovery order).
     pub nodes: Vec<Reached>,
     /// How many nodes are reachable in all (within max_depth).
     pub total: usize,
-    /// True when `nodes` holds only the first `limit` of `total`.
-    pub truncated: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
-fn closure(ctx: &ToolContext<'_>, p: ClosureParams, direction: Direction) -> Result<ClosureOutput> {
+fn closure(
+    ctx: &ToolContext<'_>,
+    p: ClosureParams,
+    tool: &str,
+    direction: Direction,
+) -> Result<ClosureOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     let max_depth = check_depth(p.max_depth)?;
     ctx.registry.read(&p.network_name, |net| {
         let start = require(net, "node_id", &p.node_id)?;
-        let reach = net.reachable_by_index(start, direction, max_depth, limit);
+        let query = (&p.node_id, max_depth);
+        let page = Page::open(
+            net,
+            tool,
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        let reach = net.reachable_by_index(start, direction, max_depth, page.end());
+        let nodes: Vec<Reached> = page
+            .slice(&reach.nodes)
+            .iter()
+            .map(|&(n, distance)| Reached {
+                node_id: net.id_at(n).to_string(),
+                distance,
+            })
+            .collect();
         Ok(ClosureOutput {
             status: Success::Success,
             node_id: p.node_id.clone(),
-            nodes: reach
-                .nodes
-                .iter()
-                .map(|&(n, distance)| Reached {
-                    node_id: net.id_at(n).to_string(),
-                    distance,
-                })
-                .collect(),
+            paging: Paging::of_total(&page, nodes.len(), reach.total),
+            nodes,
             total: reach.total,
-            truncated: reach.truncated,
         })
     })
 }
 
 fn descendants(ctx: &ToolContext<'_>, p: ClosureParams) -> Result<ClosureOutput> {
-    closure(ctx, p, Direction::Out)
+    closure(ctx, p, "network_descendants", Direction::Out)
 }
 
 fn ancestors(ctx: &ToolContext<'_>, p: ClosureParams) -> Result<ClosureOutput> {
-    closure(ctx, p, Direction::In)
+    closure(ctx, p, "network_ancestors", Direction::In)
 }
 
 // ---------------------------------------------------------------- shortest_path
@@ -233,13 +285,13 @@ fn ancestors(ctx: &ToolContext<'_>, p: ClosureParams) -> Result<ClosureOutput> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShortestPathParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// Node ID to start from.
     pub source: String,
-    /// Node ID to reach, following edges forwards (source -> target direction).
+    /// Node ID to reach, along edge direction.
     pub target: String,
-    /// true (default): least total weight (Dijkstra; Bellman-Ford if any weight is negative). false: fewest edges.
+    /// true: least total weight. false: fewest edges.
     #[serde(default = "default_true")]
     pub weighted: bool,
 }
@@ -301,14 +353,18 @@ fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<Shortes
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopoParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// false (default): every edge's source comes before its target. true: targets first — for a depends-on graph (A -> B = "A depends on B") this lists dependencies before what needs them, i.e. the order to do the work.
+    /// true: targets before sources; in a depends-on graph (A -> B = A depends on B), dependencies first: the order to do the work.
     #[serde(default)]
     pub reverse: bool,
-    /// Return at most this many nodes in `order` and `layers`, 1 to 10000. Default 1000.
+    /// Nodes per page.
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// Result of `network_topological_sort`.
@@ -316,18 +372,21 @@ pub struct TopoParams {
 pub struct TopoOutput {
     /// "success".
     pub status: Success,
-    /// All node IDs in an order that respects every edge (the layers concatenated).
+    /// This page of an order of all node IDs that respects every edge (the layers concatenated).
     pub order: Vec<String>,
-    /// Groups that can run in parallel: layer k holds the nodes whose longest chain of predecessors has k edges. Each layer only needs the earlier layers.
+    /// The same page split by layer: `layers[i]` is (part of) layer `first_layer + i`. Layer k holds the nodes whose longest chain of predecessors has k edges; each layer needs only earlier layers, so its nodes can run in parallel.
     pub layers: Vec<Vec<String>>,
+    /// The number of the page's first layer (0 on the first page).
+    pub first_layer: usize,
     /// Number of layers (the length of the longest chain, in nodes).
     pub layer_count: usize,
     /// Number of nodes in the network.
     pub node_count: usize,
     /// Whether `reverse` was applied.
     pub reverse: bool,
-    /// True when order and layers were cut at `limit` nodes.
-    pub truncated: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> {
@@ -336,25 +395,45 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
         let sorted = net
             .topological_sort(Order::from_reverse(p.reverse))
             .map_err(|e| named_cycle(e, "a topological order"))?;
+        let page = Page::open(
+            net,
+            "network_topological_sort",
+            p.reverse,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
         let node_count = sorted.order.len();
-        let mut budget = limit;
+        // The layers that overlap [offset, end) of the concatenated order.
         let mut layers = Vec::new();
-        for layer in &sorted.layers {
-            if budget == 0 {
+        let mut first_layer = sorted.layers.len();
+        let mut layer_start = 0;
+        for (number, layer) in sorted.layers.iter().enumerate() {
+            let layer_end = layer_start + layer.len();
+            let from = page.offset.max(layer_start);
+            let to = page.end().min(layer_end);
+            if from < to {
+                first_layer = first_layer.min(number);
+                layers.push(ids(
+                    net,
+                    layer[from - layer_start..to - layer_start].iter().copied(),
+                ));
+            }
+            if layer_end >= page.end() {
                 break;
             }
-            let take = layer.len().min(budget);
-            budget -= take;
-            layers.push(ids(net, layer[..take].iter().copied()));
+            layer_start = layer_end;
         }
+        let order = ids(net, page.slice(&sorted.order).iter().copied());
         Ok(TopoOutput {
             status: Success::Success,
-            order: ids(net, sorted.order.iter().take(limit).copied()),
+            paging: Paging::of_total(&page, order.len(), node_count),
+            order,
             layer_count: sorted.layers.len(),
+            first_layer: first_layer.min(sorted.layers.len()),
             layers,
             node_count,
             reverse: p.reverse,
-            truncated: node_count > limit,
         })
     })
 }
@@ -376,14 +455,19 @@ fn named_cycle(error: Error, operation: &str) -> Error {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CyclesParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Return at most this many cyclic groups, 1 to 10000. Default 100.
-    #[serde(default = "default_small_limit")]
+    /// Cyclic groups per page.
+    #[serde(default = "default_group_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// List at most this many member nodes per group. Default 100.
-    #[serde(default = "default_small_limit")]
+    /// Most member nodes, and cycle nodes, listed per group.
+    #[serde(default = "default_members_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub max_nodes_per_group: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// One group of nodes that all reach each other (a strongly connected component with a cycle).
@@ -393,8 +477,10 @@ pub struct CycleGroup {
     pub size: usize,
     /// Member node IDs (the first max_nodes_per_group, in insertion order).
     pub nodes: Vec<String>,
-    /// One concrete cycle in edge direction: each node has an edge to the next, and the last to the first.
+    /// One concrete cycle in edge direction: each node has an edge to the next, and the last to the first (its first max_nodes_per_group nodes).
     pub cycle: Vec<String>,
+    /// Number of nodes on that cycle.
+    pub cycle_length: usize,
 }
 
 /// Result of `network_find_cycles`.
@@ -404,12 +490,13 @@ pub struct CyclesOutput {
     pub status: Success,
     /// True when the network has no cycle at all.
     pub is_dag: bool,
-    /// The cyclic groups (strongly connected components of 2+ nodes, and single nodes with a self-loop).
+    /// This page of the cyclic groups (strongly connected components of 2+ nodes, and single nodes with a self-loop).
     pub groups: Vec<CycleGroup>,
     /// How many cyclic groups exist in all.
     pub total: usize,
-    /// True when `groups` holds only the first `limit` of `total`.
-    pub truncated: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
@@ -420,21 +507,31 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
         MAX_ANALYSIS_LIMIT,
     )?;
     ctx.registry.read(&p.network_name, |net| {
-        let cycles = net.find_cycles(limit);
+        let page = Page::open(
+            net,
+            "network_find_cycles",
+            per_group,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        let cycles = net.find_cycles(page.end());
+        let groups: Vec<CycleGroup> = page
+            .slice(&cycles.components)
+            .iter()
+            .map(|c| CycleGroup {
+                size: c.nodes.len(),
+                nodes: ids(net, c.nodes.iter().take(per_group).copied()),
+                cycle: ids(net, c.cycle.iter().take(per_group).copied()),
+                cycle_length: c.cycle.len(),
+            })
+            .collect();
         Ok(CyclesOutput {
             status: Success::Success,
             is_dag: cycles.total == 0,
-            groups: cycles
-                .components
-                .iter()
-                .map(|c| CycleGroup {
-                    size: c.nodes.len(),
-                    nodes: ids(net, c.nodes.iter().take(per_group).copied()),
-                    cycle: ids(net, c.cycle.iter().copied()),
-                })
-                .collect(),
+            paging: Paging::of_total(&page, groups.len(), cycles.total),
+            groups,
             total: cycles.total,
-            truncated: cycles.truncated,
         })
     })
 }
@@ -445,11 +542,15 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CriticalParams {
-    /// Name of the network (it must have no cycle).
+    /// Name of the network (acyclic).
     pub network_name: String,
-    /// Return at most this many nodes of the path, 1 to 10000. Default 1000.
+    /// Path nodes per page.
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// Result of `network_critical_path`.
@@ -457,16 +558,17 @@ pub struct CriticalParams {
 pub struct CriticalOutput {
     /// "success".
     pub status: Success,
-    /// Node IDs of the longest path by total weight, in edge direction.
+    /// This page of the node IDs of the longest path by total weight, in edge direction.
     pub path: Vec<String>,
-    /// The ids of its edges, in order.
+    /// The ids of the edges leaving this page's nodes along the path, in order.
     pub edge_ids: Vec<u64>,
     /// Its total weight (with weights as durations: the least time the whole plan can take).
     pub length: f64,
     /// Number of edges on the path.
     pub hops: usize,
-    /// True when path and edge_ids were cut at `limit` nodes.
-    pub truncated: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOutput> {
@@ -475,16 +577,22 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
         let path = net
             .critical_path()
             .map_err(|e| named_cycle(e, "a critical path"))?;
+        let page = Page::open(
+            net,
+            "network_critical_path",
+            (),
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
         let hops = path.edges.len();
+        let nodes = ids(net, page.slice(&path.nodes).iter().copied());
         Ok(CriticalOutput {
             status: Success::Success,
-            truncated: path.nodes.len() > limit,
-            path: ids(net, path.nodes.iter().take(limit).copied()),
-            edge_ids: path
-                .edges
-                .into_iter()
-                .take(limit.saturating_sub(1))
-                .collect(),
+            paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
+            path: nodes,
+            // Edge i leaves node i, so the pages of nodes page the edges too.
+            edge_ids: page.slice(&path.edges).to_vec(),
             length: path.length,
             hops,
         })
@@ -497,24 +605,29 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadyParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// Node IDs that are done.
     #[serde(default)]
     pub done: Vec<String>,
-    /// Also count as done every node whose attributes include all of these, e.g. {"status": "done"}.
+    /// Also done: every node with all these attribute values, e.g. {"status": "done"}.
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub done_attributes: Map<String, Value>,
-    /// Which neighbors are prerequisites: "out" (default, depends-on graph: A -> B means A needs B first) or "in" (precedence graph: A -> B means A comes before B).
+    /// "out": A -> B means A needs B first. "in": A -> B means A comes before B.
     #[serde(default = "default_out")]
     pub prerequisites: Direction,
-    /// Return at most this many ready nodes, 1 to 10000. Default 100.
-    #[serde(default = "default_small_limit")]
+    /// Ready nodes per page.
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// Return at most this many blocked nodes as examples, 1 to 10000. Default 10.
+    /// Blocked nodes shown as examples, on the first page.
     #[serde(default = "default_blocked_limit")]
+    #[schemars(range(min = 0, max = MAX_ANALYSIS_LIMIT))]
     pub blocked_limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// A node that cannot start yet.
@@ -522,8 +635,10 @@ pub struct ReadyParams {
 pub struct BlockedOut {
     /// The node ID.
     pub node_id: String,
-    /// Its prerequisites that are not done yet.
+    /// Its prerequisites that are not done yet (the first 20).
     pub waiting_on: Vec<String>,
+    /// How many prerequisites it waits on.
+    pub waiting_on_total: usize,
 }
 
 /// Result of `network_ready_nodes`.
@@ -531,23 +646,32 @@ pub struct BlockedOut {
 pub struct ReadyOutput {
     /// "success".
     pub status: Success,
-    /// Nodes not done whose prerequisites are all done: what can start now (insertion order).
+    /// This page of the nodes not done whose prerequisites are all done: what can start now (insertion order).
     pub ready: Vec<String>,
     /// How many nodes are ready in all.
     pub ready_total: usize,
-    /// Examples of nodes still waiting, with what they wait on.
+    /// Examples of nodes still waiting, with what they wait on (first page only).
     pub blocked: Vec<BlockedOut>,
     /// How many nodes are blocked in all.
     pub blocked_total: usize,
     /// How many nodes count as done.
     pub done_total: usize,
-    /// True when ready or blocked was cut at its limit.
-    pub truncated: bool,
+    /// How to get the rest of `ready`.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
-    let blocked_limit = check_range("blocked_limit", p.blocked_limit, MAX_ANALYSIS_LIMIT)?;
+    if p.blocked_limit > MAX_ANALYSIS_LIMIT {
+        return Err(Error::InvalidValue {
+            field: "blocked_limit".into(),
+            reason: format!(
+                "{} is out of range; give a number from 0 to {MAX_ANALYSIS_LIMIT}",
+                p.blocked_limit
+            ),
+        });
+    }
     validate::attributes("done_attributes", &p.done_attributes)?;
     ctx.registry.read(&p.network_name, |net| {
         let mut done = vec![false; net.graph().node_bound()];
@@ -565,18 +689,33 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
                 }
             }
         }
-        let r = net.ready_nodes_by_index(&done, p.prerequisites, limit, blocked_limit);
+        let mut done_sorted: Vec<&str> = p.done.iter().map(String::as_str).collect();
+        done_sorted.sort_unstable();
+        done_sorted.dedup();
+        let query = (done_sorted, &p.done_attributes, p.prerequisites);
+        let page = Page::open(
+            net,
+            "network_ready_nodes",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        let blocked_limit = if page.offset == 0 { p.blocked_limit } else { 0 };
+        let r = net.ready_nodes_by_index(&done, p.prerequisites, page.end(), blocked_limit);
+        let ready = ids(net, page.slice(&r.ready).iter().copied());
         Ok(ReadyOutput {
             status: Success::Success,
-            truncated: r.ready_total > r.ready.len() || r.blocked_total > r.blocked.len(),
-            ready: ids(net, r.ready.iter().copied()),
+            paging: Paging::of_total(&page, ready.len(), r.ready_total),
+            ready,
             ready_total: r.ready_total,
             blocked: r
                 .blocked
                 .iter()
                 .map(|b| BlockedOut {
                     node_id: net.id_at(b.node).to_string(),
-                    waiting_on: ids(net, b.waiting_on.iter().copied()),
+                    waiting_on: ids(net, b.waiting_on.iter().take(MAX_WAITING_LISTED).copied()),
+                    waiting_on_total: b.waiting_on.len(),
                 })
                 .collect(),
             blocked_total: r.blocked_total,
@@ -591,13 +730,15 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DescribeParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// List at most this many sources and sinks, 1 to 10000. Default 100.
-    #[serde(default = "default_small_limit")]
+    /// Most sources and sinks listed.
+    #[serde(default = "default_list_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub list_limit: usize,
-    /// How many top nodes by in-degree and by out-degree, 1 to 10000. Default 5.
+    /// How many top nodes by in- and out-degree.
     #[serde(default = "default_top_k")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub top_k: usize,
 }
 
@@ -656,6 +797,9 @@ pub struct DescribeOutput {
     pub max_weight: Option<f64>,
     /// True when sources or sinks were cut at list_limit.
     pub truncated: bool,
+    /// When cut: how to see more of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
 }
 
 fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> {
@@ -682,6 +826,11 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
             weakly_connected_components: d.weakly_connected_components,
             self_loops: d.self_loops,
             truncated: d.sources_total > d.sources.len() || d.sinks_total > d.sinks.len(),
+            more: (d.sources_total > d.sources.len() || d.sinks_total > d.sinks.len()).then(|| {
+                format!(
+                    "The first {list_limit} sources and sinks are listed; raise list_limit (at most {MAX_ANALYSIS_LIMIT}) for more."
+                )
+            }),
             sources: ids(net, d.sources.iter().copied()),
             sources_total: d.sources_total,
             sinks: ids(net, d.sinks.iter().copied()),
@@ -703,7 +852,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_describe",
                 title: "Describe a network",
-                description: "Summarise a network in one call: node and edge counts, density, whether it is a DAG (acyclic), weakly connected components, self-loops, sources and sinks (bounded lists with totals), the top nodes by in-degree and out-degree, and weight range. Start here to understand a network before querying it.",
+                description: "Summarise a network: counts, density, whether it is a DAG, weakly connected components, self-loops, sources and sinks, top nodes by in- and out-degree, weight range. Start here with an unknown network.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -714,7 +863,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_traverse",
                 title: "Traverse from nodes",
-                description: "Walk the network breadth-first (bfs) or depth-first (dfs) from one or more start nodes, following edges out (default), in, or both, up to max_depth edges and limit nodes. Returns each visited node with its depth and parent, so paths can be rebuilt. Use network_descendants / network_ancestors for plain reachability.",
+                description: "Walk breadth-first (bfs) or depth-first (dfs) from start nodes along edges out, in or both, up to max_depth. Returns each visited node with its depth and parent. For plain reachability use network_descendants or network_ancestors.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -725,7 +874,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_descendants",
                 title: "Everything a node reaches",
-                description: "All nodes reachable from a node by following edges forwards, with the distance (edges) of each, nearest first. In a depends-on graph (A -> B = A depends on B) this is everything the node needs, directly or transitively. Bounded by max_depth and limit; total counts all.",
+                description: "Every node a node reaches along edges, nearest first, with distances. In a depends-on graph (A -> B = A depends on B): everything it needs, directly or not. total counts all.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -736,7 +885,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_ancestors",
                 title: "Everything that reaches a node",
-                description: "All nodes that reach a node by following edges forwards (i.e. walking edges backwards from it), with distances, nearest first. In a depends-on graph this is impact analysis: everything affected if the node changes. Bounded by max_depth and limit; total counts all.",
+                description: "Every node that reaches a node (walking edges backwards), nearest first, with distances. In a depends-on graph: everything affected if it changes. total counts all.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -747,7 +896,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_shortest_path",
                 title: "Shortest path",
-                description: "Find the cheapest path source -> target following edge direction. weighted true (default): least total weight, by Dijkstra, or Bellman-Ford when negative weights exist (a negative cycle is reported as an error). weighted false: fewest edges. Returns the node path, the edge ids, the total weight and the hop count. When target is unreachable the call succeeds with found: false.",
+                description: "The cheapest path source -> target along edge direction: least total weight (weighted true; Dijkstra, or Bellman-Ford with negative weights) or fewest edges. Returns nodes, edge ids, total weight and hops; found: false if unreachable.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -758,7 +907,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_topological_sort",
                 title: "Order and parallel layers",
-                description: "Order all nodes so that every edge's source comes before its target, and group them into layers that can run in parallel (each layer needs only earlier layers). For a depends-on graph pass reverse: true to get dependencies first: the order in which to do the work, with each layer a batch of tasks that can run at the same time. A cycle makes ordering impossible: the error names one concrete cycle to break.",
+                description: "Order the nodes so that every edge's source comes first, in layers whose nodes can run in parallel. For a depends-on graph pass reverse: true to get dependencies first, the order to do the work. Paged. A cycle is an error naming one to break.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -769,7 +918,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_find_cycles",
                 title: "Find cycles",
-                description: "Find every group of nodes caught in a cycle (strongly connected components with 2+ nodes, and self-loops), each with one concrete cycle in edge direction. is_dag is true when there is none. Use it when network_topological_sort reports a cycle, to see all of them.",
+                description: "Every group of nodes caught in a cycle (strongly connected components of 2+ nodes, and self-loops), each with one concrete cycle; is_dag is true when there is none.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -780,7 +929,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_critical_path",
                 title: "Critical path",
-                description: "Find the longest path by total edge weight in an acyclic network, treating weights as durations: the chain of steps that determines the least total time of a plan. Returns the node path, edge ids and total length. A cycle gives an error naming one.",
+                description: "The longest path by total edge weight in an acyclic network, weights read as durations: the chain that sets the least total time of a plan. Returns its nodes, edge ids and length. A cycle is an error naming one.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,
@@ -791,7 +940,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_ready_nodes",
                 title: "What can start now",
-                description: "Given what is done (a list of node IDs, and/or an attribute match such as {\"status\": \"done\"}), return the nodes not yet done whose prerequisites are all done: what can start now. Also counts the blocked nodes and shows examples with what they wait on. Prerequisites are a node's out-neighbors by default (depends-on graph: A -> B = A needs B); use prerequisites \"in\" when edges mean \"comes before\".",
+                description: "What can start now: the nodes not done whose prerequisites are all done. Done means listed in done, or matching done_attributes such as {\"status\": \"done\"}. Prerequisites are out-neighbors (A -> B = A needs B) unless prerequisites is \"in\". Also counts blocked nodes.",
                 toolset: Toolset::Analysis,
                 effect: Effect::Read,
                 long_running: false,

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::mcp::page::Page;
 use crate::network::EdgeView;
 
 /// `status` of a plain success.
@@ -95,5 +96,36 @@ pub fn batch_item_error(field: &str, index: usize, inner: crate::Error) -> crate
         field: field.into(),
         index,
         inner: Box::new(inner),
+    }
+}
+
+/// How a list result continues: flattened into every paged result.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Paging {
+    /// True when more items follow this page.
+    pub truncated: bool,
+    /// Pass it as `cursor`, with the other parameters unchanged, for the next page; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// When cut: how to get the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
+}
+
+impl Paging {
+    /// The paging of `page` when it returned `returned` items of `total` (when
+    /// known), and `beyond` says whether any item lies past the page.
+    pub fn of(page: &Page, returned: usize, total: Option<usize>, beyond: bool) -> Paging {
+        let next_cursor = page.next(beyond);
+        Paging {
+            truncated: next_cursor.is_some(),
+            more: page.more(returned, total, &next_cursor),
+            next_cursor,
+        }
+    }
+
+    /// The paging of a page of a result of `total` items.
+    pub fn of_total(page: &Page, returned: usize, total: usize) -> Paging {
+        Paging::of(page, returned, Some(total), page.end() < total)
     }
 }

@@ -7,16 +7,18 @@ use serde_json::{Map, Value};
 use tracing::info;
 
 use super::common::{
-    CreateStatus, EdgeOut, Success, any_json_schema, check_limit, flat_attributes_schema,
+    CreateStatus, EdgeOut, Paging, Success, any_json_schema, check_limit, flat_attributes_schema,
     no_attributes,
 };
 use crate::error::Result;
+use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::{AddNodeOutcome, DEFAULT_WEIGHT, Direction, EdgeSpec, NodeSpec};
 
 /// The most neighbors one call returns.
 pub const MAX_NEIGHBORS_LIMIT: usize = 10_000;
-const DEFAULT_NEIGHBORS_LIMIT: usize = 1_000;
+/// Keeps a default reply within about 8 KB (see BENCHMARKS.md).
+const DEFAULT_NEIGHBORS_LIMIT: usize = 100;
 
 fn default_neighbors_limit() -> usize {
     DEFAULT_NEIGHBORS_LIMIT
@@ -30,21 +32,23 @@ fn default_weight() -> f64 {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetNeighborsParams {
-    /// Name of the network to query, e.g. "module_deps".
+    /// Name of the network, e.g. "module_deps".
     pub network_name: String,
     /// ID of the node whose neighbors to retrieve, e.g. "agents".
     pub node_id: String,
-    /// Which edges to follow: "both" (default: every node joined by an edge either way),
-    /// "out" (targets of the node's edges; in a depends-on graph, what it depends on) or
-    /// "in" (sources of edges into it; what depends on it).
+    /// "out": what it depends on. "in": what depends on it. "both": either.
     #[serde(default)]
     pub direction: Direction,
-    /// Also return the edges themselves (ids, weights, attributes). Default false.
+    /// Also return the edges (ids, weights, attributes).
     #[serde(default)]
     pub include_edges: bool,
-    /// At most this many neighbors (and edges) are returned, 1 to 10000. Default 1000.
+    /// Neighbors (and edges) per page.
     #[serde(default = "default_neighbors_limit")]
+    #[schemars(range(min = 1, max = MAX_NEIGHBORS_LIMIT))]
     pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// Result of `network_get_neighbors`.
@@ -54,18 +58,23 @@ pub struct GetNeighborsOutput {
     pub status: Success,
     /// The queried node ID.
     pub node_id: String,
-    /// Neighboring node IDs, each once: targets of outgoing edges first, then sources of
-    /// incoming edges, each in edge-insertion order.
+    /// This page of the neighboring node IDs, each once: targets of outgoing edges
+    /// first, then sources of incoming edges, each in edge-insertion order.
     pub neighbors: Vec<String>,
-    /// Number of neighbors (all of them, even when `neighbors` was cut at `limit`).
+    /// Number of neighbors (all of them, also when `neighbors` is one page of them).
     pub count: usize,
-    /// True when `neighbors` holds only the first `limit` of `count`.
-    pub truncated: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
     /// The direction that was followed.
     pub direction: Direction,
-    /// The incident edges in the same direction, when `include_edges` was true.
+    /// This page of the incident edges in the same direction, when `include_edges` was true
+    /// (paged alongside `neighbors`: the same offset and limit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<EdgeOut>>,
+    /// Number of those edges, when `include_edges` was true.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_count: Option<usize>,
 }
 
 fn get_neighbors(ctx: &ToolContext<'_>, p: GetNeighborsParams) -> Result<GetNeighborsOutput> {
@@ -73,27 +82,46 @@ fn get_neighbors(ctx: &ToolContext<'_>, p: GetNeighborsParams) -> Result<GetNeig
     ctx.registry.read(&p.network_name, |net| {
         crate::network::validate::id("node_id", &p.node_id)?;
         let ix = net.require("node_id", &p.node_id)?;
+        let query = (&p.node_id, p.direction, p.include_edges);
+        let page = Page::open(
+            net,
+            "network_get_neighbors",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_NEIGHBORS_LIMIT,
+        )?;
         let all = net.neighbor_indices(ix, p.direction);
         let count = all.len();
-        let mut truncated = count > limit;
-        let neighbors = all
-            .into_iter()
-            .take(limit)
-            .map(|n| net.id_at(n).to_string())
+        let neighbors: Vec<String> = page
+            .slice(&all)
+            .iter()
+            .map(|&n| net.id_at(n).to_string())
             .collect();
-        let edges = p.include_edges.then(|| {
-            let edges = net.incident_edges(ix, p.direction);
-            truncated |= edges.len() > limit;
-            edges.into_iter().take(limit).map(EdgeOut::from).collect()
-        });
+        let mut total = count;
+        let (edges, edge_count) = match p.include_edges {
+            true => {
+                let edges = net.incident_edges(ix, p.direction);
+                total = total.max(edges.len());
+                let page_edges = page
+                    .slice(&edges)
+                    .iter()
+                    .cloned()
+                    .map(EdgeOut::from)
+                    .collect();
+                (Some(page_edges), Some(edges.len()))
+            }
+            false => (None, None),
+        };
         Ok(GetNeighborsOutput {
             status: Success::Success,
             node_id: p.node_id.clone(),
+            paging: Paging::of(&page, neighbors.len(), Some(count), page.end() < total),
             neighbors,
             count,
-            truncated,
             direction: p.direction,
             edges,
+            edge_count,
         })
     })
 }
@@ -102,16 +130,15 @@ fn get_neighbors(ctx: &ToolContext<'_>, p: GetNeighborsParams) -> Result<GetNeig
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddNodeParams {
-    /// Name of the target network, e.g. "module_deps". It must exist (network_create).
+    /// Name of the network, e.g. "module_deps".
     pub network_name: String,
-    /// Unique identifier for the new node, e.g. "networks": 1 to 256 bytes, no control characters.
+    /// Unique node ID, e.g. "networks": 1 to 256 bytes, no control characters.
     pub node_id: String,
-    /// Payload data for the node: any JSON, e.g. "Core" or {"owner": "ana"}, nested at
-    /// most 64 levels deep.
+    /// Payload: any JSON, e.g. {"owner": "ana"}, nested at most 64 levels deep.
     #[serde(default)]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
-    /// Arbitrary flat key-value attributes, e.g. {"layer": 2, "status": "todo"}.
+    /// Flat attributes, e.g. {"status": "todo"}.
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Map<String, Value>,
@@ -164,16 +191,16 @@ fn add_node(ctx: &ToolContext<'_>, p: AddNodeParams) -> Result<AddNodeOutput> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddEdgeParams {
-    /// Name of the target network, e.g. "module_deps".
+    /// Name of the network, e.g. "module_deps".
     pub network_name: String,
-    /// Source node ID, e.g. "agents". The node must exist.
+    /// Source node ID, e.g. "agents".
     pub source: String,
-    /// Target node ID, e.g. "logging". The node must exist.
+    /// Target node ID, e.g. "logging".
     pub target: String,
-    /// Edge weight, a finite number (cost, distance or duration). Default 1.0.
+    /// Edge weight: cost, distance or duration.
     #[serde(default = "default_weight")]
     pub weight: f64,
-    /// Arbitrary flat key-value attributes, e.g. {"relation": "depends_on"}.
+    /// Flat attributes, e.g. {"relation": "depends_on"}.
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Map<String, Value>,
@@ -222,7 +249,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_get_neighbors",
                 title: "Get node neighbors",
-                description: "Query the neighbors of a node in a network. Returns all node IDs connected to the specified node via inbound or outbound edges (each once), with their count. Useful for exploring graph topology, dependency analysis and traversal planning. Edges point source -> target; in a depends-on graph an edge A -> B means \"A depends on B\", so direction \"out\" lists what the node depends on and \"in\" lists what depends on it. Set include_edges to also get edge ids and weights.",
+                description: "Query the neighbors of a node in a network. Returns all node IDs connected to the specified node via inbound or outbound edges (each once), paged by limit and cursor. Edges point source -> target: in a depends-on graph \"out\" lists what the node depends on and \"in\" what depends on it.",
                 toolset: Toolset::Core,
                 effect: Effect::Read,
                 long_running: false,
@@ -233,7 +260,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_add_node",
                 title: "Add a node",
-                description: "Add a node to an existing network, with optional payload `data` (any JSON) and flat `attributes`. Idempotent: adding an ID that already exists changes nothing and returns status \"duplicate\" (not an error). The network must exist: create it with network_create. To add many nodes at once, use network_add_nodes if available.",
+                description: "Add a node, with optional payload data (any JSON) and flat attributes, to an existing network. Idempotent: an existing ID changes nothing and gives status \"duplicate\". For many nodes use network_add_nodes.",
                 toolset: Toolset::Core,
                 effect: Effect::Write { idempotent: true },
                 long_running: false,
@@ -244,7 +271,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_add_edge",
                 title: "Add an edge",
-                description: "Add a directed, weighted edge source -> target between two existing nodes. Convention: in a dependency graph, an edge A -> B reads \"A depends on B\" (e.g. agents -> logging). Not idempotent: each call adds a new edge, even if an identical one exists (parallel edges and self-loops are allowed); the result carries the new edge's edge_id. Both nodes must exist first (network_add_node). weight defaults to 1.0.",
+                description: "Add a directed, weighted edge source -> target between existing nodes. In a dependency graph A -> B reads \"A depends on B\". Not idempotent: each call adds a new edge (parallel edges and self-loops are allowed) and returns its edge_id.",
                 toolset: Toolset::Core,
                 effect: Effect::Write { idempotent: false },
                 long_running: false,

@@ -7,10 +7,11 @@ use serde_json::{Map, Value};
 use tracing::info;
 
 use super::common::{
-    EdgeOut, Success, any_json_schema, batch_item_error, check_limit, flat_attributes_schema,
-    no_attributes,
+    EdgeOut, Paging, Success, any_json_schema, batch_item_error, check_limit,
+    flat_attributes_schema, no_attributes,
 };
 use crate::error::{Error, Result};
+use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::{
     AddNodeOutcome, AttributeUpdate, DEFAULT_WEIGHT, Direction, EdgeSpec, MissingNodes, NodeFilter,
@@ -19,7 +20,8 @@ use crate::network::{
 
 /// The most items one batch call takes.
 pub const MAX_BATCH_ITEMS: usize = 10_000;
-const DEFAULT_PAGE: usize = 100;
+/// Keeps a default page within about 8 KB (see BENCHMARKS.md).
+const DEFAULT_PAGE: usize = 50;
 const MAX_PAGE: usize = 1_000;
 
 fn default_page() -> usize {
@@ -35,29 +37,13 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option
     Value::deserialize(d).map(Some)
 }
 
-fn parse_cursor(cursor: &Option<String>) -> Result<usize> {
-    match cursor {
-        None => Ok(0),
-        Some(c) => c.parse().map_err(|_| Error::InvalidValue {
-            field: "cursor".into(),
-            reason: format!(
-                "'{c}' is not a cursor from this tool; pass the next_cursor of the previous page, or omit it for the first page"
-            ),
-        }),
-    }
-}
-
-fn next_cursor(offset: usize, returned: usize, total: usize) -> Option<String> {
-    (offset + returned < total).then(|| (offset + returned).to_string())
-}
-
 // ---------------------------------------------------------------- get_node
 
 /// Parameters of `network_get_node`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetNodeParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// ID of the node.
     pub node_id: String,
@@ -138,19 +124,19 @@ pub enum UpdateMode {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateNodeParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// ID of the node to change; it must exist.
+    /// ID of the node.
     pub node_id: String,
-    /// New payload (any JSON); null clears it; omit to keep the current payload.
+    /// New payload (any JSON); null clears it; omit to keep it.
     #[serde(default, deserialize_with = "present")]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
-    /// Attributes to apply, e.g. {"status": "done"}. Omit to leave attributes as they are.
+    /// Attributes to apply, e.g. {"status": "done"}.
     #[serde(default)]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Option<Map<String, Value>>,
-    /// "merge" (default): set the given keys, keep the rest. "replace": the given map becomes all the attributes.
+    /// "merge": set these keys, keep the rest. "replace": these become all the attributes.
     #[serde(default)]
     pub mode: UpdateMode,
     /// Attribute keys to delete.
@@ -170,28 +156,63 @@ pub struct UpdateNodeOutput {
     pub node: NodeOut,
 }
 
-fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeOutput> {
-    let mode = match p.mode {
-        UpdateMode::Merge => AttributeUpdate::Merge,
-        UpdateMode::Replace => AttributeUpdate::Replace,
-    };
-    ctx.registry.write(&p.network_name, |net| {
-        if let Some(node) = net.node(&p.node_id) {
-            // Check the node as it would be after the update.
-            let mut attributes = match (&p.attributes, mode) {
-                (Some(new), AttributeUpdate::Replace) => new.clone(),
-                (new, _) => {
-                    let mut map = node.attributes.to_map();
-                    map.extend(new.clone().unwrap_or_default());
-                    map
-                }
-            };
-            for key in &p.remove_attributes {
-                attributes.shift_remove(key);
-            }
-            let data = p.data.as_ref().or(node.data.as_deref());
-            ctx.limits.check_item(&attributes, data)?;
+impl From<UpdateMode> for AttributeUpdate {
+    fn from(mode: UpdateMode) -> Self {
+        match mode {
+            UpdateMode::Merge => AttributeUpdate::Merge,
+            UpdateMode::Replace => AttributeUpdate::Replace,
         }
+    }
+}
+
+/// Checks one node's update against the limits as the node would be after it,
+/// and the update's own ids, attributes and payload, without changing anything.
+fn check_update(
+    ctx: &ToolContext<'_>,
+    net: &crate::Network,
+    node_id: &str,
+    data: Option<&Value>,
+    new_attributes: Option<&Map<String, Value>>,
+    mode: AttributeUpdate,
+    remove_attributes: &[String],
+) -> Result<()> {
+    validate::id("node_id", node_id)?;
+    if let Some(new) = new_attributes {
+        validate::attributes("attributes", new)?;
+    }
+    if let Some(data) = data {
+        validate::data("data", data)?;
+    }
+    let Some(node) = net.node(node_id) else {
+        return Ok(());
+    };
+    let mut attributes = match (new_attributes, mode) {
+        (Some(new), AttributeUpdate::Replace) => new.clone(),
+        (new, _) => {
+            let mut map = node.attributes.to_map();
+            map.extend(new.cloned().unwrap_or_default());
+            map
+        }
+    };
+    for key in remove_attributes {
+        attributes.shift_remove(key);
+    }
+    let data = data.or(node.data.as_deref());
+    ctx.limits.check_item(&attributes, data)
+}
+
+fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeOutput> {
+    let mode = AttributeUpdate::from(p.mode);
+    ctx.registry.write(&p.network_name, |net| {
+        check_update(
+            ctx,
+            net,
+            &p.node_id,
+            p.data.as_ref(),
+            p.attributes.as_ref(),
+            mode,
+            &p.remove_attributes,
+        )?;
         let changed =
             net.update_node(&p.node_id, p.data, p.attributes, mode, &p.remove_attributes)?;
         if changed {
@@ -206,15 +227,118 @@ fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeO
     })
 }
 
+// ---------------------------------------------------------------- update_nodes
+
+/// One node's change in `network_update_nodes`: the parameters of `network_update_node`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NodeUpdate {
+    /// ID of the node.
+    pub node_id: String,
+    /// New payload (any JSON); null clears it; omit to keep it.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(schema_with = "any_json_schema")]
+    pub data: Option<Value>,
+    /// Attributes to apply, e.g. {"status": "done"}.
+    #[serde(default)]
+    #[schemars(schema_with = "flat_attributes_schema")]
+    pub attributes: Option<Map<String, Value>>,
+    /// "merge" (default) or "replace".
+    #[serde(default)]
+    pub mode: UpdateMode,
+    /// Attribute keys to delete.
+    #[serde(default)]
+    pub remove_attributes: Vec<String>,
+}
+
+/// Parameters of `network_update_nodes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateNodesParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// The changes, at most one per node.
+    #[schemars(length(min = 1, max = MAX_BATCH_ITEMS))]
+    pub updates: Vec<NodeUpdate>,
+}
+
+/// Result of `network_update_nodes`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct UpdateNodesOutput {
+    /// "success".
+    pub status: Success,
+    /// How many nodes changed.
+    pub changed: usize,
+    /// How many already looked like this (nothing changed).
+    pub unchanged: usize,
+}
+
+fn update_nodes(ctx: &ToolContext<'_>, p: UpdateNodesParams) -> Result<UpdateNodesOutput> {
+    check_batch_size("updates", p.updates.len())?;
+    let mut first_item: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (index, update) in p.updates.iter().enumerate() {
+        validate::id("node_id", &update.node_id)
+            .map_err(|e| batch_item_error("updates", index, e))?;
+        if let Some(first) = first_item.insert(&update.node_id, index) {
+            return Err(batch_item_error(
+                "updates",
+                index,
+                Error::InvalidValue {
+                    field: "node_id".into(),
+                    reason: format!(
+                        "node '{}' is already changed by item {first}; merge the two into one item",
+                        update.node_id
+                    ),
+                },
+            ));
+        }
+    }
+    ctx.registry.write(&p.network_name, |net| {
+        // Every unknown id named at once, then every item checked: nothing is
+        // applied unless all of it can be.
+        net.require_all("updates", p.updates.iter().map(|u| u.node_id.as_str()))?;
+        for (index, u) in p.updates.iter().enumerate() {
+            check_update(
+                ctx,
+                net,
+                &u.node_id,
+                u.data.as_ref(),
+                u.attributes.as_ref(),
+                u.mode.into(),
+                &u.remove_attributes,
+            )
+            .map_err(|e| batch_item_error("updates", index, e))?;
+        }
+        ctx.progress.check("network_update_nodes")?;
+        let mut changed = 0;
+        for u in &p.updates {
+            let did = net.update_node(
+                &u.node_id,
+                u.data.clone(),
+                u.attributes.clone(),
+                u.mode.into(),
+                &u.remove_attributes,
+            )?;
+            changed += usize::from(did);
+        }
+        info!(network = %p.network_name, changed, "nodes updated");
+        Ok(UpdateNodesOutput {
+            status: Success::Success,
+            changed,
+            unchanged: p.updates.len() - changed,
+        })
+    })
+}
+
 // ---------------------------------------------------------------- remove_node
 
 /// Parameters of `network_remove_node`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveNodeParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// ID of the node to remove, with every edge into or out of it.
+    /// ID of the node; its edges go too.
     pub node_id: String,
     /// Must be true, or nothing is removed.
     #[serde(default)]
@@ -257,15 +381,16 @@ fn remove_node(ctx: &ToolContext<'_>, p: RemoveNodeParams) -> Result<RemoveNodeO
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveEdgeParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The edge to remove, by its id (from network_add_edge or network_list_edges).
+    /// The edge's id.
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub edge_id: Option<u64>,
-    /// Instead of edge_id: remove every edge from this source node...
+    /// Instead of edge_id: every edge from this node...
     #[serde(default)]
     pub source: Option<String>,
-    /// ...to this target node (all parallel edges between them).
+    /// ...to this node.
     #[serde(default)]
     pub target: Option<String>,
 }
@@ -329,25 +454,26 @@ fn remove_edge(ctx: &ToolContext<'_>, p: RemoveEdgeParams) -> Result<RemoveEdgeO
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListNodesParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Page size, 1 to 1000. Default 100.
+    /// Nodes per page.
     #[serde(default = "default_page")]
+    #[schemars(range(min = 1, max = MAX_PAGE))]
     pub limit: usize,
-    /// The next_cursor of the previous page; omit for the first page.
+    /// The previous page's next_cursor.
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Keep only nodes whose attributes equal all of these, e.g. {"status": "todo"}.
+    /// Only nodes with all these attribute values, e.g. {"status": "todo"}.
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Map<String, Value>,
-    /// Keep only nodes whose id starts with this.
+    /// Only ids starting with this.
     #[serde(default)]
     pub id_prefix: Option<String>,
-    /// Keep only nodes whose id contains this (case-insensitive).
+    /// Only ids containing this (case-insensitive).
     #[serde(default)]
     pub id_contains: Option<String>,
-    /// Also return each node's data payload. Default false.
+    /// Also return each node's data.
     #[serde(default)]
     pub include_data: bool,
 }
@@ -361,18 +487,24 @@ pub struct ListNodesOutput {
     pub nodes: Vec<NodeOut>,
     /// How many nodes match in all.
     pub total: usize,
-    /// True when more pages follow.
-    pub truncated: bool,
-    /// Pass this as cursor to get the next page; absent on the last page.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn list_nodes(ctx: &ToolContext<'_>, p: ListNodesParams) -> Result<ListNodesOutput> {
     let limit = check_limit(p.limit, MAX_PAGE)?;
-    let offset = parse_cursor(&p.cursor)?;
     validate::attributes("attributes", &p.attributes)?;
     ctx.registry.read(&p.network_name, |net| {
+        let query = (&p.attributes, &p.id_prefix, &p.id_contains, p.include_data);
+        let page = Page::open(
+            net,
+            "network_list_nodes",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_PAGE,
+        )?;
         let filter = NodeFilter {
             attributes: p.attributes.clone(),
             id_prefix: p.id_prefix.clone(),
@@ -381,16 +513,14 @@ fn list_nodes(ctx: &ToolContext<'_>, p: ListNodesParams) -> Result<ListNodesOutp
         let mut total = 0;
         let mut nodes = Vec::new();
         for ix in net.matching_nodes(&filter) {
-            if total >= offset && nodes.len() < limit {
+            if total >= page.offset && nodes.len() < limit {
                 nodes.push(node_out(net, ix, p.include_data));
             }
             total += 1;
         }
-        let next = next_cursor(offset, nodes.len(), total);
         Ok(ListNodesOutput {
             status: Success::Success,
-            truncated: next.is_some(),
-            next_cursor: next,
+            paging: Paging::of_total(&page, nodes.len(), total),
             nodes,
             total,
         })
@@ -403,18 +533,19 @@ fn list_nodes(ctx: &ToolContext<'_>, p: ListNodesParams) -> Result<ListNodesOutp
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListEdgesParams {
-    /// Name of the network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Only the edges of this node (omit for all edges).
+    /// Only the edges of this node; omit for all.
     #[serde(default)]
     pub node_id: Option<String>,
-    /// With node_id: "out" (edges leaving it), "in" (edges entering it) or "both" (default).
+    /// With node_id: edges leaving it ("out"), entering it ("in") or both.
     #[serde(default)]
     pub direction: Direction,
-    /// Page size, 1 to 1000. Default 100.
+    /// Edges per page.
     #[serde(default = "default_page")]
+    #[schemars(range(min = 1, max = MAX_PAGE))]
     pub limit: usize,
-    /// The next_cursor of the previous page; omit for the first page.
+    /// The previous page's next_cursor.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -428,17 +559,23 @@ pub struct ListEdgesOutput {
     pub edges: Vec<EdgeOut>,
     /// How many edges match in all.
     pub total: usize,
-    /// True when more pages follow.
-    pub truncated: bool,
-    /// Pass this as cursor to get the next page; absent on the last page.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn list_edges(ctx: &ToolContext<'_>, p: ListEdgesParams) -> Result<ListEdgesOutput> {
     let limit = check_limit(p.limit, MAX_PAGE)?;
-    let offset = parse_cursor(&p.cursor)?;
     ctx.registry.read(&p.network_name, |net| {
+        let query = (&p.node_id, p.direction);
+        let page = Page::open(
+            net,
+            "network_list_edges",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_PAGE,
+        )?;
         let node = match &p.node_id {
             Some(id) => {
                 validate::id("node_id", id)?;
@@ -448,17 +585,15 @@ fn list_edges(ctx: &ToolContext<'_>, p: ListEdgesParams) -> Result<ListEdgesOutp
         };
         let all = net.edges_of(node);
         let total = all.len();
-        let edges: Vec<EdgeOut> = all
-            .into_iter()
-            .skip(offset)
-            .take(limit)
+        let edges: Vec<EdgeOut> = page
+            .slice(&all)
+            .iter()
+            .cloned()
             .map(EdgeOut::from)
             .collect();
-        let next = next_cursor(offset, edges.len(), total);
         Ok(ListEdgesOutput {
             status: Success::Success,
-            truncated: next.is_some(),
-            next_cursor: next,
+            paging: Paging::of_total(&page, edges.len(), total),
             edges,
             total,
         })
@@ -473,7 +608,7 @@ fn list_edges(ctx: &ToolContext<'_>, p: ListEdgesParams) -> Result<ListEdgesOutp
 pub struct NodeItem {
     /// Unique node ID.
     pub node_id: String,
-    /// Payload data (any JSON).
+    /// Payload (any JSON).
     #[serde(default)]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
@@ -487,11 +622,12 @@ pub struct NodeItem {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddNodesParams {
-    /// Name of the target network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The nodes to add, 1 to 10000.
+    /// The nodes.
+    #[schemars(length(min = 1, max = MAX_BATCH_ITEMS))]
     pub nodes: Vec<NodeItem>,
-    /// Also return each item's outcome ("success" or "duplicate"), in item order. Default false.
+    /// Also return each item's status, in item order.
     #[serde(default)]
     pub include_items: bool,
 }
@@ -604,7 +740,7 @@ pub struct EdgeItem {
     pub source: String,
     /// Target node ID.
     pub target: String,
-    /// Edge weight, a finite number. Default 1.0.
+    /// Edge weight.
     #[serde(default = "default_weight")]
     pub weight: f64,
     /// Flat attributes.
@@ -617,14 +753,15 @@ pub struct EdgeItem {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddEdgesParams {
-    /// Name of the target network.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The edges to add, 1 to 10000, each source -> target.
+    /// The edges, each source -> target.
+    #[schemars(length(min = 1, max = MAX_BATCH_ITEMS))]
     pub edges: Vec<EdgeItem>,
-    /// Create endpoint nodes that do not exist yet (as plain nodes) instead of failing. Default false.
+    /// Create unknown endpoints as plain nodes instead of failing.
     #[serde(default)]
     pub create_missing_nodes: bool,
-    /// Also return the new edge ids, in item order. Default false.
+    /// Also return the new edge ids, in item order.
     #[serde(default)]
     pub include_ids: bool,
 }
@@ -703,7 +840,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_get_node",
                 title: "Get a node",
-                description: "Get one node: its data payload, attributes, and in/out degree (in a depends-on graph, in_degree counts what depends on it and out_degree what it depends on). Use network_get_neighbors for the connected nodes.",
+                description: "Get one node: its data payload, attributes, and in/out degree (in a depends-on graph, in_degree counts what depends on it). Use network_get_neighbors for the connected nodes.",
                 toolset: Toolset::Edit,
                 effect: Effect::Read,
                 long_running: false,
@@ -714,12 +851,23 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_update_node",
                 title: "Update a node",
-                description: "Change an existing node's data and attributes. mode \"merge\" (default) sets the given attribute keys and keeps the others; \"replace\" makes the given map the whole attribute set; remove_attributes deletes keys; data replaces the payload (null clears it, omitted keeps it). Idempotent. Typical use: mark progress, e.g. attributes {\"status\": \"done\"}.",
+                description: "Change a node's data and attributes: mode \"merge\" (default) sets the given keys and keeps the rest, \"replace\" makes them the whole set; remove_attributes deletes keys; data null clears the payload. Idempotent.",
                 toolset: Toolset::Edit,
                 effect: Effect::Write { idempotent: true },
                 long_running: false,
             },
             update_node,
+        ),
+        ToolDef::new(
+            ToolMeta {
+                name: "network_update_nodes",
+                title: "Update many nodes",
+                description: "Change up to 10000 nodes in one atomic call, each item as in network_update_node; if any item is invalid or unknown, nothing changes and the error names them all. E.g. mark tasks done: [{\"node_id\": \"a\", \"attributes\": {\"status\": \"done\"}}].",
+                toolset: Toolset::Edit,
+                effect: Effect::Write { idempotent: true },
+                long_running: false,
+            },
+            update_nodes,
         ),
         ToolDef::new(
             ToolMeta {
@@ -736,7 +884,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_remove_edge",
                 title: "Remove edges",
-                description: "Remove one edge by edge_id, or every edge source -> target (all parallel edges between them) when given source and target. Reports the removed edges and their count. Use network_list_edges or network_get_neighbors with include_edges to find edge ids.",
+                description: "Remove one edge by edge_id, or every edge source -> target when given source and target. Reports what was removed. Edge ids come from network_list_edges or network_get_neighbors with include_edges.",
                 toolset: Toolset::Edit,
                 effect: Effect::Destroy { idempotent: true },
                 long_running: false,
@@ -747,7 +895,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_list_nodes",
                 title: "List nodes",
-                description: "List a network's nodes page by page (limit, cursor), with attributes and degrees, optionally filtered by attribute equality (e.g. {\"status\": \"todo\"}), id prefix or id substring. Returns the total number of matches. Prefer the analysis tools over paging through a large network.",
+                description: "List nodes page by page with attributes and degrees, optionally filtered by attribute values (e.g. {\"status\": \"todo\"}), id prefix or id substring. On a large network prefer the analysis tools.",
                 toolset: Toolset::Edit,
                 effect: Effect::Read,
                 long_running: false,
@@ -758,7 +906,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_list_edges",
                 title: "List edges",
-                description: "List edges page by page (limit, cursor) with ids, weights and attributes: all edges, or those of one node (node_id with direction out, in or both). Returns the total count.",
+                description: "List edges page by page with ids, weights and attributes: all of them, or those of one node (node_id, direction). Returns the total.",
                 toolset: Toolset::Edit,
                 effect: Effect::Read,
                 long_running: false,
@@ -769,7 +917,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_add_nodes",
                 title: "Add many nodes",
-                description: "Add up to 10000 nodes in one atomic call: if any item is invalid, nothing is added and the error names the item's index. Existing IDs are duplicates (unchanged, counted). Use this to load a plan in one call, then network_add_edges.",
+                description: "Add up to 10000 nodes in one atomic call: if any item is invalid, nothing is added and the error names the item. Existing IDs are counted as duplicates and left unchanged.",
                 toolset: Toolset::Edit,
                 effect: Effect::Write { idempotent: true },
                 long_running: true,
@@ -780,7 +928,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_add_edges",
                 title: "Add many edges",
-                description: "Add up to 10000 directed edges source -> target in one atomic call: if any item is invalid (unknown node, bad weight...), nothing is added and the error names the item's index. Like network_add_edge, each item adds a new edge (not idempotent). Set create_missing_nodes to create unknown endpoints on the fly. Convention: A -> B reads \"A depends on B\".",
+                description: "Add up to 10000 edges in one atomic call: if any item is invalid, nothing is added and the error names the item. Each item adds a new edge, as network_add_edge does; create_missing_nodes creates unknown endpoints.",
                 toolset: Toolset::Edit,
                 effect: Effect::Write { idempotent: false },
                 long_running: true,

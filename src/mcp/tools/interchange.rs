@@ -16,7 +16,8 @@ use crate::mcp::resources::export_uri;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::{Direction, Network};
 
-const DEFAULT_EXPORT_LIMIT: usize = 500;
+/// Keeps a default export of a neighbourhood within about 8 KB (see BENCHMARKS.md).
+const DEFAULT_EXPORT_LIMIT: usize = 25;
 const MAX_EXPORT_LIMIT: usize = 100_000;
 const MAX_EXPORT_DEPTH: usize = 1_000;
 /// Import progress is reported in thousandths: parsing takes the first part,
@@ -39,21 +40,23 @@ fn default_depth() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExportParams {
-    /// The network to export.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The document format: "mermaid" (renders in chat and Markdown), "dot" (Graphviz), "node_link_json" (NetworkX), "graphml" (Gephi, yEd, NetworkX), "cypher" (Neo4j, Memgraph) or "edge_list_csv" (spreadsheets; no isolated nodes).
+    /// The format: mermaid renders in chat; edge_list_csv leaves out isolated nodes.
     pub format: Format,
-    /// Export only the neighbourhood of these node ids (each within `depth` edges, following `direction`) with the edges among them. Omit to export the whole network.
+    /// Only these nodes and their neighbourhood (depth, direction); omit for all.
     #[serde(default)]
     pub nodes: Option<Vec<String>>,
-    /// With `nodes`: how many edges away from them to include, 0 to 1000. Default 1.
+    /// With nodes: how many edges away.
     #[serde(default = "default_depth")]
+    #[schemars(range(min = 0, max = MAX_EXPORT_DEPTH))]
     pub depth: usize,
-    /// With `nodes`: which edges to follow: "out" (what they depend on), "in" (what depends on them) or "both" (default).
+    /// With nodes: which edges to follow.
     #[serde(default)]
     pub direction: Direction,
-    /// At most this many nodes go into the document (1 to 100000, default 500); `truncated` says when some were left out. The resource network://{name}/export/{format} always holds the whole network.
+    /// Most nodes in the document.
     #[serde(default = "default_export_limit")]
+    #[schemars(range(min = 1, max = MAX_EXPORT_LIMIT))]
     pub limit: usize,
 }
 
@@ -98,17 +101,18 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         let kept: HashSet<_> = selected.into_iter().take(limit).collect();
         let only = (p.nodes.is_some() || truncated).then_some(&kept);
         let content = interchange::export(net, p.format, only);
+        // Counted from the kept nodes' own edges: a neighbourhood costs what it holds.
         let edges = match only {
             None => net.edge_count(),
-            Some(set) => net
-                .graph()
-                .edge_indices()
-                .filter(|&e| {
+            Some(set) => set
+                .iter()
+                .map(|&ix| {
                     net.graph()
-                        .edge_endpoints(e)
-                        .is_some_and(|(a, b)| set.contains(&a) && set.contains(&b))
+                        .edges_directed(ix, petgraph::Direction::Outgoing)
+                        .filter(|e| set.contains(&petgraph::visit::EdgeRef::target(e)))
+                        .count()
                 })
-                .count(),
+                .sum(),
         };
         let resource_uri = export_uri(&p.network_name, p.format);
         let note = truncated.then(|| {
@@ -209,16 +213,16 @@ impl From<ImportFormat> for Format {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportParams {
-    /// The network to create (mode "create") or to add to (mode "merge").
+    /// The network to create, or with mode "merge" to add to.
     pub network_name: String,
-    /// The document's format: "node_link_json", "graphml", "edge_list_csv" or "dot".
+    /// The document's format.
     pub format: ImportFormat,
     /// The whole document as a string (up to 256 MiB).
     pub content: String,
-    /// "create" (default): a new network, an error if the name is taken. "merge": add to an existing network; nodes already there are kept unchanged, and every edge is added (importing the same document twice doubles its edges).
+    /// "merge" adds to an existing network: its nodes are kept, every edge is added.
     #[serde(default)]
     pub mode: ImportMode,
-    /// With mode "create": the new network's description (default: the document's own, if any).
+    /// With mode "create": a description (default: the document's own).
     #[serde(default)]
     pub description: Option<String>,
 }
@@ -346,18 +350,19 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_export",
                 title: "Export a network",
-                description: "Write a network, or the neighbourhood of some nodes, as a document: \"mermaid\" (a flowchart that renders in chat and Markdown; best for showing a person), \"dot\" (Graphviz), \"node_link_json\" (NetworkX), \"graphml\" (Gephi, yEd, NetworkX), \"cypher\" (CREATE/MERGE statements for Neo4j or Memgraph) or \"edge_list_csv\". Returns the document in content, with node and edge counts. At most limit nodes (default 500) go into the result; truncated says when the document is partial, and resource_uri names the resource that holds all of it.",
+                description: "Write a network, or the neighbourhood of some nodes, as a document: mermaid (renders in chat), dot, node_link_json (NetworkX), graphml, cypher or edge_list_csv. The document is the last text block of the result; resource_uri holds the whole network.",
                 toolset: Toolset::Interchange,
                 effect: Effect::Read,
                 long_running: false,
             },
             export,
-        ),
+        )
+        .with_document("content"),
         ToolDef::new(
             ToolMeta {
                 name: "network_import",
                 title: "Import a network",
-                description: "Load a document (node_link_json, graphml, edge_list_csv or dot, passed as a string in content) into a new network (mode \"create\", the default) or into an existing one (mode \"merge\": existing nodes are kept as they are, every edge is added). Atomic: if anything in the document is invalid, nothing is imported and the error says where (line and column, or the item's path). Edges may name nodes the document does not list; they are created.",
+                description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or with mode \"merge\" into an existing one. Atomic: if anything is invalid, nothing is imported and the error says where. Nodes named only by edges are created.",
                 toolset: Toolset::Interchange,
                 effect: Effect::Write { idempotent: false },
                 long_running: true,

@@ -20,9 +20,9 @@ fn default_list_limit() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateParams {
-    /// Name of the new network, e.g. "module_deps": 1 to 256 bytes, no control characters.
+    /// Name, e.g. "module_deps": 1 to 256 bytes, no control characters.
     pub network_name: String,
-    /// What the network is for, e.g. "Module dependencies of the billing service".
+    /// What the network is for.
     #[serde(default)]
     pub description: Option<String>,
 }
@@ -69,8 +69,9 @@ fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListParams {
-    /// At most this many networks are returned (sorted by name), 1 to 1000. Default 100.
+    /// Most networks returned, by name.
     #[serde(default = "default_list_limit")]
+    #[schemars(range(min = 1, max = MAX_LIST_LIMIT))]
     pub limit: usize,
 }
 
@@ -127,9 +128,9 @@ fn list(ctx: &ToolContext<'_>, p: ListParams) -> Result<ListOutput> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteParams {
-    /// Name of the network to delete with all its nodes and edges.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Must be true, or nothing is deleted. Set it only when the user really wants the network gone.
+    /// Must be true, or nothing is deleted; set it only when the user wants the network gone.
     #[serde(default)]
     pub confirm: bool,
 }
@@ -198,7 +199,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_create",
                 title: "Create a network",
-                description: "Create a new, empty named network (a directed, weighted graph) to hold nodes and edges. Idempotent: if a network of that name exists, nothing changes and status is \"duplicate\". Start here, then add nodes (network_add_node) and edges (network_add_edge). Call network_list first to reuse an existing network.",
+                description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name changes nothing and gives status \"duplicate\". Then add nodes and edges. Call network_list first to reuse a network.",
                 toolset: Toolset::Core,
                 effect: Effect::Write { idempotent: true },
                 long_running: false,
@@ -209,7 +210,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_list",
                 title: "List networks",
-                description: "List the networks that exist, sorted by name, with their node and edge counts and descriptions. Call this first to find the network_name to pass to the other tools.",
+                description: "List the networks, sorted by name, with node and edge counts and descriptions. Call it first to find the network_name the other tools need.",
                 toolset: Toolset::Core,
                 effect: Effect::Read,
                 long_running: false,
@@ -220,7 +221,7 @@ pub fn tools() -> Vec<ToolDef> {
             ToolMeta {
                 name: "network_delete",
                 title: "Delete a network",
-                description: "Delete a network with all its nodes and edges. Destructive and irreversible: it does nothing unless confirm is true, so ask the user before setting it. Deleting a network that does not exist succeeds with deleted: false.",
+                description: "Delete a network with all its nodes and edges. Irreversible: nothing happens unless confirm is true, so ask the user first. A network that does not exist gives deleted: false.",
                 toolset: Toolset::Core,
                 effect: Effect::Destroy { idempotent: true },
                 long_running: false,

@@ -57,19 +57,21 @@ impl From<VisualizeScope> for Scope {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VisualizeParams {
-    /// The network to draw.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Draw only the part around this node (see `scope`). Omit to draw the whole network.
+    /// Draw only the part around this node (see scope); omit for all.
     #[serde(default)]
     pub node_id: Option<String>,
-    /// With `node_id`: "neighborhood" (default, within `depth` edges), "ancestors" (what depends on it) or "descendants" (what it needs).
+    /// With node_id: "neighborhood" (within depth edges), "ancestors" (what depends on it) or "descendants" (what it needs).
     #[serde(default)]
     pub scope: VisualizeScope,
-    /// With scope "neighborhood": how many edges away, 1 to 10. Default 2.
+    /// With scope "neighborhood": how many edges away.
     #[serde(default = "default_depth")]
+    #[schemars(range(min = 1, max = MAX_DEPTH))]
     pub depth: usize,
-    /// Most nodes drawn, 1 to 5000 (default 300). A bigger whole network is summarised instead; draw a node's neighbourhood then.
+    /// Most nodes drawn. A bigger whole network is summarised instead; draw a node's neighbourhood then.
     #[serde(default = "default_max_nodes")]
+    #[schemars(range(min = 1, max = MAX_MAX_NODES))]
     pub max_nodes: usize,
 }
 
@@ -140,7 +142,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolMeta {
             name: "network_visualize",
             title: "Show a network",
-            description: "Draw a network for the user, laid out left to right by dependency layers with cycles highlighted: the whole network, or the neighbourhood, ancestors or descendants of node_id. Hosts that support MCP Apps show an interactive view (pan, zoom, click a node for its details); others get the summary and a Mermaid diagram in mermaid. Use it when a person should see the graph; use network_describe or network_export for data.",
+            description: "Draw a network for a person, by dependency layers with cycles highlighted: all of it, or the neighbourhood, ancestors or descendants of node_id. MCP Apps hosts show an interactive view; others get a summary and Mermaid. For data use network_export.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: false,

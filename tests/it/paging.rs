@@ -1,0 +1,250 @@
+//! Paging: reading any list result page by page, with any page size, yields
+//! exactly the unpaged result, each item once and in the same order; and a
+//! cursor made before a change is refused with `cursor_stale`.
+
+use std::sync::Arc;
+
+use networks_mcp::NetworkRegistry;
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn server_with(nodes: usize, edges: &[(usize, usize, u8)]) -> NetworksServer {
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    call(&server, "network_create", json!({"network_name": "g"})).unwrap();
+    let ids: Vec<Value> = (0..nodes)
+        .map(|i| json!({"node_id": format!("n{i}"), "attributes": {"done": i % 3 == 0}}))
+        .collect();
+    call(
+        &server,
+        "network_add_nodes",
+        json!({"network_name": "g", "nodes": ids}),
+    )
+    .unwrap();
+    if !edges.is_empty() {
+        let items: Vec<Value> = edges
+            .iter()
+            .map(|&(a, b, w)| json!({"source": format!("n{a}"), "target": format!("n{b}"), "weight": f64::from(w)}))
+            .collect();
+        call(
+            &server,
+            "network_add_edges",
+            json!({"network_name": "g", "edges": items}),
+        )
+        .unwrap();
+    }
+    server
+}
+
+fn call(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, String> {
+    match server.dispatch(Call::new(tool, args)).expect("known tool") {
+        Ok(value) => Ok(value),
+        Err(error) => Err(error.code().to_string()),
+    }
+}
+
+/// The list fields of each paged tool's result, in the order they page.
+fn lists(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "network_traverse" => &["visited"],
+        "network_descendants" | "network_ancestors" | "network_list_nodes" => &["nodes"],
+        "network_topological_sort" => &["order", "layers"],
+        "network_find_cycles" => &["groups"],
+        "network_critical_path" => &["path", "edge_ids"],
+        "network_ready_nodes" => &["ready"],
+        "network_get_neighbors" => &["neighbors", "edges"],
+        "network_list_edges" => &["edges"],
+        other => panic!("{other} is not paged"),
+    }
+}
+
+/// Every page of `tool(args)` with pages of `limit`, joined into one result;
+/// or the error code of the first call.
+fn paged(server: &NetworksServer, tool: &str, args: &Value, limit: usize) -> Result<Value, String> {
+    let mut args = args.clone();
+    args["limit"] = json!(limit);
+    let mut joined = call(server, tool, args.clone())?;
+    let mut page = joined.clone();
+    let mut pages = 1;
+    while let Some(cursor) = page.get("next_cursor").and_then(Value::as_str) {
+        assert_eq!(
+            page["truncated"], true,
+            "{tool}: a page with a next_cursor is truncated"
+        );
+        assert!(
+            page["more"].as_str().is_some_and(|m| m.contains("cursor")),
+            "{tool}: {page}"
+        );
+        args["cursor"] = json!(cursor);
+        page = call(server, tool, args.clone()).expect("the next page");
+        pages += 1;
+        assert!(pages < 10_000, "{tool} does not end");
+        for field in lists(tool) {
+            let Some(items) = page[*field].as_array() else {
+                continue;
+            };
+            if *field == "layers" {
+                // A layer cut by a page boundary continues on the next page.
+                let layers = joined["layers"].as_array_mut().unwrap();
+                let first = page["first_layer"].as_u64().unwrap() as usize;
+                for (i, layer) in items.iter().enumerate() {
+                    if first + i < layers.len() {
+                        let open = layers[first + i].as_array_mut().unwrap();
+                        open.extend(layer.as_array().unwrap().iter().cloned());
+                    } else {
+                        layers.push(layer.clone());
+                    }
+                }
+            } else {
+                joined[*field]
+                    .as_array_mut()
+                    .unwrap()
+                    .extend(items.iter().cloned());
+            }
+        }
+    }
+    assert_eq!(
+        page["truncated"], false,
+        "{tool}: the last page is not truncated"
+    );
+    assert!(page.get("more").is_none(), "{tool}: {page}");
+    for key in ["truncated", "next_cursor", "more", "count", "first_layer"] {
+        if let Some(object) = joined.as_object_mut() {
+            object.remove(key);
+        }
+    }
+    Ok(joined)
+}
+
+fn calls() -> Vec<(&'static str, Value, usize)> {
+    vec![
+        (
+            "network_traverse",
+            json!({"start_nodes": ["n0", "n1"], "direction": "both"}),
+            10_000,
+        ),
+        (
+            "network_traverse",
+            json!({"start_nodes": ["n2"], "order": "dfs"}),
+            10_000,
+        ),
+        ("network_descendants", json!({"node_id": "n0"}), 10_000),
+        (
+            "network_ancestors",
+            json!({"node_id": "n1", "max_depth": 2}),
+            10_000,
+        ),
+        ("network_topological_sort", json!({"reverse": true}), 10_000),
+        (
+            "network_find_cycles",
+            json!({"max_nodes_per_group": 3}),
+            10_000,
+        ),
+        ("network_critical_path", json!({}), 10_000),
+        (
+            "network_ready_nodes",
+            json!({"done": ["n1"], "done_attributes": {"done": true}, "blocked_limit": 0}),
+            10_000,
+        ),
+        (
+            "network_get_neighbors",
+            json!({"node_id": "n0", "include_edges": true}),
+            10_000,
+        ),
+        ("network_list_nodes", json!({}), 1_000),
+        ("network_list_edges", json!({"node_id": "n1"}), 1_000),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_page_once_and_in_order(
+        nodes in 1usize..30,
+        raw_edges in prop::collection::vec((0usize..30, 0usize..30, 0u8..5), 0..90),
+        acyclic in any::<bool>(),
+        limit in 1usize..7,
+    ) {
+        let edges: Vec<(usize, usize, u8)> = raw_edges
+            .into_iter()
+            .map(|(a, b, w)| (a % nodes, b % nodes, w))
+            // An acyclic graph lets the order and the critical path be paged too.
+            .filter(|&(a, b, _)| !acyclic || a < b)
+            .collect();
+        let server = server_with(nodes.max(3), &edges);
+        for (tool, extra, max) in calls() {
+            let mut args = json!({"network_name": "g"});
+            args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            let whole = paged(&server, tool, &args, max);
+            let pages = paged(&server, tool, &args, limit);
+            prop_assert_eq!(pages, whole, "{} {} in pages of {}", tool, args, limit);
+        }
+    }
+}
+
+#[test]
+fn a_cursor_made_before_a_change_is_stale_and_one_for_another_call_is_refused() {
+    let server = server_with(5, &[(0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 4, 1)]);
+    let first = call(
+        &server,
+        "network_descendants",
+        json!({"network_name": "g", "node_id": "n0", "limit": 2}),
+    )
+    .unwrap();
+    let cursor = first["next_cursor"].as_str().unwrap().to_string();
+    assert!(
+        first["more"].as_str().unwrap().contains("Items 1-2 of 4"),
+        "{first}"
+    );
+    let other = call(
+        &server,
+        "network_descendants",
+        json!({"network_name": "g", "node_id": "n1", "limit": 2, "cursor": cursor}),
+    );
+    assert_eq!(other.unwrap_err(), "invalid_value");
+    let other_tool = call(
+        &server,
+        "network_ancestors",
+        json!({"network_name": "g", "node_id": "n0", "limit": 2, "cursor": cursor}),
+    );
+    assert_eq!(other_tool.unwrap_err(), "invalid_value");
+    // A larger page from the same cursor continues the same answer.
+    let rest = call(
+        &server,
+        "network_descendants",
+        json!({"network_name": "g", "node_id": "n0", "limit": 10, "cursor": cursor}),
+    )
+    .unwrap();
+    assert_eq!(rest["nodes"].as_array().unwrap().len(), 2);
+    call(
+        &server,
+        "network_update_node",
+        json!({"network_name": "g", "node_id": "n4", "attributes": {"x": 1}}),
+    )
+    .unwrap();
+    let Err(error) = server
+        .dispatch(Call::new(
+            "network_descendants",
+            json!({"network_name": "g", "node_id": "n0", "limit": 2, "cursor": cursor}),
+        ))
+        .unwrap()
+    else {
+        panic!("a stale cursor is refused");
+    };
+    let object = error.to_object();
+    assert_eq!(object["code"], "cursor_stale");
+    assert_eq!(object["field"], "cursor");
+    assert!(
+        object["error"].as_str().unwrap().contains("without cursor"),
+        "{object}"
+    );
+    for bad in ["12", "c1.zz", ""] {
+        let refused = call(
+            &server,
+            "network_list_nodes",
+            json!({"network_name": "g", "cursor": bad}),
+        );
+        assert_eq!(refused.unwrap_err(), "invalid_value", "{bad}");
+    }
+}

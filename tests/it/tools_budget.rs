@@ -1,0 +1,51 @@
+//! The tool list is read by a model before every conversation, so its size is a
+//! budget: the whole `tools/list` result, and the part a model reads (names,
+//! descriptions, input schemas). BENCHMARKS.md records the counts.
+
+use std::sync::Arc;
+
+use networks_mcp::NetworkRegistry;
+use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use serde_json::json;
+
+/// The whole `tools/list` result, as compact JSON.
+const WHOLE_LIST_BUDGET: usize = 40 * 1024;
+/// Names, descriptions and input schemas, as compact JSON.
+const MODEL_READ_BUDGET: usize = 24 * 1024;
+
+fn sizes() -> (usize, usize) {
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let tools = server.listed_tools();
+    let whole = serde_json::to_string(&json!({ "tools": tools }))
+        .unwrap()
+        .len();
+    let read: usize = tools
+        .iter()
+        .map(|tool| {
+            serde_json::to_string(&json!({
+                "name": tool.name,
+                "description": tool.description,
+                "input_schema": tool.input_schema,
+            }))
+            .unwrap()
+            .len()
+        })
+        .sum();
+    (whole, read)
+}
+
+#[test]
+fn tools_list_fits_its_budget() {
+    let (whole, read) = sizes();
+    eprintln!(
+        "tools/list: {whole} bytes whole, {read} bytes of names, descriptions and input schemas"
+    );
+    assert!(
+        whole <= WHOLE_LIST_BUDGET,
+        "tools/list is {whole} bytes, over its budget of {WHOLE_LIST_BUDGET}: share schema definitions or trim prose"
+    );
+    assert!(
+        read <= MODEL_READ_BUDGET,
+        "names, descriptions and input schemas are {read} bytes, over their budget of {MODEL_READ_BUDGET}"
+    );
+}
