@@ -10,5 +10,6 @@ Edges point source -> target. In a dependency graph, an edge A -> B reads \"A de
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
 and changes nothing. Destructive tools do nothing unless you pass confirm: true. \
+Long answers come in pages: when a reply has next_cursor, repeat the call with cursor set to it. \
 To show a network to a person, network_export with format \"mermaid\"; to load an existing graph \
 (NetworkX JSON, GraphML, CSV, DOT), network_import. Each network is also a resource network://{name}.";

@@ -115,8 +115,8 @@ impl Page {
         next: &Option<String>,
     ) -> Option<String> {
         next.as_ref()?;
-        let first = self.offset + 1;
-        let last = self.offset + returned;
+        let first = self.offset.saturating_add(1);
+        let last = self.offset.saturating_add(returned);
         let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
         let raise = if self.limit < self.max_limit {
             format!(", or raise limit (at most {})", self.max_limit)

@@ -87,7 +87,7 @@ Convention: an edge A -> B means "A depends on B" (B must be done before A).
 4. network_find_cycles. If is_dag is false, the plan cannot be ordered: remove or reverse the edge that is wrong (network_remove_edge) and check again.
 5. network_topological_sort with reverse: true. Each layer is a batch of steps that can run in parallel; present the layers in order.
 6. network_critical_path: the chain that sets the least total time.
-7. network_ready_nodes with done_attributes {{"status": "done"}}: what can start now. As work finishes, mark it with network_update_node (attributes {{"status": "done"}}) and ask again.
+7. network_ready_nodes with done_attributes {{"status": "done"}}: what can start now. As work finishes, mark it with network_update_nodes (one call for all that finished: updates [{{"node_id": ..., "attributes": {{"status": "done"}}}}]) and ask again.
 
 Answer with the layers, the critical path and the first steps to start. Quote node ids exactly as stored."#
     )
@@ -102,7 +102,7 @@ fn impact_analysis(args: &Args<'_>) -> String {
 Convention: an edge A -> B means "A depends on B", so everything that depends on "{node}" is found by walking edges backwards from it.
 
 1. network_get_node for "{node}": its data, attributes and degrees. If it is not found, the error lists close ids; pick the right one.
-2. network_ancestors of "{node}": every node that depends on it, directly (distance 1) or transitively, nearest first. If truncated is true, raise limit or summarise by distance.
+2. network_ancestors of "{node}": every node that depends on it, directly (distance 1) or transitively, nearest first. If truncated is true, fetch the next page with cursor set to next_cursor, or summarise by distance and total.
 3. network_get_neighbors with direction "in" for the direct dependents, and network_get_node on the most important ones.
 4. network_descendants of "{node}" if you also need what it relies on itself.
 

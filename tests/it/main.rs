@@ -26,3 +26,4 @@ mod specs;
 mod storage_faults;
 mod tools_budget;
 mod tools_snapshot;
+mod transcripts;
