@@ -292,7 +292,7 @@ fn decode<P: DeserializeOwned>(
             });
         }
     };
-    let arguments = whole_numbers(schema, arguments)?;
+    let arguments = whole_numbers(tool, schema, arguments)?;
     serde_path_to_error::deserialize(arguments.as_ref()).map_err(|e| {
         let path = e.path().to_string();
         let inner = in_json_terms(&e.into_inner().to_string());
@@ -320,7 +320,11 @@ fn decode<P: DeserializeOwned>(
 /// and every range error reads the same, in JSON's terms. A float with no
 /// fractional part (`10.0`) is the integer it equals; the arguments are copied
 /// only when one is rewritten.
-fn whole_numbers<'a>(schema: &JsonObject, arguments: &'a Value) -> Result<Cow<'a, Value>> {
+fn whole_numbers<'a>(
+    tool: &str,
+    schema: &JsonObject,
+    arguments: &'a Value,
+) -> Result<Cow<'a, Value>> {
     let (Some(properties), Value::Object(given)) = (
         schema.get("properties").and_then(Value::as_object),
         arguments,
@@ -332,11 +336,9 @@ fn whole_numbers<'a>(schema: &JsonObject, arguments: &'a Value) -> Result<Cow<'a
         let Some(property) = properties.get(name) else {
             continue;
         };
-        let (Some("integer"), Value::Number(number)) =
-            (property.get("type").and_then(Value::as_str), value)
-        else {
+        if property.get("type").and_then(Value::as_str) != Some("integer") {
             continue;
-        };
+        }
         let minimum = property.get("minimum").and_then(Value::as_i64);
         let maximum = property.get("maximum").and_then(Value::as_u64);
         let range = match (minimum, maximum) {
@@ -344,6 +346,20 @@ fn whole_numbers<'a>(schema: &JsonObject, arguments: &'a Value) -> Result<Cow<'a
             (Some(min), None) => format!("a whole number of at least {min}"),
             (None, Some(max)) => format!("a whole number of at most {max}"),
             (None, None) => "a whole number".to_string(),
+        };
+        let number = match value {
+            Value::Number(number) => number,
+            // An optional parameter may be null; serde says "none" for it.
+            Value::Null => continue,
+            other => {
+                let shown = crate::error::clip(&other.to_string(), 80).into_owned();
+                return Err(Error::InvalidArguments {
+                    message: format!(
+                        "invalid arguments for {tool}: {name} must be {range}, not {shown}"
+                    ),
+                    field: Some(name.clone()),
+                });
+            }
         };
         let whole: i128 = if let Some(i) = number.as_i64() {
             i128::from(i)

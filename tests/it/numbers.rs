@@ -129,7 +129,11 @@ fn numeric_errors_speak_json() {
     let server = server();
     let error = call(&server, "network_descendants", "limit", json!("ten")).unwrap_err();
     let message = error["error"].as_str().unwrap();
-    assert!(message.contains("expected a whole number"), "{message}");
+    assert!(
+        message.contains("limit must be a whole number from 1 to 10000"),
+        "{message}"
+    );
+    assert_eq!(error["code"], "invalid_arguments");
     assert!(!message.contains("usize"), "{message}");
     let error = call(&server, "network_add_edge", "weight", json!("heavy")).unwrap_err();
     let message = error["error"].as_str().unwrap();
