@@ -85,7 +85,7 @@ def test_tools_list(inspector, binary):
         ann = tool["annotations"]
         hints = (ann["readOnlyHint"], ann["destructiveHint"], ann["idempotentHint"])
         assert hints == EXPECTED_HINTS[name], f"{name}: {hints}"
-        assert ann["openWorldHint"] is False and ann["title"], name
+        assert ann["openWorldHint"] is False and tool["title"], name
 
 
 def test_strict_schema_lint_has_no_errors(inspector, binary):
