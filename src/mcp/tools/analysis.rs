@@ -526,10 +526,20 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
                 cycle_length: c.cycle.len(),
             })
             .collect();
+        let mut paging = Paging::of_total(&page, groups.len(), cycles.total);
+        if groups.iter().any(|g| g.nodes.len() < g.size || g.cycle.len() < g.cycle_length) {
+            let cut = format!(
+                "Each group lists at most {per_group} members and cycle nodes (size and cycle_length count them all); raise max_nodes_per_group (at most {MAX_ANALYSIS_LIMIT}) to see more."
+            );
+            paging.more = Some(match paging.more.take() {
+                Some(pages) => format!("{pages} {cut}"),
+                None => cut,
+            });
+        }
         Ok(CyclesOutput {
             status: Success::Success,
             is_dag: cycles.total == 0,
-            paging: Paging::of_total(&page, groups.len(), cycles.total),
+            paging,
             groups,
             total: cycles.total,
         })
