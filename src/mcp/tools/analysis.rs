@@ -624,7 +624,7 @@ pub struct ReadyParams {
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub done_attributes: Map<String, Value>,
-    /// "out": A -> B means A needs B first. "in": A -> B means A comes before B.
+    /// "out": A -> B means A needs B first. "in": A -> B means A comes before B. "both": either.
     #[serde(default = "default_out")]
     pub prerequisites: Direction,
     /// Ready nodes per page.
