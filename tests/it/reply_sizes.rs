@@ -57,6 +57,7 @@ pub fn heavy_calls(mid: &str) -> Vec<(&'static str, Value)> {
         ("network_export", json!({"format": "mermaid"})),
         ("network_topological_sort", json!({"reverse": true})),
         ("network_critical_path", json!({})),
+        ("network_visualize", json!({})),
     ]
 }
 

@@ -90,6 +90,9 @@ pub struct VisualizeOutput {
     pub edges_drawn: usize,
     /// True when the part asked for had more than max_nodes nodes.
     pub truncated: bool,
+    /// When truncated: how to draw more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
     /// The whole network's facts: counts, DAG or not, components, sources, sinks, top degrees.
     pub summary: Value,
     /// The drawn nodes and edges as a Mermaid flowchart, for hosts that cannot show the view (left out past 300 nodes).
@@ -129,6 +132,12 @@ fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutpu
         nodes_drawn: view.nodes.len(),
         edges_drawn: view.edges.len(),
         truncated: view.truncated,
+        more: view.truncated.then(|| {
+            format!(
+                "The part asked for has more than {} nodes. Draw the part around one node (node_id, with scope and depth), or raise max_nodes (at most {MAX_MAX_NODES}).",
+                p.max_nodes
+            )
+        }),
         summary: to_value(serde_json::to_value(&view.summary)),
         mermaid,
         view: to_value(serde_json::to_value(&view)),
