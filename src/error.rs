@@ -161,6 +161,25 @@ pub enum Error {
         /// What the operating system said.
         message: String,
     },
+    /// A write's `expect` did not hold: some node's attributes differ from what the
+    /// caller expected. Nothing was changed.
+    PreconditionFailed {
+        /// The network's name.
+        network: String,
+        /// Each attribute that differed: `(node id, attribute, expected, current)`,
+        /// current being null when the attribute is absent.
+        mismatches: Vec<(String, String, Value, Value)>,
+    },
+    /// A conditional write (`if_version`) found the network at another version:
+    /// someone changed it since the caller read it. Nothing was changed.
+    VersionConflict {
+        /// The network's name.
+        network: String,
+        /// The version the write required.
+        expected: u64,
+        /// The network's version now.
+        current: u64,
+    },
     /// A page was asked for with a cursor made on an earlier version of the
     /// network: its content changed since, so the page could skip or repeat items.
     CursorStale {
@@ -315,6 +334,44 @@ impl Error {
             Error::StorageFailed { message } => format!(
                 "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
             ),
+            Error::PreconditionFailed {
+                network,
+                mismatches,
+            } => {
+                let listed: Vec<String> = mismatches
+                    .iter()
+                    .take(MAX_LISTED)
+                    .map(|(node, key, expected, current)| {
+                        format!(
+                            "node '{}' has {}: {} (expected {})",
+                            clip(node, MAX_CONTEXT_CHARS),
+                            clip(key, MAX_CONTEXT_CHARS),
+                            clip(&current.to_string(), MAX_CONTEXT_CHARS),
+                            clip(&expected.to_string(), MAX_CONTEXT_CHARS)
+                        )
+                    })
+                    .collect();
+                let more = mismatches.len().saturating_sub(MAX_LISTED);
+                format!(
+                    "{} expectation(s) do not hold in {}, so nothing was changed: {}{}.",
+                    mismatches.len(),
+                    in_network(network),
+                    listed.join("; "),
+                    if more > 0 {
+                        format!("; and {more} more")
+                    } else {
+                        String::new()
+                    }
+                )
+            }
+            Error::VersionConflict {
+                network,
+                expected,
+                current,
+            } => format!(
+                "{} is at version {current}, not {expected} as if_version requires: it changed since it was read, so nothing was changed.",
+                in_network(network)
+            ),
             Error::CursorStale {
                 network,
                 made_at,
@@ -379,6 +436,9 @@ fn library_advice(error: &Error) -> Option<String> {
             "Fix the document and import it again; nothing was imported."
         }
         Error::CursorStale { .. } => "Start again from the first page.",
+        Error::VersionConflict { .. } | Error::PreconditionFailed { .. } => {
+            "Read the network again, and retry if the change still applies."
+        }
         _ => return None,
     };
     Some(advice.to_string())
@@ -456,6 +516,8 @@ impl Error {
             Error::Cancelled { .. } => "cancelled",
             Error::StorageFailed { .. } => "storage_failed",
             Error::CursorStale { .. } => "cursor_stale",
+            Error::VersionConflict { .. } => "version_conflict",
+            Error::PreconditionFailed { .. } => "precondition_failed",
             Error::Internal { .. } => "internal",
         }
     }
@@ -533,6 +595,25 @@ impl Error {
             Error::ImportInvalid {
                 format, location, ..
             } => json!({ "format": format, "location": location }),
+            Error::VersionConflict {
+                network,
+                expected,
+                current,
+            } => {
+                json!({ "network_name": network, "if_version": expected, "current_version": current })
+            }
+            Error::PreconditionFailed {
+                network,
+                mismatches,
+            } => json!({
+                "network_name": network,
+                "mismatches": mismatches
+                    .iter()
+                    .map(|(node, key, expected, current)| json!({
+                        "node_id": node, "attribute": key, "expected": expected, "current": current
+                    }))
+                    .collect::<Vec<_>>(),
+            }),
             Error::CursorStale { made_at, now, .. } => {
                 json!({ "field": "cursor", "cursor_version": made_at, "current_version": now })
             }

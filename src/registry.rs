@@ -64,6 +64,8 @@ pub struct NetworkSummary {
     pub nodes: usize,
     /// Edge count.
     pub edges: usize,
+    /// Its version ([`Network::version`]).
+    pub version: u64,
 }
 
 /// The named networks of one server, safe to share between tasks and threads.
@@ -178,6 +180,31 @@ impl NetworkRegistry {
         Ok(self.map_mut().remove(name))
     }
 
+    /// Removes a network if `check` passes on it, returning it if it was removed.
+    /// The check and the removal happen under the network's write lock, so no
+    /// write lands between them.
+    pub fn delete_checked(
+        &self,
+        name: &str,
+        check: impl FnOnce(&Network) -> Result<()>,
+    ) -> Result<Option<SharedNetwork>> {
+        validate::id("network_name", name)?;
+        let Some(network) = self.map().get(name).cloned() else {
+            return Ok(None);
+        };
+        let guard = network.write();
+        check(&guard)?;
+        let mut map = self.map_mut();
+        // Another call may have deleted it, or put a new network there, meanwhile.
+        let removed = match map.get(name) {
+            Some(current) if Arc::ptr_eq(current, &network) => map.remove(name),
+            _ => None,
+        };
+        drop(map);
+        drop(guard);
+        Ok(removed)
+    }
+
     /// The registered names, sorted.
     pub fn names(&self) -> Vec<String> {
         self.map().keys().cloned().collect()
@@ -211,6 +238,7 @@ impl NetworkRegistry {
                     description: network.description().map(str::to_string),
                     nodes: network.node_count(),
                     edges: network.edge_count(),
+                    version: network.version(),
                 }
             })
             .collect()

@@ -72,6 +72,12 @@ fn tool_advice(error: &Error) -> Option<String> {
         Error::ImportInvalid { .. } => {
             "Fix the document and call network_import again; nothing was imported."
         }
+        Error::PreconditionFailed { .. } => {
+            "Read those nodes again (network_get_node), and retry with the new expectations if the change still applies."
+        }
+        Error::VersionConflict { .. } => {
+            "Read it again (network_get_node, network_describe, network_list and every write reply give the version), then retry with that version if the change still applies."
+        }
         Error::CursorStale { .. } => {
             "Start again: repeat the call without cursor to get the first page of the current answer."
         }

@@ -140,11 +140,7 @@ impl NetworksServer {
 
     /// The context tool bodies run in, against this server's registry.
     fn context<'a>(&'a self, progress: &'a tool::Progress) -> ToolContext<'a> {
-        ToolContext {
-            registry: &self.registry,
-            limits: &self.inner.options.limits,
-            progress,
-        }
+        ToolContext::new(&self.registry, &self.inner.options.limits, progress)
     }
 
     /// Applies a write: journaled first when durable (compacting when due), else
@@ -159,6 +155,20 @@ impl NetworksServer {
             return run();
         };
         let roll_back = |durable: Recovered| self.roll_back(durable);
+        // The compare of a conditional write held when it was acknowledged; the
+        // journal keeps the write itself, which replays onto the same state.
+        let unconditional;
+        let arguments = match arguments.get(tool::IF_VERSION) {
+            Some(_) => {
+                let mut rest = arguments.clone();
+                if let Some(object) = rest.as_object_mut() {
+                    object.remove(tool::IF_VERSION);
+                }
+                unconditional = rest;
+                &unconditional
+            }
+            None => arguments,
+        };
         let (result, compaction_due) = storage.write(tool.name(), arguments, run, &roll_back);
         if compaction_due && let Err(e) = storage.compact(&self.registry) {
             error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
@@ -242,11 +252,7 @@ impl NetworksServer {
             registry.insert(&name, network)?;
         }
         let unlimited = crate::limits::Limits::unlimited();
-        let ctx = ToolContext {
-            registry,
-            limits: &unlimited,
-            progress: &tool::Progress::NONE,
-        };
+        let ctx = ToolContext::new(registry, &unlimited, &tool::Progress::NONE);
         for (index, (tool, arguments)) in recovered.calls.into_iter().enumerate() {
             let Some(tool) = tools::find(&self.inner.tools_all, &tool) else {
                 return Err(Error::Internal {
@@ -313,11 +319,7 @@ impl NetworksServer {
             let copy = network.read().clone();
             scratch.insert(name, copy)?;
         }
-        let ctx = ToolContext {
-            registry: &scratch,
-            limits: &self.inner.options.limits,
-            progress,
-        };
+        let ctx = ToolContext::new(&scratch, &self.inner.options.limits, progress);
         let mut output = tool.call(&ctx, &arguments)?;
         if let Value::Object(map) = &mut output {
             map.insert("dry_run".into(), Value::Bool(true));

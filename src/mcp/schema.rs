@@ -89,6 +89,25 @@ pub fn tidy_input(mut schema: JsonObject) -> JsonObject {
     schema
 }
 
+/// Makes a write tool's schemas say that it is versioned: the optional
+/// `if_version` parameter (compare-and-swap on the network's version) and the
+/// `version` the write left the network at in its reply.
+pub fn add_versioning(input: &mut JsonObject, output: &mut JsonObject) {
+    if let Some(Value::Object(properties)) = input.get_mut("properties") {
+        properties.insert(
+            "if_version".into(),
+            json!({
+                "description": "Apply only at this network version.",
+                "type": "integer",
+                "minimum": 0
+            }),
+        );
+    }
+    if let Some(Value::Object(properties)) = output.get_mut("properties") {
+        properties.insert("version".into(), json!({ "type": "integer" }));
+    }
+}
+
 /// The published output schema: the success shape, or the error object every
 /// tool returns on failure. MCP requires `structuredContent` to match the output
 /// schema, error results included. The root keeps `"type": "object"` (a bare
@@ -136,10 +155,9 @@ pub fn success_or_error(mut success: JsonObject) -> JsonObject {
         "anyOf".into(),
         json!([
             Value::Object(success),
-            {
-                "properties": { "status": { "const": "error" } },
-                "required": ["status", "error", "code"]
-            }
+            // The error object: what sets it apart from every success shape is
+            // that it has `error` and `code`.
+            { "required": ["status", "error", "code"] }
         ]),
     );
     root

@@ -6,6 +6,7 @@
 //! our error object, not rmcp's plain-text message) and serialises the output.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
@@ -16,6 +17,7 @@ use serde_json::{Map, Value};
 
 use super::schema;
 use crate::error::{Error, Result};
+use crate::network::Network;
 use crate::registry::NetworkRegistry;
 
 /// The groups that `--toolsets` selects from.
@@ -83,6 +85,62 @@ pub struct ToolContext<'a> {
     pub limits: &'a crate::limits::Limits,
     /// Where a long call reports how far it is, and learns whether it was cancelled.
     pub progress: &'a Progress,
+    /// A write's `if_version`: the version the network must be at for the write
+    /// to apply (see [`ToolContext::write`]).
+    pub if_version: Option<u64>,
+    /// The network's version right after this call's write, taken under the
+    /// network's lock, so that it names exactly the state this write made.
+    pub written: Cell<Option<u64>>,
+}
+
+impl<'a> ToolContext<'a> {
+    /// A context with no `if_version`.
+    pub fn new(
+        registry: &'a NetworkRegistry,
+        limits: &'a crate::limits::Limits,
+        progress: &'a Progress,
+    ) -> Self {
+        ToolContext {
+            registry,
+            limits,
+            progress,
+            if_version: None,
+            written: Cell::new(None),
+        }
+    }
+
+    /// Runs a write on network `name` under its lock: first the compare of
+    /// compare-and-swap (the network must be at `if_version`, when one was given,
+    /// else [`Error::VersionConflict`] and nothing changes), then `f`, then the
+    /// version `f` left the network at is recorded for the reply.
+    pub fn write<T>(&self, name: &str, f: impl FnOnce(&mut Network) -> Result<T>) -> Result<T> {
+        self.registry.write(name, |net| {
+            self.check_version(name, net)?;
+            let out = f(net)?;
+            self.written.set(Some(net.version()));
+            Ok(out)
+        })
+    }
+
+    /// [`Error::VersionConflict`] unless `net` is at the `if_version` asked for.
+    pub fn check_version(&self, name: &str, net: &Network) -> Result<()> {
+        match self.if_version {
+            Some(expected) if expected != net.version() => Err(Error::VersionConflict {
+                network: name.to_string(),
+                expected,
+                current: net.version(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records the version of network `name` as it is now, for a write that
+    /// made or replaced the whole network (no other writer can hold it yet).
+    pub fn record_version(&self, name: &str) {
+        if let Ok(version) = self.registry.read(name, |net| Ok(net.version())) {
+            self.written.set(Some(version));
+        }
+    }
 }
 
 /// A progress sink: `(done, total, message)`.
@@ -178,25 +236,44 @@ impl ToolDef {
         P: DeserializeOwned + JsonSchema + 'static,
         O: Serialize + JsonSchema + 'static,
     {
-        let input_schema = Arc::new(schema::tidy_input(
+        let mut input_schema = schema::tidy_input(
             rmcp::handler::server::common::schema_for_type::<P>()
                 .as_ref()
                 .clone(),
-        ));
-        let output_schema = Arc::new(schema::success_or_error(
-            rmcp::handler::server::common::schema_for_output::<O>()
-                .as_ref()
-                .clone(),
-        ));
+        );
+        let mut output_schema = rmcp::handler::server::common::schema_for_output::<O>()
+            .as_ref()
+            .clone();
+        if meta.effect.writes() {
+            schema::add_versioning(&mut input_schema, &mut output_schema);
+        }
+        let input_schema = Arc::new(input_schema);
+        let output_schema = Arc::new(schema::success_or_error(output_schema));
         let expected = describe_parameters(&input_schema);
         let checked_schema = Arc::clone(&input_schema);
         let name = meta.name;
+        let writes = meta.effect.writes();
         let handler = move |ctx: &ToolContext<'_>, arguments: &Value| -> Result<Value> {
-            let params: P = decode(name, &checked_schema, &expected, arguments)?;
-            let output = body(ctx, params)?;
-            serde_json::to_value(output).map_err(|e| Error::Internal {
+            let (arguments, if_version) = match writes {
+                true => take_if_version(name, &checked_schema, arguments)?,
+                false => (Cow::Borrowed(arguments), None),
+            };
+            let params: P = decode(name, &checked_schema, &expected, &arguments)?;
+            let ctx = ToolContext {
+                registry: ctx.registry,
+                limits: ctx.limits,
+                progress: ctx.progress,
+                if_version: if_version.or(ctx.if_version),
+                written: Cell::new(None),
+            };
+            let output = body(&ctx, params)?;
+            let mut value = serde_json::to_value(output).map_err(|e| Error::Internal {
                 message: format!("could not encode the result of {name}: {e}"),
-            })
+            })?;
+            if let (Some(version), Some(object)) = (ctx.written.get(), value.as_object_mut()) {
+                object.insert("version".into(), Value::from(version));
+            }
+            Ok(value)
         };
         let (read_only, destructive, idempotent) = match meta.effect {
             Effect::Read => (true, false, true),
@@ -204,11 +281,14 @@ impl ToolDef {
             Effect::Destroy { idempotent } => (false, true, idempotent),
         };
         // The title is the tool's own `title`; the annotations do not repeat it.
-        let annotations = ToolAnnotations::new()
+        // The destructive and idempotent hints mean something only for a tool
+        // that writes (MCP: "meaningful only when readOnlyHint == false").
+        let mut annotations = ToolAnnotations::new()
             .read_only(read_only)
-            .destructive(destructive)
-            .idempotent(idempotent)
             .open_world(false);
+        if !read_only {
+            annotations = annotations.destructive(destructive).idempotent(idempotent);
+        }
         let mut tool = Tool::new(meta.name, meta.description, input_schema);
         tool.title = Some(meta.title.to_string());
         tool.output_schema = Some(output_schema);
@@ -408,6 +488,34 @@ fn whole_numbers<'a>(
         None => Cow::Borrowed(arguments),
     })
 }
+
+/// Splits a write's `if_version` from its other arguments (checked first against
+/// the schema like every integer), so that the tool's own parameters stay strict.
+fn take_if_version<'a>(
+    tool: &str,
+    schema: &JsonObject,
+    arguments: &'a Value,
+) -> Result<(Cow<'a, Value>, Option<u64>)> {
+    let Some(given) = arguments.get(IF_VERSION) else {
+        return Ok((Cow::Borrowed(arguments), None));
+    };
+    let version = match given {
+        Value::Null => None,
+        _ => {
+            let alone = serde_json::json!({ IF_VERSION: given });
+            let checked = whole_numbers(tool, schema, &alone)?;
+            checked.get(IF_VERSION).and_then(Value::as_u64)
+        }
+    };
+    let mut rest = arguments.clone();
+    if let Some(object) = rest.as_object_mut() {
+        object.remove(IF_VERSION);
+    }
+    Ok((Cow::Owned(rest), version))
+}
+
+/// The optional parameter of every write tool that makes it conditional.
+pub const IF_VERSION: &str = "if_version";
 
 /// serde's messages name Rust's types (`usize`, `f64`, "a sequence"); a client
 /// speaks JSON.

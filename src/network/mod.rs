@@ -174,6 +174,13 @@ impl Network {
         self.instance.0
     }
 
+    /// Continues the version count of a network restored from a snapshot, so
+    /// that its version never falls across a restart.
+    #[cfg(feature = "storage")]
+    pub(crate) fn resume_version(&mut self, version: u64) {
+        self.version = self.version.max(version);
+    }
+
     /// Records one change of content.
     fn touch(&mut self) {
         self.version += 1;

@@ -83,7 +83,7 @@ def test_tools_list(inspector, binary):
         assert tool["inputSchema"]["type"] == "object", name
         assert tool["outputSchema"]["type"] == "object", name
         ann = tool["annotations"]
-        hints = (ann["readOnlyHint"], ann["destructiveHint"], ann["idempotentHint"])
+        hints = (ann.get("readOnlyHint"), ann.get("destructiveHint"), ann.get("idempotentHint"))
         assert hints == EXPECTED_HINTS[name], f"{name}: {hints}"
         assert ann["openWorldHint"] is False and tool["title"], name
 

@@ -34,8 +34,8 @@ CORE_TOOLS = {
 
 # tool -> (readOnlyHint, destructiveHint, idempotentHint)
 EXPECTED_HINTS = {
-    "network_get_neighbors": (True, False, True),
-    "network_list": (True, False, True),
+    "network_get_neighbors": (True, None, None),
+    "network_list": (True, None, None),
     "network_add_node": (False, False, True),
     "network_create": (False, False, True),
     "network_add_edge": (False, False, False),
@@ -176,9 +176,12 @@ async def test_every_listed_tool_is_well_formed(binary, tmp_path):
             ann = tool.annotations
             assert ann is not None and tool.title, name
             assert ann.open_world_hint is False, name
-            assert None not in (ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint), name
+            assert ann.read_only_hint is not None, name
             if ann.read_only_hint:
-                assert ann.destructive_hint is False and ann.idempotent_hint is True, name
+                # MCP: the other hints are meaningful only when readOnlyHint is false.
+                assert ann.destructive_hint is None and ann.idempotent_hint is None, name
+            else:
+                assert None not in (ann.destructive_hint, ann.idempotent_hint), name
 
 
 # --- the seed example ------------------------------------------------------------------

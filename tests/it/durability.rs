@@ -46,6 +46,12 @@ fn node_ids(server: &mut Server, network: &str) -> Vec<String> {
     }
 }
 
+fn described_version(s: &mut Server) -> Value {
+    s.call("network_describe", json!({"network_name": "plan"}))
+        .unwrap()["version"]
+        .clone()
+}
+
 #[test]
 fn state_survives_a_clean_restart_and_a_crash() {
     let dir = temp_dir("restart");
@@ -108,14 +114,16 @@ fn state_survives_a_clean_restart_and_a_crash() {
         json!({"network_name": "plan", "node_id": "d"}),
     )
     .unwrap();
-    s.call(
-        "network_update_nodes",
-        json!({"network_name": "plan", "updates": [
-            {"node_id": "b", "attributes": {"status": "done"}},
-            {"node_id": "d", "attributes": {"status": "done"}}
-        ]}),
-    )
-    .unwrap();
+    let at = described_version(&mut s);
+    let marked = s
+        .call(
+            "network_update_nodes",
+            json!({"network_name": "plan", "updates": [
+                {"node_id": "b", "attributes": {"status": "done"}},
+                {"node_id": "d", "attributes": {"status": "done"}}
+            ], "if_version": at}),
+        )
+        .unwrap();
     s.kill();
 
     let mut s = start(&dir, &[]);
@@ -129,6 +137,11 @@ fn state_survives_a_clean_restart_and_a_crash() {
     assert_eq!(
         done["total"], 2,
         "a batch update survives the crash: {done}"
+    );
+    assert_eq!(
+        described_version(&mut s),
+        marked["version"],
+        "the version never falls: snapshot and journal bring it back"
     );
     let described = s
         .call("network_describe", json!({"network_name": "plan"}))

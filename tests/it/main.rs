@@ -27,3 +27,4 @@ mod storage_faults;
 mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
+mod versions;

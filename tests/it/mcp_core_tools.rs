@@ -346,11 +346,11 @@ async fn registry_tools_create_list_delete() {
     assert_eq!(list["total"], 2);
     assert_eq!(
         list["networks"][0],
-        json!({"name": "a", "nodes": 1, "edges": 0})
+        json!({"name": "a", "nodes": 1, "edges": 0, "version": 1})
     );
     assert_eq!(
         list["networks"][1],
-        json!({"name": "b", "description": "second", "nodes": 0, "edges": 0})
+        json!({"name": "b", "description": "second", "nodes": 0, "edges": 0, "version": 1})
     );
     let limited = ok(&client, "network_list", json!({"limit": 1})).await;
     assert_eq!(limited["networks"].as_array().unwrap().len(), 1);
@@ -392,20 +392,22 @@ async fn annotations_and_schemas_follow_the_contract() {
             .find(|t| t.name == name)
             .unwrap_or_else(|| panic!("{name} listed"))
     };
+    // Read-only tools carry no destructive or idempotent hint: MCP gives them
+    // meaning only when readOnlyHint is false.
     let expect = [
-        ("network_get_neighbors", true, false, true),
-        ("network_list", true, false, true),
-        ("network_add_node", false, false, true),
-        ("network_create", false, false, true),
-        ("network_add_edge", false, false, false),
-        ("network_delete", false, true, true),
+        ("network_get_neighbors", true, None, None),
+        ("network_list", true, None, None),
+        ("network_add_node", false, Some(false), Some(true)),
+        ("network_create", false, Some(false), Some(true)),
+        ("network_add_edge", false, Some(false), Some(false)),
+        ("network_delete", false, Some(true), Some(true)),
     ];
     for (name, read_only, destructive, idempotent) in expect {
         let tool = find(name);
         let a = tool.annotations.as_ref().unwrap();
         assert_eq!(a.read_only_hint, Some(read_only), "{name}");
-        assert_eq!(a.destructive_hint, Some(destructive), "{name}");
-        assert_eq!(a.idempotent_hint, Some(idempotent), "{name}");
+        assert_eq!(a.destructive_hint, destructive, "{name}");
+        assert_eq!(a.idempotent_hint, idempotent, "{name}");
         assert_eq!(a.open_world_hint, Some(false), "{name}");
         assert!(tool.title.is_some(), "{name}");
     }

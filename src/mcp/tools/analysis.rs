@@ -771,6 +771,8 @@ pub struct DescribeOutput {
     /// Its description, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Its version: it rises with every change.
+    pub version: u64,
     /// Number of nodes.
     pub nodes: usize,
     /// Number of edges.
@@ -829,6 +831,7 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
             status: Success::Success,
             network_name: p.network_name.clone(),
             description: net.description().map(str::to_string),
+            version: net.version(),
             nodes: d.nodes,
             edges: d.edges,
             density: d.density,

@@ -157,7 +157,7 @@ pub struct AddNodeOutput {
 
 fn add_node(ctx: &ToolContext<'_>, p: AddNodeParams) -> Result<AddNodeOutput> {
     ctx.limits.check_item(&p.attributes, p.data.as_ref())?;
-    let outcome = ctx.registry.write(&p.network_name, |net| {
+    let outcome = ctx.write(&p.network_name, |net| {
         if !net.contains_node(&p.node_id) {
             ctx.limits.check_nodes(net.node_count(), 1)?;
         }
@@ -223,7 +223,7 @@ pub struct AddEdgeOutput {
 
 fn add_edge(ctx: &ToolContext<'_>, p: AddEdgeParams) -> Result<AddEdgeOutput> {
     ctx.limits.check_item(&p.attributes, None)?;
-    let edge_id = ctx.registry.write(&p.network_name, |net| {
+    let edge_id = ctx.write(&p.network_name, |net| {
         ctx.limits.check_edges(net.edge_count(), 1)?;
         net.add_edge_with(EdgeSpec {
             source: p.source.clone(),

@@ -74,6 +74,8 @@ pub struct GetNodeOutput {
     /// The node.
     #[serde(flatten)]
     pub node: NodeOut,
+    /// The network's version: it rises with every change.
+    pub version: u64,
 }
 
 fn node_out(
@@ -103,6 +105,7 @@ fn get_node(ctx: &ToolContext<'_>, p: GetNodeParams) -> Result<GetNodeOutput> {
         Ok(GetNodeOutput {
             status: Success::Success,
             node: node_out(net, ix, true),
+            version: net.version(),
         })
     })
 }
@@ -142,6 +145,10 @@ pub struct UpdateNodeParams {
     /// Attribute keys to delete.
     #[serde(default)]
     pub remove_attributes: Vec<String>,
+    /// Only if the node now has these attribute values (null: absent).
+    #[serde(default)]
+    #[schemars(schema_with = "flat_attributes_schema")]
+    pub expect: Option<Map<String, Value>>,
 }
 
 /// Result of `network_update_node`.
@@ -201,9 +208,50 @@ fn check_update(
     ctx.limits.check_item(&attributes, data)
 }
 
+/// What of `expect` does not hold on node `node_id` now: `(node, key, expected,
+/// current)`, current null when absent. A null expectation is met by an absent
+/// attribute or a null one.
+fn unmet(
+    net: &crate::Network,
+    node_id: &str,
+    expect: Option<&Map<String, Value>>,
+) -> Vec<(String, String, Value, Value)> {
+    let (Some(expect), Some(node)) = (expect, net.node(node_id)) else {
+        return Vec::new();
+    };
+    expect
+        .iter()
+        .filter_map(|(key, expected)| {
+            let current = node.attributes.get(key).cloned().unwrap_or(Value::Null);
+            (current != *expected)
+                .then(|| (node_id.to_string(), key.clone(), expected.clone(), current))
+        })
+        .collect()
+}
+
+/// [`Error::PreconditionFailed`] when anything is in `mismatches`.
+fn expectations_hold(
+    net: &crate::Network,
+    mismatches: Vec<(String, String, Value, Value)>,
+) -> Result<()> {
+    if mismatches.is_empty() {
+        return Ok(());
+    }
+    Err(Error::PreconditionFailed {
+        network: net.name().to_string(),
+        mismatches,
+    })
+}
+
 fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeOutput> {
     let mode = AttributeUpdate::from(p.mode);
-    ctx.registry.write(&p.network_name, |net| {
+    if let Some(expect) = &p.expect {
+        validate::attributes("expect", expect)?;
+    }
+    ctx.write(&p.network_name, |net| {
+        validate::id("node_id", &p.node_id)?;
+        net.require("node_id", &p.node_id)?;
+        expectations_hold(net, unmet(net, &p.node_id, p.expect.as_ref()))?;
         check_update(
             ctx,
             net,
@@ -249,6 +297,10 @@ pub struct NodeUpdate {
     /// Attribute keys to delete.
     #[serde(default)]
     pub remove_attributes: Vec<String>,
+    /// Only if the node now has these attribute values (null: absent).
+    #[serde(default)]
+    #[schemars(schema_with = "flat_attributes_schema")]
+    pub expect: Option<Map<String, Value>>,
 }
 
 /// Parameters of `network_update_nodes`.
@@ -279,6 +331,10 @@ fn update_nodes(ctx: &ToolContext<'_>, p: UpdateNodesParams) -> Result<UpdateNod
     for (index, update) in p.updates.iter().enumerate() {
         validate::id("node_id", &update.node_id)
             .map_err(|e| batch_item_error("updates", index, e))?;
+        if let Some(expect) = &update.expect {
+            validate::attributes("expect", expect)
+                .map_err(|e| batch_item_error("updates", index, e))?;
+        }
         if let Some(first) = first_item.insert(&update.node_id, index) {
             return Err(batch_item_error(
                 "updates",
@@ -293,10 +349,17 @@ fn update_nodes(ctx: &ToolContext<'_>, p: UpdateNodesParams) -> Result<UpdateNod
             ));
         }
     }
-    ctx.registry.write(&p.network_name, |net| {
+    ctx.write(&p.network_name, |net| {
         // Every unknown id named at once, then every item checked: nothing is
         // applied unless all of it can be.
         net.require_all("updates", p.updates.iter().map(|u| u.node_id.as_str()))?;
+        // Every expectation of every item, all unmet ones named at once.
+        let mismatches = p
+            .updates
+            .iter()
+            .flat_map(|u| unmet(net, &u.node_id, u.expect.as_ref()))
+            .collect();
+        expectations_hold(net, mismatches)?;
         for (index, u) in p.updates.iter().enumerate() {
             check_update(
                 ctx,
@@ -357,7 +420,7 @@ pub struct RemoveNodeOutput {
 }
 
 fn remove_node(ctx: &ToolContext<'_>, p: RemoveNodeParams) -> Result<RemoveNodeOutput> {
-    ctx.registry.write(&p.network_name, |net| {
+    ctx.write(&p.network_name, |net| {
         validate::id("node_id", &p.node_id)?;
         net.require("node_id", &p.node_id)?;
         if !p.confirm {
@@ -420,7 +483,7 @@ pub struct RemovedEdgeOut {
 }
 
 fn remove_edge(ctx: &ToolContext<'_>, p: RemoveEdgeParams) -> Result<RemoveEdgeOutput> {
-    ctx.registry.write(&p.network_name, |net| {
+    ctx.write(&p.network_name, |net| {
         let removed = match (p.edge_id, &p.source, &p.target) {
             (Some(id), None, None) => vec![net.remove_edge(id)?],
             (None, Some(source), Some(target)) => net.remove_edges_between(source, target)?,
@@ -686,7 +749,7 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
             attributes: n.attributes,
         })
         .collect();
-    let outcomes = ctx.registry.write(&p.network_name, |net| {
+    let outcomes = ctx.write(&p.network_name, |net| {
         let mut new_ids = hashbrown::HashSet::new();
         for (index, spec) in specs.iter().enumerate() {
             ctx.limits
@@ -792,7 +855,7 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
             attributes: e.attributes,
         })
         .collect();
-    let outcome = ctx.registry.write(&p.network_name, |net| {
+    let outcome = ctx.write(&p.network_name, |net| {
         let mut new_nodes = hashbrown::HashSet::new();
         for (index, spec) in specs.iter().enumerate() {
             ctx.limits

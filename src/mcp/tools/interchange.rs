@@ -293,9 +293,10 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
             let outcome = interchange::apply(&mut network, graph)?;
             let counts = (network.node_count(), network.edge_count());
             ctx.registry.insert(&p.network_name, network)?;
+            ctx.record_version(&p.network_name);
             (outcome, counts.0, counts.1)
         }
-        ImportMode::Merge => ctx.registry.write(&p.network_name, |net| {
+        ImportMode::Merge => ctx.write(&p.network_name, |net| {
             ready(net, &graph)?;
             let outcome = interchange::apply(net, graph)?;
             Ok((outcome, net.node_count(), net.edge_count()))

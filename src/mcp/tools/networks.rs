@@ -39,9 +39,17 @@ pub struct CreateOutput {
 }
 
 fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
+    // A network that does not exist yet has no version to compare: if_version
+    // applies to an existing one (which create leaves unchanged anyway).
+    if ctx.if_version.is_some()
+        && let Ok(network) = ctx.registry.get(&p.network_name)
+    {
+        ctx.check_version(&p.network_name, &network.read())?;
+    }
     let outcome =
         ctx.registry
             .create_bounded(&p.network_name, p.description, ctx.limits.max_networks)?;
+    ctx.record_version(&p.network_name);
     let (status, message) = match outcome {
         CreateOutcome::Created => {
             info!(network = %p.network_name, "network created");
@@ -87,6 +95,8 @@ pub struct NetworkInfo {
     pub nodes: usize,
     /// Number of edges.
     pub edges: usize,
+    /// Its version: it rises with every change (pass it as if_version to write only if nothing changed since).
+    pub version: u64,
 }
 
 /// Result of `network_list`.
@@ -114,6 +124,7 @@ fn list(ctx: &ToolContext<'_>, p: ListParams) -> Result<ListOutput> {
             description: s.description,
             nodes: s.nodes,
             edges: s.edges,
+            version: s.version,
         })
         .collect();
     Ok(ListOutput {
@@ -130,7 +141,7 @@ fn list(ctx: &ToolContext<'_>, p: ListParams) -> Result<ListOutput> {
 pub struct DeleteParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Must be true, or nothing is deleted; set it only when the user wants the network gone.
+    /// Must be true, or nothing is deleted; ask the user first.
     #[serde(default)]
     pub confirm: bool,
 }
@@ -162,7 +173,10 @@ fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
             ),
         });
     }
-    let removed = ctx.registry.delete(&p.network_name)?;
+    // With if_version, the compare and the removal happen under the network's lock.
+    let removed = ctx.registry.delete_checked(&p.network_name, |net| {
+        ctx.check_version(&p.network_name, net)
+    })?;
     let (deleted, nodes, edges) = match &removed {
         Some(network) => {
             let network = network.read();

@@ -69,7 +69,7 @@ pub struct VisualizeParams {
     #[serde(default = "default_depth")]
     #[schemars(range(min = 1, max = MAX_DEPTH))]
     pub depth: usize,
-    /// Most nodes drawn. A bigger whole network is summarised instead; draw a node's neighbourhood then.
+    /// Most nodes drawn; a bigger network is summarised.
     #[serde(default = "default_max_nodes")]
     #[schemars(range(min = 1, max = MAX_MAX_NODES))]
     pub max_nodes: usize,
