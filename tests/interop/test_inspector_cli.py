@@ -123,7 +123,7 @@ def test_tools_call_create(inspector, binary):
     assert proc.returncode == EXIT_OK, describe(proc)
     result = envelope(proc)["result"]
     assert result.get("isError") is False
-    assert result["structuredContent"] == {"status": "success", "network_name": "x", "message": "Network 'x' created"}
+    assert result["structuredContent"] == {"status": "success", "network_name": "x", "message": "Network 'x' created", "version": 0}
     assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
 
 

@@ -90,8 +90,9 @@ async def seed(server) -> dict[str, int]:
             "attributes": {"relation": "depends_on"},
         },
     )
-    assert set(first) == {"status", "source", "target", "weight", "edge_id"}, first
-    assert {k: v for k, v in first.items() if k != "edge_id"} == {
+    # The seed contract's fields, plus the version the write made.
+    assert set(first) == {"status", "source", "target", "weight", "edge_id", "version"}, first
+    assert {k: v for k, v in first.items() if k not in ("edge_id", "version")} == {
         "status": "success",
         "source": "agents",
         "target": "logging",
@@ -240,7 +241,7 @@ async def test_create_network_twice_is_duplicate(binary, tmp_path):
         assert again["status"] == "duplicate"
         assert again["network_name"] == "plan" and again["message"]
         listed = await server.ok("network_list", {})
-        assert listed["networks"] == [{"name": "plan", "description": "the plan", "nodes": 0, "edges": 0}]
+        assert listed["networks"] == [{"name": "plan", "description": "the plan", "nodes": 0, "edges": 0, "version": 1}]
         assert (listed["total"], listed["truncated"]) == (1, False)
 
 
@@ -624,6 +625,7 @@ async def test_default_high_level_client(binary, tmp_path):
             "status": "success",
             "network_name": "modern",
             "message": "Network 'modern' created",
+            "version": 0,
         }
         missing = await client.call_tool("network_get_neighbors", {"network_name": "modern", "node_id": "x"})
         assert missing.is_error is True
