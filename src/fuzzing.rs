@@ -89,6 +89,67 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
     }
 }
 
+/// Fuzzes argument decoding and every tool through the dispatch chokepoint: the
+/// input is split into lines, each `<tool selector> <JSON arguments>` (or bytes
+/// that are not JSON), against a small network. Invariants: no panic escapes (a
+/// caught one is an `internal` error, which is a bug), every failure is an error
+/// object with a known code, and a failed call changes nothing: no network's
+/// node count, edge count or version moves.
+pub fn dispatch(data: &[u8]) {
+    with_server(|server| {
+        let tools: Vec<String> = server
+            .listed_tools()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        // A little state so that calls have something to hit.
+        let _ = server.dispatch(Call::new("network_create", json!({"network_name": "g"})));
+        let _ = server.dispatch(Call::new(
+            "network_add_edges",
+            json!({"network_name": "g", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}, {"source": "b", "target": "a", "weight": -1}]}),
+        ));
+        for line in data.split(|b| *b == b'\n').take(64) {
+            let (head, rest) = match line.iter().position(|b| *b == b' ') {
+                Some(i) => (&line[..i], &line[i + 1..]),
+                None => (line, &[][..]),
+            };
+            let selector = head.iter().fold(0usize, |a, b| {
+                a.wrapping_mul(31).wrapping_add(usize::from(*b))
+            });
+            let tool = &tools[selector % tools.len()];
+            let arguments = match serde_json::from_slice(rest) {
+                Ok(value) => value,
+                Err(_) => serde_json::Value::String(String::from_utf8_lossy(rest).into_owned()),
+            };
+            let before = fingerprint(server);
+            match server.dispatch(Call::new(tool, arguments)) {
+                None => panic!("listed tool {tool} not dispatched"),
+                Some(Ok(_)) => {}
+                Some(Err(error)) => {
+                    assert_ne!(error.code(), "internal", "{tool}: {error}");
+                    let object = error.to_object();
+                    assert_eq!(object["status"], "error");
+                    assert_eq!(
+                        fingerprint(server),
+                        before,
+                        "{tool} failed but changed state"
+                    );
+                }
+            }
+        }
+    })
+}
+
+/// What a failed call must not move: each network's size and version.
+fn fingerprint(server: &NetworksServer) -> Vec<(String, usize, usize, u64)> {
+    server
+        .registry()
+        .list()
+        .into_iter()
+        .map(|s| (s.name, s.nodes, s.edges, s.version))
+        .collect()
+}
+
 /// Feeds `data` to the stdio transport (line cap 256 bytes, so the over-long
 /// path is reached by small inputs) until the input ends. Invariants: no panic,
 /// the end is reached, and no line yields more than one message.

@@ -59,6 +59,11 @@ fn stdio_frames() {
 }
 
 #[test]
+fn dispatch() {
+    replay("dispatch", networks_mcp::fuzzing::dispatch);
+}
+
+#[test]
 fn recovery() {
     replay("recovery", networks_mcp::fuzzing::recovery);
 }
