@@ -714,9 +714,31 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
         let blocked_limit = if page.offset == 0 { p.blocked_limit } else { 0 };
         let r = net.ready_nodes_by_index(&done, p.prerequisites, page.end(), blocked_limit);
         let ready = ids(net, page.slice(&r.ready).iter().copied());
+        let mut paging = Paging::of_total(&page, ready.len(), r.ready_total);
+        // The blocked examples are cut too; say how to see more of them.
+        let mut cut = Vec::new();
+        if page.offset == 0 && r.blocked_total > r.blocked.len() {
+            cut.push(format!(
+                "{} of {} blocked nodes are shown; raise blocked_limit (at most {MAX_ANALYSIS_LIMIT}) for more.",
+                r.blocked.len(),
+                r.blocked_total
+            ));
+        }
+        if r.blocked.iter().any(|b| b.waiting_on.len() > MAX_WAITING_LISTED) {
+            cut.push(format!(
+                "A blocked node lists at most {MAX_WAITING_LISTED} prerequisites (waiting_on_total counts them all); network_get_neighbors of it gives all."
+            ));
+        }
+        if !cut.is_empty() {
+            let cut = cut.join(" ");
+            paging.more = Some(match paging.more.take() {
+                Some(pages) => format!("{pages} {cut}"),
+                None => cut,
+            });
+        }
         Ok(ReadyOutput {
             status: Success::Success,
-            paging: Paging::of_total(&page, ready.len(), r.ready_total),
+            paging,
             ready,
             ready_total: r.ready_total,
             blocked: r
