@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 #[path = "../tests/it/common/debian_like.rs"]
 mod debian_like;
-use debian_like::{HUB, debian_like};
+use debian_like::{debian_like, heavy_calls};
 
 fn call(server: &NetworksServer, tool: &str, args: Value) -> Value {
     match server.dispatch(Call::new(tool, args)).expect("a tool") {
@@ -51,28 +51,7 @@ fn main() {
         })
         .unwrap();
     println!("\n| call (default arguments) | reply bytes |\n|---|---:|");
-    let calls = [
-        ("network_describe", json!({})),
-        ("network_ancestors", json!({"node_id": HUB})),
-        ("network_descendants", json!({"node_id": mid})),
-        (
-            "network_traverse",
-            json!({"start_nodes": [HUB], "direction": "in"}),
-        ),
-        ("network_get_neighbors", json!({"node_id": HUB})),
-        ("network_find_cycles", json!({})),
-        ("network_ready_nodes", json!({})),
-        ("network_list_nodes", json!({})),
-        ("network_list_edges", json!({"node_id": HUB})),
-        (
-            "network_export",
-            json!({"format": "mermaid", "nodes": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "node_link_json", "nodes": [mid], "depth": 2}),
-        ),
-    ];
+    let calls = heavy_calls(&mid);
     for (tool, args) in calls {
         let mut full = args.clone();
         full["network_name"] = json!("debian");

@@ -159,16 +159,43 @@ pub struct ImportedGraph {
 /// Writes `network` in `format`: all of it, or with `only` the nodes in that set and
 /// the edges among them (the induced subgraph; indices not in the network are
 /// ignored). Nodes come in index order and edges in edge-id order, so the output is
-/// deterministic. O(V + E log E) plus the size of the attributes.
+/// deterministic. O(V + E log E) plus the size of the attributes; with `only`, in
+/// proportion to the selected nodes and their edges.
 pub fn export(network: &Network, format: Format, only: Option<&HashSet<NodeIndex>>) -> String {
+    export_counted(network, format, only).document
+}
+
+/// A document [`export_counted`] wrote, with what went into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exported {
+    /// The document.
+    pub document: String,
+    /// Nodes written.
+    pub nodes: usize,
+    /// Edges written.
+    pub edges: usize,
+}
+
+/// [`export`], also saying how many nodes and edges the document holds.
+pub fn export_counted(
+    network: &Network,
+    format: Format,
+    only: Option<&HashSet<NodeIndex>>,
+) -> Exported {
     let selection = export::Selection::new(network, only);
-    match format {
+    let (nodes, edges) = (selection.nodes.len(), selection.edges.len());
+    let document = match format {
         Format::NodeLinkJson => export::node_link::write(network, &selection),
         Format::Graphml => export::graphml::write(network, &selection),
         Format::Dot => export::dot::write(network, &selection),
         Format::Mermaid => export::mermaid::write(&selection),
         Format::Cypher => export::cypher::write(&selection),
         Format::EdgeListCsv => export::csv::write(&selection),
+    };
+    Exported {
+        document,
+        nodes,
+        edges,
     }
 }
 

@@ -9,57 +9,10 @@ use networks_mcp::NetworkRegistry;
 use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use serde_json::{Value, json};
 
-use crate::common::debian_like::{HUB, debian_like};
+use crate::common::debian_like::{debian_like, heavy_calls};
 
 /// About 2k tokens.
 const DEFAULT_REPLY_BUDGET: usize = 8 * 1024;
-
-/// The calls an agent makes first on a network it has never seen, with default
-/// arguments apart from what names the question.
-pub fn heavy_calls(mid: &str) -> Vec<(&'static str, Value)> {
-    vec![
-        ("network_describe", json!({})),
-        ("network_ancestors", json!({"node_id": HUB})),
-        ("network_descendants", json!({"node_id": mid})),
-        (
-            "network_traverse",
-            json!({"start_nodes": [HUB], "direction": "in"}),
-        ),
-        ("network_get_neighbors", json!({"node_id": HUB})),
-        ("network_find_cycles", json!({})),
-        ("network_ready_nodes", json!({})),
-        ("network_list_nodes", json!({})),
-        ("network_list_edges", json!({"node_id": HUB})),
-        (
-            "network_export",
-            json!({"format": "mermaid", "nodes": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "node_link_json", "nodes": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "graphml", "nodes": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "dot", "nodes": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "cypher", "nodes": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "edge_list_csv", "nodes": [mid], "depth": 2}),
-        ),
-        ("network_export", json!({"format": "mermaid"})),
-        ("network_topological_sort", json!({"reverse": true})),
-        ("network_critical_path", json!({})),
-        ("network_visualize", json!({})),
-    ]
-}
 
 /// The bytes of a reply as the client receives it: the structured result, and
 /// a document (an export) once more, as its own text block.

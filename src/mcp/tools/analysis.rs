@@ -528,13 +528,9 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
             .collect();
         let mut paging = Paging::of_total(&page, groups.len(), cycles.total);
         if groups.iter().any(|g| g.nodes.len() < g.size || g.cycle.len() < g.cycle_length) {
-            let cut = format!(
+            paging.add_note(format!(
                 "Each group lists at most {per_group} members and cycle nodes (size and cycle_length count them all); raise max_nodes_per_group (at most {MAX_ANALYSIS_LIMIT}) to see more."
-            );
-            paging.more = Some(match paging.more.take() {
-                Some(pages) => format!("{pages} {cut}"),
-                None => cut,
-            });
+            ));
         }
         Ok(CyclesOutput {
             status: Success::Success,
@@ -673,15 +669,8 @@ pub struct ReadyOutput {
 
 fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
-    if p.blocked_limit > MAX_ANALYSIS_LIMIT {
-        return Err(Error::InvalidValue {
-            field: "blocked_limit".into(),
-            reason: format!(
-                "{} is out of range; give a number from 0 to {MAX_ANALYSIS_LIMIT}",
-                p.blocked_limit
-            ),
-        });
-    }
+    // blocked_limit's range (0 to MAX_ANALYSIS_LIMIT) is checked against its
+    // schema before the body runs, like every integer parameter's.
     validate::attributes("done_attributes", &p.done_attributes)?;
     ctx.registry.read(&p.network_name, |net| {
         let mut done = vec![false; net.graph().node_bound()];
@@ -730,11 +719,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
             ));
         }
         if !cut.is_empty() {
-            let cut = cut.join(" ");
-            paging.more = Some(match paging.more.take() {
-                Some(pages) => format!("{pages} {cut}"),
-                None => cut,
-            });
+            paging.add_note(cut.join(" "));
         }
         Ok(ReadyOutput {
             status: Success::Success,

@@ -124,6 +124,15 @@ impl Paging {
         }
     }
 
+    /// Adds `note` to `more`: how to see more of what a page shows cut (a
+    /// group's members, an example's list), whether or not more pages follow.
+    pub fn add_note(&mut self, note: String) {
+        self.more = Some(match self.more.take() {
+            Some(pages) => format!("{pages} {note}"),
+            None => note,
+        });
+    }
+
     /// The paging of a page of a result of `total` items.
     pub fn of_total(page: &Page, returned: usize, total: usize) -> Paging {
         Paging::of(page, returned, Some(total), page.end() < total)

@@ -172,51 +172,65 @@ impl From<UpdateMode> for AttributeUpdate {
     }
 }
 
+impl UpdateNodeParams {
+    /// The network, and the change as one item of `network_update_nodes`.
+    fn into_parts(self) -> (String, NodeUpdate) {
+        let update = NodeUpdate {
+            node_id: self.node_id,
+            data: self.data,
+            attributes: self.attributes,
+            mode: self.mode,
+            remove_attributes: self.remove_attributes,
+            expect: self.expect,
+        };
+        (self.network_name, update)
+    }
+}
+
 /// Checks one node's update against the limits as the node would be after it,
 /// and the update's own ids, attributes and payload, without changing anything.
-fn check_update(
-    ctx: &ToolContext<'_>,
-    net: &crate::Network,
-    node_id: &str,
-    data: Option<&Value>,
-    new_attributes: Option<&Map<String, Value>>,
-    mode: AttributeUpdate,
-    remove_attributes: &[String],
-) -> Result<()> {
-    validate::id("node_id", node_id)?;
-    if let Some(new) = new_attributes {
+fn check_update(ctx: &ToolContext<'_>, net: &crate::Network, u: &NodeUpdate) -> Result<()> {
+    validate::id("node_id", &u.node_id)?;
+    if let Some(new) = &u.attributes {
         validate::attributes("attributes", new)?;
     }
-    if let Some(data) = data {
+    if let Some(data) = &u.data {
         validate::data("data", data)?;
     }
-    let Some(node) = net.node(node_id) else {
+    let Some(node) = net.node(&u.node_id) else {
         return Ok(());
     };
-    let mut attributes = match (new_attributes, mode) {
-        (Some(new), AttributeUpdate::Replace) => new.clone(),
+    let mut attributes = match (&u.attributes, u.mode) {
+        (Some(new), UpdateMode::Replace) => new.clone(),
         (new, _) => {
             let mut map = node.attributes.to_map();
-            map.extend(new.cloned().unwrap_or_default());
+            map.extend(new.clone().unwrap_or_default());
             map
         }
     };
-    for key in remove_attributes {
+    for key in &u.remove_attributes {
         attributes.shift_remove(key);
     }
-    let data = data.or(node.data.as_deref());
+    let data = u.data.as_ref().or(node.data.as_deref());
     ctx.limits.check_item(&attributes, data)
 }
 
-/// What of `expect` does not hold on node `node_id` now: `(node, key, expected,
-/// current)`, current null when absent. A null expectation is met by an absent
-/// attribute or a null one.
-fn unmet(
-    net: &crate::Network,
-    node_id: &str,
-    expect: Option<&Map<String, Value>>,
-) -> Vec<(String, String, Value, Value)> {
-    let (Some(expect), Some(node)) = (expect, net.node(node_id)) else {
+/// Applies a checked update; whether the node changed.
+fn apply_update(net: &mut crate::Network, u: NodeUpdate) -> Result<bool> {
+    net.update_node(
+        &u.node_id,
+        u.data,
+        u.attributes,
+        u.mode.into(),
+        &u.remove_attributes,
+    )
+}
+
+/// What of an update's `expect` does not hold on its node now: `(node, key,
+/// expected, current)`, current null when absent. A null expectation is met by
+/// an absent attribute or a null one.
+fn unmet(net: &crate::Network, u: &NodeUpdate) -> Vec<(String, String, Value, Value)> {
+    let (Some(expect), Some(node)) = (&u.expect, net.node(&u.node_id)) else {
         return Vec::new();
     };
     expect
@@ -224,7 +238,7 @@ fn unmet(
         .filter_map(|(key, expected)| {
             let current = node.attributes.get(key).cloned().unwrap_or(Value::Null);
             (current != *expected)
-                .then(|| (node_id.to_string(), key.clone(), expected.clone(), current))
+                .then(|| (u.node_id.clone(), key.clone(), expected.clone(), current))
         })
         .collect()
 }
@@ -244,29 +258,21 @@ fn expectations_hold(
 }
 
 fn update_node(ctx: &ToolContext<'_>, p: UpdateNodeParams) -> Result<UpdateNodeOutput> {
-    let mode = AttributeUpdate::from(p.mode);
-    if let Some(expect) = &p.expect {
+    let (network_name, update) = p.into_parts();
+    if let Some(expect) = &update.expect {
         validate::attributes("expect", expect)?;
     }
-    ctx.write(&p.network_name, |net| {
-        validate::id("node_id", &p.node_id)?;
-        net.require("node_id", &p.node_id)?;
-        expectations_hold(net, unmet(net, &p.node_id, p.expect.as_ref()))?;
-        check_update(
-            ctx,
-            net,
-            &p.node_id,
-            p.data.as_ref(),
-            p.attributes.as_ref(),
-            mode,
-            &p.remove_attributes,
-        )?;
-        let changed =
-            net.update_node(&p.node_id, p.data, p.attributes, mode, &p.remove_attributes)?;
+    ctx.write(&network_name, |net| {
+        validate::id("node_id", &update.node_id)?;
+        net.require("node_id", &update.node_id)?;
+        expectations_hold(net, unmet(net, &update))?;
+        check_update(ctx, net, &update)?;
+        let node_id = update.node_id.clone();
+        let changed = apply_update(net, update)?;
         if changed {
-            info!(network = %p.network_name, node_id = %p.node_id, "node updated");
+            info!(network = %network_name, node_id = %node_id, "node updated");
         }
-        let ix = net.require("node_id", &p.node_id)?;
+        let ix = net.require("node_id", &node_id)?;
         Ok(UpdateNodeOutput {
             status: Success::Success,
             changed,
@@ -354,41 +360,22 @@ fn update_nodes(ctx: &ToolContext<'_>, p: UpdateNodesParams) -> Result<UpdateNod
         // applied unless all of it can be.
         net.require_all("updates", p.updates.iter().map(|u| u.node_id.as_str()))?;
         // Every expectation of every item, all unmet ones named at once.
-        let mismatches = p
-            .updates
-            .iter()
-            .flat_map(|u| unmet(net, &u.node_id, u.expect.as_ref()))
-            .collect();
+        let mismatches = p.updates.iter().flat_map(|u| unmet(net, u)).collect();
         expectations_hold(net, mismatches)?;
         for (index, u) in p.updates.iter().enumerate() {
-            check_update(
-                ctx,
-                net,
-                &u.node_id,
-                u.data.as_ref(),
-                u.attributes.as_ref(),
-                u.mode.into(),
-                &u.remove_attributes,
-            )
-            .map_err(|e| batch_item_error("updates", index, e))?;
+            check_update(ctx, net, u).map_err(|e| batch_item_error("updates", index, e))?;
         }
         ctx.progress.check("network_update_nodes")?;
+        let items = p.updates.len();
         let mut changed = 0;
-        for u in &p.updates {
-            let did = net.update_node(
-                &u.node_id,
-                u.data.clone(),
-                u.attributes.clone(),
-                u.mode.into(),
-                &u.remove_attributes,
-            )?;
-            changed += usize::from(did);
+        for u in p.updates {
+            changed += usize::from(apply_update(net, u)?);
         }
         info!(network = %p.network_name, changed, "nodes updated");
         Ok(UpdateNodesOutput {
             status: Success::Success,
             changed,
-            unchanged: p.updates.len() - changed,
+            unchanged: items - changed,
         })
     })
 }

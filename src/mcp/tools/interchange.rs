@@ -100,20 +100,7 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         let truncated = total_nodes > limit;
         let kept: HashSet<_> = selected.into_iter().take(limit).collect();
         let only = (p.nodes.is_some() || truncated).then_some(&kept);
-        let content = interchange::export(net, p.format, only);
-        // Counted from the kept nodes' own edges: a neighbourhood costs what it holds.
-        let edges = match only {
-            None => net.edge_count(),
-            Some(set) => set
-                .iter()
-                .map(|&ix| {
-                    net.graph()
-                        .edges_directed(ix, petgraph::Direction::Outgoing)
-                        .filter(|e| set.contains(&petgraph::visit::EdgeRef::target(e)))
-                        .count()
-                })
-                .sum(),
-        };
+        let exported = interchange::export_counted(net, p.format, only);
         let resource_uri = export_uri(&p.network_name, p.format);
         let note = truncated.then(|| {
             format!(
@@ -124,9 +111,9 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
             status: Success::Success,
             network_name: p.network_name.clone(),
             format: p.format,
-            content,
-            nodes: kept.len(),
-            edges,
+            content: exported.document,
+            nodes: exported.nodes,
+            edges: exported.edges,
             total_nodes,
             truncated,
             note,
@@ -292,8 +279,10 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
             ready(&network, &graph)?;
             let outcome = interchange::apply(&mut network, graph)?;
             let counts = (network.node_count(), network.edge_count());
+            // The version this import made, before anyone else can write to it.
+            let version = network.version();
             ctx.registry.insert(&p.network_name, network)?;
-            ctx.record_version(&p.network_name);
+            ctx.written.set(Some(version));
             (outcome, counts.0, counts.1)
         }
         ImportMode::Merge => ctx.write(&p.network_name, |net| {

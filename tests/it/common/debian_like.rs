@@ -5,6 +5,7 @@
 //! cycles. Deterministic: the same arguments give the same network.
 
 use networks_mcp::network::{MissingNodes, Network};
+use serde_json::{Value, json};
 
 /// The most depended-upon node, as in Debian.
 pub const HUB: &str = "libc6";
@@ -70,4 +71,51 @@ pub fn debian_like(nodes: usize, edges: usize, cycles: bool) -> Network {
         .add_edges(list, MissingNodes::Fail)
         .expect("generated edges are valid");
     network
+}
+
+/// The calls an agent makes first on a network it has never seen, with default
+/// arguments apart from what names the question.
+pub fn heavy_calls(mid: &str) -> Vec<(&'static str, Value)> {
+    vec![
+        ("network_describe", json!({})),
+        ("network_ancestors", json!({"node_id": HUB})),
+        ("network_descendants", json!({"node_id": mid})),
+        (
+            "network_traverse",
+            json!({"start_nodes": [HUB], "direction": "in"}),
+        ),
+        ("network_get_neighbors", json!({"node_id": HUB})),
+        ("network_find_cycles", json!({})),
+        ("network_ready_nodes", json!({})),
+        ("network_list_nodes", json!({})),
+        ("network_list_edges", json!({"node_id": HUB})),
+        (
+            "network_export",
+            json!({"format": "mermaid", "nodes": [mid], "depth": 2}),
+        ),
+        (
+            "network_export",
+            json!({"format": "node_link_json", "nodes": [mid], "depth": 2}),
+        ),
+        (
+            "network_export",
+            json!({"format": "graphml", "nodes": [mid], "depth": 2}),
+        ),
+        (
+            "network_export",
+            json!({"format": "dot", "nodes": [mid], "depth": 2}),
+        ),
+        (
+            "network_export",
+            json!({"format": "cypher", "nodes": [mid], "depth": 2}),
+        ),
+        (
+            "network_export",
+            json!({"format": "edge_list_csv", "nodes": [mid], "depth": 2}),
+        ),
+        ("network_export", json!({"format": "mermaid"})),
+        ("network_topological_sort", json!({"reverse": true})),
+        ("network_critical_path", json!({})),
+        ("network_visualize", json!({})),
+    ]
 }
