@@ -141,4 +141,20 @@ mod tests {
         assert!(version > 3);
         assert_eq!(restored.version(), version);
     }
+
+    #[test]
+    fn a_version_at_the_top_of_the_range_reads_back_and_a_write_on_it_does_not_overflow() {
+        let body = br#"{"last_seq": 1, "networks": [{"name": "g", "version": 18446744073709551615, "network": {"description": null, "next_edge_id": 0, "nodes": [], "edges": []}}]}"#;
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(body);
+        let (_, mut networks) = decode(&bytes).unwrap();
+        let (_, net) = &mut networks[0];
+        assert_eq!(net.version(), u64::MAX);
+        net.add_node("a").unwrap();
+        assert_eq!(net.version(), u64::MAX);
+    }
 }
