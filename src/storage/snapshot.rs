@@ -6,7 +6,7 @@
 //! | 8..12 | format version, u32 LE (currently 1) |
 //! | 12..16 | CRC-32 of the body |
 //! | 16..24 | body length, u64 LE |
-//! | 24.. | body: JSON `{"last_seq": …, "networks": [{"name": …, "network": NetworkData}]}` |
+//! | 24.. | body: JSON `{"last_seq": …, "networks": [{"name": …, "version": …, "network": NetworkData}]}` |
 
 use serde::{Deserialize, Serialize};
 
