@@ -48,7 +48,9 @@ pub struct Cli {
     #[arg(long, value_name = "FORMAT", value_parser = load::parse_format)]
     pub load_format: Option<crate::interchange::Format>,
 
-    /// Comma-separated toolsets to offer: core, edit, analysis, interchange (default: all).
+    /// Comma-separated toolsets to offer: core, edit, analysis, interchange, work
+    /// (default: all but work). `work` adds the tools that let several agents
+    /// execute one plan (claim, complete, release, renew, progress).
     #[arg(
         long,
         value_enum,

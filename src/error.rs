@@ -180,6 +180,18 @@ pub enum Error {
         /// The network's version now.
         current: u64,
     },
+    /// A worker completed, released or renewed a task it does not hold: the
+    /// task is claimed by another worker, not claimed, or done by another one.
+    /// Nothing was changed.
+    ClaimNotHeld {
+        /// The network's name.
+        network: String,
+        /// The worker that asked.
+        worker: String,
+        /// Each task it does not hold: `(node id, the worker holding it if any,
+        /// whether it is done)`.
+        tasks: Vec<(String, Option<String>, bool)>,
+    },
     /// A page was asked for with a cursor made on an earlier version of the
     /// network: its content changed since, so the page could skip or repeat items.
     CursorStale {
@@ -372,6 +384,42 @@ impl Error {
                 "{} is at version {current}, not {expected} as if_version requires: it changed since it was read, so nothing was changed.",
                 in_network(network)
             ),
+            Error::ClaimNotHeld {
+                network,
+                worker,
+                tasks,
+            } => {
+                let listed: Vec<String> = tasks
+                    .iter()
+                    .take(MAX_LISTED)
+                    .map(|(node, holder, done)| {
+                        let node = clip(node, MAX_CONTEXT_CHARS);
+                        match (holder, done) {
+                            (Some(h), true) => {
+                                format!("'{node}' is done (by '{}')", clip(h, MAX_CONTEXT_CHARS))
+                            }
+                            (None, true) => format!("'{node}' is done"),
+                            (Some(h), false) => {
+                                format!("'{node}' is claimed by '{}'", clip(h, MAX_CONTEXT_CHARS))
+                            }
+                            (None, false) => format!("'{node}' is not claimed"),
+                        }
+                    })
+                    .collect();
+                let more = tasks.len().saturating_sub(MAX_LISTED);
+                format!(
+                    "worker '{}' does not hold {} of the tasks named in {}, so nothing was changed: {}{}.",
+                    clip(worker, MAX_CONTEXT_CHARS),
+                    tasks.len(),
+                    in_network(network),
+                    listed.join("; "),
+                    if more > 0 {
+                        format!("; and {more} more")
+                    } else {
+                        String::new()
+                    }
+                )
+            }
             Error::CursorStale {
                 network,
                 made_at,
@@ -436,6 +484,9 @@ fn library_advice(error: &Error) -> Option<String> {
             "Fix the document and import it again; nothing was imported."
         }
         Error::CursorStale { .. } => "Start again from the first page.",
+        Error::ClaimNotHeld { .. } => {
+            "Claim tasks first with `Network::claim_ready`; a task whose lease ran out may have gone to another worker."
+        }
         Error::VersionConflict { .. } | Error::PreconditionFailed { .. } => {
             "Read the network again, and retry if the change still applies."
         }
@@ -518,6 +569,7 @@ impl Error {
             Error::CursorStale { .. } => "cursor_stale",
             Error::VersionConflict { .. } => "version_conflict",
             Error::PreconditionFailed { .. } => "precondition_failed",
+            Error::ClaimNotHeld { .. } => "claim_not_held",
             Error::Internal { .. } => "internal",
         }
     }
@@ -611,6 +663,20 @@ impl Error {
                     .iter()
                     .map(|(node, key, expected, current)| json!({
                         "node_id": node, "attribute": key, "expected": expected, "current": current
+                    }))
+                    .collect::<Vec<_>>(),
+            }),
+            Error::ClaimNotHeld {
+                network,
+                worker,
+                tasks,
+            } => json!({
+                "network_name": network,
+                "worker": worker,
+                "tasks": tasks
+                    .iter()
+                    .map(|(node, holder, done)| json!({
+                        "node_id": node, "claimed_by": holder, "done": done
                     }))
                     .collect::<Vec<_>>(),
             }),

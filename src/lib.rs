@@ -33,6 +33,7 @@
 
 #![deny(missing_docs)]
 
+pub mod clock;
 pub mod error;
 pub mod limits;
 pub mod network;

@@ -78,6 +78,9 @@ fn tool_advice(error: &Error) -> Option<String> {
         Error::VersionConflict { .. } => {
             "Read it again (network_get_node, network_describe, network_list and every write reply give the version), then retry with that version if the change still applies."
         }
+        Error::ClaimNotHeld { .. } => {
+            "Work only on tasks you hold: take new ones with network_claim_ready. A task whose lease ran out can go to another worker; renew long work with network_renew_claim before the lease ends."
+        }
         Error::CursorStale { .. } => {
             "Start again: repeat the call without cursor to get the first page of the current answer."
         }

@@ -61,15 +61,18 @@ pub struct ServerOptions {
     pub dry_run: bool,
     /// Caps on sizes and counts.
     pub limits: crate::limits::Limits,
+    /// Where claims' leases read the time; tests put a [`crate::clock::ManualClock`] here.
+    pub clock: Arc<dyn crate::clock::Clock>,
 }
 
 impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
-            toolsets: Toolset::ALL.into_iter().collect(),
+            toolsets: Toolset::DEFAULT.into_iter().collect(),
             read_only: false,
             dry_run: false,
             limits: crate::limits::Limits::default(),
+            clock: Arc::new(crate::clock::SystemClock),
         }
     }
 }
@@ -141,6 +144,7 @@ impl NetworksServer {
     /// The context tool bodies run in, against this server's registry.
     fn context<'a>(&'a self, progress: &'a tool::Progress) -> ToolContext<'a> {
         ToolContext::new(&self.registry, &self.inner.options.limits, progress)
+            .with_clock(self.inner.options.clock.as_ref())
     }
 
     /// Applies a write: journaled first when durable (compacting when due), else
@@ -149,10 +153,10 @@ impl NetworksServer {
         &self,
         tool: &ToolDef,
         arguments: &Value,
-        run: impl FnOnce() -> Result<Value, Error>,
+        run: impl FnOnce() -> Result<(Value, Option<u64>), Error>,
     ) -> Result<Value, Error> {
         let Some(storage) = &self.storage else {
-            return run();
+            return run().map(|(output, _)| output);
         };
         let roll_back = |durable: Recovered| self.roll_back(durable);
         // The compare of a conditional write held when it was acknowledged; the
@@ -222,7 +226,10 @@ impl NetworksServer {
             }
         })?;
         let ctx = self.context(progress);
-        let result = self.apply_write(tool, &arguments, || tool.call(&ctx, &arguments));
+        let result = self.apply_write(tool, &arguments, || {
+            tool.call(&ctx, &arguments)
+                .map(|output| (output, ctx.read_at.get()))
+        });
         if result.is_ok() {
             self.inner.changes.publish(notify::Change::List);
         }
@@ -252,8 +259,12 @@ impl NetworksServer {
             registry.insert(&name, network)?;
         }
         let unlimited = crate::limits::Limits::unlimited();
-        let ctx = ToolContext::new(registry, &unlimited, &tool::Progress::NONE);
-        for (index, (tool, arguments)) in recovered.calls.into_iter().enumerate() {
+        for (index, call) in recovered.calls.into_iter().enumerate() {
+            // The call reads the time it read when it was made.
+            let clock = crate::clock::ManualClock::new(call.now.unwrap_or(0));
+            let ctx =
+                ToolContext::new(registry, &unlimited, &tool::Progress::NONE).with_clock(&clock);
+            let (tool, arguments) = (call.tool, call.arguments);
             let Some(tool) = tools::find(&self.inner.tools_all, &tool) else {
                 return Err(Error::Internal {
                     message: format!(
@@ -319,7 +330,8 @@ impl NetworksServer {
             let copy = network.read().clone();
             scratch.insert(name, copy)?;
         }
-        let ctx = ToolContext::new(&scratch, &self.inner.options.limits, progress);
+        let ctx = ToolContext::new(&scratch, &self.inner.options.limits, progress)
+            .with_clock(self.inner.options.clock.as_ref());
         let mut output = tool.call(&ctx, &arguments)?;
         if let Value::Object(map) = &mut output {
             map.insert("dry_run".into(), Value::Bool(true));
@@ -389,7 +401,9 @@ impl NetworksServer {
             true if self.inner.options.dry_run => {
                 guarded(&|| self.dry_run(tool, call.arguments.clone(), call.progress))
             }
-            true => self.apply_write(tool, &call.arguments, run),
+            true => self.apply_write(tool, &call.arguments, || {
+                run().map(|output| (output, ctx.read_at.get()))
+            }),
             false => run(),
         }
     }
@@ -759,7 +773,7 @@ impl ServerHandler for NetworksServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(prompts::list())
+        Ok(prompts::list(&self.inner.options.toolsets))
     }
 
     async fn get_prompt(
@@ -767,7 +781,12 @@ impl ServerHandler for NetworksServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
+        prompts::get(
+            &request.name,
+            request.arguments.as_ref(),
+            &self.inner.options.toolsets,
+        )
+        .map(Into::into)
     }
 
     #[allow(deprecated)] // logging: see the module's note

@@ -1,11 +1,14 @@
-//! MCP prompts: our best practice for the two jobs agents most often bring, as
-//! ready-made instructions that name the tools to call in order.
+//! MCP prompts: our best practice for the jobs agents most often bring, as
+//! ready-made instructions that name the tools to call in order. A prompt that
+//! needs an opt-in toolset is offered only when that toolset is.
 
 use rmcp::ErrorData;
 use rmcp::model::{
     GetPromptResult, JsonObject, ListPromptsResult, Prompt, PromptArgument, PromptMessage, Role,
 };
 use serde_json::json;
+
+use super::tool::Toolset;
 
 struct PromptDef {
     name: &'static str,
@@ -14,6 +17,8 @@ struct PromptDef {
     /// (name, description, required)
     arguments: &'static [(&'static str, &'static str, bool)],
     render: fn(&Args<'_>) -> String,
+    /// The opt-in toolset whose tools it uses, if any.
+    needs: Option<Toolset>,
 }
 
 /// A prompt's arguments, with defaults for the optional ones.
@@ -51,6 +56,7 @@ const PROMPTS: &[PromptDef] = &[
             ),
         ],
         render: plan_dependencies,
+        needs: None,
     },
     PromptDef {
         name: "impact_analysis",
@@ -61,6 +67,7 @@ const PROMPTS: &[PromptDef] = &[
             ("node_id", "The node that will change.", true),
         ],
         render: impact_analysis,
+        needs: None,
     },
     PromptDef {
         name: "untangle_cycles",
@@ -68,6 +75,22 @@ const PROMPTS: &[PromptDef] = &[
         description: "List every dependency cycle of a network and propose the fewest edges to remove so that the work can be ordered.",
         arguments: &[("network_name", "The network to check.", true)],
         render: untangle_cycles,
+        needs: None,
+    },
+    PromptDef {
+        name: "execute_plan",
+        title: "Work through a shared plan as one of several workers",
+        description: "The loop a worker follows to execute a plan network together with other workers: claim ready tasks, do them, complete or release them, renew long ones, until every task is done.",
+        arguments: &[
+            ("network_name", "The plan to execute.", true),
+            (
+                "worker",
+                "Your worker id, unique among the workers (e.g. agent-3).",
+                true,
+            ),
+        ],
+        render: execute_plan,
+        needs: Some(Toolset::Work),
     },
 ];
 
@@ -124,10 +147,28 @@ Convention: an edge A -> B means "A depends on B"; a cycle means no valid order 
     )
 }
 
-/// `prompts/list`.
-pub fn list() -> ListPromptsResult {
+fn execute_plan(args: &Args<'_>) -> String {
+    let network = args.or("network_name", "");
+    let worker = args.or("worker", "");
+    format!(
+        r#"You are worker "{worker}", one of several workers executing the plan in network "{network}" together, with the networks-mcp tools. Each task is a node; an edge A -> B means "A needs B first". A task is done when its attribute status is "done".
+
+Repeat:
+1. network_claim_ready with network_name "{network}", worker "{worker}", count 1 and lease_seconds a little longer than a task takes you (default 600). The tasks in claimed are yours alone: no other worker gets them while the lease holds.
+2. If claimed is empty: if finished is true, every task is done: stop. Otherwise read note: other workers hold the ready tasks, or tasks wait on them. Wait (a client subscribed to the resource network://{network} is told of every change) and go to 1.
+3. Do the task: its data and attributes say what it is. If it takes longer than the lease, call network_renew_claim with node_ids [the task] before the lease ends (lease_expires_ms, milliseconds since the Unix epoch; now_ms is the server's time).
+4. When it is done, network_complete_claim with node_ids [the task]. newly_ready lists the tasks this unblocked. If you cannot finish it, network_release_claim gives it back at once.
+5. An error claim_not_held means your lease ran out and another worker took the task: drop it and go to 1.
+
+network_plan_progress shows how far the plan is: done, claimed, ready, blocked, who holds what, and what is left of the critical path. Quote node ids exactly as stored."#
+    )
+}
+
+/// `prompts/list`: the prompts whose tools are among `toolsets`.
+pub fn list(toolsets: &std::collections::BTreeSet<Toolset>) -> ListPromptsResult {
     let prompts = PROMPTS
         .iter()
+        .filter(|p| p.needs.is_none_or(|t| toolsets.contains(&t)))
         .map(|p| {
             let arguments = p
                 .arguments
@@ -146,9 +187,14 @@ pub fn list() -> ListPromptsResult {
 
 /// `prompts/get`: the prompt with its arguments filled in, or an error naming
 /// the unknown prompt or the missing argument.
-pub fn get(name: &str, arguments: Option<&JsonObject>) -> Result<GetPromptResult, ErrorData> {
-    let Some(prompt) = PROMPTS.iter().find(|p| p.name == name) else {
-        let names: Vec<&str> = PROMPTS.iter().map(|p| p.name).collect();
+pub fn get(
+    name: &str,
+    arguments: Option<&JsonObject>,
+    toolsets: &std::collections::BTreeSet<Toolset>,
+) -> Result<GetPromptResult, ErrorData> {
+    let offered = |p: &&PromptDef| p.needs.is_none_or(|t| toolsets.contains(&t));
+    let Some(prompt) = PROMPTS.iter().filter(offered).find(|p| p.name == name) else {
+        let names: Vec<&str> = PROMPTS.iter().filter(offered).map(|p| p.name).collect();
         return Err(ErrorData::invalid_params(
             format!(
                 "unknown prompt '{name}'. Available prompts: {}.",
@@ -179,6 +225,14 @@ mod tests {
     use super::*;
     use rmcp::model::ContentBlock;
 
+    fn all() -> std::collections::BTreeSet<Toolset> {
+        Toolset::ALL.into_iter().collect()
+    }
+
+    fn get(name: &str, arguments: Option<&JsonObject>) -> Result<GetPromptResult, ErrorData> {
+        super::get(name, arguments, &all())
+    }
+
     fn text(result: &GetPromptResult) -> String {
         match &result.messages[0].content {
             ContentBlock::Text(t) => t.text.clone(),
@@ -196,6 +250,7 @@ mod tests {
         args.insert("goal".into(), json!("ship the release"));
         args.insert("network_name".into(), json!("release"));
         args.insert("node_id".into(), json!("logging"));
+        args.insert("worker".into(), json!("agent-3"));
         for prompt in PROMPTS {
             let result = get(prompt.name, Some(&args)).expect("renders");
             let body = text(&result);
@@ -214,6 +269,25 @@ mod tests {
         }
         assert!(text(&get("plan_dependencies", Some(&args)).unwrap()).contains("ship the release"));
         assert!(text(&get("impact_analysis", Some(&args)).unwrap()).contains("\"logging\""));
+        assert!(text(&get("execute_plan", Some(&args)).unwrap()).contains("worker \"agent-3\""));
+    }
+
+    #[test]
+    fn a_prompt_for_an_opt_in_toolset_is_offered_only_with_it() {
+        let default: std::collections::BTreeSet<Toolset> = Toolset::DEFAULT.into_iter().collect();
+        let names = |toolsets| -> Vec<String> {
+            list(toolsets)
+                .prompts
+                .iter()
+                .map(|p| p.name.clone())
+                .collect()
+        };
+        assert!(!names(&default).contains(&"execute_plan".to_string()));
+        assert!(names(&all()).contains(&"execute_plan".to_string()));
+        let mut args = JsonObject::new();
+        args.insert("network_name".into(), json!("plan"));
+        args.insert("worker".into(), json!("w1"));
+        assert!(super::get("execute_plan", Some(&args), &default).is_err());
     }
 
     #[test]

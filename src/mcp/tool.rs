@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::schema;
+use crate::clock::{Clock, SystemClock};
 use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::registry::NetworkRegistry;
@@ -31,11 +32,24 @@ pub enum Toolset {
     Analysis,
     /// Import and export in other formats: Mermaid, DOT, NetworkX, GraphML, Cypher, CSV.
     Interchange,
+    /// Several workers executing one plan: claim ready tasks under leases,
+    /// complete, release, renew, progress. Opt-in: not in [`Toolset::DEFAULT`].
+    Work,
 }
 
 impl Toolset {
     /// Every toolset, in listing order.
-    pub const ALL: [Toolset; 4] = [
+    pub const ALL: [Toolset; 5] = [
+        Toolset::Core,
+        Toolset::Edit,
+        Toolset::Analysis,
+        Toolset::Interchange,
+        Toolset::Work,
+    ];
+
+    /// The toolsets offered when none are named: all but the opt-in `work`, so
+    /// that a single agent's tool list stays small.
+    pub const DEFAULT: [Toolset; 4] = [
         Toolset::Core,
         Toolset::Edit,
         Toolset::Analysis,
@@ -49,6 +63,7 @@ impl Toolset {
             Toolset::Edit => "edit",
             Toolset::Analysis => "analysis",
             Toolset::Interchange => "interchange",
+            Toolset::Work => "work",
         }
     }
 }
@@ -91,6 +106,10 @@ pub struct ToolContext<'a> {
     /// The network's version right after this call's write, taken under the
     /// network's lock, so that it names exactly the state this write made.
     pub written: Cell<Option<u64>>,
+    /// The server's clock (see [`ToolContext::now`]).
+    pub clock: &'a dyn Clock,
+    /// The time this call read from `clock`, once read: the journal records it.
+    pub read_at: Cell<Option<u64>>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -106,6 +125,27 @@ impl<'a> ToolContext<'a> {
             progress,
             if_version: None,
             written: Cell::new(None),
+            clock: &SystemClock,
+            read_at: Cell::new(None),
+        }
+    }
+
+    /// The same context reading time from `clock`.
+    pub fn with_clock(self, clock: &'a dyn Clock) -> Self {
+        ToolContext { clock, ..self }
+    }
+
+    /// The current time in milliseconds since the Unix epoch, read once per call:
+    /// every later read in the same call gives the same time, and the journal
+    /// records it, so that a replay reads it again.
+    pub fn now(&self) -> u64 {
+        match self.read_at.get() {
+            Some(now) => now,
+            None => {
+                let now = self.clock.now_ms();
+                self.read_at.set(Some(now));
+                now
+            }
         }
     }
 
@@ -259,14 +299,19 @@ impl ToolDef {
                 false => (Cow::Borrowed(arguments), None),
             };
             let params: P = decode(name, &checked_schema, &expected, &arguments)?;
+            let outer = ctx;
             let ctx = ToolContext {
-                registry: ctx.registry,
-                limits: ctx.limits,
-                progress: ctx.progress,
-                if_version: if_version.or(ctx.if_version),
+                registry: outer.registry,
+                limits: outer.limits,
+                progress: outer.progress,
+                if_version: if_version.or(outer.if_version),
                 written: Cell::new(None),
+                clock: outer.clock,
+                read_at: Cell::new(outer.read_at.get()),
             };
-            let output = body(&ctx, params)?;
+            let output = body(&ctx, params);
+            outer.read_at.set(ctx.read_at.get());
+            let output = output?;
             let mut value = serde_json::to_value(output).map_err(|e| Error::Internal {
                 message: format!("could not encode the result of {name}: {e}"),
             })?;

@@ -63,22 +63,41 @@ impl Network {
     /// assert_eq!(path.length, 8.0);
     /// ```
     pub fn critical_path(&self) -> Result<CriticalPath> {
+        match self.longest_path_among(&|_| true) {
+            Some(result) => result,
+            None => Err(self.cycle_error("a critical path")),
+        }
+    }
+
+    /// [`Network::critical_path`] of the subgraph induced by the nodes `keep`
+    /// accepts (edges count when both ends are kept), with the same algorithm,
+    /// complexity and ties; `None` when the kept nodes hold a cycle.
+    pub(crate) fn longest_path_among(
+        &self,
+        keep: &dyn Fn(NodeIndex) -> bool,
+    ) -> Option<Result<CriticalPath>> {
         let g = self.graph();
         let bound = g.node_bound();
         // Kahn's algorithm with the DP folded in: when `v` is dequeued all its
         // predecessors are final, so `best[v]` is final; then its out-edges relax
         // their targets. Until then `best[w]` is the best extension seen so far,
         // from the edge `pred[w]` whose source is `pred_source[w]`.
+        let kept: Vec<bool> = (0..bound)
+            .map(|i| g.contains_node(NodeIndex::new(i)) && keep(NodeIndex::new(i)))
+            .collect();
+        let kept_count = kept.iter().filter(|&&k| k).count();
         let mut pending = vec![0u32; bound];
         for e in g.edge_references() {
-            pending[e.target().index()] += 1;
+            if kept[e.source().index()] && kept[e.target().index()] {
+                pending[e.target().index()] += 1;
+            }
         }
         let mut best = vec![f64::NEG_INFINITY; bound];
         let mut pred: Vec<Option<EdgeIndex>> = vec![None; bound];
         let mut pred_source = vec![0u32; bound];
         let mut queue: Vec<NodeIndex> = g
             .node_indices()
-            .filter(|v| pending[v.index()] == 0)
+            .filter(|v| kept[v.index()] && pending[v.index()] == 0)
             .collect();
         let mut head = 0;
         while let Some(&v) = queue.get(head) {
@@ -91,6 +110,9 @@ impl Network {
             }
             for e in g.edges_directed(v, Outgoing) {
                 let w = e.target().index();
+                if !kept[w] {
+                    continue;
+                }
                 let candidate = best[vi] + e.weight().weight;
                 let source = vi as u32;
                 let better = match pred[w] {
@@ -111,28 +133,28 @@ impl Network {
                 }
             }
         }
-        if queue.len() != g.node_count() {
-            return Err(self.cycle_error("a critical path"));
+        if queue.len() != kept_count {
+            return None;
         }
 
         let mut end: Option<NodeIndex> = None;
-        for v in g.node_indices() {
+        for v in g.node_indices().filter(|v| kept[v.index()]) {
             if end.is_none_or(|e| best[v.index()] > best[e.index()]) {
                 end = Some(v);
             }
         }
         let Some(end) = end else {
-            return Ok(CriticalPath {
+            return Some(Ok(CriticalPath {
                 nodes: Vec::new(),
                 edges: Vec::new(),
                 length: 0.0,
-            });
+            }));
         };
         if !best[end.index()].is_finite() {
-            return Err(Error::WeightOverflow {
+            return Some(Err(Error::WeightOverflow {
                 what: "the critical path".into(),
                 hops_possible: false,
-            });
+            }));
         }
 
         let mut nodes = vec![end];
@@ -149,10 +171,10 @@ impl Network {
         }
         nodes.reverse();
         edges.reverse();
-        Ok(CriticalPath {
+        Some(Ok(CriticalPath {
             nodes,
             edges,
             length: best[end.index()],
-        })
+        }))
     }
 }

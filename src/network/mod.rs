@@ -38,6 +38,7 @@ mod structure;
 pub mod traversal;
 mod types;
 pub mod validate;
+pub mod work;
 
 use hashbrown::HashSet;
 use petgraph::Direction::{Incoming, Outgoing};
@@ -82,6 +83,9 @@ pub struct Network {
     version: u64,
     /// Tells this network apart from every other one made in this process.
     instance: Instance,
+    /// Derived from the content at one version: the tasks a claim can take
+    /// ([`work`]), so that a claim does not scan the whole plan.
+    frontier: work::Frontier,
 }
 
 /// A number unique to each network made in this process, so that a version

@@ -90,10 +90,22 @@ pub struct StorageConfig {
 pub struct Recovered {
     /// The networks of the snapshot.
     pub networks: Vec<(String, Network)>,
-    /// The journaled tool calls newer than the snapshot: `(tool, arguments)`, in order.
-    pub calls: Vec<(String, Value)>,
+    /// The journaled tool calls newer than the snapshot, in order.
+    pub calls: Vec<JournaledCall>,
     /// Whether a torn last record was dropped.
     pub torn_tail: bool,
+}
+
+/// One journaled tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JournaledCall {
+    /// The tool's name.
+    pub tool: String,
+    /// Its arguments, without `if_version`.
+    pub arguments: Value,
+    /// The time the call read from the server's clock (a claim's lease starts
+    /// then), so that a replay makes exactly the state the call made.
+    pub now: Option<u64>,
 }
 
 /// One journal record's payload, decoded strictly: a record that is not exactly
@@ -104,6 +116,9 @@ struct Record {
     seq: u64,
     tool: String,
     arguments: Value,
+    /// Present when the call read the clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    now: Option<u64>,
 }
 
 struct JournalState {
@@ -183,7 +198,7 @@ fn lock_directory(dir: &Path) -> Result<File, StorageError> {
 /// `seq <= keep_through`. Changes nothing.
 struct OnDisk {
     networks: Vec<(String, Network)>,
-    calls: Vec<(String, Value)>,
+    calls: Vec<JournaledCall>,
     last_seq: u64,
     journal_len: usize,
     good_len: usize,
@@ -245,7 +260,11 @@ fn read_on_disk(dir: &Path, keep_through: u64) -> Result<OnDisk, StorageError> {
             break;
         }
         last_seq = record.seq;
-        calls.push((record.tool, record.arguments));
+        calls.push(JournaledCall {
+            tool: record.tool,
+            arguments: record.arguments,
+            now: record.now,
+        });
     }
     Ok(OnDisk {
         networks,
@@ -322,7 +341,8 @@ impl Storage {
     }
 
     /// Applies a write and journals it durably before returning. `apply` runs under
-    /// the journal's order lock; its result is journaled only if it is `Ok`.
+    /// the journal's order lock; its result is journaled only if it is `Ok`, with
+    /// the time it read from the clock, if any.
     ///
     /// If the record cannot be appended or made durable, the write must not stay
     /// visible: `roll_back` is called with what is on disk up to the last durable
@@ -332,7 +352,7 @@ impl Storage {
         &self,
         tool: &str,
         arguments: &Value,
-        apply: impl FnOnce() -> Result<Value, Error>,
+        apply: impl FnOnce() -> Result<(Value, Option<u64>), Error>,
         roll_back: &dyn Fn(Recovered),
     ) -> (Result<Value, Error>, bool) {
         let (seq, output, due) = {
@@ -340,8 +360,8 @@ impl Storage {
             if let Some(refusal) = self.refusal(&state) {
                 return (Err(refusal), false);
             }
-            let output = match apply() {
-                Ok(output) => output,
+            let (output, now) = match apply() {
+                Ok(applied) => applied,
                 Err(e) => return (Err(e), false),
             };
             let seq = state.appended + 1;
@@ -349,6 +369,7 @@ impl Storage {
                 seq,
                 tool: tool.to_string(),
                 arguments: arguments.clone(),
+                now,
             };
             let payload = serde_json::to_vec(&record).unwrap_or_default();
             let encoded = journal::encode(&payload);

@@ -28,3 +28,5 @@ mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
 mod versions;
+mod work;
+mod work_model;

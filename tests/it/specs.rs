@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{NetworksServer, ServerOptions, Toolset};
 
 const SECTIONS: [&str; 8] = [
     "### 1. Tool Purpose and Description",
@@ -52,7 +52,12 @@ fn properties(schema: &serde_json::Map<String, serde_json::Value>) -> BTreeSet<S
 
 #[test]
 fn every_tool_has_a_matching_spec_and_every_spec_a_tool() {
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    // Every toolset, the opt-in ones too.
+    let options = ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        ..ServerOptions::default()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     let specs = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
     let mut problems = Vec::new();
     let mut names = BTreeSet::new();

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{NetworksServer, ServerOptions, Toolset};
 use serde_json::json;
 
 /// The whole `tools/list` result, as compact JSON.
@@ -13,8 +13,12 @@ const WHOLE_LIST_BUDGET: usize = 40 * 1024;
 /// Names, descriptions and input schemas, as compact JSON.
 const MODEL_READ_BUDGET: usize = 24 * 1024;
 
-fn sizes() -> (usize, usize) {
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+/// The opt-in `work` toolset on its own, as compact JSON: what a worker adds.
+const WORK_TOOLSET_BUDGET: usize = 12 * 1024;
+
+/// The sizes of the tool list with `options`' toolsets.
+fn sizes_with(options: ServerOptions) -> (usize, usize) {
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     let tools = server.listed_tools();
     let whole = serde_json::to_string(&json!({ "tools": tools }))
         .unwrap()
@@ -34,6 +38,11 @@ fn sizes() -> (usize, usize) {
     (whole, read)
 }
 
+/// The default tool list.
+fn sizes() -> (usize, usize) {
+    sizes_with(ServerOptions::default())
+}
+
 #[test]
 fn tools_list_fits_its_budget() {
     let (whole, read) = sizes();
@@ -47,5 +56,18 @@ fn tools_list_fits_its_budget() {
     assert!(
         read <= MODEL_READ_BUDGET,
         "names, descriptions and input schemas are {read} bytes, over their budget of {MODEL_READ_BUDGET}"
+    );
+}
+
+#[test]
+fn the_work_toolset_fits_its_budget() {
+    let (whole, read) = sizes_with(ServerOptions {
+        toolsets: [Toolset::Work].into_iter().collect(),
+        ..ServerOptions::default()
+    });
+    eprintln!("work toolset: {whole} bytes whole, {read} bytes read by a model");
+    assert!(
+        whole <= WORK_TOOLSET_BUDGET,
+        "the work toolset is {whole} bytes, over its budget of {WORK_TOOLSET_BUDGET}"
     );
 }

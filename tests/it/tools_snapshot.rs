@@ -7,11 +7,16 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{NetworksServer, ServerOptions, Toolset};
 
 #[test]
 fn tools_list_is_stable() {
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    // Every toolset, the opt-in ones too.
+    let options = ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        ..ServerOptions::default()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     let tools = server.listed_tools();
     let names: Vec<&str> = tools.iter().map(|tool| &*tool.name).collect();
     insta::with_settings!({snapshot_path => "snapshots/tools", prepend_module_to_snapshot => false}, {

@@ -7,6 +7,7 @@ pub(crate) mod edit;
 pub(crate) mod interchange;
 pub(crate) mod networks;
 pub(crate) mod visualize;
+pub(crate) mod work;
 
 use super::tool::ToolDef;
 
@@ -18,6 +19,7 @@ pub fn all() -> Vec<ToolDef> {
     tools.extend(analysis::tools());
     tools.extend(interchange::tools());
     tools.extend(visualize::tools());
+    tools.extend(work::tools());
     tools
 }
 

@@ -1,0 +1,688 @@
+//! The team test: many workers execute one plan together through the work
+//! tools, against the built binary over HTTP, and the run is checked.
+//!
+//! ```text
+//! cargo run --release --example team -- --server target/release/networks-mcp
+//!     [--tasks 10000] [--workers 16] [--dying 3] [--lease 3] [--durable] [--kills 2]
+//! cargo run --release --example team -- --server target/release/networks-mcp --bench
+//! ```
+//!
+//! A random DAG plan of `--tasks` tasks is loaded; `--workers` threads, each its
+//! own MCP session, loop: claim one task, complete it. `--dying` of them die
+//! holding a claim, whose lease (`--lease` seconds) then runs out and another
+//! worker takes the task. With `--durable` the server keeps a data directory and
+//! is killed (SIGKILL) and restarted `--kills` times during the run; workers open
+//! new sessions and carry on. Checked at the end, exiting non-zero otherwise:
+//! - every task was completed exactly once;
+//! - no task was claimed before all its prerequisites were done;
+//! - no two live claims on one task at any moment (each claim began after the
+//!   lease of the one before it ended, by the server's clock);
+//! - the final state is the plan with every task done.
+//!
+//! `--bench` prints the figures of BENCHMARKS.md instead: tasks per second with
+//! 1, 4 and 16 workers through `network_claim_ready`, and, for comparison, the
+//! same with workers that claim by compare-and-swap (`network_ready_nodes`, then
+//! `network_update_node` with `if_version` and `expect`) and the rate at which
+//! those must retry on `version_conflict` or `precondition_failed`.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const PROTOCOL: &str = "2025-06-18";
+const PLAN: &str = "plan";
+
+#[derive(Clone)]
+struct Args {
+    server: PathBuf,
+    tasks: usize,
+    workers: usize,
+    dying: usize,
+    lease: u64,
+    durable: bool,
+    kills: usize,
+    bench: bool,
+    seed: u64,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        server: PathBuf::from("target/release/networks-mcp"),
+        tasks: 10_000,
+        workers: 16,
+        dying: 3,
+        lease: 3,
+        durable: false,
+        kills: 2,
+        bench: false,
+        seed: 7,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--server" => args.server = PathBuf::from(value()),
+            "--tasks" => args.tasks = value().parse().expect("--tasks N"),
+            "--workers" => args.workers = value().parse().expect("--workers N"),
+            "--dying" => args.dying = value().parse().expect("--dying N"),
+            "--lease" => args.lease = value().parse().expect("--lease SECONDS"),
+            "--kills" => args.kills = value().parse().expect("--kills N"),
+            "--seed" => args.seed = value().parse().expect("--seed N"),
+            "--durable" => args.durable = true,
+            "--bench" => args.bench = true,
+            other => panic!("unknown option {other}"),
+        }
+    }
+    args
+}
+
+// ---------------------------------------------------------------- the server
+
+/// The binary serving HTTP; restartable on the same port.
+struct Server {
+    child: Child,
+    port: u16,
+    command: Vec<String>,
+    bin: PathBuf,
+}
+
+impl Server {
+    fn start(bin: &PathBuf, data_dir: Option<&PathBuf>) -> Server {
+        let mut command = vec![
+            "--toolsets".to_string(),
+            "core,edit,analysis,work".to_string(),
+            "--log-level".to_string(),
+            "warn".to_string(),
+        ];
+        if let Some(dir) = data_dir {
+            command.push("--data-dir".into());
+            command.push(dir.display().to_string());
+        }
+        let (child, port) = spawn(bin, &command, 0);
+        Server {
+            child,
+            port,
+            command,
+            bin: bin.clone(),
+        }
+    }
+
+    fn base(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// SIGKILL, then the same command on the same port.
+    fn kill_and_restart(&mut self) -> Duration {
+        self.child.kill().expect("SIGKILL the server");
+        let _ = self.child.wait();
+        let started = Instant::now();
+        let (child, _) = spawn(&self.bin, &self.command, self.port);
+        self.child = child;
+        started.elapsed()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the binary on `port` (0: a free one) and waits until it accepts
+/// connections. Its stderr (warnings and errors only) is passed through.
+fn spawn(bin: &PathBuf, args: &[String], port: u16) -> (Child, u16) {
+    let port = match port {
+        0 => std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port(),
+        port => port,
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut child = Command::new(bin)
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .env_remove("NETWORKS_MCP_TOOLSETS")
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                // It exited: the port may still be held by the killed process.
+                break;
+            }
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return (child, port);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            Instant::now() < deadline,
+            "the server did not start listening on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+// ---------------------------------------------------------------- a client
+
+/// Why a call has no answer: the server went away (killed, restarting) or
+/// forgot the session. Whether a write was applied is then unknown.
+#[derive(Debug)]
+struct Lost;
+
+/// One MCP session over HTTP that opens a new session when the server restarts.
+struct Mcp {
+    http: reqwest::blocking::Client,
+    base: Arc<RwLock<String>>,
+    session: Option<String>,
+    next_id: u64,
+}
+
+impl Mcp {
+    fn new(base: Arc<RwLock<String>>) -> Mcp {
+        Mcp {
+            http: reqwest::blocking::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .unwrap(),
+            base,
+            session: None,
+            next_id: 0,
+        }
+    }
+
+    fn post(&self, body: &Value) -> reqwest::Result<reqwest::blocking::Response> {
+        let url = format!("{}/mcp", self.base.read().unwrap());
+        let mut request = self
+            .http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .json(body);
+        if let Some(session) = &self.session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", PROTOCOL);
+        }
+        request.send()
+    }
+
+    /// Opens a session, waiting (up to a minute) for a server that restarts.
+    fn connect(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        self.session = None;
+        loop {
+            let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": PROTOCOL, "capabilities": {},
+                "clientInfo": {"name": "team", "version": "1"}}});
+            if let Ok(response) = self.post(&init)
+                && response.status().is_success()
+                && let Some(id) = response.headers().get("mcp-session-id")
+            {
+                self.session = Some(id.to_str().unwrap().to_string());
+                let _ = response.text();
+                let notified = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+                if self.post(&notified).is_ok_and(|r| r.status().is_success()) {
+                    return;
+                }
+            }
+            assert!(Instant::now() < deadline, "the server did not come back");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A tool call's structured result (success or error object).
+    fn tool(&mut self, name: &str, arguments: Value) -> Result<Value, Lost> {
+        if self.session.is_none() {
+            self.connect();
+        }
+        self.next_id += 1;
+        let body = json!({"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call",
+                          "params": {"name": name, "arguments": arguments}});
+        let response = self.post(&body).map_err(|_| {
+            self.session = None;
+            Lost
+        })?;
+        if !response.status().is_success() {
+            // 404: the server restarted and forgot the session.
+            self.session = None;
+            return Err(Lost);
+        }
+        let text = response.text().map_err(|_| {
+            self.session = None;
+            Lost
+        })?;
+        let reply = serde_json::from_str::<Value>(&text).ok().or_else(|| {
+            text.lines()
+                .rev()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .find(|v| v.get("id").is_some())
+        });
+        match reply {
+            Some(reply) if reply["result"]["structuredContent"].is_object() => {
+                Ok(reply["result"]["structuredContent"].clone())
+            }
+            other => panic!("{name}: unexpected reply {other:?}"),
+        }
+    }
+
+    /// A call that must succeed, retried while the server is away (for calls
+    /// that are safe to repeat).
+    fn ok(&mut self, name: &str, arguments: Value) -> Value {
+        loop {
+            match self.tool(name, arguments.clone()) {
+                Ok(result) if result["status"] == "success" => return result,
+                Ok(result) => panic!("{name}: {result}"),
+                Err(Lost) => continue,
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the plan
+
+/// A random DAG: task i needs up to three earlier tasks, mostly recent ones,
+/// so that the plan is both wide and deep.
+fn random_plan(tasks: usize, seed: u64) -> Vec<Vec<usize>> {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    (0..tasks)
+        .map(|i| {
+            if i == 0 {
+                return Vec::new();
+            }
+            let mut needs: Vec<usize> = (0..next() % 4)
+                .map(|_| i - 1 - next() % i.min(200))
+                .collect();
+            needs.sort_unstable();
+            needs.dedup();
+            needs
+        })
+        .collect()
+}
+
+fn task_id(i: usize) -> String {
+    format!("task-{i:05}")
+}
+
+fn load(mcp: &mut Mcp, needs: &[Vec<usize>]) -> usize {
+    mcp.ok("network_create", json!({"network_name": PLAN}));
+    for chunk in (0..needs.len()).collect::<Vec<_>>().chunks(10_000) {
+        let nodes: Vec<Value> = chunk
+            .iter()
+            .map(|&i| json!({"node_id": task_id(i), "attributes": {"status": "todo"}}))
+            .collect();
+        mcp.ok(
+            "network_add_nodes",
+            json!({"network_name": PLAN, "nodes": nodes}),
+        );
+    }
+    let edges: Vec<Value> = needs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, js)| {
+            js.iter()
+                .map(move |&j| json!({"source": task_id(i), "target": task_id(j)}))
+        })
+        .collect();
+    for chunk in edges.chunks(10_000) {
+        mcp.ok(
+            "network_add_edges",
+            json!({"network_name": PLAN, "edges": chunk}),
+        );
+    }
+    edges.len()
+}
+
+// ---------------------------------------------------------------- the ledger
+
+/// An acknowledged claim: `(worker, server time, lease end)`.
+type ClaimSeen = (usize, u64, u64);
+
+/// What the workers saw, to check the invariants against.
+struct Ledger {
+    /// Set before a completion is sent: the server can have it done only after.
+    complete_sent: Vec<AtomicBool>,
+    /// Completions acknowledged per task.
+    completions: Vec<AtomicUsize>,
+    /// Per task: the claims acknowledged.
+    claims: Mutex<HashMap<usize, Vec<ClaimSeen>>>,
+    violations: Mutex<Vec<String>>,
+    done: AtomicUsize,
+}
+
+impl Ledger {
+    fn new(tasks: usize) -> Ledger {
+        Ledger {
+            complete_sent: (0..tasks).map(|_| AtomicBool::new(false)).collect(),
+            completions: (0..tasks).map(|_| AtomicUsize::new(0)).collect(),
+            claims: Mutex::default(),
+            violations: Mutex::default(),
+            done: AtomicUsize::new(0),
+        }
+    }
+
+    fn violation(&self, what: String) {
+        let mut violations = self.violations.lock().unwrap();
+        if violations.len() < 20 {
+            eprintln!("VIOLATION: {what}");
+        }
+        violations.push(what);
+    }
+
+    fn claimed(&self, needs: &[Vec<usize>], task: usize, worker: usize, now: u64, until: u64) {
+        for &p in &needs[task] {
+            if !self.complete_sent[p].load(Ordering::SeqCst) {
+                self.violation(format!(
+                    "{} claimed by worker {worker} before its prerequisite {} was done",
+                    task_id(task),
+                    task_id(p)
+                ));
+            }
+        }
+        let mut claims = self.claims.lock().unwrap();
+        let list = claims.entry(task).or_default();
+        if let Some(&(other, _, end)) = list.last()
+            && end > now
+        {
+            self.violation(format!(
+                "{} claimed by worker {worker} at {now} while worker {other}'s lease ran to {end}",
+                task_id(task)
+            ));
+        }
+        list.push((worker, now, until));
+    }
+
+    fn completed(&self, task: usize) {
+        self.completions[task].fetch_add(1, Ordering::SeqCst);
+        self.done.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+fn index_of(node_id: &str) -> usize {
+    node_id.trim_start_matches("task-").parse().unwrap()
+}
+
+// ---------------------------------------------------------------- workers
+
+struct Team {
+    needs: Vec<Vec<usize>>,
+    ledger: Ledger,
+    base: Arc<RwLock<String>>,
+    lease: u64,
+    claim_requests: AtomicU64,
+}
+
+/// Claims and completes until the plan is finished; a dying worker stops
+/// holding its `die_after`-th claim.
+fn worker(team: &Team, me: usize, die_after: Option<usize>) {
+    let mut mcp = Mcp::new(Arc::clone(&team.base));
+    let name = format!("worker-{me:02}");
+    let mut claims = 0;
+    loop {
+        team.claim_requests.fetch_add(1, Ordering::Relaxed);
+        let reply = match mcp.tool(
+            "network_claim_ready",
+            json!({"network_name": PLAN, "worker": name, "lease_seconds": team.lease}),
+        ) {
+            Ok(reply) => reply,
+            // The claim may have been applied: its task waits for its lease to run out.
+            Err(Lost) => continue,
+        };
+        assert_eq!(reply["status"], "success", "claim: {reply}");
+        let Some(task) = reply["claimed"][0]["node_id"].as_str().map(index_of) else {
+            if reply["finished"] == true {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        };
+        let now = reply["now_ms"].as_u64().unwrap();
+        let until = reply["lease_expires_ms"].as_u64().unwrap();
+        team.ledger.claimed(&team.needs, task, me, now, until);
+        claims += 1;
+        if die_after == Some(claims) {
+            return;
+        }
+        team.ledger.complete_sent[task].store(true, Ordering::SeqCst);
+        let mut lost_before = false;
+        loop {
+            match mcp.tool(
+                "network_complete_claim",
+                json!({"network_name": PLAN, "worker": name, "node_ids": [task_id(task)]}),
+            ) {
+                Ok(reply) if reply["status"] == "success" => {
+                    let completed = reply["completed"].as_array().unwrap().len() == 1;
+                    let repeated = reply["already_done"].as_array().unwrap().len() == 1;
+                    if completed || (repeated && lost_before) {
+                        team.ledger.completed(task);
+                    } else {
+                        team.ledger
+                            .violation(format!("completing {} said {reply}", task_id(task)));
+                    }
+                    break;
+                }
+                // The lease ran out (the server was away) and another worker took it.
+                Ok(reply) if reply["code"] == "claim_not_held" => break,
+                Ok(reply) => panic!("complete: {reply}"),
+                Err(Lost) => lost_before = true,
+            }
+        }
+    }
+}
+
+/// Runs one team over the plan; returns the elapsed time and claim requests.
+fn run_team(args: &Args, durable: bool) -> (Duration, u64) {
+    let data_dir = durable.then(|| {
+        let dir = std::env::temp_dir().join(format!("networks-mcp-team-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    });
+    let mut server = Server::start(&args.server, data_dir.as_ref());
+    let base = Arc::new(RwLock::new(server.base()));
+    let needs = random_plan(args.tasks, args.seed);
+    let edges = load(&mut Mcp::new(Arc::clone(&base)), &needs);
+    let team = Team {
+        ledger: Ledger::new(args.tasks),
+        needs,
+        base: Arc::clone(&base),
+        lease: args.lease,
+        claim_requests: AtomicU64::new(0),
+    };
+    let started = Instant::now();
+    let kills = if durable { args.kills } else { 0 };
+    std::thread::scope(|scope| {
+        for me in 0..args.workers {
+            let team = &team;
+            let die_after = (me < args.dying).then_some(50 * (me + 1));
+            scope.spawn(move || worker(team, me, die_after));
+        }
+        for k in 1..=kills {
+            let at = args.tasks * k / (kills + 1);
+            while team.ledger.done.load(Ordering::SeqCst) < at {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let down = server.kill_and_restart();
+            eprintln!(
+                "team: killed the server (SIGKILL) after {} completions; back in {:.0} ms",
+                team.ledger.done.load(Ordering::SeqCst),
+                down.as_secs_f64() * 1e3
+            );
+        }
+    });
+    let elapsed = started.elapsed();
+
+    // The invariants.
+    let ledger = &team.ledger;
+    for (task, count) in ledger.completions.iter().enumerate() {
+        let count = count.load(Ordering::SeqCst);
+        if count != 1 {
+            ledger.violation(format!("{} completed {count} times", task_id(task)));
+        }
+    }
+    let mut mcp = Mcp::new(base);
+    let progress = mcp.ok("network_plan_progress", json!({"network_name": PLAN}));
+    let describe = mcp.ok("network_describe", json!({"network_name": PLAN}));
+    let expected = (args.tasks, 0, 0, 0, true);
+    let got = (
+        progress["done"].as_u64().unwrap() as usize,
+        progress["claimed"].as_u64().unwrap() as usize,
+        progress["ready"].as_u64().unwrap() as usize,
+        progress["blocked"].as_u64().unwrap() as usize,
+        progress["finished"] == true,
+    );
+    if got != expected {
+        ledger.violation(format!("final progress {progress}"));
+    }
+    let shape = (
+        describe["nodes"].as_u64().unwrap_or(0) as usize,
+        describe["edges"].as_u64().unwrap_or(0) as usize,
+    );
+    if shape != (args.tasks, edges) {
+        ledger.violation(format!(
+            "the plan changed shape: {shape:?}, not {:?}",
+            (args.tasks, edges)
+        ));
+    }
+    let taken_over = ledger
+        .claims
+        .lock()
+        .unwrap()
+        .values()
+        .filter(|c| c.len() > 1)
+        .count();
+    let violations = ledger.violations.lock().unwrap().len();
+    eprintln!(
+        "team{}: {} tasks, {edges} edges, {} workers ({} dying), {kills} kills: {:.1} s, {} claim requests, {taken_over} tasks taken over after a lease ran out, {violations} violations",
+        if durable { " (durable)" } else { "" },
+        args.tasks,
+        args.workers,
+        args.dying,
+        elapsed.as_secs_f64(),
+        team.claim_requests.load(Ordering::Relaxed),
+    );
+    drop(server);
+    if let Some(dir) = data_dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    if violations > 0 {
+        std::process::exit(1);
+    }
+    if args.dying > 0 && taken_over < args.dying {
+        eprintln!("team: the dying workers' tasks were not taken over");
+        std::process::exit(1);
+    }
+    (elapsed, team.claim_requests.load(Ordering::Relaxed))
+}
+
+// ---------------------------------------------------------------- the bench
+
+/// Workers that claim by compare-and-swap: read the version, list ready tasks,
+/// then claim one with `if_version` and `expect`. Returns (claims, retries).
+fn cas_worker(base: &Arc<RwLock<String>>, me: usize, stop: &AtomicBool) -> (u64, u64) {
+    let mut mcp = Mcp::new(Arc::clone(base));
+    let name = format!("worker-{me:02}");
+    let (mut claims, mut retries) = (0u64, 0u64);
+    let mut pick = me;
+    while !stop.load(Ordering::Relaxed) {
+        let version = mcp.ok("network_describe", json!({"network_name": PLAN}))["version"].clone();
+        let ready = mcp.ok(
+            "network_ready_nodes",
+            json!({"network_name": PLAN, "done_attributes": {"status": "done"}, "limit": 64, "blocked_limit": 0}),
+        );
+        let ready = ready["ready"].as_array().unwrap().clone();
+        if ready.is_empty() {
+            return (claims, retries);
+        }
+        pick = pick.wrapping_mul(31).wrapping_add(7);
+        let task = ready[pick % ready.len()].as_str().unwrap().to_string();
+        let claim = mcp.tool(
+            "network_update_node",
+            json!({"network_name": PLAN, "node_id": task, "if_version": version,
+                   "expect": {"claimed_by": null}, "attributes": {"claimed_by": name}}),
+        );
+        match claim {
+            Ok(reply) if reply["status"] == "success" => {
+                claims += 1;
+                mcp.ok(
+                    "network_update_node",
+                    json!({"network_name": PLAN, "node_id": task, "attributes": {"status": "done"}}),
+                );
+            }
+            Ok(_) => retries += 1,
+            Err(Lost) => panic!("the server went away"),
+        }
+    }
+    (claims, retries)
+}
+
+fn bench(args: &Args) {
+    let tasks = 2_000;
+    println!("| workers | claim tool: tasks/s | CAS: tasks/s | CAS: retries per claim |");
+    println!("|---:|---:|---:|---:|");
+    for workers in [1, 4, 16] {
+        let team_args = Args {
+            tasks,
+            workers,
+            dying: 0,
+            ..args.clone()
+        };
+        let (elapsed, _) = run_team(&team_args, false);
+        let claim_rate = tasks as f64 / elapsed.as_secs_f64();
+
+        let server = Server::start(&args.server, None);
+        let base = Arc::new(RwLock::new(server.base()));
+        load(
+            &mut Mcp::new(Arc::clone(&base)),
+            &random_plan(tasks, args.seed),
+        );
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let results: Vec<(u64, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|me| {
+                    let (base, stop) = (&base, &stop);
+                    scope.spawn(move || cas_worker(base, me, stop))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let elapsed = started.elapsed();
+        let claims: u64 = results.iter().map(|r| r.0).sum();
+        let retries: u64 = results.iter().map(|r| r.1).sum();
+        println!(
+            "| {workers} | {claim_rate:.0} | {:.0} | {:.2} |",
+            claims as f64 / elapsed.as_secs_f64(),
+            retries as f64 / claims.max(1) as f64
+        );
+    }
+}
+
+fn main() {
+    let args = args();
+    if args.bench {
+        bench(&args);
+        return;
+    }
+    run_team(&args, args.durable);
+}

@@ -1,0 +1,645 @@
+//! Executing a plan with several workers: claiming ready tasks under leases,
+//! completing, releasing and renewing claims, and progress.
+//!
+//! A plan is a network whose nodes are tasks and whose edges say which task needs
+//! which first (as in [`Network::ready_nodes`]). The state of each task lives in
+//! its own attributes, named by [`WorkAttributes`], so that every other tool and
+//! format sees it, and durable mode keeps it like any other write:
+//!
+//! * **done**: the node has every attribute value of [`WorkAttributes::done`]
+//!   (by default `"status": "done"`);
+//! * **claimed**: not done, and [`WorkAttributes::claimed_by`] names a worker whose
+//!   lease ([`WorkAttributes::lease_expires`], milliseconds since the Unix epoch)
+//!   has not run out;
+//! * **ready**: not done, not claimed, and every prerequisite done. A claim whose
+//!   lease ran out no longer holds its task: the task is ready again (or blocked,
+//!   if a prerequisite was reopened since);
+//! * **blocked**: not done, not claimed, and waiting on a prerequisite.
+//!
+//! Time is an argument (`now`, milliseconds since the Unix epoch): the core reads no
+//! clock, so that the same calls at the same times give the same state, which is
+//! what a journal replay needs. A worker still holds a claim whose lease ran out as
+//! long as no other worker took it: it may complete, renew or release it.
+//! `claimed_by` stays on a completed task as the record of who did it.
+//!
+//! Every call checks all its input before it changes anything: a failed call
+//! changes nothing.
+
+use std::collections::BTreeSet;
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::NodeIndex;
+use serde_json::{Map, Value};
+
+use super::critical::CriticalPath;
+use super::{Attributes, Direction, Network, validate};
+use crate::error::{Error, Result};
+
+/// Where a plan keeps the state of its tasks, and which way its edges point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkAttributes {
+    /// The attribute values that make a task done; completing sets them.
+    /// Default: `{"status": "done"}`.
+    pub done: Map<String, Value>,
+    /// The attribute naming the worker that holds a task. Default: `"claimed_by"`.
+    pub claimed_by: String,
+    /// The attribute holding the end of a claim's lease, in milliseconds since the
+    /// Unix epoch. Default: `"lease_expires_ms"`.
+    pub lease_expires: String,
+    /// Which neighbours a task needs first: [`Direction::Out`] when `A → B` means
+    /// A needs B (the default), [`Direction::In`] when it means A comes before B.
+    pub prerequisites: Direction,
+}
+
+impl Default for WorkAttributes {
+    fn default() -> Self {
+        let mut done = Map::new();
+        done.insert("status".into(), Value::from("done"));
+        WorkAttributes {
+            done,
+            claimed_by: "claimed_by".into(),
+            lease_expires: "lease_expires_ms".into(),
+            prerequisites: Direction::Out,
+        }
+    }
+}
+
+impl WorkAttributes {
+    /// Checks the names: valid attribute keys, `done` not empty, and no attribute
+    /// used for two things.
+    pub fn validate(&self) -> Result<()> {
+        validate::attributes("done_attributes", &self.done)?;
+        if self.done.is_empty() {
+            return Err(Error::InvalidValue {
+                field: "done_attributes".into(),
+                reason: "it is empty, so every task would count as done; give the attribute values a done task has, e.g. {\"status\": \"done\"}".into(),
+            });
+        }
+        validate::id("claim_attribute", &self.claimed_by)?;
+        validate::id("lease_attribute", &self.lease_expires)?;
+        let clash = if self.claimed_by == self.lease_expires {
+            Some(("lease_attribute", &self.lease_expires))
+        } else if self.done.contains_key(&self.claimed_by) {
+            Some(("claim_attribute", &self.claimed_by))
+        } else if self.done.contains_key(&self.lease_expires) {
+            Some(("lease_attribute", &self.lease_expires))
+        } else {
+            None
+        };
+        if let Some((field, name)) = clash {
+            return Err(Error::InvalidValue {
+                field: field.into(),
+                reason: format!(
+                    "attribute '{name}' is already used for another part of the state; done_attributes, claim_attribute and lease_attribute must name different attributes"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Which way to look from a task for its prerequisites.
+    fn needs(&self) -> &'static [petgraph::Direction] {
+        match self.prerequisites {
+            Direction::Out => &[Outgoing],
+            Direction::In => &[Incoming],
+            Direction::Both => &[Outgoing, Incoming],
+        }
+    }
+
+    /// Which way to look from a task for the tasks that need it.
+    fn needed_by(&self) -> &'static [petgraph::Direction] {
+        match self.prerequisites {
+            Direction::Out => &[Incoming],
+            Direction::In => &[Outgoing],
+            Direction::Both => &[Outgoing, Incoming],
+        }
+    }
+}
+
+/// The state of one task at one time (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskState {
+    /// Done.
+    Done,
+    /// Held by a worker whose lease has not run out.
+    Claimed,
+    /// Can be claimed now.
+    Ready,
+    /// Waits on a prerequisite that is not done.
+    Blocked,
+}
+
+/// One task a claim took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimed {
+    /// The task.
+    pub node: NodeIndex,
+    /// The worker whose lease on it had run out, if any.
+    pub taken_from: Option<String>,
+}
+
+/// What [`Network::complete_claimed`] did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Completion {
+    /// The tasks it marked done, in the order given.
+    pub completed: Vec<NodeIndex>,
+    /// The tasks this worker had completed before (a repeated call), in the order given.
+    pub already_done: Vec<NodeIndex>,
+    /// The tasks that became ready because of it, sorted by index.
+    pub newly_ready: Vec<NodeIndex>,
+}
+
+/// How far a plan is, from [`Network::work_progress`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkProgress {
+    /// Tasks done.
+    pub done: usize,
+    /// Tasks held under a lease that has not run out.
+    pub claimed: usize,
+    /// Tasks that can be claimed now.
+    pub ready: usize,
+    /// Tasks waiting on a prerequisite.
+    pub blocked: usize,
+    /// Claims whose lease ran out and that no worker took again: their tasks count
+    /// as ready (or blocked).
+    pub expired: usize,
+    /// Every task not done that names a worker, whose lease holds or ran out,
+    /// sorted by index: a list that changes only when the network does, not
+    /// as time passes, so that it pages exactly.
+    pub claims: Vec<NodeIndex>,
+}
+
+impl WorkProgress {
+    /// Whether every task is done.
+    pub fn finished(&self) -> bool {
+        self.claimed == 0 && self.ready == 0 && self.blocked == 0
+    }
+}
+
+/// What the work calls keep between calls, derived from the network at one
+/// version: the tasks not done whose prerequisites are all done (the ready and
+/// the claimed ones), the count of done tasks, and the blocked tasks that name a
+/// worker. A claim then looks at this frontier instead of the whole plan, and
+/// each work call updates it for the change it made. Any other change moves
+/// the version past the one recorded, and the next work call rebuilds it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Frontier {
+    /// The version and the state's definition it was derived at.
+    key: Option<(u64, Map<String, Value>, Direction)>,
+    candidates: BTreeSet<NodeIndex>,
+    done: usize,
+    /// Tasks not done, not candidates, naming a worker (a prerequisite was
+    /// reopened after they were claimed): usually none.
+    named_blocked: BTreeSet<NodeIndex>,
+}
+
+impl Frontier {
+    fn matches(&self, version: u64, spec: &WorkAttributes) -> bool {
+        self.key.as_ref().is_some_and(|(v, done, d)| {
+            *v == version && *done == spec.done && *d == spec.prerequisites
+        })
+    }
+}
+
+/// Why a claim came back short, from [`Network::claim_ready_counted`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waiting {
+    /// Tasks held under a live lease.
+    pub claimed: usize,
+    /// Tasks waiting on a prerequisite.
+    pub blocked: usize,
+    /// Tasks done.
+    pub done: usize,
+    /// Whether every task is done.
+    pub finished: bool,
+    /// The earliest end of a live lease held by another worker than the one claiming.
+    pub next_lease_end: Option<u64>,
+}
+
+impl Network {
+    /// Whether task `ix` has every done attribute value.
+    fn is_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
+        let attributes = &self.graph[ix].attributes;
+        spec.done.iter().all(|(k, v)| attributes.get(k) == Some(v))
+    }
+
+    /// The worker named on task `ix` and the end of its lease (0 when the lease
+    /// attribute is missing or not a whole number: such a claim has run out).
+    pub fn claim_on(&self, ix: NodeIndex, spec: &WorkAttributes) -> Option<(&str, u64)> {
+        let attributes = &self.graph.node_weight(ix)?.attributes;
+        let worker = attributes.get(&spec.claimed_by)?.as_str()?;
+        let expires = attributes
+            .get(&spec.lease_expires)
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        Some((worker, expires))
+    }
+
+    /// Whether task `ix` is held under a lease that has not run out at `now`.
+    fn is_held(&self, ix: NodeIndex, spec: &WorkAttributes, now: u64) -> bool {
+        self.claim_on(ix, spec)
+            .is_some_and(|(_, expires)| expires > now)
+    }
+
+    /// Whether every prerequisite of task `ix` is done (a self-loop makes a task
+    /// its own prerequisite).
+    fn prerequisites_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
+        spec.needs().iter().all(|&d| {
+            self.graph
+                .neighbors_directed(ix, d)
+                .all(|w| self.is_done(w, spec))
+        })
+    }
+
+    /// The state of task `ix` at time `now`. O(degree).
+    pub fn task_state(&self, ix: NodeIndex, spec: &WorkAttributes, now: u64) -> TaskState {
+        if self.is_done(ix, spec) {
+            TaskState::Done
+        } else if self.is_held(ix, spec, now) {
+            TaskState::Claimed
+        } else if self.prerequisites_done(ix, spec) {
+            TaskState::Ready
+        } else {
+            TaskState::Blocked
+        }
+    }
+
+    /// Claims up to `count` ready tasks for `worker`, each with a lease that ends
+    /// `lease_ms` milliseconds after `now`: sets the claim and lease attributes and
+    /// returns the tasks. Ready means not done, every prerequisite done, and not
+    /// held by a lease that has not run out (an expired claim is taken over).
+    /// Fewer than `count` (or none) when fewer are ready.
+    ///
+    /// Order: the first ready tasks by index (insertion order), as
+    /// [`Network::ready_nodes`] lists them. Complexity: see
+    /// [`Network::claim_ready_counted`].
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, work::WorkAttributes};
+    ///
+    /// // "app" needs "lib"; "lib" needs "log".
+    /// let mut net = Network::new();
+    /// net.add_nodes(["app", "lib", "log"])?;
+    /// net.add_edge("app", "lib", 1.0)?;
+    /// net.add_edge("lib", "log", 1.0)?;
+    /// let plan = WorkAttributes::default();
+    ///
+    /// let claimed = net.claim_ready(&plan, "w1", 5, 60_000, 1_000)?;
+    /// assert_eq!(claimed.len(), 1);
+    /// assert_eq!(net.id_at(claimed[0].node), "log");
+    /// // Held: nobody else gets it until its lease runs out at 61,000 ms.
+    /// assert!(net.claim_ready(&plan, "w2", 5, 60_000, 2_000)?.is_empty());
+    /// let done = net.complete_claimed(&plan, "w1", &["log"], 3_000)?;
+    /// assert_eq!(net.ids(&done.newly_ready), ["lib"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn claim_ready(
+        &mut self,
+        spec: &WorkAttributes,
+        worker: &str,
+        count: usize,
+        lease_ms: u64,
+        now: u64,
+    ) -> Result<Vec<Claimed>> {
+        self.claim_ready_counted(spec, worker, count, lease_ms, now)
+            .map(|(claimed, _)| claimed)
+    }
+
+    /// [`Network::claim_ready`], and when it took fewer than `count` tasks, why:
+    /// the state of the rest of the plan.
+    ///
+    /// Complexity: O(V + E) on the first work call at a version that another
+    /// kind of write made (to build the frontier); then O(log V + h + k), h being
+    /// the claims held before the k-th ready task in insertion order, and
+    /// O(h_all) more for the reason when the claim comes back short.
+    pub fn claim_ready_counted(
+        &mut self,
+        spec: &WorkAttributes,
+        worker: &str,
+        count: usize,
+        lease_ms: u64,
+        now: u64,
+    ) -> Result<(Vec<Claimed>, Option<Waiting>)> {
+        spec.validate()?;
+        validate::id("worker", worker)?;
+        self.ensure_frontier(spec);
+        let lease_ms = lease_ms.max(1);
+        let mut chosen = Vec::new();
+        for &ix in &self.frontier.candidates {
+            if chosen.len() >= count {
+                break;
+            }
+            if !self.is_held(ix, spec, now) {
+                let taken_from = self.claim_on(ix, spec).map(|(w, _)| w.to_string());
+                chosen.push(Claimed {
+                    node: ix,
+                    taken_from,
+                });
+            }
+        }
+        let expires = now.saturating_add(lease_ms);
+        for claimed in &chosen {
+            self.set_work_attributes(
+                claimed.node,
+                [
+                    (spec.claimed_by.as_str(), Value::from(worker)),
+                    (spec.lease_expires.as_str(), Value::from(expires)),
+                ],
+                &[],
+            );
+        }
+        self.frontier_at_current_version();
+        let waiting = (chosen.len() < count).then(|| {
+            let frontier = &self.frontier;
+            let held: Vec<(NodeIndex, &str, u64)> = frontier
+                .candidates
+                .iter()
+                .chain(&frontier.named_blocked)
+                .filter_map(|&ix| self.claim_on(ix, spec).map(|(w, e)| (ix, w, e)))
+                .filter(|&(_, _, expires)| expires > now)
+                .collect();
+            let held_blocked = held
+                .iter()
+                .filter(|(ix, _, _)| frontier.named_blocked.contains(ix))
+                .count();
+            let total = self.node_count();
+            let not_candidates = total - frontier.done - frontier.candidates.len();
+            Waiting {
+                claimed: held.len(),
+                blocked: not_candidates - held_blocked,
+                done: frontier.done,
+                finished: frontier.done == total,
+                next_lease_end: held
+                    .iter()
+                    .filter(|(_, w, _)| *w != worker)
+                    .map(|&(_, _, e)| e)
+                    .min(),
+            }
+        });
+        Ok((chosen, waiting))
+    }
+
+    /// Builds the frontier unless it is current for this version and `spec`.
+    fn ensure_frontier(&mut self, spec: &WorkAttributes) {
+        if self.frontier.matches(self.version(), spec) {
+            return;
+        }
+        let mut frontier = Frontier {
+            key: Some((self.version(), spec.done.clone(), spec.prerequisites)),
+            ..Frontier::default()
+        };
+        for ix in self.graph.node_indices() {
+            if self.is_done(ix, spec) {
+                frontier.done += 1;
+            } else if self.prerequisites_done(ix, spec) {
+                frontier.candidates.insert(ix);
+            } else if self.claim_on(ix, spec).is_some() {
+                frontier.named_blocked.insert(ix);
+            }
+        }
+        self.frontier = frontier;
+    }
+
+    /// Records that the frontier, updated by a work call, is that of the
+    /// version the call left the network at.
+    fn frontier_at_current_version(&mut self) {
+        let version = self.version();
+        if let Some((v, _, _)) = self.frontier.key.as_mut() {
+            *v = version;
+        }
+    }
+
+    /// Marks the tasks `ids`, held by `worker`, done: sets the done attributes and
+    /// removes the lease (the claim attribute stays, naming who did it). Returns
+    /// them and the tasks that became ready at `now` because of them. Repeating the call is
+    /// harmless: tasks this worker already completed are reported as such.
+    ///
+    /// # Errors
+    /// Unknown ids, all named; [`Error::ClaimNotHeld`] naming every task the worker
+    /// does not hold (claimed by another, not claimed, or done by another). A
+    /// worker still holds a task whose lease ran out if nobody took it since.
+    ///
+    /// Complexity: O(k + the edges around the k tasks and their dependents).
+    pub fn complete_claimed(
+        &mut self,
+        spec: &WorkAttributes,
+        worker: &str,
+        ids: &[&str],
+        now: u64,
+    ) -> Result<Completion> {
+        let tasks = self.held_tasks(spec, worker, ids, true)?;
+        self.ensure_frontier(spec);
+        let mut completion = Completion::default();
+        for &(ix, done) in &tasks {
+            if done {
+                completion.already_done.push(ix);
+                continue;
+            }
+            let done_values: Vec<(&str, Value)> = spec
+                .done
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.clone()))
+                .collect();
+            self.set_work_attributes(ix, done_values, std::slice::from_ref(&spec.lease_expires));
+            self.frontier.candidates.remove(&ix);
+            self.frontier.named_blocked.remove(&ix);
+            self.frontier.done += 1;
+            completion.completed.push(ix);
+        }
+        let graph = &self.graph;
+        let mut candidates: Vec<NodeIndex> = Vec::new();
+        for &ix in &completion.completed {
+            for &d in spec.needed_by() {
+                candidates.extend(graph.neighbors_directed(ix, d));
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates.retain(|&ix| !self.is_done(ix, spec) && self.prerequisites_done(ix, spec));
+        for &ix in &candidates {
+            self.frontier.named_blocked.remove(&ix);
+            self.frontier.candidates.insert(ix);
+        }
+        self.frontier_at_current_version();
+        completion.newly_ready = candidates
+            .into_iter()
+            .filter(|&ix| !self.is_held(ix, spec, now))
+            .collect();
+        Ok(completion)
+    }
+
+    /// Gives the tasks `ids`, held by `worker` and not done, back to the pool:
+    /// removes their claim and lease attributes. Returns them in the order given.
+    ///
+    /// # Errors
+    /// As [`Network::complete_claimed`]; a done task cannot be released.
+    pub fn release_claimed(
+        &mut self,
+        spec: &WorkAttributes,
+        worker: &str,
+        ids: &[&str],
+    ) -> Result<Vec<NodeIndex>> {
+        let tasks = self.held_tasks(spec, worker, ids, false)?;
+        self.ensure_frontier(spec);
+        let removed = [spec.claimed_by.clone(), spec.lease_expires.clone()];
+        for &(ix, _) in &tasks {
+            self.set_work_attributes(ix, [], &removed);
+            self.frontier.named_blocked.remove(&ix);
+        }
+        self.frontier_at_current_version();
+        Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
+    }
+
+    /// Extends the leases of the tasks `ids`, held by `worker` and not done, to
+    /// end `lease_ms` milliseconds after `now`. Returns them, deduplicated, in the
+    /// order given.
+    ///
+    /// # Errors
+    /// As [`Network::release_claimed`].
+    pub fn renew_claimed(
+        &mut self,
+        spec: &WorkAttributes,
+        worker: &str,
+        ids: &[&str],
+        lease_ms: u64,
+        now: u64,
+    ) -> Result<Vec<NodeIndex>> {
+        let tasks = self.held_tasks(spec, worker, ids, false)?;
+        self.ensure_frontier(spec);
+        let expires = now.saturating_add(lease_ms.max(1));
+        for &(ix, _) in &tasks {
+            self.set_work_attributes(
+                ix,
+                [(spec.lease_expires.as_str(), Value::from(expires))],
+                &[],
+            );
+        }
+        self.frontier_at_current_version();
+        Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
+    }
+
+    /// Counts the tasks by state at time `now` and lists the claimed ones. O(V + E).
+    pub fn work_progress(&self, spec: &WorkAttributes, now: u64) -> Result<WorkProgress> {
+        spec.validate()?;
+        let mut progress = WorkProgress {
+            done: 0,
+            claimed: 0,
+            ready: 0,
+            blocked: 0,
+            expired: 0,
+            claims: Vec::new(),
+        };
+        for ix in self.graph.node_indices() {
+            let state = self.task_state(ix, spec, now);
+            match state {
+                TaskState::Done => progress.done += 1,
+                TaskState::Claimed => progress.claimed += 1,
+                TaskState::Ready => progress.ready += 1,
+                TaskState::Blocked => progress.blocked += 1,
+            }
+            if state != TaskState::Done && self.claim_on(ix, spec).is_some() {
+                progress.claims.push(ix);
+                if state != TaskState::Claimed {
+                    progress.expired += 1;
+                }
+            }
+        }
+        Ok(progress)
+    }
+
+    /// The longest path by weight through the tasks not done: what is left of the
+    /// critical path ([`Network::critical_path`], same ties), in edge direction.
+    /// `None` if the tasks not done hold a cycle. O(V + E).
+    pub fn remaining_critical_path(&self, spec: &WorkAttributes) -> Result<Option<CriticalPath>> {
+        spec.validate()?;
+        self.longest_path_among(&|ix| !self.is_done(ix, spec))
+            .transpose()
+    }
+
+    /// The tasks `ids` (deduplicated, in the order given) with whether each is
+    /// done, after checking that `worker` holds every one: not done and claimed by
+    /// it, or, when `done_ok`, done with its name on it.
+    fn held_tasks(
+        &self,
+        spec: &WorkAttributes,
+        worker: &str,
+        ids: &[&str],
+        done_ok: bool,
+    ) -> Result<Vec<(NodeIndex, bool)>> {
+        spec.validate()?;
+        validate::id("worker", worker)?;
+        let indices = self.require_all("node_ids", ids.iter().copied())?;
+        let mut seen = hashbrown::HashSet::with_capacity(indices.len());
+        let mut tasks = Vec::with_capacity(indices.len());
+        let mut not_held = Vec::new();
+        for ix in indices {
+            if !seen.insert(ix) {
+                continue;
+            }
+            let holder = self.claim_on(ix, spec).map(|(w, _)| w);
+            let done = self.is_done(ix, spec);
+            if holder == Some(worker) && (done_ok || !done) {
+                tasks.push((ix, done));
+            } else {
+                not_held.push((self.id_at(ix).to_string(), holder.map(str::to_string), done));
+            }
+        }
+        if !not_held.is_empty() {
+            return Err(Error::ClaimNotHeld {
+                network: self.name().to_string(),
+                worker: worker.to_string(),
+                tasks: not_held,
+            });
+        }
+        Ok(tasks)
+    }
+
+    /// Sets and removes attributes of task `ix`; one change of version if any
+    /// value differs.
+    fn set_work_attributes<'k>(
+        &mut self,
+        ix: NodeIndex,
+        set: impl IntoIterator<Item = (&'k str, Value)>,
+        remove: &[String],
+    ) {
+        let node = &mut self.graph[ix];
+        let mut map = node.attributes.to_map();
+        for (key, value) in set {
+            map.insert(key.to_string(), value);
+        }
+        for key in remove {
+            map.shift_remove(key);
+        }
+        let attributes = Attributes::from_map(map);
+        if attributes != node.attributes {
+            node.attributes = attributes;
+            self.touch();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_calls_keep_the_frontier_current() {
+        let mut net = Network::new();
+        net.add_nodes(["a", "b", "c"]).unwrap();
+        net.add_edge("b", "a", 1.0).unwrap();
+        let plan = WorkAttributes::default();
+        net.claim_ready(&plan, "w", 1, 1_000, 0).unwrap();
+        assert!(net.frontier.matches(net.version(), &plan));
+        let current = |net: &Network| net.frontier.matches(net.version(), &plan);
+        net.complete_claimed(&plan, "w", &["a"], 0).unwrap();
+        assert!(current(&net));
+        net.claim_ready(&plan, "w", 2, 1_000, 0).unwrap();
+        net.renew_claimed(&plan, "w", &["b"], 5_000, 10).unwrap();
+        assert!(current(&net));
+        net.release_claimed(&plan, "w", &["c"]).unwrap();
+        assert!(current(&net));
+        // Another kind of write: the next work call rebuilds.
+        net.add_node("d").unwrap();
+        assert!(!current(&net));
+    }
+}

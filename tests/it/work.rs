@@ -1,0 +1,481 @@
+//! The work toolset: claiming ready tasks under leases, completing, releasing,
+//! renewing and progress, on a fake clock (no test sleeps), in memory and across
+//! restarts of durable mode.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use networks_mcp::NetworkRegistry;
+use networks_mcp::clock::ManualClock;
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
+use networks_mcp::storage::{Storage, StorageConfig};
+use serde_json::{Value, json};
+
+const T0: u64 = 1_800_000_000_000;
+
+fn options(clock: &Arc<ManualClock>) -> ServerOptions {
+    ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        clock: Arc::clone(clock) as _,
+        ..ServerOptions::default()
+    }
+}
+
+fn call(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, Value> {
+    match server
+        .dispatch(Call::new(tool, args))
+        .expect("a listed tool")
+    {
+        Ok(value) => Ok(value),
+        Err(error) => Err(error.to_object()),
+    }
+}
+
+fn ok(server: &NetworksServer, tool: &str, args: Value) -> Value {
+    call(server, tool, args.clone()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
+}
+
+fn err(server: &NetworksServer, tool: &str, args: Value, code: &str) -> Value {
+    let e = call(server, tool, args.clone()).expect_err(tool);
+    assert_eq!(e["code"], code, "{tool} {args}: {e}");
+    e
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {value}"))
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v["node_id"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// design -> (build, docs); build -> test; (test, docs) -> ship, written as
+/// "A needs B" edges (prerequisites "out").
+fn plan(server: &NetworksServer) {
+    ok(server, "network_create", json!({"network_name": "plan"}));
+    let edges = [
+        ("build", "design", 5.0),
+        ("docs", "design", 2.0),
+        ("test", "build", 3.0),
+        ("ship", "test", 1.0),
+        ("ship", "docs", 1.0),
+    ];
+    let edges: Vec<Value> = edges
+        .iter()
+        .map(|(s, t, w)| json!({"source": s, "target": t, "weight": w}))
+        .collect();
+    let nodes = ["design", "build", "docs", "test", "ship"].map(|id| json!({"node_id": id}));
+    ok(
+        server,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": nodes}),
+    );
+    ok(
+        server,
+        "network_add_edges",
+        json!({"network_name": "plan", "edges": edges}),
+    );
+}
+
+fn progress(server: &NetworksServer) -> Value {
+    ok(
+        server,
+        "network_plan_progress",
+        json!({"network_name": "plan"}),
+    )
+}
+
+#[test]
+fn the_work_tools_are_opt_in() {
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let names: Vec<&str> = server.listed_tools().iter().map(|t| &*t.name).collect();
+    assert!(!names.contains(&"network_claim_ready"), "{names:?}");
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    let names: Vec<&str> = server.listed_tools().iter().map(|t| &*t.name).collect();
+    for tool in [
+        "network_claim_ready",
+        "network_complete_claim",
+        "network_release_claim",
+        "network_renew_claim",
+        "network_plan_progress",
+    ] {
+        assert!(names.contains(&tool), "{tool} missing from {names:?}");
+    }
+}
+
+#[test]
+fn workers_claim_complete_and_unblock_without_sharing_a_task() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    plan(&server);
+
+    let first = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1", "count": 5, "lease_seconds": 60}),
+    );
+    assert_eq!(strings(&first["claimed"]), ["design"]);
+    assert_eq!(first["lease_expires_ms"], T0 + 60_000);
+    assert_eq!(first["claimed"][0]["attributes"]["claimed_by"], "w1");
+    assert_eq!(first["finished"], false);
+    assert_eq!(first["waiting"]["blocked"], 4, "{first}");
+    assert!(first["version"].is_u64());
+
+    // Held: the second worker gets nothing, and is told when the lease ends.
+    let second = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w2"}),
+    );
+    assert_eq!(second["claimed"], json!([]));
+    assert_eq!(second["waiting"]["claimed"], 1);
+    assert_eq!(second["waiting"]["next_lease_end_ms"], T0 + 60_000);
+    assert!(
+        second["note"].as_str().unwrap().contains("ends in 60 s"),
+        "{second}"
+    );
+
+    // Only the holder completes; the error names the holder and changes nothing.
+    let before = progress(&server);
+    let e = err(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w2", "node_ids": ["design", "docs"]}),
+        "claim_not_held",
+    );
+    let message = e["error"].as_str().unwrap();
+    assert!(message.contains("'design' is claimed by 'w1'"), "{message}");
+    assert!(message.contains("'docs' is not claimed"), "{message}");
+    assert_eq!(progress(&server)["done"], before["done"]);
+
+    let done = ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["design"]}),
+    );
+    assert_eq!(strings(&done["completed"]), ["design"]);
+    assert_eq!(strings(&done["newly_ready"]), ["build", "docs"]);
+    assert_eq!(done["newly_ready_total"], 2);
+    // Repeating it is harmless.
+    let again = ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["design"]}),
+    );
+    assert_eq!(strings(&again["already_done"]), ["design"]);
+    assert_eq!(again["version"], done["version"]);
+
+    // Two workers, two different tasks.
+    let a = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1"}),
+    );
+    let b = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w2"}),
+    );
+    assert_eq!(strings(&a["claimed"]), ["build"]);
+    assert_eq!(strings(&b["claimed"]), ["docs"]);
+
+    let p = progress(&server);
+    assert_eq!(
+        (&p["done"], &p["claimed"], &p["ready"], &p["blocked"]),
+        (&json!(1), &json!(2), &json!(0), &json!(2)),
+        "{p}"
+    );
+    assert_eq!(
+        p["workers"],
+        json!([{"worker": "w1", "claimed": 1}, {"worker": "w2", "claimed": 1}])
+    );
+    // What is left of the critical path: build (5) -> test (3) -> ship (1), in the
+    // order the work runs.
+    assert_eq!(
+        p["remaining_critical_path"]["node_ids"],
+        json!(["build", "test", "ship"])
+    );
+    assert_eq!(p["remaining_critical_path"]["length"], 4.0);
+
+    // Release gives a task back at once.
+    let r = ok(
+        &server,
+        "network_release_claim",
+        json!({"network_name": "plan", "worker": "w2", "node_ids": ["docs"]}),
+    );
+    assert_eq!(strings(&r["released"]), ["docs"]);
+    err(
+        &server,
+        "network_release_claim",
+        json!({"network_name": "plan", "worker": "w2", "node_ids": ["docs"]}),
+        "claim_not_held",
+    );
+    let c = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w3", "lease_seconds": 10}),
+    );
+    assert_eq!(strings(&c["claimed"]), ["docs"]);
+
+    // Renew moves the lease on from now; a lease that runs out lets another
+    // worker take the task, and its old holder can no longer complete it.
+    clock.advance(5_000);
+    let renewed = ok(
+        &server,
+        "network_renew_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["build"], "lease_seconds": 100}),
+    );
+    assert_eq!(renewed["lease_expires_ms"], T0 + 105_000);
+    clock.advance(10_000);
+    let p = progress(&server);
+    assert_eq!(
+        (&p["claimed"], &p["ready"], &p["expired"]),
+        (&json!(1), &json!(1), &json!(1)),
+        "{p}"
+    );
+    let taken = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w4"}),
+    );
+    assert_eq!(strings(&taken["claimed"]), ["docs"]);
+    assert_eq!(taken["claimed"][0]["taken_from"], "w3");
+    let e = err(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w3", "node_ids": ["docs"]}),
+        "claim_not_held",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("claimed by 'w4'"),
+        "{e}"
+    );
+
+    // Finish the plan.
+    for (worker, task) in [("w1", "build"), ("w4", "docs")] {
+        ok(
+            &server,
+            "network_complete_claim",
+            json!({"network_name": "plan", "worker": worker, "node_ids": [task]}),
+        );
+    }
+    for task in ["test", "ship"] {
+        let c = ok(
+            &server,
+            "network_claim_ready",
+            json!({"network_name": "plan", "worker": "w1"}),
+        );
+        assert_eq!(strings(&c["claimed"]), [task]);
+        ok(
+            &server,
+            "network_complete_claim",
+            json!({"network_name": "plan", "worker": "w1", "node_ids": [task]}),
+        );
+    }
+    let last = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1"}),
+    );
+    assert_eq!(last["finished"], true, "{last}");
+    let p = progress(&server);
+    assert_eq!((&p["done"], &p["finished"]), (&json!(5), &json!(true)));
+    assert_eq!(p["remaining_critical_path"]["nodes_total"], 0);
+}
+
+#[test]
+fn a_plan_from_elsewhere_names_its_own_attributes() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "plan"}));
+    ok(
+        &server,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": [
+            {"node_id": "a", "attributes": {"state": "finished"}},
+            {"node_id": "b"}
+        ]}),
+    );
+    // "in": a -> b means a comes before b.
+    ok(
+        &server,
+        "network_add_edge",
+        json!({"network_name": "plan", "source": "a", "target": "b"}),
+    );
+    let names = json!({
+        "network_name": "plan",
+        "done_attributes": {"state": "finished"},
+        "claim_attribute": "owner",
+        "lease_attribute": "owner_until",
+        "prerequisites": "in",
+    });
+    let mut args = names.clone();
+    args["worker"] = json!("w1");
+    let c = ok(&server, "network_claim_ready", args.clone());
+    assert_eq!(strings(&c["claimed"]), ["b"]);
+    assert_eq!(c["claimed"][0]["attributes"]["owner"], "w1");
+    assert_eq!(c["claimed"][0]["attributes"]["owner_until"], T0 + 600_000);
+    args["node_ids"] = json!(["b"]);
+    ok(&server, "network_complete_claim", args);
+    let node = ok(
+        &server,
+        "network_get_node",
+        json!({"network_name": "plan", "node_id": "b"}),
+    );
+    assert_eq!(
+        node["attributes"],
+        json!({"owner": "w1", "state": "finished"})
+    );
+
+    // Names that clash, or no done attributes, are refused before anything changes.
+    for (field, value) in [
+        ("claim_attribute", json!("state")),
+        ("lease_attribute", json!("owner")),
+        ("done_attributes", json!({})),
+    ] {
+        let mut bad = names.clone();
+        bad["worker"] = json!("w1");
+        bad[field] = value;
+        err(&server, "network_claim_ready", bad, "invalid_value");
+    }
+}
+
+#[test]
+fn numbers_out_of_range_and_unknown_tasks_are_refused() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    plan(&server);
+    for (field, value) in [
+        ("count", 0),
+        ("count", 101),
+        ("lease_seconds", 0),
+        ("lease_seconds", 86_401),
+    ] {
+        let mut args = json!({"network_name": "plan", "worker": "w1"});
+        args[field] = json!(value);
+        err(&server, "network_claim_ready", args, "invalid_value");
+    }
+    err(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": ""}),
+        "invalid_id",
+    );
+    let e = err(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["desing"]}),
+        "node_not_found",
+    );
+    assert_eq!(e["suggestions"], json!(["design"]), "{e}");
+    err(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": []}),
+        "invalid_value",
+    );
+}
+
+#[test]
+fn a_claim_is_conditional_like_every_write() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    plan(&server);
+    let version = ok(&server, "network_describe", json!({"network_name": "plan"}))["version"]
+        .as_u64()
+        .unwrap();
+    let e = err(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1", "if_version": version + 1}),
+        "version_conflict",
+    );
+    assert_eq!(e["current_version"], version);
+    let c = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1", "if_version": version}),
+    );
+    assert!(c["version"].as_u64().unwrap() > version);
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("networks-mcp-work-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A durable server on `dir`, reading time from `clock`: what a restart makes.
+fn durable(dir: &Path, clock: &Arc<ManualClock>) -> NetworksServer {
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(clock));
+    let (storage, recovered) = Storage::open(StorageConfig {
+        dir: dir.to_path_buf(),
+        snapshot_every: 1_000,
+        read_only: false,
+    })
+    .unwrap();
+    server.recover(recovered).unwrap();
+    server.with_storage(Arc::new(storage))
+}
+
+#[test]
+fn claims_survive_a_restart_and_replay_at_the_time_they_were_made() {
+    let dir = temp_dir("restart");
+    let clock = Arc::new(ManualClock::new(T0));
+    {
+        let server = durable(&dir, &clock);
+        plan(&server);
+        ok(
+            &server,
+            "network_claim_ready",
+            json!({"network_name": "plan", "worker": "w1", "lease_seconds": 60}),
+        );
+        // Dropped without a shutdown snapshot: the journal alone holds the claim.
+    }
+    // Restarted 30 s later: the lease still ends 60 s after the claim, not after the replay.
+    clock.set(T0 + 30_000);
+    {
+        let server = durable(&dir, &clock);
+        let p = progress(&server);
+        assert_eq!(
+            p["claims"],
+            json!([{"node_id": "design", "worker": "w1", "lease_expires_ms": T0 + 60_000, "expired": false}]),
+            "{p}"
+        );
+        let done = ok(
+            &server,
+            "network_complete_claim",
+            json!({"network_name": "plan", "worker": "w1", "node_ids": ["design"]}),
+        );
+        assert_eq!(strings(&done["newly_ready"]), ["build", "docs"]);
+        ok(
+            &server,
+            "network_claim_ready",
+            json!({"network_name": "plan", "worker": "w2", "count": 2, "lease_seconds": 10}),
+        );
+    }
+    // Restarted after w2's leases ran out: its tasks are back in the pool.
+    clock.set(T0 + 100_000);
+    let server = durable(&dir, &clock);
+    let p = progress(&server);
+    assert_eq!(
+        (&p["claimed"], &p["ready"], &p["expired"]),
+        (&json!(0), &json!(2), &json!(2)),
+        "{p}"
+    );
+    let c = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w3", "count": 2}),
+    );
+    assert_eq!(strings(&c["claimed"]), ["build", "docs"]);
+    assert_eq!(c["claimed"][0]["taken_from"], "w2");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
