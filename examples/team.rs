@@ -482,8 +482,21 @@ fn worker(team: &Team, me: usize, die_after: Option<usize>) {
                     }
                     break;
                 }
-                // The lease ran out (the server was away) and another worker took it.
-                Ok(reply) if reply["code"] == "claim_not_held" => break,
+                // Only when the lease ran out (the server was away) and another
+                // worker took the task: an acknowledged claim must survive a restart.
+                Ok(reply) if reply["code"] == "claim_not_held" => {
+                    let wall = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .unwrap()
+                        .as_millis() as u64;
+                    if wall < until {
+                        team.ledger.violation(format!(
+                            "{}: worker {me} lost its claim before its lease ended: {reply}",
+                            task_id(task)
+                        ));
+                    }
+                    break;
+                }
                 Ok(reply) => panic!("complete: {reply}"),
                 Err(Lost) => lost_before = true,
             }

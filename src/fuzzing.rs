@@ -27,6 +27,10 @@ fn with_server<T>(f: impl FnOnce(&NetworksServer) -> T) -> T {
                     max_import_edges: 50_000,
                     ..Limits::default()
                 },
+                // Every tool, the opt-in work toolset too, on a clock that stands
+                // still so that an input replays the same.
+                toolsets: crate::mcp::Toolset::ALL.into_iter().collect(),
+                clock: Arc::new(crate::clock::ManualClock::new(1_800_000_000_000)),
                 ..ServerOptions::default()
             },
         );

@@ -242,6 +242,8 @@ fn change_events(
                         Event::default().event("network").data(data)
                     }
                     Ok(Change::List) => Event::default().event("list").data("{}"),
+                    // The view follows content; a `Network` change came with it.
+                    Ok(Change::Ready(_)) => continue,
                     Err(RecvError::Lagged(_)) => Event::default().event("lagged").data("{}"),
                     Err(RecvError::Closed) => return None,
                 };

@@ -441,6 +441,11 @@ impl NetworksServer {
                 self.inner
                     .changes
                     .publish(notify::Change::Network(network.to_string()));
+                if tools::work::frees_work(name, output) {
+                    self.inner
+                        .changes
+                        .publish(notify::Change::Ready(network.to_string()));
+                }
             }
             if networks_before != Some(self.registry.len()) {
                 self.inner.changes.publish(notify::Change::List);
@@ -461,7 +466,21 @@ impl NetworksServer {
                 // Bounded like the audit line: a 10 MiB argument must not make a
                 // 10 MiB log line.
                 let message = e.to_string();
-                warn!(tool = name, code = e.code(), error = %crate::error::clip(&message, Summary::MAX), arguments = %Summary(&call.arguments), elapsed_us, "tool call failed")
+                let error = crate::error::clip(&message, Summary::MAX);
+                let arguments = Summary(&call.arguments);
+                // Lost races are how optimistic concurrency works, not faults:
+                // a team of workers makes them by the thousand.
+                if matches!(
+                    e,
+                    Error::VersionConflict { .. }
+                        | Error::PreconditionFailed { .. }
+                        | Error::ClaimNotHeld { .. }
+                        | Error::CursorStale { .. }
+                ) {
+                    info!(tool = name, code = e.code(), %error, %arguments, elapsed_us, "tool call lost a race")
+                } else {
+                    warn!(tool = name, code = e.code(), %error, %arguments, elapsed_us, "tool call failed")
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tracing::debug;
 
 use super::NetworksServer;
-use super::resources::parse_uri;
+use super::resources::{ResourceRef, parse_uri};
 use crate::logging::client::{self as client_log, ClientLevel};
 
 /// How many changes a slow session may fall behind before it is told "everything changed".
@@ -33,6 +33,9 @@ const FEED_CAPACITY: usize = 1024;
 pub enum Change {
     /// A network's content (or existence) changed.
     Network(String),
+    /// Tasks of a plan became ready to claim (published with the `Network`
+    /// change of the same write).
+    Ready(String),
     /// Networks were added or removed.
     List,
 }
@@ -79,9 +82,9 @@ impl Session {
         }
     }
 
-    /// The subscribed URIs that a change to network `name` touches.
-    fn touched_by(&self, name: &str) -> Vec<String> {
-        touched(self.subscriptions.lock().iter(), name)
+    /// The subscribed URIs that `change` touches.
+    fn touched_by(&self, change: &Change) -> Vec<String> {
+        touched(self.subscriptions.lock().iter(), change)
     }
 
     fn all_subscriptions(&self) -> Vec<String> {
@@ -89,11 +92,20 @@ impl Session {
     }
 }
 
-/// The URIs among `uris` that belong to network `name` (its summary or an export).
-fn touched<'a>(uris: impl Iterator<Item = &'a String>, name: &str) -> Vec<String> {
-    uris.filter(|uri| parse_uri(uri).is_some_and(|r| r.network() == name))
-        .cloned()
-        .collect()
+/// The URIs among `uris` that `change` touches: a network's summary and exports
+/// when its content changes, its ready resource when tasks become ready.
+fn touched<'a>(uris: impl Iterator<Item = &'a String>, change: &Change) -> Vec<String> {
+    let (name, ready) = match change {
+        Change::Network(name) => (name, false),
+        Change::Ready(name) => (name, true),
+        Change::List => return Vec::new(),
+    };
+    uris.filter(|uri| {
+        parse_uri(uri)
+            .is_some_and(|r| r.network() == name && matches!(r, ResourceRef::Ready(_)) == ready)
+    })
+    .cloned()
+    .collect()
 }
 
 #[allow(deprecated)] // logging is deprecated from protocol 2026-07-28 on, but 2025 clients use it
@@ -129,7 +141,7 @@ pub fn check_subscribable(uri: &str) -> Result<(), ErrorData> {
     if parse_uri(uri).is_none() {
         return Err(ErrorData::invalid_params(
             format!(
-                "cannot subscribe to '{uri}': only network://{{name}} and network://{{name}}/export/{{format}} resources exist here."
+                "cannot subscribe to '{uri}': only network://{{name}}, network://{{name}}/ready and network://{{name}}/export/{{format}} resources exist here."
             ),
             None,
         ));
@@ -175,8 +187,8 @@ impl NetworksServer {
                 let sent = tokio::select! {
                     change = changes.recv() => match change {
                         Ok(Change::List) => peer.notify_resource_list_changed().await,
-                        Ok(Change::Network(name)) => {
-                            send_updates(&peer, session.touched_by(&name)).await
+                        Ok(change @ (Change::Network(_) | Change::Ready(_))) => {
+                            send_updates(&peer, session.touched_by(&change)).await
                         }
                         Err(RecvError::Lagged(_)) => {
                             // Missed some: say everything may have changed.
@@ -246,9 +258,9 @@ impl NetworksServer {
             let sent = match change {
                 Ok(Change::List) if list_changed => sink.notify_resource_list_changed().await,
                 Ok(Change::List) => Ok(()),
-                Ok(Change::Network(name)) => {
+                Ok(change @ (Change::Network(_) | Change::Ready(_))) => {
                     let mut result = Ok(());
-                    for uri in touched(uris.iter(), &name) {
+                    for uri in touched(uris.iter(), &change) {
                         result = result.and(sink.notify_resource_updated(uri).await);
                     }
                     result

@@ -1,5 +1,7 @@
-//! MCP resources: each network is `network://{name}` (a JSON summary), and the
-//! template `network://{name}/export/{format}` gives its full export.
+//! MCP resources: each network is `network://{name}` (a JSON summary), the
+//! template `network://{name}/export/{format}` gives its full export, and
+//! `network://{name}/ready` the progress of a plan executed with the work tools,
+//! whose subscribers hear when tasks become ready to claim.
 //!
 //! Names are percent-encoded in URIs (a `/` always is), so `network://a%2Fb` is the
 //! network `a/b` and never an export path.
@@ -47,6 +49,11 @@ pub fn export_uri(name: &str, format: Format) -> String {
     format!("{}/export/{}", network_uri(name), format.name())
 }
 
+/// The ready-work resource of a plan.
+pub fn ready_uri(name: &str) -> String {
+    format!("{}/ready", network_uri(name))
+}
+
 /// What a resource URI names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResourceRef {
@@ -54,13 +61,17 @@ pub enum ResourceRef {
     Summary(String),
     /// `network://{name}/export/{format}`.
     Export(String, Format),
+    /// `network://{name}/ready`.
+    Ready(String),
 }
 
 impl ResourceRef {
     /// The network the resource belongs to.
     pub fn network(&self) -> &str {
         match self {
-            ResourceRef::Summary(name) | ResourceRef::Export(name, _) => name,
+            ResourceRef::Summary(name)
+            | ResourceRef::Export(name, _)
+            | ResourceRef::Ready(name) => name,
         }
     }
 }
@@ -68,20 +79,18 @@ impl ResourceRef {
 /// Reads a `network://` URI; `None` if it is not one of ours.
 pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
     let rest = uri.strip_prefix(SCHEME)?;
-    let (encoded, format) = match rest.split_once('/') {
+    let (encoded, path) = match rest.split_once('/') {
         None => (rest, None),
-        Some((name, path)) => {
-            let format = path.strip_prefix("export/")?;
-            (name, Some(Format::parse(format)?))
-        }
+        Some((name, path)) => (name, Some(path)),
     };
     let name = percent_decode_str(encoded).decode_utf8().ok()?.into_owned();
     if name.is_empty() {
         return None;
     }
-    Some(match format {
+    Some(match path {
         None => ResourceRef::Summary(name),
-        Some(format) => ResourceRef::Export(name, format),
+        Some("ready") => ResourceRef::Ready(name),
+        Some(path) => ResourceRef::Export(name, Format::parse(path.strip_prefix("export/")?)?),
     })
 }
 
@@ -130,6 +139,10 @@ impl NetworksServer {
                     "The whole network as a document, without the size limit of the network_export tool. {{format}} is one of: {}. {{name}} is the network name, percent-encoded.",
                     formats.join(", ")
                 )),
+            ResourceTemplate::new(format!("{SCHEME}{{name}}/ready"), "network_ready")
+                .with_title("Ready work of a plan")
+                .with_description("The progress of a plan executed with the work tools (as network_plan_progress with its defaults): tasks done, claimed, ready and blocked. Subscribe to it to be told when tasks become ready to claim: when a completion unblocks some, or a claim is released.")
+                .with_mime_type(SUMMARY_MIME),
         ];
         ListResourceTemplatesResult::with_all_items(templates)
     }
@@ -142,7 +155,7 @@ impl NetworksServer {
         let Some(resource) = parse_uri(uri) else {
             return Err(ErrorData::invalid_params(
                 format!(
-                    "'{uri}' is not a networks-mcp resource URI. Use network://{{name}} for a summary or network://{{name}}/export/{{format}} with format one of: {}. resources/list shows every network.",
+                    "'{uri}' is not a networks-mcp resource URI. Use network://{{name}} for a summary, network://{{name}}/ready for a plan's ready work, or network://{{name}}/export/{{format}} with format one of: {}. resources/list shows every network.",
                     Format::ALL.map(|f| f.name()).join(", ")
                 ),
                 Some(json!({ "uri": uri })),
@@ -155,6 +168,20 @@ impl NetworksServer {
             ResourceRef::Summary(name) => {
                 let summary = self.summary_of(name).map_err(not_found)?;
                 let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+                ResourceContents::text(text, uri).with_mime_type(SUMMARY_MIME)
+            }
+            ResourceRef::Ready(name) => {
+                let mut progress = self
+                    .call_internal(
+                        "network_plan_progress",
+                        json!({ "network_name": name, "limit": 20 }),
+                    )
+                    .map_err(not_found)?;
+                if let Value::Object(map) = &mut progress {
+                    map.remove("status");
+                    map.insert("uri".into(), Value::from(ready_uri(name)));
+                }
+                let text = serde_json::to_string_pretty(&progress).unwrap_or_default();
                 ResourceContents::text(text, uri).with_mime_type(SUMMARY_MIME)
             }
             ResourceRef::Export(name, format) => {

@@ -9,7 +9,8 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
+use networks_mcp::clock::ManualClock;
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
 use serde_json::Value;
 
 const ERROR_MARK: &str = "   (isError)";
@@ -17,7 +18,14 @@ const ERROR_MARK: &str = "   (isError)";
 /// Replays `path`; returns the file with every reply line as the server gave it.
 fn replay(path: &str) -> (String, Vec<String>) {
     let text = std::fs::read_to_string(path).unwrap();
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    // Every toolset, the opt-in work toolset too, on a clock that stands at
+    // 2027-01-15T08:00:00Z, so that lease times read the same on every run.
+    let options = ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        clock: Arc::new(ManualClock::new(1_800_000_000_000)),
+        ..ServerOptions::default()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     let mut out = Vec::new();
     let mut problems = Vec::new();
     let mut cursor: Option<String> = None;

@@ -158,8 +158,9 @@ pub struct ClaimOutput {
     pub status: Success,
     /// The tasks now yours, in insertion order; empty when none is ready.
     pub claimed: Vec<ClaimedTask>,
-    /// When their lease ends (ms since the Unix epoch).
-    pub lease_expires_ms: u64,
+    /// When their lease ends (ms since the Unix epoch); absent when none was claimed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lease_expires_ms: Option<u64>,
     /// The server's time now (ms since the Unix epoch).
     pub now_ms: u64,
     /// True when every task is done: stop.
@@ -193,11 +194,11 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
         Ok(ClaimOutput {
             status: Success::Success,
             finished: waiting.as_ref().is_some_and(|w| w.finished),
-            lease_expires_ms: now.saturating_add(lease),
+            lease_expires_ms: (!claimed.is_empty()).then(|| now.saturating_add(lease)),
             now_ms: now,
             note: waiting
                 .as_ref()
-                .map(|w| waiting_note(w, now, claimed.len())),
+                .map(|w| waiting_note(&p.network_name, w, now, claimed.len())),
             claimed,
             waiting: waiting.map(|w| Waiting {
                 claimed: w.claimed,
@@ -209,7 +210,7 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
     })
 }
 
-fn waiting_note(waiting: &work::Waiting, now: u64, claimed_now: usize) -> String {
+fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: usize) -> String {
     if waiting.finished {
         return "Every task is done: stop.".into();
     }
@@ -218,6 +219,11 @@ fn waiting_note(waiting: &work::Waiting, now: u64, claimed_now: usize) -> String
     } else {
         "No task is ready"
     };
+    let count = |n: usize, state: &str| match n {
+        1 => format!("1 task is {state}"),
+        n => format!("{n} tasks are {state}"),
+    };
+    let claimed = count(waiting.claimed, "claimed");
     let lease = match waiting.next_lease_end {
         Some(end) => format!(
             " (the first lease of another worker ends in {} s)",
@@ -225,9 +231,10 @@ fn waiting_note(waiting: &work::Waiting, now: u64, claimed_now: usize) -> String
         ),
         None => String::new(),
     };
+    let blocked = count(waiting.blocked, "blocked");
     format!(
-        "{got}: {} are claimed{lease} and {} are blocked. Work on what you hold, then call network_claim_ready again (a client subscribed to the network's resource is told when it changes). Stop when finished is true.",
-        waiting.claimed, waiting.blocked
+        "{got}: {claimed}{lease} and {blocked}. Work on what you hold, then call network_claim_ready again; a client subscribed to {} is told when tasks become ready. Stop when finished is true.",
+        crate::mcp::resources::ready_uri(network)
     )
 }
 
@@ -515,6 +522,20 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             paging,
         })
     })
+}
+
+/// Whether a successful call of `tool` with `output` made tasks ready to
+/// claim, so that subscribers of the plan's ready resource are told: a
+/// completion that unblocked some, or a release.
+pub fn frees_work(tool: &str, output: &Value) -> bool {
+    match tool {
+        "network_complete_claim" => output
+            .get("newly_ready_total")
+            .and_then(Value::as_u64)
+            .is_some_and(|n| n > 0),
+        "network_release_claim" => true,
+        _ => false,
+    }
 }
 
 /// The tools that let several workers execute one plan.
