@@ -195,6 +195,7 @@ impl Mcp {
         Mcp {
             http: reqwest::blocking::Client::builder()
                 .timeout(Duration::from_secs(30))
+                .tcp_nodelay(true)
                 .build()
                 .unwrap(),
             base,

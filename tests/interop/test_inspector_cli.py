@@ -37,6 +37,9 @@ def inspector():
     return node, launcher
 
 
+ALL_TOOLSETS = "NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange,work"
+
+
 def run_cli(inspector, binary, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     node, launcher = inspector
     env = dict(os.environ)
@@ -93,7 +96,9 @@ def test_strict_schema_lint_has_no_errors(inspector, binary):
     on any error-severity finding (a bare boolean schema). Warnings (type unions
     such as ["string", "null"], an untyped `data` schema) are allowed; a `$ref`
     outside the document is not."""
-    proc = run_cli(inspector, binary, "--method", "tools/list", "--strict", "--format", "json", "-q")
+    # Every toolset, the opt-in work toolset too.
+    proc = run_cli(inspector, "-e", ALL_TOOLSETS, binary, "--method", "tools/list", "--strict", "--format", "json", "-q")
+    assert len(envelope(proc)["result"]["tools"]) >= 32, describe(proc)
     findings = [
         {**f, "tool": entry["toolName"]}
         for entry in envelope(proc).get("schemaFindings", [])
