@@ -150,12 +150,13 @@ Convention: an edge A -> B means "A depends on B"; a cycle means no valid order 
 fn execute_plan(args: &Args<'_>) -> String {
     let network = args.or("network_name", "");
     let worker = args.or("worker", "");
+    let ready = super::resources::ready_uri(network);
     format!(
         r#"You are worker "{worker}", one of several workers executing the plan in network "{network}" together, with the networks-mcp tools. Each task is a node; an edge A -> B means "A needs B first". A task is done when its attribute status is "done".
 
 Repeat:
 1. network_claim_ready with network_name "{network}", worker "{worker}", count 1 and lease_seconds a little longer than a task takes you (default 600). The tasks in claimed are yours alone: no other worker gets them while the lease holds.
-2. If claimed is empty: if finished is true, every task is done: stop. Otherwise read note: other workers hold the ready tasks, or tasks wait on them. Wait (a client subscribed to the resource network://{network} is told of every change) and go to 1.
+2. If claimed is empty: if finished is true, every task is done: stop. If note says the plan has a dependency cycle, stop and report it. Otherwise other workers hold the tasks the rest waits on: wait (a client subscribed to the resource {ready} is told when tasks become ready; else wait until waiting.next_lease_end_ms) and go to 1.
 3. Do the task: its data and attributes say what it is. If it takes longer than the lease, call network_renew_claim with node_ids [the task] before the lease ends (lease_expires_ms, milliseconds since the Unix epoch; now_ms is the server's time).
 4. When it is done, network_complete_claim with node_ids [the task]. newly_ready lists the tasks this unblocked. If you cannot finish it, network_release_claim gives it back at once.
 5. An error claim_not_held means your lease ran out and another worker took the task: drop it and go to 1.

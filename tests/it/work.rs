@@ -479,3 +479,34 @@ fn claims_survive_a_restart_and_replay_at_the_time_they_were_made() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_plan_stuck_on_a_cycle_says_so() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "plan"}));
+    ok(
+        &server,
+        "network_add_edges",
+        json!({"network_name": "plan", "create_missing_nodes": true, "edges": [
+            {"source": "a", "target": "b"}, {"source": "b", "target": "a"}, {"source": "c", "target": "a"}
+        ]}),
+    );
+    let stuck = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1"}),
+    );
+    assert_eq!(
+        (&stuck["claimed"], &stuck["finished"]),
+        (&json!([]), &json!(false))
+    );
+    let note = stuck["note"].as_str().unwrap();
+    assert!(
+        note.contains("dependency cycle") && note.contains("network_find_cycles"),
+        "{note}"
+    );
+    let p = progress(&server);
+    assert_eq!(p["blocked"], 3);
+    assert_eq!(p["remaining_critical_path"], Value::Null, "{p}");
+}

@@ -223,6 +223,14 @@ fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: u
         1 => format!("1 task is {state}"),
         n => format!("{n} tasks are {state}"),
     };
+    if waiting.claimed == 0 {
+        // Nothing ready and nothing held, yet tasks remain: each waits on another
+        // that waits too, around a cycle. No worker can finish the plan.
+        return format!(
+            "{got}, and no task is claimed, yet {} wait on each other: the plan has a dependency cycle, so no worker can finish it. Find it with network_find_cycles and fix the plan (or mark a task done), then claim again.",
+            count(waiting.blocked, "blocked")
+        );
+    }
     let claimed = count(waiting.claimed, "claimed");
     let lease = match waiting.next_lease_end {
         Some(end) => format!(
