@@ -510,3 +510,37 @@ fn a_plan_stuck_on_a_cycle_says_so() {
     assert_eq!(p["blocked"], 3);
     assert_eq!(p["remaining_critical_path"], Value::Null, "{p}");
 }
+
+#[test]
+fn a_claim_reply_carries_at_most_a_mebibyte_of_task_data() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "plan"}));
+    let big = "x".repeat(600 * 1024);
+    let nodes: Vec<Value> = ["a", "b", "c"]
+        .iter()
+        .map(|id| json!({"node_id": id, "data": big}))
+        .collect();
+    ok(
+        &server,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": nodes}),
+    );
+    let c = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1", "count": 3}),
+    );
+    let tasks = c["claimed"].as_array().unwrap();
+    assert_eq!(tasks.len(), 3);
+    assert_eq!(tasks[0]["data"], json!(big));
+    for task in &tasks[1..] {
+        assert_eq!(
+            (task.get("data"), &task["data_omitted"]),
+            (None, &json!(true)),
+            "{}",
+            task["node_id"]
+        );
+    }
+    assert!(serde_json::to_string(&c).unwrap().len() < 700 * 1024);
+}

@@ -24,6 +24,9 @@ pub const MAX_LEASE_SECONDS: u64 = 86_400;
 pub const MAX_PROGRESS_LIMIT: usize = 1_000;
 /// Newly ready tasks listed by a completion; the total counts all.
 const MAX_NEWLY_READY_LISTED: usize = 100;
+/// The most bytes of `data` one claim's reply carries; the tasks past it come
+/// without their data (`data_omitted`), which network_get_node reads.
+const MAX_CLAIM_DATA_BYTES: usize = 1024 * 1024;
 /// Workers and critical-path tasks listed by progress.
 const MAX_PROGRESS_LISTED: usize = 20;
 
@@ -132,6 +135,9 @@ pub struct ClaimedTask {
     /// Its data payload, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
+    /// True when its data was left out to keep the reply small: read it with network_get_node.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub data_omitted: bool,
     /// The worker whose lease on it had run out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub taken_from: Option<String>,
@@ -179,14 +185,20 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
     ctx.write(&p.network_name, |net| {
         let lease = lease_ms(p.lease_seconds);
         let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.count, lease, now)?;
+        let mut data_budget = MAX_CLAIM_DATA_BYTES;
         let claimed = claimed
             .into_iter()
             .map(|c| {
                 let node = &net.graph()[c.node];
+                let data = node.data.as_deref().cloned();
+                let size = data.as_ref().map_or(0, |d| d.to_string().len());
+                let data_omitted = size > data_budget;
+                data_budget = data_budget.saturating_sub(size);
                 ClaimedTask {
                     node_id: node.id.to_string(),
                     attributes: node.attributes.to_map(),
-                    data: node.data.as_deref().cloned(),
+                    data: if data_omitted { None } else { data },
+                    data_omitted,
                     taken_from: c.taken_from,
                 }
             })
