@@ -7,7 +7,9 @@
 //! [in which order to do things](Network::topological_sort),
 //! [what is ready](Network::ready_nodes), [where the cycles are](Network::find_cycles),
 //! [the cheapest path](Network::shortest_path) and
-//! [the critical path](Network::critical_path). Every answer is deterministic, and
+//! [the critical path](Network::critical_path); and it lets several workers
+//! execute one plan, [claiming ready tasks](Network::claim_ready) under leases
+//! ([`network::work`]). Every answer is deterministic, and
 //! every algorithm documents its complexity and how it breaks ties.
 //! [`NetworkRegistry`] holds named networks for concurrent use.
 //!

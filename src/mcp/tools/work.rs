@@ -181,8 +181,10 @@ pub struct ClaimOutput {
 
 fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
     let plan = p.plan();
-    let now = ctx.now();
+    // The clock is read under the network's lock, so that the times of the
+    // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
         let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.count, lease, now)?;
         let mut data_budget = MAX_CLAIM_DATA_BYTES;
@@ -289,8 +291,10 @@ pub struct CompleteOutput {
 fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOutput> {
     let plan = p.plan();
     let tasks = check_tasks(&p.node_ids)?;
-    let now = ctx.now();
+    // The clock is read under the network's lock, so that the times of the
+    // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let now = ctx.now();
         let done = net.complete_claimed(&plan, &p.worker, &tasks, now)?;
         let listed = done.newly_ready.len().min(MAX_NEWLY_READY_LISTED);
         Ok(CompleteOutput {
@@ -370,8 +374,10 @@ pub struct RenewOutput {
 fn renew_claim(ctx: &ToolContext<'_>, p: RenewParams) -> Result<RenewOutput> {
     let plan = p.plan();
     let tasks = check_tasks(&p.node_ids)?;
-    let now = ctx.now();
+    // The clock is read under the network's lock, so that the times of the
+    // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
         let renewed = net.renew_claimed(&plan, &p.worker, &tasks, lease, now)?;
         Ok(RenewOutput {
@@ -467,8 +473,8 @@ pub struct ProgressOutput {
 
 fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOutput> {
     let plan = p.plan();
-    let now = ctx.now();
     ctx.registry.read(&p.network_name, |net| {
+        let now = ctx.now();
         let progress = net.work_progress(&plan, now)?;
         let query = (
             &p.done_attributes,
