@@ -48,9 +48,10 @@ pub struct Cli {
     #[arg(long, value_name = "FORMAT", value_parser = load::parse_format)]
     pub load_format: Option<crate::interchange::Format>,
 
-    /// Comma-separated toolsets to offer: core, edit, analysis, interchange, work
-    /// (default: all but work). `work` adds the tools that let several agents
-    /// execute one plan (claim, complete, release, renew, progress).
+    /// Comma-separated toolsets to offer: core, edit, analysis, interchange, work,
+    /// algorithms (default: all but work and algorithms). `work` adds the tools
+    /// that let several agents execute one plan (claim, complete, release, renew,
+    /// progress); `algorithms` adds centrality.
     #[arg(
         long,
         value_enum,

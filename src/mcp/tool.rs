@@ -35,20 +35,23 @@ pub enum Toolset {
     /// Several workers executing one plan: claim ready tasks under leases,
     /// complete, release, renew, progress. Opt-in: not in [`Toolset::DEFAULT`].
     Work,
+    /// What the peer graph servers answer: centrality. Opt-in.
+    Algorithms,
 }
 
 impl Toolset {
     /// Every toolset, in listing order.
-    pub const ALL: [Toolset; 5] = [
+    pub const ALL: [Toolset; 6] = [
         Toolset::Core,
         Toolset::Edit,
         Toolset::Analysis,
         Toolset::Interchange,
         Toolset::Work,
+        Toolset::Algorithms,
     ];
 
-    /// The toolsets offered when none are named: all but the opt-in `work`, so
-    /// that a single agent's tool list stays small.
+    /// The toolsets offered when none are named: all but the opt-in `work` and
+    /// `algorithms`, so that a single agent's tool list stays small.
     pub const DEFAULT: [Toolset; 4] = [
         Toolset::Core,
         Toolset::Edit,
@@ -64,6 +67,7 @@ impl Toolset {
             Toolset::Analysis => "analysis",
             Toolset::Interchange => "interchange",
             Toolset::Work => "work",
+            Toolset::Algorithms => "algorithms",
         }
     }
 }

@@ -21,6 +21,7 @@
 //! ```
 
 pub mod adjacency;
+pub mod centrality;
 pub mod critical;
 pub mod cycles;
 pub mod describe;

@@ -4,6 +4,7 @@
 mod numbered;
 
 mod prop_adjacency;
+mod prop_centrality;
 mod prop_network_core;
 mod prop_ordering_cycles;
 mod prop_traversal_paths;

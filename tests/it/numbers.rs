@@ -5,11 +5,16 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
 use serde_json::{Value, json};
 
 fn server() -> NetworksServer {
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    // Every toolset, the opt-in ones too.
+    let options = ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        ..ServerOptions::default()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     server
         .dispatch(Call::new("network_create", json!({"network_name": "g"})))
         .unwrap()

@@ -15,6 +15,8 @@ const MODEL_READ_BUDGET: usize = 24 * 1024;
 
 /// The opt-in `work` toolset on its own, as compact JSON: what a worker adds.
 const WORK_TOOLSET_BUDGET: usize = 12 * 1024;
+/// The opt-in `algorithms` toolset on its own, as compact JSON.
+const ALGORITHMS_TOOLSET_BUDGET: usize = 8 * 1024;
 
 /// The sizes of the tool list with `options`' toolsets.
 fn sizes_with(options: ServerOptions) -> (usize, usize) {
@@ -69,5 +71,18 @@ fn the_work_toolset_fits_its_budget() {
     assert!(
         whole <= WORK_TOOLSET_BUDGET,
         "the work toolset is {whole} bytes, over its budget of {WORK_TOOLSET_BUDGET}"
+    );
+}
+
+#[test]
+fn the_algorithms_toolset_fits_its_budget() {
+    let (whole, read) = sizes_with(ServerOptions {
+        toolsets: [Toolset::Algorithms].into_iter().collect(),
+        ..ServerOptions::default()
+    });
+    eprintln!("algorithms toolset: {whole} bytes whole, {read} bytes read by a model");
+    assert!(
+        whole <= ALGORITHMS_TOOLSET_BUDGET,
+        "the algorithms toolset is {whole} bytes, over its budget of {ALGORITHMS_TOOLSET_BUDGET}"
     );
 }

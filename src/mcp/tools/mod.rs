@@ -1,5 +1,6 @@
 //! Every MCP tool, one module per family. Each module exports `tools()`.
 
+pub(crate) mod algorithms;
 pub(crate) mod analysis;
 pub(crate) mod common;
 pub(crate) mod core;
@@ -20,6 +21,7 @@ pub fn all() -> Vec<ToolDef> {
     tools.extend(interchange::tools());
     tools.extend(visualize::tools());
     tools.extend(work::tools());
+    tools.extend(algorithms::tools());
     tools
 }
 

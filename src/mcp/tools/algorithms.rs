@@ -1,0 +1,257 @@
+//! The opt-in `algorithms` toolset: measures the peer graph servers answer.
+//! Centrality for now ([`crate::network::centrality`]), one tool with a
+//! `measure` parameter, ranked, top first, with cursors.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::common::{Paging, Success, check_limit};
+use crate::error::{Error, Result};
+use crate::mcp::page::Page;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::network::centrality::{BetweennessOptions, DegreeKind, PageRankOptions, Scores};
+use crate::network::{Network, validate};
+
+/// The most scores a page lists.
+pub const MAX_SCORES_LIMIT: usize = 10_000;
+/// The most shortest-path searches' worth of work (sources × (V + E)) one
+/// betweenness or closeness call may do: about a few seconds. Past it, a sample.
+const MAX_PATH_WORK: u128 = 2_000_000_000;
+
+fn default_scores_limit() -> usize {
+    20
+}
+fn default_true() -> bool {
+    true
+}
+fn default_damping() -> f64 {
+    0.85
+}
+fn default_tolerance() -> f64 {
+    1e-6
+}
+fn default_max_iterations() -> usize {
+    100
+}
+
+/// What `network_centrality` measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// In + out degree / (V - 1).
+    Degree,
+    /// In-degree / (V - 1).
+    InDegree,
+    /// Out-degree / (V - 1).
+    OutDegree,
+    /// PageRank.
+    Pagerank,
+    /// Betweenness (Brandes).
+    Betweenness,
+    /// Closeness (inward distances, Wasserman-Faust).
+    Closeness,
+}
+
+/// Parameters of `network_centrality`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CentralityParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// degree, in_degree, out_degree: links; pagerank: importance by links; betweenness: how many shortest paths pass through; closeness: how near the rest is.
+    pub measure: Measure,
+    /// Use edge weights (as lengths for paths, strengths for pagerank). Default: true for pagerank, false otherwise.
+    #[serde(default)]
+    pub weighted: Option<bool>,
+    /// Betweenness: divide by (V-1)(V-2).
+    #[serde(default = "default_true")]
+    pub normalized: bool,
+    /// Betweenness: estimate from k sampled sources (needed on big networks).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub k: Option<usize>,
+    /// Betweenness: the sample's seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// Closeness: scale by the share of nodes that reach each one.
+    #[serde(default = "default_true")]
+    pub wf_improved: bool,
+    /// PageRank: probability of following a link.
+    #[serde(default = "default_damping")]
+    pub damping: f64,
+    /// PageRank: stop when the total change is below tolerance x V.
+    #[serde(default = "default_tolerance")]
+    pub tolerance: f64,
+    /// PageRank: give up after this many iterations.
+    #[serde(default = "default_max_iterations")]
+    #[schemars(range(min = 1, max = 100_000))]
+    pub max_iterations: usize,
+    /// PageRank: jump weights per node ID (default uniform).
+    #[serde(default)]
+    pub personalization: Option<Map<String, Value>>,
+    /// Scores per page, highest first.
+    #[serde(default = "default_scores_limit")]
+    #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
+    pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// One node's score.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ScoreOut {
+    /// The node ID.
+    pub node_id: String,
+    /// Its score.
+    pub score: f64,
+}
+
+/// Result of `network_centrality`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CentralityOutput {
+    /// "success".
+    pub status: Success,
+    /// What was measured.
+    pub measure: Measure,
+    /// This page of the nodes, highest score first (ties in insertion order).
+    pub scores: Vec<ScoreOut>,
+    /// How many nodes were scored.
+    pub total: usize,
+    /// How to get the rest of `scores`.
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+/// Refuses an exact path measure that would run for minutes.
+fn check_path_work(net: &Network, sources: usize, measure: Measure) -> Result<()> {
+    let work = sources as u128 * (net.node_count() + net.edge_count()) as u128;
+    if work <= MAX_PATH_WORK {
+        return Ok(());
+    }
+    let size = format!("{} nodes and {} edges", net.node_count(), net.edge_count());
+    Err(match measure {
+        Measure::Betweenness => Error::InvalidValue {
+            field: "k".into(),
+            reason: format!(
+                "exact betweenness on {size} needs a shortest-path search from every node, too long for one call; estimate it from a sample of k sources (e.g. k 100)"
+            ),
+        },
+        _ => Error::InvalidValue {
+            field: "measure".into(),
+            reason: format!(
+                "closeness on {size} needs a shortest-path search from every node, too long for one call; on a network this large use pagerank, degree, or betweenness with a sample of k sources"
+            ),
+        },
+    })
+}
+
+fn measure(net: &Network, p: &CentralityParams) -> Result<Scores> {
+    let weighted = p.weighted.unwrap_or(p.measure == Measure::Pagerank);
+    match p.measure {
+        Measure::Degree => Ok(net.degree_centrality(DegreeKind::Total)),
+        Measure::InDegree => Ok(net.degree_centrality(DegreeKind::In)),
+        Measure::OutDegree => Ok(net.degree_centrality(DegreeKind::Out)),
+        Measure::Pagerank => {
+            let personalization = match &p.personalization {
+                None => None,
+                Some(map) => {
+                    let mut weights = Vec::with_capacity(map.len());
+                    for (id, value) in map {
+                        validate::id("personalization", id)?;
+                        let ix = net.require("personalization", id)?;
+                        let w = value.as_f64().ok_or_else(|| Error::InvalidValue {
+                            field: "personalization".into(),
+                            reason: format!("the weight of '{id}' is {value}; give a number"),
+                        })?;
+                        weights.push((ix, w));
+                    }
+                    Some(weights)
+                }
+            };
+            net.pagerank(&PageRankOptions {
+                damping: p.damping,
+                tolerance: p.tolerance,
+                max_iterations: p.max_iterations,
+                weighted,
+                personalization,
+            })
+        }
+        Measure::Betweenness => {
+            let sources = p.k.map_or(net.node_count(), |k| k.min(net.node_count()));
+            check_path_work(net, sources, Measure::Betweenness)?;
+            net.betweenness(&BetweennessOptions {
+                weighted,
+                normalized: p.normalized,
+                sample: p.k.map(|k| (k, p.seed)),
+            })
+        }
+        Measure::Closeness => {
+            check_path_work(net, net.node_count(), Measure::Closeness)?;
+            net.closeness(weighted, p.wf_improved)
+        }
+    }
+}
+
+fn centrality(ctx: &ToolContext<'_>, p: CentralityParams) -> Result<CentralityOutput> {
+    let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
+    ctx.registry.read(&p.network_name, |net| {
+        let query = (
+            p.measure,
+            p.weighted,
+            p.normalized,
+            p.k,
+            p.seed,
+            p.wf_improved,
+            p.damping.to_bits(),
+            p.tolerance.to_bits(),
+            p.max_iterations,
+            p.personalization
+                .as_ref()
+                .map(|m| Value::Object(m.clone()).to_string()),
+        );
+        let page = Page::open(
+            net,
+            "network_centrality",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_SCORES_LIMIT,
+        )?;
+        let scores = measure(net, &p)?;
+        let ranked = scores.ranked();
+        let listed: Vec<ScoreOut> = page
+            .slice(&ranked)
+            .iter()
+            .map(|&i| ScoreOut {
+                node_id: net.id_at(scores.nodes[i]).to_string(),
+                score: scores.values[i],
+            })
+            .collect();
+        let paging = Paging::of_total(&page, listed.len(), ranked.len());
+        Ok(CentralityOutput {
+            status: Success::Success,
+            measure: p.measure,
+            scores: listed,
+            total: ranked.len(),
+            paging,
+        })
+    })
+}
+
+/// The opt-in analysis tools of the peer graph servers.
+pub fn tools() -> Vec<ToolDef> {
+    vec![ToolDef::new(
+        ToolMeta {
+            name: "network_centrality",
+            title: "Centrality",
+            description: "Rank nodes by importance, highest first, as NetworkX computes it: degree (in/out/total), PageRank, betweenness (the bottlenecks many shortest paths go through; k samples sources on big networks) or closeness. Paged with cursors.",
+            toolset: Toolset::Algorithms,
+            effect: Effect::Read,
+            // Exact betweenness or closeness can take seconds: off the async workers.
+            long_running: true,
+        },
+        centrality,
+    )]
+}
