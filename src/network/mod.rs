@@ -22,6 +22,7 @@
 
 pub mod adjacency;
 pub mod centrality;
+pub mod components;
 pub mod critical;
 pub mod cycles;
 pub mod describe;

@@ -3,6 +3,7 @@ self-loops, weights) in both, every measure compared node by node.
 
 - random multigraphs of 2 to 30 nodes, and a real one: the Les Misérables
   co-appearance network that ships with NetworkX (weighted, both directions);
+- connected components, weak and strong: the same sets;
 - degree, in- and out-degree: exact; PageRank (weighted, unweighted,
   personalised): within 1e-6 (NetworkX's tolerance); betweenness (by hops and by
   weight, normalised or not) and closeness (by hops and by weight, with and
@@ -123,3 +124,27 @@ async def test_a_sampled_betweenness_is_seeded_and_exact_work_is_bounded(binary,
         full = await ours(server, "lesmis", "betweenness", k=g.number_of_nodes(), seed=1)
         close("lesmis", "betweenness k=V", full, nx.betweenness_centrality(g), 1e-9)
         await server.err("network_centrality", {"network_name": "lesmis", "measure": "pagerank", "damping": 2}, "invalid_value")
+
+
+@run_async
+async def test_components_match_networkx(binary, tmp_path):
+    async with connect(binary, tmp_path, *ALGORITHMS) as server:
+        for seed in range(25):
+            g = random_multigraph(seed)
+            name = f"c{seed}"
+            await load(server, name, g)
+            for connectivity, theirs in [
+                ("weak", nx.weakly_connected_components(g)),
+                ("strong", nx.strongly_connected_components(g)),
+            ]:
+                got = await server.ok(
+                    "network_components",
+                    {"network_name": name, "connectivity": connectivity, "limit": 10000,
+                     "max_nodes_per_component": 10000},
+                )
+                mine = [frozenset(c["node_ids"]) for c in got["components"]]
+                assert all(c["size"] == len(c["node_ids"]) for c in got["components"])
+                assert sorted(mine, key=sorted) == sorted(map(frozenset, theirs), key=sorted), (name, connectivity)
+                order = list(g.nodes)
+                firsts = [min(order.index(n) for n in c) for c in mine]
+                assert firsts == sorted(firsts), "components ordered by their first node"

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod algorithms;
 mod bad_input;
 mod concurrency;
 mod durability;
