@@ -261,9 +261,12 @@ impl Brandes {
         self.order.clear();
     }
 
-    /// Shortest paths from `s` by hops: order of discovery, predecessors and
-    /// path counts (NetworkX's `_single_source_shortest_path_basic`).
-    fn bfs(&mut self, rows: &SimpleRows, s: usize) {
+    /// Shortest paths from `s` by hops (NetworkX's
+    /// `_single_source_shortest_path_basic`): order of discovery, distances and path
+    /// counts, without predecessor lists ([`Brandes::accumulate_by_hops`] finds
+    /// the predecessors among the in-neighbours instead: no list per node to
+    /// fill and clear, the cost of the search at a million nodes).
+    fn bfs_counts(&mut self, rows: &SimpleRows, s: usize) {
         let mut queue = VecDeque::new();
         self.sigma[s] = 1.0;
         self.dist[s] = 0.0;
@@ -279,8 +282,26 @@ impl Brandes {
                 }
                 if self.dist[w] == dv + 1.0 {
                     self.sigma[w] += sv;
-                    self.preds[w].push(v);
                 }
+            }
+        }
+    }
+
+    /// [`Brandes::accumulate`] after [`Brandes::bfs_counts`]: the predecessors of
+    /// `w` are its in-neighbours one hop nearer to the source.
+    fn accumulate_by_hops(&mut self, incoming: &SimpleRows, s: usize, scores: &mut [f64]) {
+        for &w in self.order.iter().rev() {
+            let w = w as usize;
+            let coefficient = (1.0 + self.delta[w]) / self.sigma[w];
+            let before = self.dist[w] - 1.0;
+            for k in incoming.of(w) {
+                let v = incoming.target[k] as usize;
+                if self.dist[v] == before {
+                    self.delta[v] += self.sigma[v] * coefficient;
+                }
+            }
+            if w != s {
+                scores[w] += self.delta[w];
             }
         }
     }
@@ -575,15 +596,20 @@ impl Network {
             Some((k, seed)) => sample(n, k, seed),
         };
         let rows = SimpleRows::new(self, &position, &nodes, false);
+        let incoming = (!options.weighted).then(|| SimpleRows::new(self, &position, &nodes, true));
         let mut scores = vec![0.0; n];
         let mut work = Brandes::new(n);
         for &s in &sources {
-            if options.weighted {
-                work.dijkstra(&rows, s);
-            } else {
-                work.bfs(&rows, s);
+            match &incoming {
+                None => {
+                    work.dijkstra(&rows, s);
+                    work.accumulate(s, &mut scores);
+                }
+                Some(incoming) => {
+                    work.bfs_counts(&rows, s);
+                    work.accumulate_by_hops(incoming, s, &mut scores);
+                }
             }
-            work.accumulate(s, &mut scores);
             work.reset();
         }
         rescale(&mut scores, n, options, &sources);
@@ -616,7 +642,7 @@ impl Network {
             if weighted {
                 work.dijkstra(&rows, s);
             } else {
-                work.bfs(&rows, s);
+                work.bfs_counts(&rows, s);
             }
             let reached = work.order.len();
             let total: f64 = work.order.iter().map(|&v| work.dist[v as usize]).sum();
