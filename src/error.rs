@@ -350,30 +350,19 @@ impl Error {
                 network,
                 mismatches,
             } => {
-                let listed: Vec<String> = mismatches
-                    .iter()
-                    .take(MAX_LISTED)
-                    .map(|(node, key, expected, current)| {
-                        format!(
-                            "node '{}' has {}: {} (expected {})",
-                            clip(node, MAX_CONTEXT_CHARS),
-                            clip(key, MAX_CONTEXT_CHARS),
-                            clip(&current.to_string(), MAX_CONTEXT_CHARS),
-                            clip(&expected.to_string(), MAX_CONTEXT_CHARS)
-                        )
-                    })
-                    .collect();
-                let more = mismatches.len().saturating_sub(MAX_LISTED);
+                let listed = semicolon_list(mismatches, |(node, key, expected, current)| {
+                    format!(
+                        "node '{}' has {}: {} (expected {})",
+                        clip(node, MAX_CONTEXT_CHARS),
+                        clip(key, MAX_CONTEXT_CHARS),
+                        clip(&current.to_string(), MAX_CONTEXT_CHARS),
+                        clip(&expected.to_string(), MAX_CONTEXT_CHARS)
+                    )
+                });
                 format!(
-                    "{} expectation(s) do not hold in {}, so nothing was changed: {}{}.",
+                    "{} expectation(s) do not hold in {}, so nothing was changed: {listed}.",
                     mismatches.len(),
                     in_network(network),
-                    listed.join("; "),
-                    if more > 0 {
-                        format!("; and {more} more")
-                    } else {
-                        String::new()
-                    }
                 )
             }
             Error::VersionConflict {
@@ -389,35 +378,24 @@ impl Error {
                 worker,
                 tasks,
             } => {
-                let listed: Vec<String> = tasks
-                    .iter()
-                    .take(MAX_LISTED)
-                    .map(|(node, holder, done)| {
-                        let node = clip(node, MAX_CONTEXT_CHARS);
-                        match (holder, done) {
-                            (Some(h), true) => {
-                                format!("'{node}' is done (by '{}')", clip(h, MAX_CONTEXT_CHARS))
-                            }
-                            (None, true) => format!("'{node}' is done"),
-                            (Some(h), false) => {
-                                format!("'{node}' is claimed by '{}'", clip(h, MAX_CONTEXT_CHARS))
-                            }
-                            (None, false) => format!("'{node}' is not claimed"),
+                let listed = semicolon_list(tasks, |(node, holder, done)| {
+                    let node = clip(node, MAX_CONTEXT_CHARS);
+                    match (holder, done) {
+                        (Some(h), true) => {
+                            format!("'{node}' is done (by '{}')", clip(h, MAX_CONTEXT_CHARS))
                         }
-                    })
-                    .collect();
-                let more = tasks.len().saturating_sub(MAX_LISTED);
+                        (None, true) => format!("'{node}' is done"),
+                        (Some(h), false) => {
+                            format!("'{node}' is claimed by '{}'", clip(h, MAX_CONTEXT_CHARS))
+                        }
+                        (None, false) => format!("'{node}' is not claimed"),
+                    }
+                });
                 format!(
-                    "worker '{}' does not hold {} of the tasks named in {}, so nothing was changed: {}{}.",
+                    "worker '{}' does not hold {} of the tasks named in {}, so nothing was changed: {listed}.",
                     clip(worker, MAX_CONTEXT_CHARS),
                     tasks.len(),
                     in_network(network),
-                    listed.join("; "),
-                    if more > 0 {
-                        format!("; and {more} more")
-                    } else {
-                        String::new()
-                    }
                 )
             }
             Error::CursorStale {
@@ -501,6 +479,16 @@ pub const MAX_LISTED: usize = 20;
 pub const MAX_MESSAGE_CHARS: usize = 2_000;
 /// A string in an error's context is cut to this many characters.
 pub const MAX_CONTEXT_CHARS: usize = 300;
+
+/// The first [`MAX_LISTED`] of `items`, each as `describe` says, joined by
+/// "; ", then "; and N more" for the rest.
+fn semicolon_list<T>(items: &[T], describe: impl Fn(&T) -> String) -> String {
+    let mut listed: Vec<String> = items.iter().take(MAX_LISTED).map(describe).collect();
+    if items.len() > MAX_LISTED {
+        listed.push(format!("and {} more", items.len() - MAX_LISTED));
+    }
+    listed.join("; ")
+}
 
 fn quoted_list(items: &[String]) -> String {
     let mut listed = items

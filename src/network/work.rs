@@ -435,11 +435,7 @@ impl Network {
                 completion.already_done.push(ix);
                 continue;
             }
-            let done_values: Vec<(&str, Value)> = spec
-                .done
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.clone()))
-                .collect();
+            let done_values = spec.done.iter().map(|(k, v)| (k.as_str(), v.clone()));
             self.set_work_attributes(ix, done_values, std::slice::from_ref(&spec.lease_expires));
             self.frontier.candidates.remove(&ix);
             self.frontier.named_blocked.remove(&ix);

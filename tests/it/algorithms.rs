@@ -6,28 +6,19 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::limits::Limits;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
+use networks_mcp::mcp::{NetworksServer, ServerOptions};
 use serde_json::{Value, json};
+
+use crate::common::{dispatch as call, every_toolset};
 
 fn server() -> NetworksServer {
     NetworksServer::new(
         Arc::new(NetworkRegistry::new()),
         ServerOptions {
-            toolsets: Toolset::ALL.into_iter().collect(),
             limits: Limits::unlimited(),
-            ..ServerOptions::default()
+            ..every_toolset()
         },
     )
-}
-
-fn call(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, Value> {
-    match server
-        .dispatch(Call::new(tool, args))
-        .expect("a listed tool")
-    {
-        Ok(value) => Ok(value),
-        Err(error) => Err(error.to_object()),
-    }
 }
 
 /// app -> core, cli -> core, core -> log, web -> api -> core; x alone; a <-> b.

@@ -5,21 +5,13 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
-use serde_json::{Value, json};
+use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use serde_json::json;
+
+use crate::common::dispatch as call;
 
 fn server() -> NetworksServer {
     NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default())
-}
-
-fn call(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, Value> {
-    match server
-        .dispatch(Call::new(tool, args))
-        .expect("a listed tool")
-    {
-        Ok(value) => Ok(value),
-        Err(error) => Err(error.to_object()),
-    }
 }
 
 fn version(server: &NetworksServer) -> u64 {

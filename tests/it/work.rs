@@ -7,27 +7,18 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::clock::ManualClock;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
+use networks_mcp::mcp::{NetworksServer, ServerOptions};
 use networks_mcp::storage::{Storage, StorageConfig};
 use serde_json::{Value, json};
+
+use crate::common::{dispatch as call, every_toolset};
 
 const T0: u64 = 1_800_000_000_000;
 
 fn options(clock: &Arc<ManualClock>) -> ServerOptions {
     ServerOptions {
-        toolsets: Toolset::ALL.into_iter().collect(),
         clock: Arc::clone(clock) as _,
-        ..ServerOptions::default()
-    }
-}
-
-fn call(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, Value> {
-    match server
-        .dispatch(Call::new(tool, args))
-        .expect("a listed tool")
-    {
-        Ok(value) => Ok(value),
-        Err(error) => Err(error.to_object()),
+        ..every_toolset()
     }
 }
 

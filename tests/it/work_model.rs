@@ -8,9 +8,11 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::clock::ManualClock;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
+use networks_mcp::mcp::{NetworksServer, ServerOptions};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use crate::common::{dispatch as call, every_toolset};
 
 const T0: u64 = 1_000_000;
 const WORKERS: [&str; 3] = ["w1", "w2", "w3"];
@@ -215,16 +217,6 @@ fn plan() -> impl Strategy<Value = (usize, Vec<Vec<usize>>)> {
     })
 }
 
-fn call(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, Value> {
-    match server
-        .dispatch(Call::new(tool, args))
-        .expect("a listed tool")
-    {
-        Ok(value) => Ok(value),
-        Err(error) => Err(error.to_object()),
-    }
-}
-
 fn version(server: &NetworksServer) -> u64 {
     call(server, "network_describe", json!({"network_name": "plan"})).unwrap()["version"]
         .as_u64()
@@ -289,9 +281,8 @@ fn run(n: usize, needs: Vec<Vec<usize>>, ops: Vec<(Op, Condition)>) -> Result<()
     let server = NetworksServer::new(
         Arc::new(NetworkRegistry::new()),
         ServerOptions {
-            toolsets: Toolset::ALL.into_iter().collect(),
             clock: Arc::clone(&clock) as _,
-            ..ServerOptions::default()
+            ..every_toolset()
         },
     );
     call(&server, "network_create", json!({"network_name": "plan"})).unwrap();
@@ -334,6 +325,11 @@ fn run(n: usize, needs: Vec<Vec<usize>>, ops: Vec<(Op, Condition)>) -> Result<()
     for (step, (op, condition)) in ops.into_iter().enumerate() {
         // Task indices past the plan name unknown ids: refused, nothing changes.
         let unknown = |tasks: &[usize]| tasks.iter().any(|&i| i >= n);
+        // What a refused complete, release or renew answers.
+        let refusal = |tasks: &[usize]| match unknown(tasks) {
+            true => "node_not_found",
+            false => "claim_not_held",
+        };
         let (tool, mut args) = match &op {
             Op::Claim {
                 worker,
@@ -438,12 +434,7 @@ fn run(n: usize, needs: Vec<Vec<usize>>, ops: Vec<(Op, Condition)>) -> Result<()
                         );
                     }
                     (None, Err(e)) => {
-                        let code = if unknown(tasks) {
-                            "node_not_found"
-                        } else {
-                            "claim_not_held"
-                        };
-                        prop_assert_eq!(&e["code"], code, "{}", context);
+                        prop_assert_eq!(&e["code"], refusal(tasks), "{}", context)
                     }
                     (expected, _) => prop_assert!(false, "{}: model says {:?}", context, expected),
                 }
@@ -466,12 +457,7 @@ fn run(n: usize, needs: Vec<Vec<usize>>, ops: Vec<(Op, Condition)>) -> Result<()
                         prop_assert_eq!(names(&reply[field]), as_ids(&list), "{}", context)
                     }
                     (None, Err(e)) => {
-                        let code = if unknown(tasks) {
-                            "node_not_found"
-                        } else {
-                            "claim_not_held"
-                        };
-                        prop_assert_eq!(&e["code"], code, "{}", context);
+                        prop_assert_eq!(&e["code"], refusal(tasks), "{}", context)
                     }
                     (expected, _) => prop_assert!(false, "{}: model says {:?}", context, expected),
                 }

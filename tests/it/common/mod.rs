@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::mcp::stdio::JsonLinesTransport;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -186,4 +186,24 @@ pub fn spawn_http(
         }
     });
     (child, lines, rx)
+}
+
+/// A tool call straight through the server's dispatch chokepoint (no client):
+/// the reply, or the error object.
+pub fn dispatch(server: &NetworksServer, tool: &str, args: Value) -> Result<Value, Value> {
+    match server
+        .dispatch(Call::new(tool, args))
+        .expect("a listed tool")
+    {
+        Ok(value) => Ok(value),
+        Err(error) => Err(error.to_object()),
+    }
+}
+
+/// Server options with every toolset, the opt-in ones too.
+pub fn every_toolset() -> ServerOptions {
+    ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        ..ServerOptions::default()
+    }
 }
