@@ -233,6 +233,12 @@ mod tests {
                 Some(ResourceRef::Export(name.into(), Format::Graphml)),
                 "{uri}"
             );
+            let uri = ready_uri(name);
+            assert_eq!(
+                parse_uri(&uri),
+                Some(ResourceRef::Ready(name.into())),
+                "{uri}"
+            );
         }
     }
 
@@ -243,6 +249,9 @@ mod tests {
             "network://",
             "network://plan/other",
             "network://plan/export/pdf",
+            "network://plan/ready/",
+            "network://plan/readyx",
+            "network://%FF/ready",
             "network://%FF",
         ] {
             assert_eq!(parse_uri(uri), None, "{uri}");
