@@ -194,7 +194,7 @@ status=0
 # an error-severity finding (test_strict_schema_lint_has_no_errors asserts the same).
 echo "interop: Inspector --strict schema lint of tools/list:"
 lint_status=0
-"$node" "$inspector" --cli -e NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange,work "$bin" --method tools/list --strict --format json -q >"$log" 2>"$log.err" || lint_status=$?
+"$node" "$inspector" --cli -e NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange,work,algorithms "$bin" --method tools/list --strict --format json -q >"$log" 2>"$log.err" || lint_status=$?
 "$venv/bin/python" - "$log" <<'PY' || lint_status=$((lint_status ? lint_status : 1))
 import json, sys
 envelope = json.load(open(sys.argv[1]))

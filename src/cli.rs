@@ -51,7 +51,8 @@ pub struct Cli {
     /// Comma-separated toolsets to offer: core, edit, analysis, interchange, work,
     /// algorithms (default: all but work and algorithms). `work` adds the tools
     /// that let several agents execute one plan (claim, complete, release, renew,
-    /// progress); `algorithms` adds centrality.
+    /// progress); `algorithms` adds centrality, communities, paths, structure,
+    /// search, diff and copies.
     #[arg(
         long,
         value_enum,

@@ -46,6 +46,7 @@ pub use instructions::INSTRUCTIONS;
 pub use tool::{Effect, Progress, Toolset};
 
 use crate::error::Error;
+use crate::network::Network;
 use crate::registry::NetworkRegistry;
 use crate::storage::{Recovered, Storage};
 use tool::{ToolContext, ToolDef};
@@ -330,6 +331,14 @@ impl NetworksServer {
             let copy = network.read().clone();
             scratch.insert(name, copy)?;
         }
+        // A write that makes a new network (network_copy's `into`) is refused when
+        // the name is taken: an empty stand-in is enough for the call to see that.
+        if let Some(name) = arguments.get("into").and_then(|n| n.as_str())
+            && self.registry.get(name).is_ok()
+            && scratch.get(name).is_err()
+        {
+            scratch.insert(name, Network::new())?;
+        }
         let ctx = ToolContext::new(&scratch, &self.inner.options.limits, progress)
             .with_clock(self.inner.options.clock.as_ref());
         let mut output = tool.call(&ctx, &arguments)?;
@@ -432,9 +441,11 @@ impl NetworksServer {
         if let (Ok(output), true, false) =
             (result, tool.effect.writes(), self.inner.options.dry_run)
         {
-            let network = call
-                .arguments
+            // The network the write changed: the one its result names (a copy names
+            // the new network, not its source), else the one it was called on.
+            let network = output
                 .get("network_name")
+                .or_else(|| call.arguments.get("network_name"))
                 .and_then(|n| n.as_str())
                 .unwrap_or("");
             if !network.is_empty() {

@@ -49,6 +49,7 @@ impl Page {
     ) -> Result<Page> {
         let mut hasher = DefaultHasher::new();
         tool.hash(&mut hasher);
+        network.name().hash(&mut hasher);
         query.hash(&mut hasher);
         let call = hasher.finish();
         let mut page = Page {

@@ -128,8 +128,9 @@ Convention: an edge A -> B means "A depends on B", so everything that depends on
 2. network_ancestors of "{node}": every node that depends on it, directly (distance 1) or transitively, nearest first. If truncated is true, fetch the next page with cursor set to next_cursor, or summarise by distance and total.
 3. network_get_neighbors with direction "in" for the direct dependents, and network_get_node on the most important ones.
 4. network_descendants of "{node}" if you also need what it relies on itself.
+5. If network_structure is among your tools (the algorithms toolset): method "articulation_points" tells whether "{node}" is a single point of failure (its loss splits the network), and method "dominators" with root "{node}" and a target it relies on lists the nodes every dependency chain between them passes: the single points of failure between the two. network_centrality with measure "betweenness" shows whether it is a bottleneck.
 
-Report: the direct dependents, the total number affected, the longest chain of impact (greatest distance), and which affected nodes look critical (high in-degree, or attributes that say so). Quote node ids exactly as stored."#
+Report: the direct dependents, the total number affected, the longest chain of impact (greatest distance), and which affected nodes look critical (high in-degree, a single point of failure, or attributes that say so). Quote node ids exactly as stored."#
     )
 }
 
@@ -143,7 +144,8 @@ Convention: an edge A -> B means "A depends on B"; a cycle means no valid order 
 1. network_find_cycles: every group of nodes caught in a cycle, each with one concrete cycle. If is_dag is true, say so and stop.
 2. For each cycle, read the edges involved (network_list_edges with node_id) and decide which dependency is wrong or weakest. Prefer removing one edge that lies on several cycles.
 3. Propose the removals (edge ids and why) and ask before calling network_remove_edge, unless you were told to fix them.
-4. After removing, run network_find_cycles again, then network_topological_sort with reverse: true to show the order that is now possible."#
+4. After removing, run network_find_cycles again, then network_topological_sort with reverse: true to show the order that is now possible.
+If the cycles must stay, and network_copy is among your tools: network_copy with method "condensation" makes a network with one node per cycle (its data lists the members), which network_topological_sort can order."#
     )
 }
 

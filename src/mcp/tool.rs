@@ -35,7 +35,9 @@ pub enum Toolset {
     /// Several workers executing one plan: claim ready tasks under leases,
     /// complete, release, renew, progress. Opt-in: not in [`Toolset::DEFAULT`].
     Work,
-    /// What the peer graph servers answer: centrality. Opt-in.
+    /// What the peer graph servers answer: centrality, communities, all and k
+    /// shortest paths, structure (redundant edges, dominators, single points of
+    /// failure), search, diff and copies. Opt-in.
     Algorithms,
 }
 

@@ -22,10 +22,12 @@
 
 pub mod adjacency;
 pub mod centrality;
+pub mod communities;
 pub mod components;
 pub mod critical;
 pub mod cycles;
 pub mod describe;
+pub mod diff;
 mod edge_ids;
 pub mod edit;
 mod id_index;
@@ -35,8 +37,12 @@ pub mod paths;
 mod prefetch;
 pub mod query;
 pub mod ready;
+pub mod search;
+pub mod simple_paths;
 pub mod snapshot;
 mod structure;
+pub mod subgraph;
+pub mod topology;
 pub mod traversal;
 mod types;
 pub mod validate;

@@ -5,6 +5,11 @@ mod numbered;
 
 mod prop_adjacency;
 mod prop_centrality;
+mod prop_communities;
 mod prop_network_core;
 mod prop_ordering_cycles;
+mod prop_search;
+mod prop_simple_paths;
+mod prop_subgraph_diff;
+mod prop_topology;
 mod prop_traversal_paths;

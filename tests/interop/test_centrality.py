@@ -138,13 +138,13 @@ async def test_components_match_networkx(binary, tmp_path):
                 ("strong", nx.strongly_connected_components(g)),
             ]:
                 got = await server.ok(
-                    "network_components",
-                    {"network_name": name, "connectivity": connectivity, "limit": 10000,
-                     "max_nodes_per_component": 10000},
+                    "network_communities",
+                    {"network_name": name, "method": connectivity, "limit": 10000,
+                     "max_nodes_per_group": 10000},
                 )
-                mine = [frozenset(c["node_ids"]) for c in got["components"]]
-                assert all(c["size"] == len(c["node_ids"]) for c in got["components"])
+                mine = [frozenset(c["node_ids"]) for c in got["groups"]]
+                assert all(c["size"] == len(c["node_ids"]) for c in got["groups"])
                 assert sorted(mine, key=sorted) == sorted(map(frozenset, theirs), key=sorted), (name, connectivity)
                 order = list(g.nodes)
-                firsts = [min(order.index(n) for n in c) for c in mine]
-                assert firsts == sorted(firsts), "components ordered by their first node"
+                ranks = [(-len(c), min(order.index(n) for n in c)) for c in mine]
+                assert ranks == sorted(ranks), "groups largest first, ties by their first node"

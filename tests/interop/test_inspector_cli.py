@@ -37,7 +37,7 @@ def inspector():
     return node, launcher
 
 
-ALL_TOOLSETS = "NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange,work"
+ALL_TOOLSETS = "NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange,work,algorithms"
 
 
 def run_cli(inspector, binary, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:

@@ -1,5 +1,5 @@
 //! The algorithms toolset through the MCP layer: ranking, paging, the work guard
-//! and errors of network_centrality, and network_components' groups. Agreement
+//! and errors of network_centrality, and network_communities' groups. Agreement
 //! with NetworkX is tests/interop/test_centrality.py.
 
 use std::sync::Arc;
@@ -189,41 +189,41 @@ fn components_are_listed_as_groups() {
     modules(&server);
     let weak = call(
         &server,
-        "network_components",
-        json!({"network_name": "m", "connectivity": "weak"}),
+        "network_communities",
+        json!({"network_name": "m", "method": "weak"}),
     )
     .unwrap();
     assert_eq!(weak["total"], 3);
     assert_eq!(
-        weak["components"][0]["node_ids"],
+        weak["groups"][0]["node_ids"],
         json!(["app", "core", "cli", "log", "web", "api"])
     );
     let strong = call(
         &server,
-        "network_components",
-        json!({"network_name": "m", "connectivity": "strong", "min_size": 2}),
+        "network_communities",
+        json!({"network_name": "m", "method": "strong", "min_size": 2}),
     )
     .unwrap();
     assert_eq!(
-        strong["components"],
+        strong["groups"],
         json!([{"size": 2, "node_ids": ["a", "b"]}])
     );
     assert_eq!(
-        (&strong["total"], &strong["all_components"]),
+        (&strong["total"], &strong["all_groups"]),
         (&json!(1), &json!(8))
     );
     let cut = call(
         &server,
-        "network_components",
-        json!({"network_name": "m", "connectivity": "weak", "max_nodes_per_component": 2, "limit": 1}),
+        "network_communities",
+        json!({"network_name": "m", "method": "weak", "max_nodes_per_group": 2, "limit": 1}),
     )
     .unwrap();
-    assert_eq!(cut["components"][0]["node_ids"], json!(["app", "core"]));
+    assert_eq!(cut["groups"][0]["node_ids"], json!(["app", "core"]));
     assert!(
         cut["more"]
             .as_str()
             .unwrap()
-            .contains("max_nodes_per_component"),
+            .contains("max_nodes_per_group"),
         "{cut}"
     );
 }

@@ -572,3 +572,54 @@ fn records_already_in_the_snapshot_are_not_replayed_twice() {
     s.kill();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_copy_survives_a_crash_and_a_snapshot_with_its_edge_ids() {
+    let dir = temp_dir("copy");
+    let toolsets = ["--toolsets", "core,edit,analysis,interchange,algorithms"];
+    let mut s = start(&dir, &toolsets);
+    s.call("network_create", json!({"network_name": "plan"}))
+        .unwrap();
+    s.call("network_add_edges", json!({"network_name": "plan", "create_missing_nodes": true, "edges": [
+        {"source": "a", "target": "b"}, {"source": "b", "target": "c"}, {"source": "a", "target": "c"}]}))
+        .unwrap();
+    let removed = s
+        .call(
+            "network_remove_edge",
+            json!({"network_name": "plan", "edge_id": 0}),
+        )
+        .unwrap();
+    assert_eq!(removed["count"], 1, "{removed}");
+    let copy = s
+        .call(
+            "network_copy",
+            json!({"network_name": "plan", "into": "what_if", "method": "whole"}),
+        )
+        .unwrap();
+    assert_eq!(copy["edge_count"], 2, "{copy}");
+    let added = s
+        .call(
+            "network_add_edge",
+            json!({"network_name": "what_if", "source": "c", "target": "a"}),
+        )
+        .unwrap();
+    assert_eq!(
+        added["edge_id"], 3,
+        "a copy's ids continue after its source's"
+    );
+    let before = s
+        .call("network_list_edges", json!({"network_name": "what_if"}))
+        .unwrap();
+    s.kill();
+    // Replayed from the journal, then again from a snapshot.
+    for extra in [&[][..], &["--snapshot-every", "1"][..]] {
+        let args: Vec<&str> = toolsets.iter().chain(extra).copied().collect();
+        let mut s = start(&dir, &args);
+        let after = s
+            .call("network_list_edges", json!({"network_name": "what_if"}))
+            .unwrap();
+        assert_eq!(after["edges"], before["edges"]);
+        assert!(s.stop().success());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

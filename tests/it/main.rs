@@ -5,6 +5,7 @@
 mod common;
 
 mod algorithms;
+mod algorithms_groups;
 mod bad_input;
 mod concurrency;
 mod durability;

@@ -16,7 +16,7 @@ const MODEL_READ_BUDGET: usize = 24 * 1024;
 /// The opt-in `work` toolset on its own, as compact JSON: what a worker adds.
 const WORK_TOOLSET_BUDGET: usize = 12 * 1024;
 /// The opt-in `algorithms` toolset on its own, as compact JSON.
-const ALGORITHMS_TOOLSET_BUDGET: usize = 8 * 1024;
+const ALGORITHMS_TOOLSET_BUDGET: usize = 17 * 1024;
 
 /// The sizes of the tool list with `options`' toolsets.
 fn sizes_with(options: ServerOptions) -> (usize, usize) {

@@ -1,31 +1,24 @@
-//! The opt-in `algorithms` toolset: what the peer graph servers answer.
-//! Centrality ([`crate::network::centrality`], one tool with a `measure`
-//! parameter, ranked, top first) and components as groups
-//! ([`crate::network::components`]), both with cursors.
+//! `network_centrality`: which nodes matter most ([`crate::network::centrality`]),
+//! one tool with a `measure` parameter, ranked top first, with cursors.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::common::{Paging, Success, check_limit};
+use super::{MAX_SCORES_LIMIT, default_true};
 use crate::error::{Error, Result};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Paging, Success, check_limit};
 use crate::network::centrality::{BetweennessOptions, DegreeKind, PageRankOptions, Scores};
-use crate::network::components::Connectivity;
 use crate::network::{Network, validate};
 
-/// The most scores a page lists.
-pub const MAX_SCORES_LIMIT: usize = 10_000;
 /// The most shortest-path searches' worth of work (sources × (V + E)) one
 /// betweenness or closeness call may do: about a few seconds. Past it, a sample.
 const MAX_PATH_WORK: u128 = 2_000_000_000;
 
 fn default_scores_limit() -> usize {
     20
-}
-fn default_true() -> bool {
-    true
 }
 fn default_damping() -> f64 {
     0.85
@@ -242,149 +235,18 @@ fn centrality(ctx: &ToolContext<'_>, p: CentralityParams) -> Result<CentralityOu
     })
 }
 
-// ---------------------------------------------------------------- components
-
-fn default_min_size() -> usize {
-    1
-}
-fn default_group_limit() -> usize {
-    20
-}
-
-/// Which components `network_components` lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ConnectivityParam {
-    /// Edges read both ways.
-    Weak,
-    /// Every node reaches every other.
-    Strong,
-}
-
-/// Parameters of `network_components`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ComponentsParams {
-    // Self-explanatory: left undescribed to keep tools/list small.
-    pub network_name: String,
-    /// "weak": connected ignoring direction (separate islands). "strong": each node reaches every other (dependency cycles).
-    pub connectivity: ConnectivityParam,
-    /// List only components of at least this many nodes (2 skips the singletons).
-    #[serde(default = "default_min_size")]
-    #[schemars(range(min = 1))]
-    pub min_size: usize,
-    /// Components per page.
-    #[serde(default = "default_group_limit")]
-    #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
-    pub limit: usize,
-    /// Node IDs listed per component.
-    #[serde(default = "default_group_limit")]
-    #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
-    pub max_nodes_per_component: usize,
-    /// The previous page's next_cursor.
-    #[serde(default)]
-    pub cursor: Option<String>,
-}
-
-/// One component.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct ComponentOut {
-    /// How many nodes it has.
-    pub size: usize,
-    /// Its first nodes, in insertion order.
-    pub node_ids: Vec<String>,
-}
-
-/// Result of `network_components`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct ComponentsOutput {
-    /// "success".
-    pub status: Success,
-    /// This page of the components of at least min_size nodes, by their first node's insertion order.
-    pub components: Vec<ComponentOut>,
-    /// How many components have at least min_size nodes.
-    pub total: usize,
-    /// How many components the network has, of any size.
-    pub all_components: usize,
-    /// How to get the rest of `components`.
-    #[serde(flatten)]
-    pub paging: Paging,
-}
-
-fn components(ctx: &ToolContext<'_>, p: ComponentsParams) -> Result<ComponentsOutput> {
-    let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
-    ctx.registry.read(&p.network_name, |net| {
-        let query = (p.connectivity, p.min_size, p.max_nodes_per_component);
-        let page = Page::open(
-            net,
-            "network_components",
-            query,
-            p.cursor.as_deref(),
-            limit,
-            MAX_SCORES_LIMIT,
-        )?;
-        let connectivity = match p.connectivity {
-            ConnectivityParam::Weak => Connectivity::Weak,
-            ConnectivityParam::Strong => Connectivity::Strong,
-        };
-        let all = net.components(connectivity);
-        let all_components = all.len();
-        let kept: Vec<Vec<_>> = all.into_iter().filter(|c| c.len() >= p.min_size).collect();
-        let mut cut = false;
-        let listed: Vec<ComponentOut> = page
-            .slice(&kept)
-            .iter()
-            .map(|c| {
-                let shown = c.len().min(p.max_nodes_per_component);
-                cut |= shown < c.len();
-                ComponentOut {
-                    size: c.len(),
-                    node_ids: c[..shown].iter().map(|&ix| net.id_at(ix).to_string()).collect(),
-                }
-            })
-            .collect();
-        let mut paging = Paging::of_total(&page, listed.len(), kept.len());
-        if cut {
-            paging.add_note(format!(
-                "Components of more than {} nodes list their first {}; raise max_nodes_per_component to see more.",
-                p.max_nodes_per_component, p.max_nodes_per_component
-            ));
-        }
-        Ok(ComponentsOutput {
-            status: Success::Success,
-            components: listed,
-            total: kept.len(),
-            all_components,
-            paging,
-        })
-    })
-}
-
-/// The opt-in analysis tools of the peer graph servers.
-pub fn tools() -> Vec<ToolDef> {
-    vec![
-        ToolDef::new(
-            ToolMeta {
-                name: "network_centrality",
-                title: "Centrality",
-                description: "Rank nodes by importance, highest first, as NetworkX computes it: degree (in/out/total), PageRank, betweenness (the bottlenecks many shortest paths go through; k samples sources on big networks) or closeness. Paged with cursors.",
-                toolset: Toolset::Algorithms,
-                effect: Effect::Read,
-                // Exact betweenness or closeness can take seconds: off the async workers.
-                long_running: true,
-            },
-            centrality,
-        ),
-        ToolDef::new(
-            ToolMeta {
-                name: "network_components",
-                title: "Components",
-                description: "List connected components as groups of nodes, ordered by their first node: weak (islands, ignoring direction) or strong (every node reaches every other; a group of 2 or more is a dependency cycle). min_size 2 skips single nodes. Paged with cursors.",
-                toolset: Toolset::Algorithms,
-                effect: Effect::Read,
-                long_running: false,
-            },
-            components,
-        ),
-    ]
+/// `network_centrality`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_centrality",
+            title: "Centrality",
+            description: "Rank nodes by importance, highest first, as NetworkX computes it: degree (in/out/total), PageRank, betweenness (the bottlenecks many shortest paths go through; k samples sources on big networks) or closeness. Paged with cursors.",
+            toolset: Toolset::Algorithms,
+            effect: Effect::Read,
+            // Exact betweenness or closeness can take seconds: off the async workers.
+            long_running: true,
+        },
+        centrality,
+    )
 }

@@ -1,0 +1,68 @@
+//! Louvain timings on the benchmark workload (`benches/workload`: a random
+//! digraph of N nodes and 5N weighted edges, SplitMix64-seeded, the graph
+//! `bench_centrality` times): NetworkX's defaults (resolution 1, threshold 1e-7,
+//! weighted), seed 0. Prints one JSON line with the median of `--runs` runs, the
+//! modularity and the number of communities; with `--edges FILE` it also writes
+//! the graph as `source target weight` lines for `benches/peers/communities.py`,
+//! which times igraph (and NetworkX up to 100k nodes) on the same graph.
+//!
+//! ```text
+//! cargo run --release --example bench_communities -- --nodes 100000 --edges /tmp/g100k.txt
+//! benches/peers/communities.py /tmp/g100k.txt
+//! ```
+
+#[path = "../benches/workload/mod.rs"]
+mod workload;
+
+use std::io::Write;
+use std::time::Instant;
+
+use networks_mcp::network::communities::LouvainOptions;
+
+fn median(mut runs: Vec<f64>) -> f64 {
+    runs.sort_by(f64::total_cmp);
+    runs[runs.len() / 2]
+}
+
+fn main() {
+    let mut nodes = 100_000;
+    let mut runs = 3;
+    let mut edges_file: Option<String> = None;
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--nodes" => nodes = value.parse().expect("--nodes N"),
+            "--runs" => runs = value.parse().expect("--runs N"),
+            "--edges" => edges_file = Some(value),
+            other => panic!("unknown option {other}"),
+        }
+    }
+    let w = workload::generate(nodes, workload::SEED);
+    let net = workload::ours_build(&w.ids, &w.str_edges);
+    if let Some(path) = edges_file {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        writeln!(out, "{}", w.n).unwrap();
+        for &(a, b, weight) in &w.edges {
+            writeln!(out, "{a} {b} {weight}").unwrap();
+        }
+    }
+    let options = LouvainOptions::default();
+    let mut seconds = Vec::with_capacity(runs);
+    let mut found = None;
+    for _ in 0..runs.max(1) {
+        let started = Instant::now();
+        let communities = net.louvain(&options).expect("non-negative weights");
+        seconds.push(started.elapsed().as_secs_f64());
+        found = Some(communities);
+    }
+    let found = found.expect("at least one run");
+    println!(
+        "{{\"measure\": \"louvain\", \"nodes\": {}, \"edges\": {}, \"seconds\": {:.4}, \"modularity\": {:.6}, \"communities\": {}}}",
+        net.node_count(),
+        net.edge_count(),
+        median(seconds),
+        found.modularity,
+        found.groups.len()
+    );
+}

@@ -1,0 +1,191 @@
+//! Node search timings on a network of service-like nodes: ids
+//! `service-<word>-<n>` and a `title` attribute of three capitalised words
+//! ("Payment Cache Worker"), drawn from a fixed word list (a few words are
+//! non-ASCII, as real titles sometimes are) with a SplitMix64-seeded generator.
+//! Times substring and fuzzy searches over the id and every string attribute,
+//! and over the id alone, best of `--runs` runs, and prints one JSON line per
+//! workload. With `--nodes-file FILE` it also writes `id<TAB>title` lines for
+//! `benches/peers/search.py`, which times the same workloads the way a
+//! NetworkX-based server does them.
+//!
+//! ```text
+//! cargo run --release --no-default-features --example bench_search -- --nodes 1000000 --nodes-file /tmp/search1m.tsv
+//! benches/peers/search.py /tmp/search1m.tsv
+//! ```
+
+use std::io::Write;
+use std::time::Instant;
+
+use networks_mcp::network::search::{SearchFields, SearchMode, SearchOptions};
+use networks_mcp::network::{Network, NodeSpec};
+
+/// The words ids and titles are made of.
+const WORDS: &[&str] = &[
+    "payment",
+    "billing",
+    "invoice",
+    "auth",
+    "login",
+    "session",
+    "token",
+    "user",
+    "account",
+    "profile",
+    "search",
+    "index",
+    "catalog",
+    "inventory",
+    "order",
+    "cart",
+    "checkout",
+    "shipping",
+    "delivery",
+    "tracking",
+    "notification",
+    "email",
+    "sms",
+    "push",
+    "gateway",
+    "proxy",
+    "router",
+    "balancer",
+    "cache",
+    "queue",
+    "stream",
+    "event",
+    "scheduler",
+    "cron",
+    "worker",
+    "batch",
+    "report",
+    "analytics",
+    "metrics",
+    "logging",
+    "audit",
+    "config",
+    "secret",
+    "storage",
+    "upload",
+    "media",
+    "image",
+    "video",
+    "thumbnail",
+    "render",
+    "template",
+    "locale",
+    "translation",
+    "pricing",
+    "discount",
+    "coupon",
+    "loyalty",
+    "review",
+    "rating",
+    "recommendation",
+    "feed",
+    "graph",
+    "backup",
+    "café",
+    "größe",
+];
+
+/// The searches timed: (label, query, mode).
+const QUERIES: &[(&str, &str, SearchMode)] = &[
+    ("substring common", "cache", SearchMode::Substring),
+    ("substring rare", "checkout-4242", SearchMode::Substring),
+    ("substring none", "zzzz", SearchMode::Substring),
+    ("fuzzy typo", "paymnet-gatway", SearchMode::Fuzzy),
+    ("fuzzy word", "recomendation", SearchMode::Fuzzy),
+    ("fuzzy none", "qqqqqqqqq", SearchMode::Fuzzy),
+];
+
+/// SplitMix64: a tiny seeded generator (no extra crate).
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE5_E9B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn word(&mut self) -> &'static str {
+        WORDS[(self.next_u64() % WORDS.len() as u64) as usize]
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn main() {
+    let mut nodes = 1_000_000;
+    let mut runs = 5;
+    let mut nodes_file: Option<String> = None;
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--nodes" => nodes = value.parse().expect("--nodes N"),
+            "--runs" => runs = value.parse().expect("--runs N"),
+            "--nodes-file" => nodes_file = Some(value),
+            other => panic!("unknown option {other}"),
+        }
+    }
+    let mut rng = Rng(0x5eed_2025);
+    let mut rows = Vec::with_capacity(nodes);
+    for n in 0..nodes {
+        let id = format!("service-{}-{n}", rng.word());
+        let title = [rng.word(), rng.word(), rng.word()]
+            .map(capitalised)
+            .join(" ");
+        rows.push((id, title));
+    }
+    let started = Instant::now();
+    let mut net = Network::with_capacity(nodes, 0);
+    for (id, title) in &rows {
+        net.add_node_with(NodeSpec::new(id.as_str()).with_attribute("title", title.as_str()))
+            .expect("valid node");
+    }
+    eprintln!(
+        "built {nodes} nodes in {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    if let Some(path) = nodes_file {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        for (id, title) in &rows {
+            writeln!(out, "{id}\t{title}").unwrap();
+        }
+    }
+    drop(rows);
+
+    for (fields_label, fields) in [
+        ("id+title", SearchFields::All),
+        ("id", SearchFields::These(&[])),
+    ] {
+        for &(label, query, mode) in QUERIES {
+            let options = SearchOptions {
+                mode,
+                fields,
+                ..SearchOptions::new(query)
+            };
+            let mut best = f64::INFINITY;
+            let mut matches = 0;
+            for _ in 0..runs {
+                let started = Instant::now();
+                let found = net.search(&options).expect("valid query");
+                best = best.min(started.elapsed().as_secs_f64());
+                matches = found.len();
+            }
+            println!(
+                "{{\"workload\": \"{label}\", \"fields\": \"{fields_label}\", \"query\": \"{query}\", \"nodes\": {nodes}, \"matches\": {matches}, \"ms\": {:.1}}}",
+                best * 1e3
+            );
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! `network_communities`: groups of nodes. Louvain communities
+//! ([`crate::network::communities`]) and weak or strong components
+//! ([`crate::network::components`]), one shape of answer for all three, with cursors.
+
+use petgraph::stable_graph::NodeIndex;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{MAX_SCORES_LIMIT, default_true};
+use crate::error::{Error, Result};
+use crate::mcp::page::Page;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::network::communities::LouvainOptions;
+use crate::network::components::Connectivity;
+
+fn default_min_size() -> usize {
+    1
+}
+fn default_group_limit() -> usize {
+    20
+}
+fn default_resolution() -> f64 {
+    1.0
+}
+
+/// How `network_communities` groups the nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupMethod {
+    /// Louvain modularity communities.
+    #[default]
+    Louvain,
+    /// Weakly connected components.
+    Weak,
+    /// Strongly connected components.
+    Strong,
+}
+
+/// Parameters of `network_communities`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommunitiesParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// louvain: densely linked clusters (modules that belong together). weak: islands, ignoring direction. strong: each node reaches every other (a group of 2+ is a dependency cycle).
+    #[serde(default)]
+    pub method: GroupMethod,
+    /// Louvain: above 1 favours smaller communities, below 1 larger ones.
+    #[serde(default = "default_resolution")]
+    pub resolution: f64,
+    /// Louvain: the seed of its node order; the same seed gives the same answer.
+    #[serde(default)]
+    pub seed: u64,
+    /// Louvain: use edge weights as link strengths.
+    #[serde(default = "default_true")]
+    pub weighted: bool,
+    /// List only groups of at least this many nodes (2 skips single nodes).
+    #[serde(default = "default_min_size")]
+    #[schemars(range(min = 1))]
+    pub min_size: usize,
+    /// Groups per page.
+    #[serde(default = "default_group_limit")]
+    #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
+    pub limit: usize,
+    /// Node IDs listed per group.
+    #[serde(default = "default_group_limit")]
+    #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
+    pub max_nodes_per_group: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// One group of nodes.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct GroupOut {
+    /// How many nodes it has.
+    pub size: usize,
+    /// Its first nodes, in insertion order.
+    pub node_ids: Vec<String>,
+}
+
+/// Result of `network_communities`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CommunitiesOutput {
+    /// "success".
+    pub status: Success,
+    /// How the nodes were grouped.
+    pub method: GroupMethod,
+    /// This page of the groups of at least min_size nodes, largest first (ties by their first node's insertion order).
+    pub groups: Vec<GroupOut>,
+    /// How many groups have at least min_size nodes.
+    pub total: usize,
+    /// How many groups there are, of any size.
+    pub all_groups: usize,
+    /// Louvain: the partition's modularity (NetworkX's directed definition, at most 1); higher is more clustered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modularity: Option<f64>,
+    /// How to get the rest of `groups`.
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+/// Largest first, ties by the first node (each group is in index order).
+fn largest_first(groups: &mut [Vec<NodeIndex>]) {
+    groups.sort_by(|a, b| b.len().cmp(&a.len()).then(a.first().cmp(&b.first())));
+}
+
+fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<CommunitiesOutput> {
+    let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
+    if p.min_size == 0 {
+        return Err(Error::InvalidValue {
+            field: "min_size".into(),
+            reason: "0 is out of range; give 1 to list every group, or more to skip small ones"
+                .into(),
+        });
+    }
+    ctx.registry.read(&p.network_name, |net| {
+        let query = (
+            p.method,
+            p.resolution.to_bits(),
+            p.seed,
+            p.weighted,
+            p.min_size,
+            p.max_nodes_per_group,
+        );
+        let page = Page::open(
+            net,
+            "network_communities",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_SCORES_LIMIT,
+        )?;
+        let (mut groups, modularity) = match p.method {
+            GroupMethod::Louvain => {
+                let found = net.louvain(&LouvainOptions {
+                    resolution: p.resolution,
+                    seed: p.seed,
+                    weighted: p.weighted,
+                    ..LouvainOptions::default()
+                })?;
+                (found.groups, Some(found.modularity))
+            }
+            GroupMethod::Weak => (net.components(Connectivity::Weak), None),
+            GroupMethod::Strong => (net.components(Connectivity::Strong), None),
+        };
+        largest_first(&mut groups);
+        let all_groups = groups.len();
+        // Largest first: the groups big enough are a prefix.
+        let kept = groups.partition_point(|g| g.len() >= p.min_size);
+        let kept = &groups[..kept];
+        let mut cut = false;
+        let listed: Vec<GroupOut> = page
+            .slice(kept)
+            .iter()
+            .map(|g| {
+                let shown = g.len().min(p.max_nodes_per_group);
+                cut |= shown < g.len();
+                GroupOut {
+                    size: g.len(),
+                    node_ids: net.ids(&g[..shown]).into_iter().map(String::from).collect(),
+                }
+            })
+            .collect();
+        let mut paging = Paging::of_total(&page, listed.len(), kept.len());
+        if cut {
+            paging.add_note(format!(
+                "Groups of more than {0} nodes list their first {0}; raise max_nodes_per_group to see more.",
+                p.max_nodes_per_group
+            ));
+        }
+        Ok(CommunitiesOutput {
+            status: Success::Success,
+            method: p.method,
+            groups: listed,
+            total: kept.len(),
+            all_groups,
+            modularity,
+            paging,
+        })
+    })
+}
+
+/// `network_communities`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_communities",
+            title: "Communities and components",
+            description: "Group nodes, largest group first: louvain (clusters of densely linked nodes, with their modularity), weak (islands, ignoring direction) or strong (dependency cycles: each node reaches every other). min_size 2 skips single nodes. Paged with cursors.",
+            toolset: Toolset::Algorithms,
+            effect: Effect::Read,
+            // Louvain on a million nodes takes seconds: off the async workers.
+            long_running: true,
+        },
+        communities,
+    )
+}

@@ -1,0 +1,200 @@
+//! `network_search`: find nodes by id or attribute text, exact or fuzzy
+//! ([`crate::network::search`]), best match first, with cursors.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::MAX_SCORES_LIMIT;
+use crate::error::{Error, Result};
+use crate::mcp::page::Page;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{
+    Paging, Success, check_limit, flat_attributes_schema, no_attributes,
+};
+use crate::network::search::{SearchFields, SearchMode, SearchOptions};
+use crate::network::{NodeFilter, validate};
+
+/// The longest matched text a match shows, in characters.
+const MAX_TEXT_CHARS: usize = 200;
+/// The most attribute names one search may name.
+const MAX_FIELDS: usize = 64;
+
+fn default_search_limit() -> usize {
+    20
+}
+
+/// How `network_search` compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchModeParam {
+    /// Case-insensitive substring.
+    #[default]
+    Substring,
+    /// Closest by edit distance.
+    Fuzzy,
+}
+
+/// Parameters of `network_search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// The text to look for (at most 256 characters).
+    pub query: String,
+    /// substring: the text contains the query, ignoring case and Unicode forms. fuzzy: the text contains something within max_distance edits of it (typos, half-remembered names), closest first.
+    #[serde(default)]
+    pub mode: SearchModeParam,
+    /// Search the id and these attributes (default: the id and every text attribute).
+    #[serde(default)]
+    pub in_attributes: Option<Vec<String>>,
+    /// Only nodes with all these attribute values, e.g. {"status": "todo"}.
+    #[serde(default = "no_attributes")]
+    #[schemars(schema_with = "flat_attributes_schema")]
+    pub attributes: Map<String, Value>,
+    /// fuzzy: the most edits (inserted, deleted or changed characters) a match may need. Default: a third of the query's length.
+    #[serde(default)]
+    pub max_distance: Option<usize>,
+    /// Matches per page.
+    #[serde(default = "default_search_limit")]
+    #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
+    pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// One node found.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct MatchOut {
+    /// The node ID.
+    pub node_id: String,
+    /// Where it matched: "id" or "attributes.<name>".
+    pub field: String,
+    /// That field's text (its first 200 characters).
+    pub text: String,
+    /// Edits between the query and the closest part of the text (0: contains it).
+    pub distance: usize,
+}
+
+/// Result of `network_search`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SearchOutput {
+    /// "success" (also when nothing matched: `matches` is empty).
+    pub status: Success,
+    /// This page of the nodes found, closest first (ties in insertion order), each once.
+    pub matches: Vec<MatchOut>,
+    /// How many nodes match in all.
+    pub total: usize,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+/// The text of `field` of a node as the search read it, cut to a bounded length.
+fn shown_text(value: Option<&Value>, id: &str) -> String {
+    let text = match value {
+        None => id.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    };
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    }
+}
+
+fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
+    let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
+    validate::attributes("attributes", &p.attributes)?;
+    if let Some(names) = &p.in_attributes
+        && names.len() > MAX_FIELDS
+    {
+        return Err(Error::InvalidValue {
+            field: "in_attributes".into(),
+            reason: format!(
+                "{} attribute names given; name at most {MAX_FIELDS}, or leave it out to search every text attribute",
+                names.len()
+            ),
+        });
+    }
+    if p.max_distance.is_some() && p.mode != SearchModeParam::Fuzzy {
+        return Err(Error::InvalidValue {
+            field: "max_distance".into(),
+            reason: "max_distance applies to mode \"fuzzy\" only; set mode to \"fuzzy\" or leave max_distance out".into(),
+        });
+    }
+    ctx.registry.read(&p.network_name, |net| {
+        let query = (
+            &p.query,
+            p.mode,
+            &p.in_attributes,
+            &p.attributes,
+            p.max_distance,
+        );
+        let page = Page::open(
+            net,
+            "network_search",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_SCORES_LIMIT,
+        )?;
+        let filter = (!p.attributes.is_empty()).then(|| NodeFilter {
+            attributes: p.attributes.clone(),
+            ..NodeFilter::default()
+        });
+        let found = net.search(&SearchOptions {
+            query: &p.query,
+            mode: match p.mode {
+                SearchModeParam::Substring => SearchMode::Substring,
+                SearchModeParam::Fuzzy => SearchMode::Fuzzy,
+            },
+            fields: match &p.in_attributes {
+                Some(names) => SearchFields::These(names),
+                None => SearchFields::All,
+            },
+            max_distance: p.max_distance,
+            filter: filter.as_ref(),
+        })?;
+        let listed: Vec<MatchOut> = page
+            .slice(&found)
+            .iter()
+            .map(|m| {
+                let node = &net.graph()[m.node];
+                let (field, value) = match &m.field {
+                    None => ("id".to_string(), None),
+                    Some(name) => (format!("attributes.{name}"), node.attributes.get(name)),
+                };
+                MatchOut {
+                    node_id: node.id.to_string(),
+                    text: shown_text(value, &node.id),
+                    field,
+                    distance: m.distance,
+                }
+            })
+            .collect();
+        Ok(SearchOutput {
+            status: Success::Success,
+            paging: Paging::of_total(&page, listed.len(), found.len()),
+            matches: listed,
+            total: found.len(),
+        })
+    })
+}
+
+/// `network_search`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_search",
+            title: "Search nodes",
+            description: "Find nodes whose ID or attribute text contains a query: substring (ignoring case and Unicode forms) or fuzzy (typos and half-remembered names, closest first). Filter by exact attribute values. Paged with cursors.",
+            toolset: Toolset::Algorithms,
+            effect: Effect::Read,
+            long_running: false,
+        },
+        search,
+    )
+}
