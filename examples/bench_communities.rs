@@ -14,38 +14,20 @@
 #[path = "../benches/workload/mod.rs"]
 mod workload;
 
-use std::io::Write;
 use std::time::Instant;
 
 use networks_mcp::network::communities::LouvainOptions;
 
-fn median(mut runs: Vec<f64>) -> f64 {
-    runs.sort_by(f64::total_cmp);
-    runs[runs.len() / 2]
-}
-
 fn main() {
-    let mut nodes = 100_000;
-    let mut runs = 3;
-    let mut edges_file: Option<String> = None;
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        match flag.as_str() {
-            "--nodes" => nodes = value.parse().expect("--nodes N"),
-            "--runs" => runs = value.parse().expect("--runs N"),
-            "--edges" => edges_file = Some(value),
-            other => panic!("unknown option {other}"),
-        }
-    }
+    let workload::BenchArgs {
+        nodes,
+        runs,
+        file: edges_file,
+    } = workload::bench_args(100_000, 3, "--edges");
     let w = workload::generate(nodes, workload::SEED);
     let net = workload::ours_build(&w.ids, &w.str_edges);
     if let Some(path) = edges_file {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
-        writeln!(out, "{}", w.n).unwrap();
-        for &(a, b, weight) in &w.edges {
-            writeln!(out, "{a} {b} {weight}").unwrap();
-        }
+        workload::write_edges(&path, &w);
     }
     let options = LouvainOptions::default();
     let mut seconds = Vec::with_capacity(runs);
@@ -61,7 +43,7 @@ fn main() {
         "{{\"measure\": \"louvain\", \"nodes\": {}, \"edges\": {}, \"seconds\": {:.4}, \"modularity\": {:.6}, \"communities\": {}}}",
         net.node_count(),
         net.edge_count(),
-        median(seconds),
+        workload::median(seconds),
         found.modularity,
         found.groups.len()
     );

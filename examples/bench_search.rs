@@ -13,6 +13,9 @@
 //! benches/peers/search.py /tmp/search1m.tsv
 //! ```
 
+#[path = "../benches/workload/mod.rs"]
+mod workload;
+
 use std::io::Write;
 use std::time::Instant;
 
@@ -98,21 +101,9 @@ const QUERIES: &[(&str, &str, SearchMode)] = &[
     ("fuzzy none", "qqqqqqqqq", SearchMode::Fuzzy),
 ];
 
-/// SplitMix64: a tiny seeded generator (no extra crate).
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE5_E9B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn word(&mut self) -> &'static str {
-        WORDS[(self.next_u64() % WORDS.len() as u64) as usize]
-    }
+/// A word of [`WORDS`], drawn with the benchmarks' seeded generator.
+fn word(rng: &mut workload::Rng) -> &'static str {
+    WORDS[rng.below(WORDS.len())]
 }
 
 fn capitalised(word: &str) -> String {
@@ -124,24 +115,16 @@ fn capitalised(word: &str) -> String {
 }
 
 fn main() {
-    let mut nodes = 1_000_000;
-    let mut runs = 5;
-    let mut nodes_file: Option<String> = None;
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        match flag.as_str() {
-            "--nodes" => nodes = value.parse().expect("--nodes N"),
-            "--runs" => runs = value.parse().expect("--runs N"),
-            "--nodes-file" => nodes_file = Some(value),
-            other => panic!("unknown option {other}"),
-        }
-    }
-    let mut rng = Rng(0x5eed_2025);
+    let workload::BenchArgs {
+        nodes,
+        runs,
+        file: nodes_file,
+    } = workload::bench_args(1_000_000, 5, "--nodes-file");
+    let mut rng = workload::Rng::new(workload::SEED);
     let mut rows = Vec::with_capacity(nodes);
     for n in 0..nodes {
-        let id = format!("service-{}-{n}", rng.word());
-        let title = [rng.word(), rng.word(), rng.word()]
+        let id = format!("service-{}-{n}", word(&mut rng));
+        let title = [word(&mut rng), word(&mut rng), word(&mut rng)]
             .map(capitalised)
             .join(" ");
         rows.push((id, title));

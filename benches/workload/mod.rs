@@ -355,3 +355,51 @@ pub fn check_agreement(w: &Workload, net: &Network, dag: &Network, g: &Base, gd:
     assert_eq!(ours_descendants(net), base_descendants(g));
     assert_eq!(ours_neighbors_by_id(net, &w.ids), net.edge_count());
 }
+
+/// The options of the example benches: `--nodes N`, `--runs N`, and one
+/// optional file named by `file_flag` (e.g. `--edges FILE`).
+pub struct BenchArgs {
+    /// Nodes of the generated network.
+    pub nodes: usize,
+    /// Runs per measurement (the median is reported).
+    pub runs: usize,
+    /// The file `file_flag` names, if given.
+    pub file: Option<String>,
+}
+
+/// Reads [`BenchArgs`] from the command line; panics with the flag's name on a bad one.
+pub fn bench_args(nodes: usize, runs: usize, file_flag: &str) -> BenchArgs {
+    let mut args = BenchArgs {
+        nodes,
+        runs,
+        file: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--nodes" => args.nodes = value.parse().expect("--nodes N"),
+            "--runs" => args.runs = value.parse().expect("--runs N"),
+            f if f == file_flag => args.file = Some(value),
+            other => panic!("unknown option {other}"),
+        }
+    }
+    args
+}
+
+/// The median of some timings.
+pub fn median(mut runs: Vec<f64>) -> f64 {
+    runs.sort_by(f64::total_cmp);
+    runs[runs.len() / 2]
+}
+
+/// Writes `w`'s graph for the peer scripts in `benches/peers`: the node count on
+/// the first line, then one `source target weight` line per edge.
+pub fn write_edges(path: &str, w: &Workload) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("create"));
+    writeln!(out, "{}", w.n).unwrap();
+    for &(a, b, weight) in &w.edges {
+        writeln!(out, "{a} {b} {weight}").unwrap();
+    }
+}

@@ -21,12 +21,16 @@ struct PromptDef {
     needs: Option<Toolset>,
 }
 
-/// A prompt's arguments, with defaults for the optional ones.
-struct Args<'a>(&'a JsonObject);
+/// A prompt's arguments, with defaults for the optional ones, and the toolsets
+/// the server offers (a prompt names only tools the caller has).
+struct Args<'a> {
+    values: &'a JsonObject,
+    toolsets: &'a std::collections::BTreeSet<Toolset>,
+}
 
 impl Args<'_> {
     fn get(&self, name: &str) -> Option<&str> {
-        self.0
+        self.values
             .get(name)
             .and_then(|v| v.as_str())
             .map(str::trim)
@@ -35,6 +39,15 @@ impl Args<'_> {
 
     fn or<'a>(&'a self, name: &str, default: &'a str) -> &'a str {
         self.get(name).unwrap_or(default)
+    }
+
+    /// `text` when the server offers `toolset`, else nothing.
+    fn with(&self, toolset: Toolset, text: String) -> String {
+        if self.toolsets.contains(&toolset) {
+            text
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -119,6 +132,13 @@ Answer with the layers, the critical path and the first steps to start. Quote no
 fn impact_analysis(args: &Args<'_>) -> String {
     let network = args.or("network_name", "");
     let node = args.or("node_id", "");
+    let structure = args.with(
+        Toolset::Algorithms,
+        format!(
+            r#"
+5. network_structure with method "articulation_points": is "{node}" a single point of failure (its loss splits the network)? With method "dominators", root "{node}" and a target it relies on: the nodes every dependency chain between them passes, the single points of failure between the two. network_centrality with measure "betweenness": is it a bottleneck many chains go through?"#
+        ),
+    );
     format!(
         r#"Assess what breaks if "{node}" changes in network "{network}", with the networks-mcp tools.
 
@@ -127,8 +147,7 @@ Convention: an edge A -> B means "A depends on B", so everything that depends on
 1. network_get_node for "{node}": its data, attributes and degrees. If it is not found, the error lists close ids; pick the right one.
 2. network_ancestors of "{node}": every node that depends on it, directly (distance 1) or transitively, nearest first. If truncated is true, fetch the next page with cursor set to next_cursor, or summarise by distance and total.
 3. network_get_neighbors with direction "in" for the direct dependents, and network_get_node on the most important ones.
-4. network_descendants of "{node}" if you also need what it relies on itself.
-5. If network_structure is among your tools (the algorithms toolset): method "articulation_points" tells whether "{node}" is a single point of failure (its loss splits the network), and method "dominators" with root "{node}" and a target it relies on lists the nodes every dependency chain between them passes: the single points of failure between the two. network_centrality with measure "betweenness" shows whether it is a bottleneck.
+4. network_descendants of "{node}" if you also need what it relies on itself.{structure}
 
 Report: the direct dependents, the total number affected, the longest chain of impact (greatest distance), and which affected nodes look critical (high in-degree, a single point of failure, or attributes that say so). Quote node ids exactly as stored."#
     )
@@ -136,6 +155,12 @@ Report: the direct dependents, the total number affected, the longest chain of i
 
 fn untangle_cycles(args: &Args<'_>) -> String {
     let network = args.or("network_name", "");
+    let condensation = args.with(
+        Toolset::Algorithms,
+        r#"
+If the cycles must stay: network_copy with method "condensation" makes a network with one node per cycle (its data lists the members), which network_topological_sort can order."#
+            .to_string(),
+    );
     format!(
         r#"Find and break the dependency cycles of network "{network}" with the networks-mcp tools.
 
@@ -144,8 +169,7 @@ Convention: an edge A -> B means "A depends on B"; a cycle means no valid order 
 1. network_find_cycles: every group of nodes caught in a cycle, each with one concrete cycle. If is_dag is true, say so and stop.
 2. For each cycle, read the edges involved (network_list_edges with node_id) and decide which dependency is wrong or weakest. Prefer removing one edge that lies on several cycles.
 3. Propose the removals (edge ids and why) and ask before calling network_remove_edge, unless you were told to fix them.
-4. After removing, run network_find_cycles again, then network_topological_sort with reverse: true to show the order that is now possible.
-If the cycles must stay, and network_copy is among your tools: network_copy with method "condensation" makes a network with one node per cycle (its data lists the members), which network_topological_sort can order."#
+4. After removing, run network_find_cycles again, then network_topological_sort with reverse: true to show the order that is now possible.{condensation}"#
     )
 }
 
@@ -207,7 +231,10 @@ pub fn get(
         ));
     };
     let empty = JsonObject::new();
-    let args = Args(arguments.unwrap_or(&empty));
+    let args = Args {
+        values: arguments.unwrap_or(&empty),
+        toolsets,
+    };
     for (argument, _, required) in prompt.arguments {
         if *required && args.get(argument).is_none() {
             return Err(ErrorData::invalid_params(
@@ -299,5 +326,25 @@ mod tests {
         assert!(error.message.contains("network_name"), "{}", error.message);
         let error = get("nope", None).unwrap_err();
         assert!(error.message.contains("plan_dependencies"));
+    }
+
+    #[test]
+    fn prompts_name_the_algorithm_tools_only_when_they_are_offered() {
+        let mut args = JsonObject::new();
+        args.insert("network_name".into(), json!("deps"));
+        args.insert("node_id".into(), json!("logging"));
+        let default: std::collections::BTreeSet<Toolset> = Toolset::DEFAULT.into_iter().collect();
+        for (prompt, tool) in [
+            ("impact_analysis", "network_structure"),
+            ("untangle_cycles", "network_copy"),
+        ] {
+            let with = text(&get(prompt, Some(&args)).unwrap());
+            let without = text(&super::get(prompt, Some(&args), &default).unwrap());
+            assert!(with.contains(tool), "{prompt} with every toolset");
+            assert!(
+                !without.contains(tool),
+                "{prompt} with the default toolsets"
+            );
+        }
     }
 }

@@ -22,9 +22,10 @@ use std::collections::VecDeque;
 use dary_heap::QuaternaryHeap;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::{EdgeRef, NodeIndexable};
+use petgraph::visit::EdgeRef;
 
 use super::Network;
+use super::rng::splitmix64;
 use crate::error::{Error, Result};
 
 /// One score per node, in insertion order.
@@ -99,17 +100,6 @@ pub struct BetweennessOptions {
     pub sample: Option<(usize, u64)>,
 }
 
-/// The nodes in insertion order, and each node's position among them.
-fn dense(net: &Network) -> (Vec<NodeIndex>, Vec<u32>) {
-    let g = net.graph();
-    let nodes: Vec<NodeIndex> = g.node_indices().collect();
-    let mut position = vec![u32::MAX; g.node_bound()];
-    for (i, ix) in nodes.iter().enumerate() {
-        position[ix.index()] = i as u32;
-    }
-    (nodes, position)
-}
-
 /// The simple graph of shortest paths: for each node, its distinct
 /// out-neighbours (self-loops left out) with the lightest parallel edge's
 /// weight, in compressed rows. `reverse` follows edges backwards.
@@ -171,16 +161,6 @@ fn refuse_negative(net: &Network, measure: &str) -> Result<()> {
         });
     }
     Ok(())
-}
-
-/// splitmix64: a small seeded generator, enough to draw a reproducible sample
-/// of sources (the core takes no dependency for it).
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// `k` distinct positions of `0..n`, drawn with `seed` (a partial Fisher–Yates
@@ -446,7 +426,7 @@ impl Network {
         if options.weighted {
             refuse_negative(self, "PageRank")?;
         }
-        let (nodes, position) = dense(self);
+        let (nodes, position) = self.dense_numbering();
         let n = nodes.len();
         if n == 0 {
             return Ok(Scores {
@@ -583,7 +563,7 @@ impl Network {
         if options.weighted {
             refuse_negative(self, "betweenness")?;
         }
-        let (nodes, position) = dense(self);
+        let (nodes, position) = self.dense_numbering();
         let n = nodes.len();
         let sources: Vec<usize> = match options.sample {
             None => (0..n).collect(),
@@ -633,7 +613,7 @@ impl Network {
         if weighted {
             refuse_negative(self, "closeness")?;
         }
-        let (nodes, position) = dense(self);
+        let (nodes, position) = self.dense_numbering();
         let n = nodes.len();
         let rows = SimpleRows::new(self, &position, &nodes, true);
         let mut work = Brandes::new(n);

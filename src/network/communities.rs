@@ -97,9 +97,10 @@
 //! in index order.
 
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
+use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 
 use super::Network;
+use super::rng::splitmix64;
 use crate::error::{Error, Result};
 
 /// The most passes of local moving one level makes (see the module docs).
@@ -148,16 +149,6 @@ pub struct Communities {
     /// The modularity of `groups` ([`Network::modularity`] with the same
     /// resolution and weights).
     pub modularity: f64,
-}
-
-/// splitmix64: a small seeded generator for the visiting order (the core takes
-/// no dependency for it).
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A random numbering of `0..n` (Fisher–Yates: every one equally likely, given
@@ -695,17 +686,6 @@ fn overflow() -> Error {
     }
 }
 
-/// The nodes in index order, and each node index's position among them.
-fn dense(net: &Network) -> (Vec<NodeIndex>, Vec<u32>) {
-    let g = net.graph();
-    let nodes: Vec<NodeIndex> = g.node_indices().collect();
-    let mut position = vec![u32::MAX; g.node_bound()];
-    for (i, ix) in nodes.iter().enumerate() {
-        position[ix.index()] = i as u32;
-    }
-    (nodes, position)
-}
-
 impl Network {
     /// Communities by the Louvain method (see the [module docs](self) for the
     /// algorithm, its papers and how it differs from NetworkX), with the
@@ -748,7 +728,7 @@ impl Network {
             });
         }
         check_weights(self, options.weighted)?;
-        let (nodes, position) = dense(self);
+        let (nodes, position) = self.dense_numbering();
         let n = nodes.len();
         let (level, m) = Level::from_network(self, &position, n, options.weighted);
         if !m.is_finite() {
@@ -841,7 +821,7 @@ impl Network {
     ) -> Result<f64> {
         check_resolution(resolution)?;
         check_weights(self, weighted)?;
-        let (_, position) = dense(self);
+        let (_, position) = self.dense_numbering();
         let mut label = vec![u32::MAX; self.node_count()];
         let invalid = |reason: String| Error::InvalidValue {
             field: "groups".into(),
@@ -916,6 +896,7 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use petgraph::visit::NodeIndexable;
 
     /// Seven nodes a..g (g alone), with parallel edges, self-loops and weights.
     fn sample() -> Network {
@@ -1013,7 +994,7 @@ mod tests {
     #[test]
     fn level_modularity_agrees_with_the_network_s() {
         let net = sample();
-        let (nodes, position) = dense(&net);
+        let (nodes, position) = net.dense_numbering();
         let n = nodes.len();
         for weighted in [true, false] {
             let (level, m) = Level::from_network(&net, &position, n, weighted);

@@ -37,6 +37,7 @@ pub mod paths;
 mod prefetch;
 pub mod query;
 pub mod ready;
+mod rng;
 pub mod search;
 pub mod simple_paths;
 pub mod snapshot;
@@ -198,6 +199,18 @@ impl Network {
         // Saturating: a version restored from a hand-edited snapshot may sit at the
         // top of the range, and a write must not overflow on it.
         self.version = self.version.saturating_add(1);
+    }
+
+    /// The nodes in index (insertion) order, and each node index's position
+    /// among them (`u32::MAX` at a vacant index): the dense numbering that
+    /// whole-graph algorithms index their flat arrays by. O(V).
+    pub(crate) fn dense_numbering(&self) -> (Vec<NodeIndex>, Vec<u32>) {
+        let nodes: Vec<NodeIndex> = self.graph.node_indices().collect();
+        let mut position = vec![u32::MAX; petgraph::visit::NodeIndexable::node_bound(&self.graph)];
+        for (i, ix) in nodes.iter().enumerate() {
+            position[ix.index()] = i as u32;
+        }
+        (nodes, position)
     }
 
     /// Number of nodes. O(1).

@@ -12,48 +12,12 @@ self-loops, weights) in both, every measure compared node by node.
 
 from __future__ import annotations
 
-import random
-
 import networkx as nx
 import pytest
 
-from conftest import build_network, connect, run_async
-
-ALGORITHMS = ("--toolsets", "core,edit,analysis,interchange,algorithms")
-
-
-def random_multigraph(seed: int) -> nx.MultiDiGraph:
-    rng = random.Random(seed)
-    g = nx.MultiDiGraph()
-    n = rng.randint(2, 30)
-    g.add_nodes_from(f"n{i}" for i in range(n))
-    for _ in range(rng.randint(0, 3 * n)):
-        u, v = rng.randrange(n), rng.randrange(n)
-        if rng.random() < 0.1:
-            v = u  # a self-loop
-        g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))
-        if rng.random() < 0.15:
-            g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))  # a parallel edge
-    return g
-
-
-def les_miserables() -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph()
-    source = nx.les_miserables_graph()
-    g.add_nodes_from(source.nodes)
-    for u, v, w in source.edges(data="weight"):
-        g.add_edge(u, v, weight=float(w))
-        g.add_edge(v, u, weight=float(w))
-    return g
-
-
-async def load(server, name: str, g: nx.MultiDiGraph) -> None:
-    await build_network(
-        server,
-        name,
-        [{"node_id": n} for n in g.nodes],
-        [{"source": u, "target": v, "weight": w} for u, v, w in g.edges(data="weight")],
-    )
+from conftest import connect, run_async
+from graphs import ALGORITHMS, les_miserables, random_multigraph
+from graphs import load_multigraph as load
 
 
 async def ours(server, name: str, measure: str, **extra) -> dict[str, float]:

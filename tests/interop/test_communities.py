@@ -27,8 +27,8 @@ import statistics
 import networkx as nx
 
 from conftest import build_network, connect, run_async
-
-ALGORITHMS = ("--toolsets", "core,edit,analysis,interchange,algorithms")
+from graphs import ALGORITHMS, both_directions, les_miserables
+from graphs import load_multigraph as load
 SEEDS = range(5)
 RESOLUTIONS = (1.0, 0.5, 2.0)
 QUALITY = 0.97
@@ -53,19 +53,6 @@ def random_multigraph(seed: int) -> nx.MultiDiGraph:
         if rng.random() < 0.15:
             g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))  # a parallel edge
     return g
-
-
-def both_directions(source: nx.Graph) -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph()
-    g.add_nodes_from(source.nodes)
-    for u, v, w in source.edges(data="weight", default=1):
-        g.add_edge(u, v, weight=float(w))
-        g.add_edge(v, u, weight=float(w))
-    return g
-
-
-def les_miserables() -> nx.MultiDiGraph:
-    return both_directions(nx.les_miserables_graph())
 
 
 def karate_club() -> nx.MultiDiGraph:
@@ -98,15 +85,6 @@ def check_quality(name: str, resolution: float, mine: list[float], theirs: list[
         assert q >= floor(their_mean), (
             f"{name} γ={resolution} seed {seed}: our modularity {q:.6f} < {QUALITY} of NetworkX's mean {their_mean:.6f}"
         )
-
-
-async def load(server, name: str, g: nx.MultiDiGraph) -> None:
-    await build_network(
-        server,
-        name,
-        [{"node_id": n} for n in g.nodes],
-        [{"source": u, "target": v, "weight": w} for u, v, w in g.edges(data="weight")],
-    )
 
 
 async def ours(server, name: str, g: nx.MultiDiGraph, resolution: float, seed: int, **extra) -> tuple[list[list[str]], float]:

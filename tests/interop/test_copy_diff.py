@@ -23,8 +23,7 @@ from collections import Counter
 import networkx as nx
 
 from conftest import build_network, connect, read_network, require_tools, run_async
-
-ALGORITHMS = ("--toolsets", "core,edit,analysis,interchange,algorithms")
+from graphs import ALGORITHMS, les_miserables
 DIRECTIONS = ("out", "in", "both")
 LISTS = ("nodes_added", "nodes_removed", "nodes_changed", "edges_added", "edges_removed")
 
@@ -56,16 +55,6 @@ def random_multigraph(seed: int, pool: int | None = None) -> nx.MultiDiGraph:
         g.add_edge(u, v, weight=float(rng.randint(1, 3)))
         if rng.random() < 0.15:
             g.add_edge(u, v, weight=float(rng.randint(1, 3)))  # a parallel edge
-    return g
-
-
-def les_miserables() -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph()
-    source = nx.les_miserables_graph()
-    g.add_nodes_from(source.nodes)
-    for u, v, w in source.edges(data="weight"):
-        g.add_edge(u, v, weight=float(w))
-        g.add_edge(v, u, weight=float(w))
     return g
 
 
@@ -180,7 +169,7 @@ async def test_a_copy_is_a_network_of_its_own(binary, tmp_path):
         )
         await check_copy(server, "valjean", got, g, ids, ball(g, ["Valjean"], 1, "both"))
         # What if: removing a node from the copy leaves the original as it was.
-        await server.ok("network_remove_node", {"network_name": "valjean", "node_id": "Valjean"})
+        await server.ok("network_remove_node", {"network_name": "valjean", "node_id": "Valjean", "confirm": True})
         listed = await server.networks()
         assert listed["lesmis"] == (g.number_of_nodes(), g.number_of_edges())
         assert listed["valjean"][0] == got["node_count"] - 1

@@ -26,38 +26,19 @@ import random
 
 import networkx as nx
 
-from conftest import build_network, connect, run_async
+from conftest import connect, run_async
+from graphs import ALGORITHMS, les_miserables, load_multigraph
+from graphs import random_multigraph as any_multigraph
 
-ALGORITHMS = ("--toolsets", "core,edit,analysis,interchange,algorithms")
+
+def random_multigraph(seed: int) -> nx.MultiDiGraph:
+    """2 to 10 nodes, 1 to 5 edges per node: small enough to enumerate every path."""
+    return any_multigraph(seed, nodes=(2, 10), edges_per_node=(1, 5))
+
 
 # Paths per page: small, so that the cursors are followed.
 PAGE = 7
 K = 10
-
-
-def random_multigraph(seed: int) -> nx.MultiDiGraph:
-    rng = random.Random(seed)
-    g = nx.MultiDiGraph()
-    n = rng.randint(2, 10)
-    g.add_nodes_from(f"n{i}" for i in range(n))
-    for _ in range(rng.randint(n, 5 * n)):
-        u, v = rng.randrange(n), rng.randrange(n)
-        if rng.random() < 0.1:
-            v = u  # a self-loop
-        g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))
-        if rng.random() < 0.15:
-            g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))  # a parallel edge
-    return g
-
-
-def les_miserables() -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph()
-    source = nx.les_miserables_graph()
-    g.add_nodes_from(source.nodes)
-    for u, v, w in source.edges(data="weight"):
-        g.add_edge(u, v, weight=float(w))
-        g.add_edge(v, u, weight=float(w))
-    return g
 
 
 def pairs(g: nx.MultiDiGraph, seed: int, count: int = 4) -> list[tuple[str, str]]:
@@ -90,14 +71,8 @@ def lightest(g: nx.MultiDiGraph) -> nx.DiGraph:
 
 async def load(server, name: str, g: nx.MultiDiGraph) -> dict[int, tuple[str, str, float]]:
     """Loads g (edges in g.edges order) and returns edge id -> (source, target, weight)."""
-    edges = list(g.edges(data="weight"))
-    ids = await build_network(
-        server,
-        name,
-        [{"node_id": n} for n in g.nodes],
-        [{"source": u, "target": v, "weight": w} for u, v, w in edges],
-    )
-    return dict(zip(ids, edges))
+    ids = await load_multigraph(server, name, g)
+    return dict(zip(ids, g.edges(data="weight")))
 
 
 def check_real(path: dict, s: str, t: str, edges: dict[int, tuple[str, str, float]]) -> None:

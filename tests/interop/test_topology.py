@@ -37,28 +37,17 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from conftest import build_network, connect, read_network, require_tools, run_async
-
-ALGORITHMS = ("--toolsets", "core,edit,analysis,interchange,algorithms")
-
-
-# --- graphs ------------------------------------------------------------------------------
+from graphs import ALGORITHMS, les_miserables, load_multigraph
+from graphs import random_multigraph as any_multigraph
 
 
 def random_multigraph(seed: int) -> nx.MultiDiGraph:
-    rng = random.Random(seed)
-    g = nx.MultiDiGraph()
-    n = rng.randint(2, 40)
-    g.add_nodes_from(f"n{i}" for i in range(n))
-    for _ in range(rng.randint(0, 3 * n)):
-        u, v = rng.randrange(n), rng.randrange(n)
-        if rng.random() < 0.1:
-            v = u  # a self-loop
-        g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))
-        if rng.random() < 0.15:
-            g.add_edge(f"n{u}", f"n{v}", weight=float(rng.randint(1, 5)))  # a parallel edge
-        if rng.random() < 0.1:
-            g.add_edge(f"n{v}", f"n{u}", weight=float(rng.randint(1, 5)))  # the reverse edge
-    return g
+    """2 to 40 nodes, up to 3 edges per node, 10% of them also reversed."""
+    return any_multigraph(seed, nodes=(2, 40), reverse=0.1)
+
+
+
+# --- graphs ------------------------------------------------------------------------------
 
 
 def random_dag(seed: int, n: int | None = None, per_node: float = 1.5) -> nx.MultiDiGraph:
@@ -79,17 +68,6 @@ def random_dag(seed: int, n: int | None = None, per_node: float = 1.5) -> nx.Mul
         g.add_edge(u, v, weight=float(rng.randint(1, 5)))
         if rng.random() < 0.15:
             g.add_edge(u, v, weight=float(rng.randint(1, 5)))  # a parallel edge
-    return g
-
-
-def les_miserables(both_directions: bool) -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph()
-    source = nx.les_miserables_graph()
-    g.add_nodes_from(source.nodes)
-    for u, v, w in source.edges(data="weight"):
-        g.add_edge(u, v, weight=float(w))
-        if both_directions:
-            g.add_edge(v, u, weight=float(w))
     return g
 
 
@@ -117,14 +95,8 @@ def installed_distributions() -> nx.MultiDiGraph:
 
 async def load(server, name: str, g: nx.MultiDiGraph) -> list[tuple[int, str, str]]:
     """Builds `g` as network `name`; returns (edge id, source, target) in edge order."""
-    edges = list(g.edges(data="weight"))
-    ids = await build_network(
-        server,
-        name,
-        [{"node_id": n} for n in g.nodes],
-        [{"source": u, "target": v, "weight": w} for u, v, w in edges],
-    )
-    return [(i, u, v) for i, (u, v, _) in zip(ids, edges, strict=True)]
+    ids = await load_multigraph(server, name, g)
+    return [(i, u, v) for i, (u, v) in zip(ids, g.edges(), strict=True)]
 
 
 async def structure(server, name: str, method: str, key: str, **extra) -> list:
@@ -307,7 +279,7 @@ async def test_dominators_match_networkx(binary, tmp_path):
             rng = random.Random(seed)
             for root in {"n0", rng.choice(list(g.nodes))}:
                 await check_dominators(server, name, g, root)
-        g = les_miserables(both_directions=False)
+        g = les_miserables(both=False)
         await load(server, "lesmis", g)
         for root in ["Valjean", "Myriel", "Napoleon"]:
             await check_dominators(server, "lesmis", g, root)
