@@ -6,6 +6,7 @@ mod common;
 
 mod algorithms;
 mod algorithms_groups;
+mod algorithms_hostile;
 mod bad_input;
 mod concurrency;
 mod durability;
