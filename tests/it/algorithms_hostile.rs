@@ -62,8 +62,6 @@ fn expect(server: &NetworksServer, tool: &str, args: Value, code: &str, field: &
 fn an_exponential_number_of_paths_is_cut_at_the_work_limit() {
     let server = server();
     complete(&server, "k", 12);
-    let version =
-        call(&server, "network_describe", json!({"network_name": "k"})).unwrap()["version"].clone();
     for method in ["all_simple", "k_shortest"] {
         // Far past any page: the search stops at its work limit and says so.
         let got = call(
