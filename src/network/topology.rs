@@ -42,7 +42,7 @@ use serde_json::{Map, Value, json};
 
 use super::cycles::scc_labels;
 use super::{Attributes, EdgeId, Network};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// "None" in the `u32` arrays: unvisited, no parent, not a candidate.
 const NONE: u32 = u32::MAX;
@@ -139,11 +139,33 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn transitive_reduction(&self) -> Result<Vec<EdgeId>> {
+        self.transitive_reduction_within(u64::MAX)
+    }
+
+    /// [`Network::transitive_reduction`], giving up when its second stage would
+    /// take more than `max_work` steps (one step: an ancestor or an edge of a
+    /// block's pass, 8 words of bitset each). The first stage and the cycle
+    /// check are O(V + E log d) and always run; a chain, a tree or a sparse
+    /// dependency graph never reaches the limit, a dense 1M-node DAG can.
+    ///
+    /// # Errors
+    /// As [`Network::transitive_reduction`], and [`Error::InvalidValue`] for
+    /// field `method` when the work would pass `max_work`.
+    pub fn transitive_reduction_within(&self, max_work: u64) -> Result<Vec<EdgeId>> {
         let children = self.children_by_position()?;
         let mut redundant = vec![false; children.kid.len()];
         let unsettled = search_shortcuts(&children, &mut redundant, SEARCH_BASE, SEARCH_PER_CHILD);
-        if unsettled.iter().any(|&u| u) {
-            reach_by_blocks(&children, &unsettled, &mut redundant);
+        if unsettled.iter().any(|&u| u)
+            && !reach_by_blocks(&children, &unsettled, &mut redundant, max_work)
+        {
+            return Err(Error::InvalidValue {
+                field: "method".into(),
+                reason: format!(
+                    "the transitive reduction of {} nodes and {} edges this densely connected takes more than {max_work} steps, too long for one call; reduce a part: network_copy with method \"induced\" or \"neighborhood\", then ask again on the copy",
+                    self.node_count(),
+                    self.edge_count()
+                ),
+            });
         }
         let mut out = Vec::new();
         for (k, &gone) in redundant.iter().enumerate() {
@@ -796,7 +818,15 @@ fn search_shortcuts(
 
 /// The second stage of [`Network::transitive_reduction`]: the unsettled pairs,
 /// by reachability bitsets over blocks of their children.
-fn reach_by_blocks(children: &Children, unsettled: &[bool], redundant: &mut [bool]) {
+/// False, leaving `redundant` partly filled, when the blocks' passes would take
+/// more than `max_work` steps.
+fn reach_by_blocks(
+    children: &Children,
+    unsettled: &[bool],
+    redundant: &mut [bool],
+    max_work: u64,
+) -> bool {
+    let mut work: u64 = 0;
     let n = children.start.len() - 1;
     let kid = &children.kid;
     // Candidates, ranked in topological order; every node's distinct parents.
@@ -878,6 +908,10 @@ fn reach_by_blocks(children: &Children, unsettled: &[bool], redundant: &mut [boo
         reach.resize(ancestors.len(), [0; WORDS]);
         for (i, &u) in ancestors.iter().enumerate() {
             let u = u as usize;
+            work = work.saturating_add(1 + children.of(u).len() as u64);
+            if work > max_work {
+                return false;
+            }
             local[u] = i as u32;
             // The block's candidates strictly below u's children, and u's
             // children among them.
@@ -917,11 +951,35 @@ fn reach_by_blocks(children: &Children, unsettled: &[bool], redundant: &mut [boo
             }
         }
     }
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reduction_past_its_work_limit_is_refused_and_within_it_is_exact() {
+        // A dense DAG: 300 nodes, each with an edge to a third of the later ones.
+        let mut net = Network::new();
+        let ids: Vec<String> = (0..300).map(|i| format!("n{i}")).collect();
+        net.add_nodes(ids.iter().map(String::as_str)).unwrap();
+        let mut state = 7u64;
+        for u in 0..300 {
+            for v in u + 1..300 {
+                if crate::network::rng::splitmix64(&mut state).is_multiple_of(3) {
+                    net.add_edge(&ids[u], &ids[v], 1.0).unwrap();
+                }
+            }
+        }
+        let err = net.transitive_reduction_within(1_000).unwrap_err();
+        assert_eq!(err.code(), "invalid_value");
+        assert!(err.to_string().contains("network_copy"), "{err}");
+        assert_eq!(
+            net.transitive_reduction_within(u64::MAX).unwrap(),
+            net.transitive_reduction().unwrap()
+        );
+    }
 
     /// A small generator, so that the test needs no dependency.
     fn draw(state: &mut u64, m: usize) -> usize {
@@ -935,7 +993,12 @@ mod tests {
     fn reduce(children: &Children, base: usize, per_child: usize) -> Vec<bool> {
         let mut redundant = vec![false; children.kid.len()];
         let unsettled = search_shortcuts(children, &mut redundant, base, per_child);
-        reach_by_blocks(children, &unsettled, &mut redundant);
+        assert!(reach_by_blocks(
+            children,
+            &unsettled,
+            &mut redundant,
+            u64::MAX
+        ));
         redundant
     }
 

@@ -5,12 +5,29 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
+use networks_mcp::mcp::{Call, NetworksServer};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
 fn server_with(nodes: usize, edges: &[(usize, usize, u8)]) -> NetworksServer {
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let server = NetworksServer::new(
+        Arc::new(NetworkRegistry::new()),
+        crate::common::every_toolset(),
+    );
+    // "h": half of g's nodes, every third one's attribute flipped, no edges;
+    // network_diff pages g against it.
+    call(&server, "network_create", json!({"network_name": "h"})).unwrap();
+    let half: Vec<Value> = (0..nodes / 2)
+        .map(|i| json!({"node_id": format!("n{i}"), "attributes": {"done": i % 3 != 0}}))
+        .collect();
+    if !half.is_empty() {
+        call(
+            &server,
+            "network_add_nodes",
+            json!({"network_name": "h", "nodes": half}),
+        )
+        .unwrap();
+    }
     call(&server, "network_create", json!({"network_name": "g"})).unwrap();
     let ids: Vec<Value> = (0..nodes)
         .map(|i| json!({"node_id": format!("n{i}"), "attributes": {"done": i % 3 == 0}}))
@@ -54,6 +71,18 @@ fn lists(tool: &str) -> &'static [&'static str] {
         "network_ready_nodes" => &["ready"],
         "network_get_neighbors" => &["neighbors", "edges"],
         "network_list_edges" => &["edges"],
+        "network_centrality" => &["scores"],
+        "network_communities" => &["groups"],
+        "network_paths" => &["paths"],
+        "network_structure" => &["edges", "node_ids", "dominators"],
+        "network_search" => &["matches"],
+        "network_diff" => &[
+            "nodes_removed",
+            "nodes_added",
+            "nodes_changed",
+            "edges_removed",
+            "edges_added",
+        ],
         other => panic!("{other} is not paged"),
     }
 }
@@ -162,6 +191,58 @@ fn calls() -> Vec<(&'static str, Value, usize)> {
     ]
 }
 
+/// The algorithms toolset's paged calls: each page recomputes its answer up to
+/// the page's end, so they get fewer cases.
+fn algorithm_calls() -> Vec<(&'static str, Value, usize)> {
+    vec![
+        ("network_centrality", json!({"measure": "pagerank"}), 10_000),
+        (
+            "network_centrality",
+            json!({"measure": "betweenness", "normalized": false}),
+            10_000,
+        ),
+        (
+            "network_communities",
+            json!({"method": "louvain", "seed": 1}),
+            10_000,
+        ),
+        ("network_communities", json!({"method": "strong"}), 10_000),
+        (
+            "network_paths",
+            json!({"source": "n0", "target": "n1", "method": "all_simple", "max_depth": 3}),
+            1_000,
+        ),
+        (
+            "network_paths",
+            json!({"source": "n0", "target": "n1", "method": "k_shortest"}),
+            1_000,
+        ),
+        ("network_structure", json!({"method": "bridges"}), 10_000),
+        (
+            "network_structure",
+            json!({"method": "articulation_points"}),
+            10_000,
+        ),
+        (
+            "network_structure",
+            json!({"method": "dominators", "root": "n0"}),
+            10_000,
+        ),
+        (
+            "network_structure",
+            json!({"method": "redundant_edges"}),
+            10_000,
+        ),
+        ("network_search", json!({"query": "n1"}), 10_000),
+        (
+            "network_search",
+            json!({"query": "n1", "mode": "fuzzy", "max_distance": 1}),
+            10_000,
+        ),
+        ("network_diff", json!({"other": "h"}), 10_000),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -179,14 +260,48 @@ proptest! {
             .filter(|&(a, b, _)| !acyclic || a < b)
             .collect();
         let server = server_with(nodes.max(3), &edges);
-        for (tool, extra, max) in calls() {
+        every_call_pages_exactly(&server, calls(), limit)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_algorithm_page_once_and_in_order(
+        nodes in 1usize..20,
+        raw_edges in prop::collection::vec((0usize..20, 0usize..20, 0u8..5), 0..50),
+        acyclic in any::<bool>(),
+        limit in 2usize..7,
+    ) {
+        let edges: Vec<(usize, usize, u8)> = raw_edges
+            .into_iter()
+            .map(|(a, b, w)| (a % nodes, b % nodes, w))
+            .filter(|&(a, b, _)| !acyclic || a < b)
+            .collect();
+        let server = server_with(nodes.max(3), &edges);
+        every_call_pages_exactly(&server, algorithm_calls(), limit)?;
+    }
+}
+
+/// Each of `calls` read in pages of `limit` equals it read whole.
+fn every_call_pages_exactly(
+    server: &NetworksServer,
+    calls: Vec<(&'static str, Value, usize)>,
+    limit: usize,
+) -> Result<(), TestCaseError> {
+    {
+        for (tool, extra, max) in calls {
             let mut args = json!({"network_name": "g"});
-            args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-            let whole = paged(&server, tool, &args, max);
-            let pages = paged(&server, tool, &args, limit);
+            args.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            let whole = paged(server, tool, &args, max);
+            let pages = paged(server, tool, &args, limit);
             prop_assert_eq!(pages, whole, "{} {} in pages of {}", tool, args, limit);
         }
     }
+    Ok(())
 }
 
 #[test]

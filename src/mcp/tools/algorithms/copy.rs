@@ -12,6 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use tracing::info;
 
+use super::MAX_REDUCTION_WORK;
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::Success;
@@ -139,7 +140,7 @@ fn build(ctx: &ToolContext<'_>, net: &Network, p: &CopyParams) -> Result<Network
     };
     // Found before anything is copied: a cyclic network is refused at once.
     let redundant = match p.method {
-        CopyMethod::TransitiveReduction => net.transitive_reduction()?,
+        CopyMethod::TransitiveReduction => net.transitive_reduction_within(MAX_REDUCTION_WORK)?,
         _ => Vec::new(),
     };
     let copy = match what {

@@ -26,6 +26,10 @@ use super::super::tool::ToolDef;
 /// The most items (scores, groups, edges, matches) one page lists.
 pub const MAX_SCORES_LIMIT: usize = 10_000;
 
+/// The most steps a transitive reduction's bitset stage may take in one call
+/// (about a second): only dense DAGs of hundreds of thousands of nodes reach it.
+pub const MAX_REDUCTION_WORK: u64 = 200_000_000;
+
 fn default_true() -> bool {
     true
 }

@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::MAX_SCORES_LIMIT;
+use super::{MAX_REDUCTION_WORK, MAX_SCORES_LIMIT};
 use crate::error::{Error, Result};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
@@ -169,7 +169,7 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
                 let ids = if p.method == StructureMethod::Bridges {
                     net.bridges()
                 } else {
-                    net.transitive_reduction()?
+                    net.transitive_reduction_within(MAX_REDUCTION_WORK)?
                 };
                 let listed = edges_out(net, page.slice(&ids));
                 let paging = Paging::of_total(&page, listed.len(), ids.len());
