@@ -12,7 +12,7 @@ use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{
     Paging, Success, check_limit, flat_attributes_schema, no_attributes,
 };
-use crate::network::search::{SearchFields, SearchMode, SearchOptions};
+use crate::network::search::{SearchFields, SearchMode, SearchOptions, normalize};
 use crate::network::{NodeFilter, validate};
 
 /// The longest matched text a match shows, in characters.
@@ -87,9 +87,29 @@ pub struct SearchOutput {
     pub matches: Vec<MatchOut>,
     /// How many nodes match in all.
     pub total: usize,
+    /// When nothing matched: how to look further.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
+}
+
+/// What to try when a search found nothing.
+fn nothing_found(p: &SearchParams) -> String {
+    match p.mode {
+        SearchModeParam::Substring => "No searched text contains the query. Try mode \"fuzzy\" for typos and half-remembered names, or in_attributes to search other attributes.".to_string(),
+        SearchModeParam::Fuzzy => {
+            // The core's default bound: a third of the normalised query's length.
+            let bound = p
+                .max_distance
+                .unwrap_or_else(|| normalize(&p.query).chars().count() / 3);
+            format!(
+                "No searched text is within {bound} edits of the query. Raise max_distance (e.g. to {}) to look further; a swap of two letters counts as 2 edits.",
+                bound + 1
+            )
+        }
+    }
 }
 
 /// The text of `field` of a node as the search read it, cut to a bounded length.
@@ -177,6 +197,7 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
             .collect();
         Ok(SearchOutput {
             status: Success::Success,
+            note: found.is_empty().then(|| nothing_found(&p)),
             paging: Paging::of_total(&page, listed.len(), found.len()),
             matches: listed,
             total: found.len(),
