@@ -63,12 +63,12 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use petgraph::stable_graph::NodeIndex;
-use serde_json::Value;
+use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use serde_json::{Map, Value};
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use super::prefetch::prefetch_lines;
-use super::{Network, Node, NodeFilter};
+use super::{Edge, Network, Node, NodeFilter};
 use crate::error::{Error, Result};
 
 /// The longest query accepted, in characters after normalisation.
@@ -530,9 +530,20 @@ impl Matcher {
         // live apart from the node records, and one cache miss per id is most of
         // a scan's cost unless its loading starts a few nodes early.
         let order: Vec<NodeIndex> = nodes.collect();
+        let attributes = !matches!(fields, SearchFields::These([]));
         for (i, &ix) in order.iter().enumerate() {
             if let Some(&ahead) = order.get(i + PREFETCH_AHEAD) {
-                prefetch_lines(g[ahead].id.as_ptr());
+                let node = &g[ahead];
+                prefetch_lines(node.id.as_ptr());
+                if attributes && let Some(map) = node.attributes.map() {
+                    prefetch_lines((map as *const Map<String, Value>).cast());
+                }
+            }
+            // An attribute text is three dependent loads away (the map, its
+            // first entry, the string's bytes): each stage starts the next
+            // load once the one before it has had time to arrive.
+            if attributes {
+                prefetch_first_attribute(g, &order, i);
             }
             if let Some((field, distance, tie)) = self.best(&g[ix], fields, &mut scratch) {
                 let hit = Match {
@@ -548,6 +559,24 @@ impl Matcher {
             found.sort_unstable_by_key(|(hit, tie)| (hit.distance, *tie, hit.node.index()));
         }
         found.into_iter().map(|(hit, _)| hit).collect()
+    }
+}
+
+/// The later stages of a node's attribute prefetch: the first entry of the map
+/// of the node `PREFETCH_AHEAD / 2` ahead (its map was asked for earlier), and
+/// the text of that entry `PREFETCH_AHEAD / 4` ahead.
+#[inline(always)]
+fn prefetch_first_attribute(g: &StableDiGraph<Node, Edge>, order: &[NodeIndex], i: usize) {
+    if let Some(&ahead) = order.get(i + PREFETCH_AHEAD / 2)
+        && let Some((key, _)) = g[ahead].attributes.map().and_then(|m| m.iter().next())
+    {
+        prefetch_lines((key as *const String).cast());
+    }
+    if let Some(&ahead) = order.get(i + PREFETCH_AHEAD / 4)
+        && let Some((_, Value::String(text))) =
+            g[ahead].attributes.map().and_then(|m| m.iter().next())
+    {
+        prefetch_lines(text.as_ptr());
     }
 }
 

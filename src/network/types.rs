@@ -24,6 +24,11 @@ impl Attributes {
         self.0.as_ref().and_then(|m| m.get(key))
     }
 
+    /// The map itself, when there is one: its address lets a scan prefetch it.
+    pub(crate) fn map(&self) -> Option<&Map<String, Value>> {
+        self.0.as_deref()
+    }
+
     /// The attributes in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
         self.0.iter().flat_map(|m| m.iter())
