@@ -2,23 +2,13 @@
 //! and errors of network_centrality, and network_communities' groups. Agreement
 //! with NetworkX is tests/interop/test_centrality.py.
 
-use std::sync::Arc;
-
-use networks_mcp::NetworkRegistry;
-use networks_mcp::limits::Limits;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::NetworksServer;
 use serde_json::{Value, json};
 
-use crate::common::{dispatch as call, every_toolset};
+use crate::common::{dispatch as call, unlimited_server};
 
 fn server() -> NetworksServer {
-    NetworksServer::new(
-        Arc::new(NetworkRegistry::new()),
-        ServerOptions {
-            limits: Limits::unlimited(),
-            ..every_toolset()
-        },
-    )
+    unlimited_server()
 }
 
 /// app -> core, cli -> core, core -> log, web -> api -> core; x alone; a <-> b.

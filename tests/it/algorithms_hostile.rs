@@ -2,23 +2,13 @@
 //! that names the parameter, or answered within a bounded amount of work, and
 //! none changes anything. The rows of specs/security.md that name this file.
 
-use std::sync::Arc;
-
-use networks_mcp::NetworkRegistry;
-use networks_mcp::limits::Limits;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::NetworksServer;
 use serde_json::{Value, json};
 
-use crate::common::{dispatch as call, every_toolset};
+use crate::common::{dispatch as call, unlimited_server};
 
 fn server() -> NetworksServer {
-    NetworksServer::new(
-        Arc::new(NetworkRegistry::new()),
-        ServerOptions {
-            limits: Limits::unlimited(),
-            ..every_toolset()
-        },
-    )
+    unlimited_server()
 }
 
 /// The complete directed graph on `n` nodes: (n-2)! × e simple paths between two nodes.

@@ -253,13 +253,7 @@ proptest! {
         acyclic in any::<bool>(),
         limit in 1usize..7,
     ) {
-        let edges: Vec<(usize, usize, u8)> = raw_edges
-            .into_iter()
-            .map(|(a, b, w)| (a % nodes, b % nodes, w))
-            // An acyclic graph lets the order and the critical path be paged too.
-            .filter(|&(a, b, _)| !acyclic || a < b)
-            .collect();
-        let server = server_with(nodes.max(3), &edges);
+        let server = random_server(nodes, raw_edges, acyclic);
         every_call_pages_exactly(&server, calls(), limit)?;
     }
 }
@@ -274,14 +268,25 @@ proptest! {
         acyclic in any::<bool>(),
         limit in 2usize..7,
     ) {
-        let edges: Vec<(usize, usize, u8)> = raw_edges
-            .into_iter()
-            .map(|(a, b, w)| (a % nodes, b % nodes, w))
-            .filter(|&(a, b, _)| !acyclic || a < b)
-            .collect();
-        let server = server_with(nodes.max(3), &edges);
+        let server = random_server(nodes, raw_edges, acyclic);
         every_call_pages_exactly(&server, algorithm_calls(), limit)?;
     }
+}
+
+/// A server whose network "g" has `nodes` nodes and the drawn edges (node
+/// numbers wrapped into range); `acyclic` keeps only edges to higher numbers, so
+/// that the order and the critical path can be paged too.
+fn random_server(
+    nodes: usize,
+    raw_edges: Vec<(usize, usize, u8)>,
+    acyclic: bool,
+) -> NetworksServer {
+    let edges: Vec<(usize, usize, u8)> = raw_edges
+        .into_iter()
+        .map(|(a, b, w)| (a % nodes, b % nodes, w))
+        .filter(|&(a, b, _)| !acyclic || a < b)
+        .collect();
+    server_with(nodes.max(3), &edges)
 }
 
 /// Each of `calls` read in pages of `limit` equals it read whole.

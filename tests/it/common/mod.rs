@@ -207,3 +207,14 @@ pub fn every_toolset() -> ServerOptions {
         ..ServerOptions::default()
     }
 }
+
+/// A server with every toolset and no limits, on an empty registry.
+pub fn unlimited_server() -> NetworksServer {
+    NetworksServer::new(
+        Arc::new(NetworkRegistry::new()),
+        ServerOptions {
+            limits: networks_mcp::limits::Limits::unlimited(),
+            ..every_toolset()
+        },
+    )
+}
