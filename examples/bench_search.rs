@@ -9,7 +9,7 @@
 //! NetworkX-based server does them.
 //!
 //! ```text
-//! cargo run --release --no-default-features --example bench_search -- --nodes 1000000 --nodes-file /tmp/search1m.tsv
+//! cargo run --release --no-default-features --features search --example bench_search -- --nodes 1000000 --nodes-file /tmp/search1m.tsv
 //! benches/peers/search.py /tmp/search1m.tsv
 //! ```
 

@@ -38,6 +38,7 @@ mod prefetch;
 pub mod query;
 pub mod ready;
 mod rng;
+#[cfg(feature = "search")]
 pub mod search;
 pub mod simple_paths;
 pub mod snapshot;

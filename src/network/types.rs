@@ -25,6 +25,7 @@ impl Attributes {
     }
 
     /// The map itself, when there is one: its address lets a scan prefetch it.
+    #[cfg(feature = "search")]
     pub(crate) fn map(&self) -> Option<&Map<String, Value>> {
         self.0.as_deref()
     }

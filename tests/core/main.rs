@@ -8,6 +8,7 @@ mod prop_centrality;
 mod prop_communities;
 mod prop_network_core;
 mod prop_ordering_cycles;
+#[cfg(feature = "search")]
 mod prop_search;
 mod prop_simple_paths;
 mod prop_subgraph_diff;
