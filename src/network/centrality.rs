@@ -25,6 +25,7 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 
 use super::Network;
+use super::nearest::Nearest;
 use super::rng::splitmix64;
 use crate::error::{Error, Result};
 
@@ -177,36 +178,6 @@ fn sample(n: usize, k: usize, seed: u64) -> Vec<usize> {
     all
 }
 
-/// A Dijkstra heap entry: smallest distance first, then the order pushed (as
-/// NetworkX's counter breaks ties).
-#[derive(Clone, Copy)]
-struct Entry {
-    dist: f64,
-    count: u64,
-    pred: u32,
-    node: u32,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other
-            .dist
-            .total_cmp(&self.dist)
-            .then(other.count.cmp(&self.count))
-    }
-}
-
 /// The per-source work space of Brandes' algorithm, reused between sources.
 struct Brandes {
     order: Vec<u32>,
@@ -296,16 +267,19 @@ impl Brandes {
         let mut count = 0u64;
         self.sigma[s] = 1.0;
         self.dist[s] = 0.0;
-        heap.push(Entry {
+        // Ties in the order pushed, as NetworkX's counter breaks them; the item
+        // is (predecessor, node).
+        heap.push(Nearest {
             dist: 0.0,
-            count,
-            pred: s as u32,
-            node: s as u32,
+            tie: count,
+            item: (s as u32, s as u32),
         });
         // `dist` holds NetworkX's `seen`; `settled` its `D`.
         let mut first = true;
-        while let Some(Entry {
-            dist, pred, node, ..
+        while let Some(Nearest {
+            dist,
+            item: (pred, node),
+            ..
         }) = heap.pop()
         {
             let v = node as usize;
@@ -324,11 +298,10 @@ impl Brandes {
                 if !self.settled[w] && (self.dist[w].is_infinite() || vw < self.dist[w]) {
                     self.dist[w] = vw;
                     count += 1;
-                    heap.push(Entry {
+                    heap.push(Nearest {
                         dist: vw,
-                        count,
-                        pred: node,
-                        node: w as u32,
+                        tie: count,
+                        item: (node, w as u32),
                     });
                     self.sigma[w] = 0.0;
                     self.preds[w].clear();

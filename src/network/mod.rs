@@ -31,6 +31,7 @@ pub mod diff;
 mod edge_ids;
 pub mod edit;
 mod id_index;
+mod nearest;
 pub mod options;
 pub mod ordering;
 pub mod paths;

@@ -21,6 +21,7 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{NodeIndexable, VisitMap, Visitable};
 
 use super::adjacency::NeighborSource;
+use super::nearest::Nearest;
 use super::{Direction, EdgeId, Network, Weighted};
 use crate::error::{Error, Result};
 
@@ -47,38 +48,6 @@ fn first_negative_edge(net: &Network) -> Option<EdgeId> {
         .edge_weights()
         .find(|e| e.weight < 0.0)
         .map(|e| e.id)
-}
-
-/// A heap entry ordered so that the max-heap pops the smallest distance first
-/// (ties in the heap's own, deterministic, order).
-#[derive(Clone, Copy)]
-struct Candidate {
-    dist: f64,
-    node: NodeIndex,
-}
-
-impl PartialEq for Candidate {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Candidate {}
-
-impl PartialOrd for Candidate {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Candidate {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Distances are never NaN (weights are finite), so `partial_cmp` is total.
-        other
-            .dist
-            .partial_cmp(&self.dist)
-            .unwrap_or(Ordering::Equal)
-    }
 }
 
 /// What [`dijkstra_core`] computed.
@@ -116,11 +85,18 @@ fn dijkstra_core<const TRACK: bool>(
     let mut heap = QuaternaryHeap::new();
     let mut overflowed = false;
     dist[from.index()] = 0.0;
-    heap.push(Candidate {
+    // Ties in the heap's own (deterministic) order: `()`.
+    heap.push(Nearest {
         dist: 0.0,
-        node: from,
+        tie: (),
+        item: from,
     });
-    while let Some(Candidate { dist: d, node }) = heap.pop() {
+    while let Some(Nearest {
+        dist: d,
+        item: node,
+        ..
+    }) = heap.pop()
+    {
         // Lazy deletion: a node is settled by its first (smallest) entry.
         if !settled.visit(node) {
             continue;
@@ -139,9 +115,10 @@ fn dijkstra_core<const TRACK: bool>(
                 if TRACK {
                     pred[next.index()] = node;
                 }
-                heap.push(Candidate {
+                heap.push(Nearest {
                     dist: candidate,
-                    node: next,
+                    tie: (),
+                    item: next,
                 });
             }
         });

@@ -39,6 +39,7 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
+use super::nearest::Nearest;
 use super::paths::Path;
 use super::{EdgeId, Network, Weighted};
 use crate::error::{Error, Result};
@@ -282,36 +283,6 @@ impl Ord for Candidate {
     }
 }
 
-/// A Dijkstra heap entry: the smallest distance first, then the lowest index.
-#[derive(Clone, Copy)]
-struct Entry {
-    dist: f64,
-    node: NodeIndex,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Entry {}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .dist
-            .total_cmp(&self.dist)
-            .then(other.node.index().cmp(&self.node.index()))
-    }
-}
-
 /// What one spur search found.
 enum Spur {
     /// A shortest path from the spur node to the target: its nodes and edges.
@@ -340,7 +311,8 @@ struct SpurSearch<'a> {
     /// The node before each reached node, and the flat row entry of the step.
     pred: Vec<(NodeIndex, usize)>,
     touched: Vec<NodeIndex>,
-    heap: QuaternaryHeap<Entry>,
+    /// Ties by the lowest node index.
+    heap: QuaternaryHeap<Nearest<usize, NodeIndex>>,
     /// Whether a distance of the last Dijkstra search overflowed `f64`.
     overflowed: bool,
 }
@@ -423,11 +395,15 @@ impl<'a> SpurSearch<'a> {
     /// first; a node keeps the first predecessor that strictly improved it.
     fn dijkstra(&mut self, spur: NodeIndex, to: NodeIndex) -> Option<bool> {
         self.overflowed = false;
-        self.heap.push(Entry {
+        self.heap.push(Nearest {
             dist: 0.0,
-            node: spur,
+            tie: spur.index(),
+            item: spur,
         });
-        while let Some(Entry { dist: d, node: v }) = self.heap.pop() {
+        while let Some(Nearest {
+            dist: d, item: v, ..
+        }) = self.heap.pop()
+        {
             if self.settled.get(v) {
                 continue;
             }
@@ -448,7 +424,11 @@ impl<'a> SpurSearch<'a> {
                 self.overflowed |= nd == f64::INFINITY;
                 if nd < self.dist[n.index()] {
                     self.reach(n, v, i, nd);
-                    self.heap.push(Entry { dist: nd, node: n });
+                    self.heap.push(Nearest {
+                        dist: nd,
+                        tie: n.index(),
+                        item: n,
+                    });
                 }
             }
         }
