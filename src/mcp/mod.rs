@@ -324,20 +324,17 @@ impl NetworksServer {
         arguments: Value,
         progress: &tool::Progress,
     ) -> Result<Value, Error> {
+        // The network the call writes, copied; every other name as an empty
+        // stand-in, so that the call sees which names are taken and how many
+        // networks there are (a copy's `into`, an import's new name, the limit).
         let scratch = NetworkRegistry::new();
-        if let Some(name) = arguments.get("network_name").and_then(|n| n.as_str())
-            && let Ok(network) = self.registry.get(name)
-        {
-            let copy = network.read().clone();
-            scratch.insert(name, copy)?;
-        }
-        // A write that makes a new network (network_copy's `into`) is refused when
-        // the name is taken: an empty stand-in is enough for the call to see that.
-        if let Some(name) = arguments.get("into").and_then(|n| n.as_str())
-            && self.registry.get(name).is_ok()
-            && scratch.get(name).is_err()
-        {
-            scratch.insert(name, Network::new())?;
+        let target = arguments.get("network_name").and_then(|n| n.as_str());
+        for name in self.registry.names() {
+            let network = match self.registry.get(&name) {
+                Ok(network) if Some(name.as_str()) == target => network.read().clone(),
+                _ => Network::new(),
+            };
+            scratch.insert(&name, network)?;
         }
         let ctx = ToolContext::new(&scratch, &self.inner.options.limits, progress)
             .with_clock(self.inner.options.clock.as_ref());

@@ -568,3 +568,37 @@ fn condensation_orders_a_cyclic_network() {
     .unwrap();
     assert!(order["status"] == "success", "{order}");
 }
+
+#[test]
+fn a_dry_run_copy_sees_taken_names_and_changes_nothing() {
+    let registry = Arc::new(NetworkRegistry::new());
+    let live = NetworksServer::new(registry.clone(), every_toolset());
+    build(&live, "a", &[("x", "y", 1.0)]);
+    build(&live, "b", &[("y", "z", 1.0)]);
+    let dry = NetworksServer::new(
+        registry.clone(),
+        ServerOptions {
+            dry_run: true,
+            ..every_toolset()
+        },
+    );
+    let e = call(
+        &dry,
+        "network_copy",
+        json!({"network_name": "a", "into": "b", "method": "whole"}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (&e["code"], &e["field"]),
+        (&json!("invalid_value"), &json!("into")),
+        "{e}"
+    );
+    let ok = call(
+        &dry,
+        "network_copy",
+        json!({"network_name": "a", "into": "c", "method": "whole"}),
+    )
+    .unwrap();
+    assert_eq!(ok["dry_run"], true, "{ok}");
+    assert_eq!(registry.names(), ["a", "b"], "nothing was made");
+}
