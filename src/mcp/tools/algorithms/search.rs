@@ -112,16 +112,11 @@ fn nothing_found(p: &SearchParams) -> String {
     }
 }
 
-/// The text of `field` of a node as the search read it, cut to a bounded length.
-fn shown_text(value: Option<&Value>, id: &str) -> String {
-    let text = match value {
-        None => id.to_string(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    };
+/// `text` cut to a bounded length.
+fn shown(text: &str) -> String {
     match text.char_indices().nth(MAX_TEXT_CHARS) {
         Some((end, _)) => format!("{}…", &text[..end]),
-        None => text,
+        None => text.to_string(),
     }
 }
 
@@ -181,18 +176,14 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
         let listed: Vec<MatchOut> = page
             .slice(&found)
             .iter()
-            .map(|m| {
-                let node = &net.graph()[m.node];
-                let (field, value) = match &m.field {
-                    None => ("id".to_string(), None),
-                    Some(name) => (format!("attributes.{name}"), node.attributes.get(name)),
-                };
-                MatchOut {
-                    node_id: node.id.to_string(),
-                    text: shown_text(value, &node.id),
-                    field,
-                    distance: m.distance,
-                }
+            .map(|m| MatchOut {
+                node_id: net.id_at(m.node).to_string(),
+                field: m
+                    .field
+                    .as_ref()
+                    .map_or_else(|| "id".to_string(), |name| format!("attributes.{name}")),
+                text: shown(&m.text(net).unwrap_or_default()),
+                distance: m.distance,
             })
             .collect();
         Ok(SearchOutput {
