@@ -304,7 +304,13 @@ fn a_network_over_the_limit_is_summarised_and_searchable() {
 #[test]
 fn the_event_stream_reports_a_write_through_mcp() {
     let token = "tok";
-    let server = start(&[], Some(token));
+    let server = start(
+        &[
+            "--toolsets",
+            "core,edit,analysis,interchange,work,algorithms",
+        ],
+        Some(token),
+    );
     let mut mcp = Session::open(&server, Some(token));
     mcp.ok("network_create", json!({"network_name": "live"}));
     mcp.ok("network_create", json!({"network_name": "other"}));
@@ -356,5 +362,27 @@ fn the_event_stream_reports_a_write_through_mcp() {
 
     // A new network is a list change.
     mcp.ok("network_create", json!({"network_name": "third"}));
+    assert_eq!(next_event(&rx).0, "list");
+
+    // A copy of ours changes the list, not ours.
+    mcp.ok(
+        "network_copy",
+        json!({"network_name": "live", "into": "live_copy", "method": "whole"}),
+    );
+    assert_eq!(next_event(&rx).0, "list");
+
+    // A completion that frees work is one content change for the view: the
+    // ready-work announcement that comes with it sends nothing more.
+    mcp.ok(
+        "network_claim_ready",
+        json!({"network_name": "live", "worker": "w"}),
+    );
+    assert_eq!(next_event(&rx), ("network".into(), "\"live\"".into()));
+    mcp.ok(
+        "network_complete_claim",
+        json!({"network_name": "live", "worker": "w", "node_ids": ["b"]}),
+    );
+    assert_eq!(next_event(&rx), ("network".into(), "\"live\"".into()));
+    mcp.ok("network_create", json!({"network_name": "fourth"}));
     assert_eq!(next_event(&rx).0, "list");
 }
