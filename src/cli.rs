@@ -70,6 +70,22 @@ pub struct Cli {
     #[arg(long, env = "NETWORKS_MCP_DRY_RUN")]
     pub dry_run: bool,
 
+    /// Tool calls that can run long (analysis, imports, exports, batches) computing
+    /// at once; single reads and writes have a lane of their own, four times as
+    /// wide, so they never wait behind those. Default: the number of cores.
+    #[arg(long, value_name = "N", env = "NETWORKS_MCP_COMPUTE_THREADS", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub compute_threads: Option<u64>,
+
+    /// Calls each lane queues beyond those it runs; past it a call is answered
+    /// server_busy at once, with a retry hint.
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::compute::DEFAULT_MAX_QUEUED_CALLS as u64, env = "NETWORKS_MCP_MAX_QUEUED_CALLS", value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    pub max_queued_calls: u64,
+
+    /// The longest one tool call may take, queueing included; past it the call
+    /// stops, changes nothing and answers deadline_exceeded with what to do instead.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::mcp::compute::DEFAULT_MAX_CALL_SECONDS, env = "NETWORKS_MCP_MAX_CALL_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub max_call_seconds: u64,
+
     /// Keep the networks in this directory: every write is journaled (fsync) before
     /// its reply, and the state survives restarts and crashes. Without it, state is in memory only.
     #[arg(long, value_name = "DIR", env = "NETWORKS_MCP_DATA_DIR")]
@@ -145,6 +161,14 @@ impl Cli {
                 max_import_edges: self.max_import_edges,
             },
             ..ServerOptions::default()
+        };
+        let defaults = crate::mcp::compute::ComputeOptions::default();
+        options.compute = crate::mcp::compute::ComputeOptions {
+            threads: self
+                .compute_threads
+                .map_or(defaults.threads, |n| n as usize),
+            max_queued: self.max_queued_calls as usize,
+            max_call: std::time::Duration::from_secs(self.max_call_seconds),
         };
         if !self.toolsets.is_empty() {
             options.toolsets = self.toolsets.iter().copied().collect();

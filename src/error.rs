@@ -155,6 +155,23 @@ pub enum Error {
         /// What was cancelled.
         operation: String,
     },
+    /// The call ran past its deadline and was stopped; nothing was changed.
+    DeadlineExceeded {
+        /// What was stopped (the tool or operation).
+        operation: String,
+        /// The time the call was allowed, in seconds.
+        seconds: f64,
+        /// What to do instead: sample, work on a part, lower a limit.
+        hint: String,
+    },
+    /// The server has no room for the call now: every compute thread is busy and
+    /// the queue is full. Nothing was changed; the call may be sent again.
+    ServerBusy {
+        /// Calls running or queued on the busy lane.
+        queued: usize,
+        /// When to try again, in milliseconds.
+        retry_after_ms: u64,
+    },
     /// Durable storage could not make a write durable; the write was not applied,
     /// and writes are refused until the operator fixes the disk and restarts.
     StorageFailed {
@@ -343,6 +360,16 @@ impl Error {
             Error::Cancelled { operation } => format!(
                 "the request was cancelled before {operation} was applied; nothing changed. Call it again to run it."
             ),
+            Error::DeadlineExceeded {
+                operation,
+                seconds,
+                hint,
+            } => format!(
+                "{operation} ran past the server's limit of {seconds} s per call and was stopped; nothing changed. {hint}"
+            ),
+            Error::ServerBusy { queued, .. } => format!(
+                "the server is busy: {queued} calls are running or waiting for a compute thread, and the queue is full. Nothing was changed."
+            ),
             Error::StorageFailed { message } => format!(
                 "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
             ),
@@ -462,6 +489,9 @@ fn library_advice(error: &Error) -> Option<String> {
             "Fix the document and import it again; nothing was imported."
         }
         Error::CursorStale { .. } => "Start again from the first page.",
+        Error::ServerBusy { retry_after_ms, .. } => {
+            return Some(format!("Try again in {retry_after_ms} ms."));
+        }
         Error::ClaimNotHeld { .. } => {
             "Claim tasks first with `Network::claim_ready`; a task whose lease ran out may have gone to another worker."
         }
@@ -553,6 +583,8 @@ impl Error {
             Error::UnknownTool { .. } => "unknown_tool",
             Error::ImportInvalid { .. } => "invalid_import",
             Error::Cancelled { .. } => "cancelled",
+            Error::DeadlineExceeded { .. } => "deadline_exceeded",
+            Error::ServerBusy { .. } => "server_busy",
             Error::StorageFailed { .. } => "storage_failed",
             Error::CursorStale { .. } => "cursor_stale",
             Error::VersionConflict { .. } => "version_conflict",
@@ -671,6 +703,11 @@ impl Error {
             Error::CursorStale { made_at, now, .. } => {
                 json!({ "field": "cursor", "cursor_version": made_at, "current_version": now })
             }
+            Error::DeadlineExceeded { seconds, .. } => json!({ "limit_seconds": seconds }),
+            Error::ServerBusy {
+                queued,
+                retry_after_ms,
+            } => json!({ "queued": queued, "retry_after_ms": retry_after_ms }),
             Error::Internal { .. }
             | Error::Cancelled { .. }
             | Error::WeightOverflow { .. }

@@ -35,6 +35,7 @@
 
 #![deny(missing_docs)]
 
+pub mod budget;
 pub mod clock;
 pub mod error;
 pub mod limits;

@@ -1,43 +1,155 @@
 //! [`NetworkRegistry`]: the named networks of one server.
 //!
-//! Design: a map from name to a shared [`NetworkLock`], behind one reader-writer
-//! lock. Each network has its own lock, so a long read of one network (a traversal
-//! of a million nodes) never blocks calls on another network, and readers of the
-//! same network run in parallel. The map's lock is held only to find, add or remove
-//! a handle (never while a network lock is awaited), so it is never contended for
-//! long; a sharded map would buy nothing here and would cost the core nine crates.
-//! The locks are the standard library's: a panic while one is held does not poison
-//! it for everyone else (the guards ignore poisoning, as `parking_lot`'s do).
+//! Design: a [`DashMap`] from name to a shared [`NetworkLock`]. Each network has
+//! its own reader-writer lock, so a long read of one network (a traversal of a
+//! million nodes) never blocks calls on another network, and readers of the same
+//! network run in parallel. The map is sharded, so finding a handle never waits
+//! for a call on another network; its shard guards are held only to find, add or
+//! remove a handle, never while a network lock is awaited.
+//!
+//! Waiting for a network's lock is bounded by the caller's [`Budget`](crate::budget::Budget):
+//! under an installed budget the wait is a series of short timed waits with a
+//! [`checkpoint`](crate::budget::checkpoint) between them, so a cancelled call or
+//! one past its deadline stops waiting. The locks are `parking_lot`'s: fair (a
+//! waiting writer is not starved by a stream of readers), and a panic while one is
+//! held does not poison it for everyone else.
+//!
+//! Each network's name, description, size and version are also kept beside its
+//! lock, refreshed when a write guard is dropped, so that listing the networks
+//! never waits for a long call on one of them.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry;
+use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::error::{Error, Result};
 use crate::network::{Network, validate};
 
-/// One network behind its own reader-writer lock.
+/// How long one timed wait for a network's lock lasts before the budget is
+/// looked at again: short enough that a cancelled call stops waiting at once.
+const LOCK_WAIT_SLICE: Duration = Duration::from_millis(5);
+
+/// One network behind its own reader-writer lock, with a summary readable
+/// without that lock.
 #[derive(Debug, Default)]
-pub struct NetworkLock(RwLock<Network>);
+pub struct NetworkLock {
+    network: RwLock<Network>,
+    summary: LockFreeSummary,
+}
+
+/// What [`NetworkRegistry::list`] shows of a network, as of its last write.
+#[derive(Debug, Default)]
+struct LockFreeSummary {
+    nodes: AtomicU64,
+    edges: AtomicU64,
+    version: AtomicU64,
+    description: Mutex<Option<String>>,
+}
+
+impl LockFreeSummary {
+    fn refresh(&self, network: &Network) {
+        self.nodes
+            .store(network.node_count() as u64, Ordering::Release);
+        self.edges
+            .store(network.edge_count() as u64, Ordering::Release);
+        self.version.store(network.version(), Ordering::Release);
+        let description = network.description();
+        let mut held = self.description.lock();
+        if held.as_deref() != description {
+            *held = description.map(str::to_string);
+        }
+    }
+}
 
 impl NetworkLock {
     /// Wraps a network.
     pub fn new(network: Network) -> Self {
-        NetworkLock(RwLock::new(network))
+        let summary = LockFreeSummary::default();
+        summary.refresh(&network);
+        NetworkLock {
+            network: RwLock::new(network),
+            summary,
+        }
     }
 
-    /// Shared access; blocks while a writer holds the lock.
+    /// Shared access; waits while a writer holds the lock (see the module docs
+    /// for how a budget bounds the wait).
     pub fn read(&self) -> RwLockReadGuard<'_, Network> {
-        self.0.read().unwrap_or_else(PoisonError::into_inner)
+        if !crate::budget::is_active() {
+            return self.network.read();
+        }
+        loop {
+            if let Some(guard) = self.network.try_read_for(LOCK_WAIT_SLICE) {
+                return guard;
+            }
+            crate::budget::checkpoint();
+        }
     }
 
-    /// Exclusive access; blocks while anyone else holds the lock.
-    pub fn write(&self) -> RwLockWriteGuard<'_, Network> {
-        self.0.write().unwrap_or_else(PoisonError::into_inner)
+    /// Exclusive access; waits while anyone else holds the lock (see the module
+    /// docs for how a budget bounds the wait).
+    pub fn write(&self) -> NetworkWriteGuard<'_> {
+        let guard = if crate::budget::is_active() {
+            loop {
+                if let Some(guard) = self.network.try_write_for(LOCK_WAIT_SLICE) {
+                    break guard;
+                }
+                crate::budget::checkpoint();
+            }
+        } else {
+            self.network.write()
+        };
+        NetworkWriteGuard {
+            guard,
+            summary: &self.summary,
+        }
     }
 
     /// The network, unwrapped.
     pub fn into_inner(self) -> Network {
-        self.0.into_inner().unwrap_or_else(PoisonError::into_inner)
+        self.network.into_inner()
+    }
+
+    fn summary(&self, name: String) -> NetworkSummary {
+        let summary = &self.summary;
+        NetworkSummary {
+            name,
+            description: summary.description.lock().clone(),
+            nodes: summary.nodes.load(Ordering::Acquire) as usize,
+            edges: summary.edges.load(Ordering::Acquire) as usize,
+            version: summary.version.load(Ordering::Acquire),
+        }
+    }
+}
+
+/// Exclusive access to one network; when dropped, refreshes the summary that
+/// [`NetworkRegistry::list`] reads without the lock.
+pub struct NetworkWriteGuard<'a> {
+    guard: RwLockWriteGuard<'a, Network>,
+    summary: &'a LockFreeSummary,
+}
+
+impl Deref for NetworkWriteGuard<'_> {
+    type Target = Network;
+    fn deref(&self) -> &Network {
+        &self.guard
+    }
+}
+
+impl DerefMut for NetworkWriteGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Network {
+        &mut self.guard
+    }
+}
+
+impl Drop for NetworkWriteGuard<'_> {
+    fn drop(&mut self) {
+        self.summary.refresh(&self.guard);
     }
 }
 
@@ -71,7 +183,10 @@ pub struct NetworkSummary {
 /// The named networks of one server, safe to share between tasks and threads.
 #[derive(Debug, Default)]
 pub struct NetworkRegistry {
-    networks: RwLock<BTreeMap<String, SharedNetwork>>,
+    networks: DashMap<String, SharedNetwork>,
+    /// The number of networks, kept beside the map: its own `len` visits every
+    /// shard, and a create must compare the count while it holds one.
+    count: AtomicUsize,
 }
 
 impl NetworkRegistry {
@@ -95,34 +210,44 @@ impl NetworkRegistry {
         max_networks: usize,
     ) -> Result<CreateOutcome> {
         validate::id("network_name", name)?;
-        let mut networks = self.map_mut();
-        if networks.contains_key(name) {
-            return Ok(CreateOutcome::Duplicate);
+        // The entry holds the name's shard, so two creates of one name cannot both
+        // succeed; the count is checked inside it (the map's own `len` would wait
+        // for the shard held here).
+        match self.networks.entry(name.to_string()) {
+            Entry::Occupied(_) => Ok(CreateOutcome::Duplicate),
+            Entry::Vacant(slot) => {
+                let mut network = Network::named(name);
+                network.set_description(description);
+                let existing = self.count.fetch_add(1, Ordering::AcqRel);
+                if existing >= max_networks {
+                    self.count.fetch_sub(1, Ordering::AcqRel);
+                    crate::limits::Limits {
+                        max_networks,
+                        ..crate::limits::Limits::default()
+                    }
+                    .check_networks(existing)?;
+                }
+                slot.insert(Arc::new(NetworkLock::new(network)));
+                Ok(CreateOutcome::Created)
+            }
         }
-        crate::limits::Limits {
-            max_networks,
-            ..crate::limits::Limits::default()
-        }
-        .check_networks(networks.len())?;
-        let mut network = Network::named(name);
-        network.set_description(description);
-        networks.insert(name.to_string(), Arc::new(NetworkLock::new(network)));
-        Ok(CreateOutcome::Created)
     }
 
     /// Registers a whole network under `name`, replacing none: an existing name is an error.
     pub fn insert(&self, name: &str, mut network: Network) -> Result<()> {
         validate::id("network_name", name)?;
-        let mut networks = self.map_mut();
-        if networks.contains_key(name) {
-            return Err(Error::InvalidValue {
+        match self.networks.entry(name.to_string()) {
+            Entry::Occupied(_) => Err(Error::InvalidValue {
                 field: "network_name".into(),
                 reason: format!("a network named '{name}' already exists"),
-            });
+            }),
+            Entry::Vacant(slot) => {
+                network.set_name(name);
+                self.count.fetch_add(1, Ordering::AcqRel);
+                slot.insert(Arc::new(NetworkLock::new(network)));
+                Ok(())
+            }
         }
-        network.set_name(name);
-        networks.insert(name.to_string(), Arc::new(NetworkLock::new(network)));
-        Ok(())
     }
 
     /// Makes this registry hold exactly what `other` holds: networks missing from
@@ -130,28 +255,27 @@ impl NetworkRegistry {
     /// own write lock (so a reader holding a handle sees the old or the new network,
     /// never a mix). Used to roll back to the durable state after a failed write.
     pub fn replace_all(&self, other: NetworkRegistry) {
-        let other = other
-            .networks
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
-        let mut networks = self.map_mut();
-        networks.retain(|name, _| other.contains_key(name));
-        for (name, network) in other {
+        self.networks
+            .retain(|name, _| other.networks.contains_key(name));
+        for (name, network) in other.networks {
             let network = Arc::try_unwrap(network)
                 .map_or_else(|shared| shared.read().clone(), NetworkLock::into_inner);
-            match networks.get(&name) {
+            let current = self.networks.get(&name).map(|slot| Arc::clone(&slot));
+            match current {
                 Some(slot) => *slot.write() = network,
                 None => {
-                    networks.insert(name, Arc::new(NetworkLock::new(network)));
+                    self.networks
+                        .insert(name, Arc::new(NetworkLock::new(network)));
                 }
             }
         }
+        self.count.store(self.networks.len(), Ordering::Release);
     }
 
     /// The network called `name`, or [`Error::NetworkNotFound`] listing the existing names.
     pub fn get(&self, name: &str) -> Result<SharedNetwork> {
-        if let Some(network) = self.map().get(name) {
-            return Ok(Arc::clone(network));
+        if let Some(network) = self.networks.get(name) {
+            return Ok(Arc::clone(&network));
         }
         validate::id("network_name", name)?;
         Err(Error::NetworkNotFound {
@@ -177,7 +301,11 @@ impl NetworkRegistry {
     /// Removes a network, returning it if it existed.
     pub fn delete(&self, name: &str) -> Result<Option<SharedNetwork>> {
         validate::id("network_name", name)?;
-        Ok(self.map_mut().remove(name))
+        let removed = self.networks.remove(name).map(|(_, network)| network);
+        if removed.is_some() {
+            self.count.fetch_sub(1, Ordering::AcqRel);
+        }
+        Ok(removed)
     }
 
     /// Removes a network if `check` passes on it, returning it if it was removed.
@@ -189,68 +317,50 @@ impl NetworkRegistry {
         check: impl FnOnce(&Network) -> Result<()>,
     ) -> Result<Option<SharedNetwork>> {
         validate::id("network_name", name)?;
-        let Some(network) = self.map().get(name).cloned() else {
+        let Some(network) = self.networks.get(name).map(|slot| Arc::clone(&slot)) else {
             return Ok(None);
         };
         let guard = network.write();
         check(&guard)?;
-        let mut map = self.map_mut();
         // Another call may have deleted it, or put a new network there, meanwhile.
-        let removed = match map.get(name) {
-            Some(current) if Arc::ptr_eq(current, &network) => map.remove(name),
-            _ => None,
-        };
-        drop(map);
+        let removed = self
+            .networks
+            .remove_if(name, |_, current| Arc::ptr_eq(current, &network))
+            .map(|(_, network)| network);
+        if removed.is_some() {
+            self.count.fetch_sub(1, Ordering::AcqRel);
+        }
         drop(guard);
         Ok(removed)
     }
 
     /// The registered names, sorted.
     pub fn names(&self) -> Vec<String> {
-        self.map().keys().cloned().collect()
+        let mut names: Vec<String> = self.networks.iter().map(|e| e.key().clone()).collect();
+        names.sort_unstable();
+        names
     }
 
     /// The number of registered networks.
     pub fn len(&self) -> usize {
-        self.map().len()
+        self.count.load(Ordering::Acquire)
     }
 
     /// Whether no network is registered.
     pub fn is_empty(&self) -> bool {
-        self.map().is_empty()
+        self.len() == 0
     }
 
-    /// A summary of every network, sorted by name.
+    /// A summary of every network, sorted by name, as of each one's last write:
+    /// read without the networks' locks, so a long call on one network never
+    /// holds the list up.
     pub fn list(&self) -> Vec<NetworkSummary> {
-        // Take the handles first so that the map's lock is not held while a network
-        // lock is awaited.
-        let handles: Vec<(String, SharedNetwork)> = self
-            .map()
+        let mut summaries: Vec<NetworkSummary> = self
+            .networks
             .iter()
-            .map(|(name, network)| (name.clone(), Arc::clone(network)))
+            .map(|entry| entry.value().summary(entry.key().clone()))
             .collect();
-        handles
-            .into_iter()
-            .map(|(name, network)| {
-                let network = network.read();
-                NetworkSummary {
-                    name,
-                    description: network.description().map(str::to_string),
-                    nodes: network.node_count(),
-                    edges: network.edge_count(),
-                    version: network.version(),
-                }
-            })
-            .collect()
-    }
-
-    fn map(&self) -> RwLockReadGuard<'_, BTreeMap<String, SharedNetwork>> {
-        self.networks.read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn map_mut(&self) -> RwLockWriteGuard<'_, BTreeMap<String, SharedNetwork>> {
-        self.networks
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
+        summaries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        summaries
     }
 }

@@ -11,6 +11,7 @@
 // still warns.
 
 pub(crate) mod app;
+pub mod compute;
 mod error_object;
 mod instructions;
 pub(crate) mod notify;
@@ -45,6 +46,7 @@ use tracing::{debug, error, info, warn};
 pub use instructions::INSTRUCTIONS;
 pub use tool::{Effect, Progress, Toolset};
 
+use crate::budget::{Budget, Stop};
 use crate::error::Error;
 use crate::network::Network;
 use crate::registry::NetworkRegistry;
@@ -64,6 +66,8 @@ pub struct ServerOptions {
     pub limits: crate::limits::Limits,
     /// Where claims' leases read the time; tests put a [`crate::clock::ManualClock`] here.
     pub clock: Arc<dyn crate::clock::Clock>,
+    /// The compute pool's size and the per-call deadline.
+    pub compute: compute::ComputeOptions,
 }
 
 impl Default for ServerOptions {
@@ -74,6 +78,7 @@ impl Default for ServerOptions {
             dry_run: false,
             limits: crate::limits::Limits::default(),
             clock: Arc::new(crate::clock::SystemClock),
+            compute: compute::ComputeOptions::default(),
         }
     }
 }
@@ -96,6 +101,8 @@ struct Inner {
     tools_all: Vec<ToolDef>,
     tools: Vec<ToolDef>,
     listed: Vec<Tool>,
+    /// Where every tool call runs (see [`compute`]).
+    pool: compute::ComputePool,
 }
 
 impl NetworksServer {
@@ -112,6 +119,7 @@ impl NetworksServer {
             .map(|t| t.tool.clone())
             .collect();
         let changes = notify::ChangeFeed::default();
+        let pool = compute::ComputePool::new(&options.compute);
         NetworksServer {
             registry,
             storage: None,
@@ -122,6 +130,7 @@ impl NetworksServer {
                 tools_all,
                 tools,
                 listed,
+                pool,
             }),
         }
     }
@@ -401,11 +410,19 @@ impl NetworksServer {
                 Err(Error::Internal { message })
             })
         };
+        // The budget stops the body inside the panic guard, so a stop is an error
+        // like any other (logged, counted), never mistaken for a bug.
+        let budgeted = |body: &dyn Fn() -> Result<Value, Error>| match call.budget {
+            Some(budget) => budget
+                .run(body)
+                .unwrap_or_else(|stop| Err(stop_error(tool.name(), stop))),
+            None => body(),
+        };
         let ctx = self.context(call.progress);
-        let run = || guarded(&|| tool.call(&ctx, &call.arguments));
+        let run = || guarded(&|| budgeted(&|| tool.call(&ctx, &call.arguments)));
         match tool.effect.writes() {
             true if self.inner.options.dry_run => {
-                guarded(&|| self.dry_run(tool, call.arguments.clone(), call.progress))
+                guarded(&|| budgeted(&|| self.dry_run(tool, call.arguments.clone(), call.progress)))
             }
             true => self.apply_write(tool, &call.arguments, || {
                 run().map(|output| (output, ctx.read_at.get()))
@@ -505,6 +522,8 @@ pub struct Call<'a> {
     pub client: Option<&'a str>,
     /// Progress reporting and cancellation.
     pub progress: &'a tool::Progress,
+    /// The call's cancel flag, deadline and step count, if it has any.
+    pub budget: Option<&'a Budget>,
 }
 
 impl<'a> Call<'a> {
@@ -515,7 +534,15 @@ impl<'a> Call<'a> {
             arguments,
             client: None,
             progress: &tool::Progress::NONE,
+            budget: None,
         }
+    }
+
+    /// Runs the call under `budget`: it stops, changing nothing, when the budget's
+    /// flag is raised, its deadline passes or its steps are spent.
+    pub fn with_budget(mut self, budget: &'a Budget) -> Self {
+        self.budget = Some(budget);
+        self
     }
 
     /// Names the client in the audit log.
@@ -531,54 +558,158 @@ impl<'a> Call<'a> {
     }
 }
 
+/// What a tool call's progress reports travel through, from its compute thread
+/// to the session: `(done, total, message)`.
+type ProgressReports = tokio::sync::mpsc::UnboundedReceiver<(u64, u64, String)>;
+
 impl NetworksServer {
-    /// Runs a call on a blocking thread, forwarding its progress reports as
-    /// `notifications/progress` (when the client sent a `progressToken`) and
-    /// cancelling it when the client sends `notifications/cancelled`.
-    async fn dispatch_long(
+    /// Runs `work` on the compute pool (see [`compute`]) under a budget whose
+    /// deadline is `--max-call-seconds` from now and whose flag the client's
+    /// cancellation raises (`notifications/cancelled`, the session closing, or this
+    /// future being dropped with the connection). Progress reports, when the client
+    /// sent a token, become `notifications/progress` meanwhile.
+    async fn offload<T: Send + 'static>(
         &self,
-        name: String,
-        arguments: Value,
-        client: Option<String>,
-        token: Option<rmcp::model::ProgressToken>,
+        operation: &str,
+        lane: compute::Lane,
         context: &RequestContext<RoleServer>,
-    ) -> Option<Result<Value, Error>> {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(u64, u64, String)>();
-        let report: Option<Box<tool::Report>> = token.as_ref().map(|_| {
-            Box::new(move |done: u64, total: u64, message: &str| {
-                let _ = tx.send((done, total, message.to_string()));
-            }) as Box<tool::Report>
-        });
-        let progress = tool::Progress::new(report, Some(context.ct.clone()));
-        let server = self.clone();
-        let work = tokio::task::spawn_blocking(move || {
-            server.dispatch(
-                Call::new(&name, arguments)
-                    .from_client(client.as_deref())
-                    .with_progress(&progress),
-            )
-        });
-        if let Some(token) = token {
-            // Ends when the call finishes and drops its reporter.
-            while let Some((done, total, message)) = rx.recv().await {
-                let mut param =
-                    rmcp::model::ProgressNotificationParam::new(token.clone(), done as f64)
-                        .with_total(total as f64);
-                if !message.is_empty() {
-                    param = param.with_message(message);
-                }
-                if let Err(e) = context.peer.notify_progress(param).await {
-                    debug!(error = %e, "could not send a progress notification");
+        progress: Option<(rmcp::model::ProgressToken, ProgressReports)>,
+        work: impl FnOnce(&Budget) -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        let max_call = self.inner.options.compute.max_call;
+        let budget = Budget::unlimited().with_timeout(max_call);
+        let deadline = Instant::now() + max_call;
+        let _stop_if_dropped = CancelOnDrop(budget.clone());
+        let work_budget = budget.clone();
+        let run = self
+            .inner
+            .pool
+            .run(lane, &context.ct, deadline, move || work(&work_budget));
+        tokio::pin!(run);
+        let (token, mut reports) = match progress {
+            Some((token, reports)) => (Some(token), Some(reports)),
+            None => (None, None),
+        };
+        let outcome = loop {
+            tokio::select! {
+                outcome = &mut run => break outcome,
+                _ = context.ct.cancelled(), if !budget.is_cancelled() => budget.cancel(),
+                report = next_report(&mut reports) => {
+                    let (Some(token), Some((done, total, message))) = (&token, report) else {
+                        reports = None;
+                        continue;
+                    };
+                    let mut param =
+                        rmcp::model::ProgressNotificationParam::new(token.clone(), done as f64)
+                            .with_total(total as f64);
+                    if !message.is_empty() {
+                        param = param.with_message(message);
+                    }
+                    if let Err(e) = context.peer.notify_progress(param).await {
+                        debug!(error = %e, "could not send a progress notification");
+                    }
                 }
             }
-        }
-        match work.await {
-            Ok(outcome) => outcome,
-            Err(e) => Some(Err(Error::Internal {
-                message: format!("the call's worker thread failed: {e}"),
-            })),
-        }
+        };
+        outcome.map_err(|refused| match refused {
+            compute::Refused::Busy(error) => {
+                warn!(
+                    operation,
+                    code = error.code(),
+                    "call shed: the compute lane is full"
+                );
+                error
+            }
+            compute::Refused::Cancelled => stop_error(operation, Stop::Cancelled),
+            compute::Refused::Deadline => {
+                stop_error(operation, Stop::DeadlineExceeded { allowed: max_call })
+            }
+        })
     }
+
+    /// Runs one tool call on the compute pool: the one path of `tools/call`.
+    async fn call_off_runtime(
+        &self,
+        tool: &ToolDef,
+        arguments: Value,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, Error> {
+        let client = client_label(context);
+        let token = context.meta.get_progress_token();
+        let (report, reports) = match token {
+            Some(token) => {
+                let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(u64, u64, String)>();
+                let report = Box::new(move |done: u64, total: u64, message: &str| {
+                    let _ = tx.send((done, total, message.to_string()));
+                }) as Box<tool::Report>;
+                (Some(report), Some((token, rx)))
+            }
+            None => (None, None),
+        };
+        let progress = tool::Progress::new(report, Some(context.ct.clone()));
+        let server = self.clone();
+        let name = tool.name().to_string();
+        let lane = tool.lane();
+        let outcome = self
+            .offload(tool.name(), lane, context, reports, move |budget| {
+                server.dispatch(
+                    Call::new(&name, arguments)
+                        .from_client(client.as_deref())
+                        .with_progress(&progress)
+                        .with_budget(budget),
+                )
+            })
+            .await?;
+        outcome.unwrap_or_else(|| {
+            Err(Error::Internal {
+                message: format!("tool '{}' vanished from the table", tool.name()),
+            })
+        })
+    }
+}
+
+/// The next progress report, or never when there is no channel.
+async fn next_report(reports: &mut Option<ProgressReports>) -> Option<(u64, u64, String)> {
+    match reports {
+        Some(reports) => reports.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Cancels a call's budget when the future waiting for it is dropped (the client
+/// went away), so that no thread keeps computing an answer nobody will read.
+struct CancelOnDrop(Budget);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// The error a call stopped by its budget answers.
+fn stop_error(operation: &str, stop: Stop) -> Error {
+    match stop {
+        Stop::Cancelled => Error::Cancelled {
+            operation: operation.to_string(),
+        },
+        Stop::DeadlineExceeded { allowed } => Error::DeadlineExceeded {
+            operation: operation.to_string(),
+            seconds: allowed.as_secs_f64(),
+            hint: compute::deadline_hint(operation).to_string(),
+        },
+        Stop::WorkLimit { steps } => Error::LimitExceeded {
+            what: format!("the work of {operation}"),
+            limit: steps,
+            hint: compute::deadline_hint(operation).to_string(),
+        },
+    }
+}
+
+/// A JSON-RPC error carrying our error object.
+fn error_data(error: Error) -> ErrorData {
+    let object = error.to_object();
+    let message = object["error"].as_str().unwrap_or_default().to_string();
+    ErrorData::internal_error(message, Some(object))
 }
 
 /// "name version" of the client, plus the HTTP session id when there is one.
@@ -702,37 +833,26 @@ impl ServerHandler for NetworksServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        let client = client_label(&context);
-        let token = context.meta.get_progress_token();
-        let long_running =
-            tools::find(&self.inner.tools, &request.name).is_some_and(|tool| tool.long_running);
-        let outcome = if token.is_some() || long_running {
-            self.dispatch_long(request.name.to_string(), arguments, client, token, &context)
-                .await
-        } else {
-            self.dispatch(Call::new(&request.name, arguments).from_client(client.as_deref()))
+        let Some(tool) = tools::find(&self.inner.tools, &request.name) else {
+            // A protocol error (the tool does not exist), with the closest names
+            // so that a misspelt call is fixed in one step.
+            let error = Error::UnknownTool {
+                name: request.name.to_string(),
+                suggestions: suggest::closest(
+                    &request.name,
+                    self.inner.listed.iter().map(|tool| &*tool.name),
+                ),
+            };
+            // Through the one bounded rendering: the name is echoed, and it is
+            // as long as the client made it.
+            let object = error.to_object();
+            let message = object["error"].as_str().unwrap_or_default().to_string();
+            return Err(ErrorData::invalid_params(message, Some(object)));
         };
-        let document = tools::find(&self.inner.tools, &request.name).and_then(|tool| tool.document);
-        match outcome {
-            Some(Ok(value)) => Ok(tool_result(value, document).into()),
-            Some(Err(error)) => Ok(CallToolResult::structured_error(error.to_object()).into()),
-            None => {
-                // A protocol error (the tool does not exist), with the closest names
-                // so that a misspelt call is fixed in one step.
-                let error = Error::UnknownTool {
-                    name: request.name.to_string(),
-                    suggestions: suggest::closest(
-                        &request.name,
-                        self.inner.listed.iter().map(|tool| &*tool.name),
-                    ),
-                };
-                // Through the one bounded rendering: the name is echoed, and it is
-                // as long as the client made it.
-                let object = error.to_object();
-                let message = object["error"].as_str().unwrap_or_default().to_string();
-                Err(ErrorData::invalid_params(message, Some(object)))
-            }
+        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        match self.call_off_runtime(tool, arguments, &context).await {
+            Ok(value) => Ok(tool_result(value, tool.document).into()),
+            Err(error) => Ok(CallToolResult::structured_error(error.to_object()).into()),
         }
     }
 
@@ -760,9 +880,26 @@ impl ServerHandler for NetworksServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.resource_read(&request.uri).map(Into::into)
+        // A resource presents a tool's answer (an export, a plan's progress), so
+        // it is computed where tool calls are, under the same budget.
+        let server = self.clone();
+        let uri = request.uri.clone();
+        let read = self
+            .offload(
+                "resources/read",
+                compute::Lane::Heavy,
+                &context,
+                None,
+                move |budget| budget.run(|| server.resource_read(&uri)),
+            )
+            .await;
+        match read {
+            Ok(Ok(result)) => result.map(Into::into),
+            Ok(Err(stop)) => Err(error_data(stop_error("resources/read", stop))),
+            Err(error) => Err(error_data(error)),
+        }
     }
 
     #[allow(deprecated)] // resources/subscribe is how 2025-protocol clients subscribe

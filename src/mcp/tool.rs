@@ -270,12 +270,21 @@ pub struct ToolMeta {
     pub toolset: Toolset,
     /// What it does to the state.
     pub effect: Effect,
-    /// Whether a call can run long (a large import or batch): it then runs off the
-    /// async workers and observes cancellation even without a progress token.
+    /// Whether a call can run long (whole-graph analysis, an import, an export, a
+    /// batch): it then runs on the compute pool's heavy lane, so that it never
+    /// holds up the single reads and writes of the light lane (see `mcp::compute`).
     pub long_running: bool,
 }
 
 impl ToolDef {
+    /// The compute lane its calls run on.
+    pub(crate) fn lane(&self) -> super::compute::Lane {
+        match self.long_running {
+            true => super::compute::Lane::Heavy,
+            false => super::compute::Lane::Light,
+        }
+    }
+
     /// Builds a tool from its facts and a typed body.
     pub fn new<P, O>(meta: ToolMeta, body: fn(&ToolContext<'_>, P) -> Result<O>) -> Self
     where

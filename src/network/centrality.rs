@@ -122,6 +122,7 @@ impl SimpleRows {
         let mut row: Vec<(u32, f64)> = Vec::new();
         for &v in nodes {
             rows.start.push(rows.target.len());
+            crate::budget::charge(1);
             row.clear();
             for e in g.edges_directed(v, direction) {
                 let other = if reverse { e.source() } else { e.target() };
@@ -224,6 +225,7 @@ impl Brandes {
         queue.push_back(s as u32);
         while let Some(v) = queue.pop_front() {
             self.order.push(v);
+            crate::budget::charge(1 + rows.of(v as usize).len() as u64);
             let (dv, sv) = (self.dist[v as usize], self.sigma[v as usize]);
             for k in rows.of(v as usize) {
                 let w = rows.target[k] as usize;
@@ -283,6 +285,7 @@ impl Brandes {
         }) = heap.pop()
         {
             let v = node as usize;
+            crate::budget::charge(1);
             if self.settled[v] {
                 continue;
             }
@@ -481,6 +484,7 @@ impl Network {
         for _ in 0..options.max_iterations {
             next.iter_mut().for_each(|v| *v = 0.0);
             for u in 0..n {
+                crate::budget::charge(1 + (start[u + 1] - start[u]) as u64);
                 let xu = x[u];
                 for k in start[u]..start[u + 1] {
                     next[target[k] as usize] += xu * share[k];

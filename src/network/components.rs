@@ -52,6 +52,7 @@ impl Network {
             Connectivity::Weak => {
                 let mut sets = UnionFind::<u32>::new(bound);
                 for e in g.edge_references() {
+                    crate::budget::charge(1);
                     sets.union(e.source().index() as u32, e.target().index() as u32);
                 }
                 (0..bound as u32).map(|i| sets.find_mut(i)).collect()

@@ -102,6 +102,7 @@ impl Network {
         let mut head = 0;
         while let Some(&v) = queue.get(head) {
             head += 1;
+            crate::budget::charge(1);
             let vi = v.index();
             // Start a new path at `v` unless extending is at least as long.
             if pred[vi].is_none() || best[vi] < 0.0 {

@@ -94,6 +94,7 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Rows) -> SccLabels
 
         while let Some((v, successors)) = call.last_mut() {
             let v = *v;
+            crate::budget::charge(1);
             if let Some(&w) = successors.next() {
                 let ws = slots[w.index()];
                 if ws.index == 0 {
@@ -185,6 +186,7 @@ impl WitnessSearch {
         let mut head = 0;
         while let Some(&u) = self.queue.get(head) {
             head += 1;
+            crate::budget::charge(1);
             self.successors.clear();
             self.successors.extend(
                 g.neighbors_directed(u, Outgoing)

@@ -89,6 +89,7 @@ impl Network {
         let mut min_weight: Option<f64> = None;
         let mut max_weight: Option<f64> = None;
         for e in g.edge_references() {
+            crate::budget::charge(1);
             let (a, b) = (e.source().index(), e.target().index());
             out_degree[a] += 1;
             in_degree[b] += 1;

@@ -215,11 +215,15 @@ impl Network {
             .graph
             .node_indices()
             .map(|ix| &before.graph[ix])
-            .filter(|n| !after.contains_node(&n.id))
+            .filter(|n| {
+                crate::budget::charge(1);
+                !after.contains_node(&n.id)
+            })
             .collect();
         let mut nodes_added = Vec::new();
         let mut nodes_changed = Vec::new();
         for ix in after.graph.node_indices() {
+            crate::budget::charge(1);
             let b = &after.graph[ix];
             match before.node(&b.id) {
                 None => nodes_added.push(b),
@@ -237,6 +241,7 @@ impl Network {
         let mut b_order: Vec<usize> = Vec::new();
         for (net, is_a) in [(before, true), (after, false)] {
             for ix in net.edge_indices_by_id() {
+                crate::budget::charge(1);
                 let (Some((s, t)), Some(edge)) =
                     (net.graph.edge_endpoints(ix), net.graph.edge_weight(ix))
                 else {

@@ -130,6 +130,7 @@ impl Network {
             bounds.push(end);
             for i in start..end {
                 let v = order[i];
+                crate::budget::charge(1 + rows.neighbors(v).len() as u64);
                 for &w in rows.neighbors(v) {
                     let p = &mut pending[w.index()];
                     *p -= 1;

@@ -127,6 +127,7 @@ impl Network {
             done_total: 0,
         };
         for v in g.node_indices() {
+            crate::budget::charge(1);
             if is_done(v) {
                 result.done_total += 1;
                 continue;

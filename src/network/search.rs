@@ -389,6 +389,7 @@ impl Matcher {
 
     /// Substring mode: whether the normalised `text` contains the query.
     fn contains(&self, text: &str, scratch: &mut Scratch) -> bool {
+        crate::budget::charge(1 + text.len() as u64 / 64);
         if text.is_ascii() {
             // ASCII normalises to ASCII, which cannot contain a non-ASCII query.
             if text.len() < self.query.len() || !self.query.is_ascii() {
@@ -410,6 +411,10 @@ impl Matcher {
     /// characters, if the distance is at most `bound`.
     fn fuzzy(&self, text: &str, bound: usize, scratch: &mut Scratch) -> Option<(usize, usize)> {
         let m = self.chars.len();
+        // Myers' algorithm costs a word operation per character and 64 query
+        // characters; the dynamic programme for longer queries one per pair.
+        let per_char = if m <= WORD_BITS { 1 } else { m as u64 };
+        crate::budget::charge(1 + text.len() as u64 * per_char / 8);
         let (distance, n) = if text.is_ascii() {
             let n = text.len();
             // Every query character beyond the text's length costs an edit.

@@ -99,6 +99,7 @@ impl Budget {
     /// Spends `steps`; false once the total is past the bound.
     #[inline]
     fn spend(&mut self, steps: usize) -> bool {
+        crate::budget::charge(steps as u64);
         self.used = self.used.saturating_add(steps as u64);
         self.used <= self.max
     }

@@ -161,6 +161,7 @@ impl Network {
             copy.description = self.description.clone();
         }
         for (k, &ix) in chosen.nodes.iter().enumerate() {
+            crate::budget::charge(1);
             let node = &self.graph[ix];
             let new = copy.insert_node_unchecked(
                 &node.id,
@@ -170,6 +171,7 @@ impl Network {
             debug_assert_eq!(new.index(), k, "a new network numbers its nodes from 0");
         }
         for ix in edges {
+            crate::budget::charge(1);
             let (Some((a, b)), Some(edge)) =
                 (self.graph.edge_endpoints(ix), self.graph.edge_weight(ix))
             else {

@@ -351,6 +351,7 @@ impl Network {
         parent.push(NONE);
         call.push((0, out.neighbors(root).iter()));
         while let Some((v, successors)) = call.last_mut() {
+            crate::budget::charge(1);
             if let Some(&w) = successors.next() {
                 if pre[w.index()] == NONE {
                     let number = vertex.len() as u32;
@@ -525,6 +526,7 @@ impl Network {
             call.push((r as u32, NONE, start[r]));
             let mut root_children = 0;
             while let Some(frame) = call.last_mut() {
+                crate::budget::charge(1);
                 let v = frame.0 as usize;
                 if frame.2 < start[v + 1] {
                     let (w, slot) = row[frame.2];
@@ -795,6 +797,7 @@ fn search_shortcuts(
             stack.clear();
             stack.push(c);
             while let Some(x) = stack.pop() {
+                crate::budget::charge(1 + children.of(x as usize).len() as u64);
                 for j in children.of(x as usize) {
                     let y = kid[j];
                     if y > last {
@@ -882,6 +885,7 @@ fn reach_by_blocks(
         while let Some(&v) = ancestors.get(head) {
             head += 1;
             let v = v as usize;
+            crate::budget::charge(1 + (parent_start[v + 1] - parent_start[v]) as u64);
             for &p in &parents[parent_start[v]..parent_start[v + 1]] {
                 if stamp[p as usize] != block {
                     stamp[p as usize] = block;

@@ -80,12 +80,14 @@ fn extend_neighbors<M: VisitMap<NodeIndex>>(
     buf: &mut Vec<NodeIndex>,
 ) {
     let unvisited = |n: NodeIndex| !visited.is_visited(&n);
+    let before = buf.len();
     if matches!(direction, Direction::Out | Direction::Both) {
         source.extend_oldest_first(ix, Outgoing, buf, unvisited);
     }
     if matches!(direction, Direction::In | Direction::Both) {
         source.extend_oldest_first(ix, Incoming, buf, unvisited);
     }
+    crate::budget::charge(1 + (buf.len() - before) as u64);
 }
 
 /// Breadth-first (multi-source) walk shared by [`Network::traverse`] and
@@ -485,6 +487,7 @@ impl Network {
         let mut head = 0;
         while let Some(&node) = order.get(head) {
             head += 1;
+            crate::budget::charge(1);
             source.for_each_out_newest_first(node, |n, _| {
                 if visited.visit(n) {
                     order.push(n);

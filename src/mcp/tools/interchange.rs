@@ -343,7 +343,7 @@ pub fn tools() -> Vec<ToolDef> {
                 description: "Write a network, or the neighbourhood of some nodes, as a document: mermaid (renders in chat), dot, node_link_json (NetworkX), graphml, cypher or edge_list_csv. The document is the last text block of the result; resource_uri holds the whole network.",
                 toolset: Toolset::Interchange,
                 effect: Effect::Read,
-                long_running: false,
+                long_running: true,
             },
             export,
         )

@@ -154,7 +154,7 @@ pub fn tools() -> Vec<ToolDef> {
             description: "Draw a network for a person, by dependency layers with cycles highlighted: all of it, or the neighbourhood, ancestors or descendants of node_id. MCP Apps hosts show an interactive view; others get a summary and Mermaid. For data use network_export.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
-            long_running: false,
+            long_running: true,
         },
         visualize,
     )

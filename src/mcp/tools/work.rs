@@ -618,7 +618,7 @@ pub fn tools() -> Vec<ToolDef> {
                 description: "How far a plan is: tasks done, claimed, ready and blocked, expired claims, who holds what, and what is left of the critical path by weight.",
                 toolset: Toolset::Work,
                 effect: Effect::Read,
-                long_running: false,
+                long_running: true,
             },
             plan_progress,
         ),

@@ -205,7 +205,7 @@ pub fn tool() -> ToolDef {
             description: "Find nodes whose ID or attribute text contains a query: substring (ignoring case and Unicode forms) or fuzzy (typos and half-remembered names, closest first). Filter by exact attribute values. Paged with cursors.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
-            long_running: false,
+            long_running: true,
         },
         search,
     )

@@ -1,0 +1,216 @@
+//! The compute pool: where every tool call runs, so that the async runtime's
+//! workers only move bytes.
+//!
+//! Policy (see also README, "Guarantees"):
+//! - **Two lanes.** A tool declares whether a call can run long
+//!   ([`ToolMeta::long_running`](super::tool::ToolMeta)); those run on the *heavy*
+//!   lane, the rest (single reads and writes, claims, listing) on the *light* lane.
+//!   Each lane has its own threads, so a cheap call never queues behind an
+//!   analysis: with every heavy thread busy, `network_get_neighbors` still answers
+//!   in the time the operating system takes to schedule it.
+//! - **Sizes.** The heavy lane runs `--compute-threads` calls at once (default: the
+//!   number of cores). The light lane runs four times as many, at least 8: its
+//!   calls hold a thread for microseconds, unless they wait for a network that a
+//!   long call holds, and such a wait must not take the lane from everyone else.
+//! - **Bounded queues.** Past its running calls, each lane queues at most
+//!   `--max-queued-calls` more; the next call is answered `server_busy` at once,
+//!   with a retry hint. A queued call waits at most until its deadline, and leaves
+//!   the queue when it is cancelled.
+//! - **Threads.** Calls run on tokio's blocking threads; the lanes' permits bound
+//!   how many of them compute at once.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::Error;
+
+/// The default per-call deadline: under the 60 s that common MCP clients wait
+/// for a reply, so that the caller reads our advice rather than its own timeout.
+pub const DEFAULT_MAX_CALL_SECONDS: u64 = 30;
+
+/// The default number of calls a lane queues beyond those it runs.
+pub const DEFAULT_MAX_QUEUED_CALLS: usize = 64;
+
+/// Which lane a call runs on (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// O(1) or O(limit) calls.
+    Light,
+    /// Calls that can run long: whole-graph analysis, imports, exports, batches.
+    Heavy,
+}
+
+impl Lane {
+    fn name(self) -> &'static str {
+        match self {
+            Lane::Light => "light",
+            Lane::Heavy => "heavy",
+        }
+    }
+}
+
+/// How the pool is sized, and how long a call may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComputeOptions {
+    /// Heavy calls running at once.
+    pub threads: usize,
+    /// Calls each lane queues beyond those it runs.
+    pub max_queued: usize,
+    /// The deadline of one call, queueing included.
+    pub max_call: Duration,
+}
+
+impl Default for ComputeOptions {
+    fn default() -> Self {
+        ComputeOptions {
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_queued: DEFAULT_MAX_QUEUED_CALLS,
+            max_call: Duration::from_secs(DEFAULT_MAX_CALL_SECONDS),
+        }
+    }
+}
+
+/// The two lanes of compute threads shared by every session of one server.
+pub(crate) struct ComputePool {
+    light: LaneSlots,
+    heavy: LaneSlots,
+}
+
+struct LaneSlots {
+    lane: Lane,
+    running: Arc<Semaphore>,
+    /// Calls admitted: running or queued.
+    admitted: Arc<AtomicUsize>,
+    max_admitted: usize,
+    retry_after_ms: u64,
+}
+
+/// Why a call did not get a thread.
+pub(crate) enum Refused {
+    /// The lane's queue is full.
+    Busy(Error),
+    /// The call was cancelled while it queued.
+    Cancelled,
+    /// Its deadline passed while it queued.
+    Deadline,
+}
+
+impl ComputePool {
+    pub(crate) fn new(options: &ComputeOptions) -> ComputePool {
+        let heavy = options.threads.max(1);
+        let light = (heavy * 4).max(8);
+        ComputePool {
+            light: LaneSlots::new(Lane::Light, light, options.max_queued, 100),
+            heavy: LaneSlots::new(Lane::Heavy, heavy, options.max_queued, 1_000),
+        }
+    }
+
+    /// Runs `work` on a compute thread of `lane`, once one is free: at once when
+    /// the lane has a free thread, after the calls ahead of it otherwise. The wait
+    /// ends early when `cancel` fires or `deadline` passes, and is refused at once
+    /// when the lane's queue is full.
+    pub(crate) async fn run<T: Send + 'static>(
+        &self,
+        lane: Lane,
+        cancel: &CancellationToken,
+        deadline: Instant,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Refused> {
+        let slots = match lane {
+            Lane::Light => &self.light,
+            Lane::Heavy => &self.heavy,
+        };
+        let admission = slots.admit()?;
+        let permit = tokio::select! {
+            biased;
+            _ = cancel.cancelled() => return Err(Refused::Cancelled),
+            _ = tokio::time::sleep_until(deadline.into()) => return Err(Refused::Deadline),
+            permit = Arc::clone(&slots.running).acquire_owned() => permit,
+        };
+        // The semaphore is never closed, so acquiring only fails if it were.
+        let Ok(permit) = permit else {
+            return Err(Refused::Cancelled);
+        };
+        let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
+        running.increment(1.0);
+        let joined = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let _admission = admission;
+            let out = work();
+            running.decrement(1.0);
+            out
+        })
+        .await;
+        match joined {
+            Ok(out) => Ok(out),
+            // The work itself catches panics; a join error means the runtime is
+            // shutting down.
+            Err(_) => Err(Refused::Cancelled),
+        }
+    }
+}
+
+impl LaneSlots {
+    fn new(lane: Lane, threads: usize, max_queued: usize, retry_after_ms: u64) -> LaneSlots {
+        LaneSlots {
+            lane,
+            running: Arc::new(Semaphore::new(threads)),
+            admitted: Arc::new(AtomicUsize::new(0)),
+            max_admitted: threads + max_queued,
+            retry_after_ms,
+        }
+    }
+
+    /// Takes a place in the lane, or refuses when it is full.
+    fn admit(&self) -> Result<Admission, Refused> {
+        let admitted = self.admitted.fetch_add(1, Ordering::AcqRel);
+        if admitted >= self.max_admitted {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
+            metrics::counter!("networks_mcp_calls_shed_total", "lane" => self.lane.name())
+                .increment(1);
+            return Err(Refused::Busy(Error::ServerBusy {
+                queued: admitted,
+                retry_after_ms: self.retry_after_ms,
+            }));
+        }
+        Ok(Admission(Arc::clone(&self.admitted)))
+    }
+}
+
+/// A place in a lane, given back when the call ends, however it ends.
+struct Admission(Arc<AtomicUsize>);
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// What to do instead when a tool's call runs past its deadline.
+pub(crate) fn deadline_hint(tool: &str) -> &'static str {
+    match tool {
+        "network_centrality" => {
+            "For betweenness or closeness, pass `samples` (e.g. 256) to estimate from a sample of sources; or cut the part you need with network_copy (mode induced or neighbourhood) and ask about the copy."
+        }
+        "network_paths" => {
+            "Lower max_depth or limit, or ask for k_shortest, which finds the best paths first."
+        }
+        "network_search" => {
+            "Use a shorter query, mode substring, or limit the search to fewer fields."
+        }
+        "network_import" => "Split the document and import it in parts (mode merge).",
+        "network_export" | "network_visualize" => {
+            "Export a part: pass node_ids, or cut the part you need with network_copy first."
+        }
+        "network_add_nodes" | "network_add_edges" | "network_update_nodes" => {
+            "Send the batch in smaller parts."
+        }
+        _ => {
+            "Work on a part: cut the nodes you need with network_copy (mode induced or neighbourhood) and ask about the copy, or lower the call's limits."
+        }
+    }
+}
