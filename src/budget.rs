@@ -155,6 +155,15 @@ impl Budget {
         self.timeout
     }
 
+    /// Steps until the next look: [`CHECK_EVERY`], or fewer when the step count
+    /// ends sooner, so that a small step count is kept exactly.
+    fn interval(&self, spent: u64) -> u64 {
+        match self.max_steps {
+            Some(steps) => CHECK_EVERY.min(steps.saturating_sub(spent).saturating_add(1)),
+            None => CHECK_EVERY,
+        }
+    }
+
     /// What stops a call now, having spent `spent` steps; `None` while it may go on.
     fn exhausted(&self, spent: u64) -> Option<Stop> {
         if self.is_cancelled() {
@@ -202,11 +211,12 @@ impl Budget {
 /// The unwind payload of a stopped budget.
 struct Unwind(Stop);
 
-/// The budget in force on this thread, and the steps it has left before the next
-/// look at its flag and clock.
+/// The budget in force on this thread: the steps spent up to the last look at
+/// its flag and clock, and the countdown the next look was set at.
 struct Active {
     budget: Budget,
     spent: u64,
+    interval: u64,
 }
 
 thread_local! {
@@ -224,8 +234,14 @@ struct Installed {
 
 impl Installed {
     fn install(budget: Budget) -> Installed {
-        let outer = ACTIVE.with(|active| active.replace(Some(Active { budget, spent: 0 })));
-        let outer_until_check = UNTIL_CHECK.with(|until| until.replace(CHECK_EVERY));
+        let interval = budget.interval(0);
+        let active = Active {
+            budget,
+            spent: 0,
+            interval,
+        };
+        let outer = ACTIVE.with(|slot| slot.replace(Some(active)));
+        let outer_until_check = UNTIL_CHECK.with(|until| until.replace(interval));
         Installed {
             outer,
             outer_until_check,
@@ -266,6 +282,50 @@ pub fn checkpoint() {
     slow_path(0);
 }
 
+/// How long one timed wait lasts in [`wait_for`] before the budget is looked at
+/// again: short enough that a cancelled call stops waiting at once.
+const WAIT_SLICE: Duration = Duration::from_millis(5);
+
+/// Waits for a lock (or anything else `attempt` tries for at most the time it is
+/// given) within the budget in force: a series of short timed attempts with a
+/// [`checkpoint`] between them, so that a cancelled call or one past its deadline
+/// stops waiting. Without a budget it waits as long as it takes.
+pub fn wait_for<G>(mut attempt: impl FnMut(Duration) -> Option<G>) -> G {
+    let slice = if is_active() {
+        WAIT_SLICE
+    } else {
+        Duration::from_secs(3600)
+    };
+    loop {
+        if let Some(guard) = attempt(slice) {
+            return guard;
+        }
+        checkpoint();
+    }
+}
+
+/// Runs `f` with no budget in force, whatever the caller's: for work that must
+/// finish once it started, such as rolling memory back to the durable state or
+/// writing a snapshot after a write was acknowledged.
+pub fn unbudgeted<T>(f: impl FnOnce() -> T) -> T {
+    let outer = ACTIVE.with(|active| active.replace(None));
+    let outer_until_check = UNTIL_CHECK.with(|until| until.replace(u64::MAX));
+    let restore = Installed {
+        outer,
+        outer_until_check,
+    };
+    let out = f();
+    drop(restore);
+    out
+}
+
+/// Whether a caught unwind is a budget's stop, which belongs to the
+/// [`Budget::run`] that installed it: a catcher of panics on the way must let it
+/// go on (`std::panic::resume_unwind`) rather than report it as a bug.
+pub fn is_stop(payload: &(dyn std::any::Any + Send)) -> bool {
+    payload.is::<Unwind>()
+}
+
 /// Whether a budget is installed on this thread.
 pub fn is_active() -> bool {
     ACTIVE.with(|active| active.borrow().is_some())
@@ -280,12 +340,13 @@ fn slow_path(steps: u64) {
             return None;
         };
         let until = UNTIL_CHECK.with(Cell::get);
-        // What was charged since the last look: the interval used up, plus this call.
+        // What was charged since the last look: the countdown used up, plus this call.
         active.spent = active
             .spent
-            .saturating_add(CHECK_EVERY.saturating_sub(until))
+            .saturating_add(active.interval.saturating_sub(until))
             .saturating_add(steps);
-        UNTIL_CHECK.with(|until| until.set(CHECK_EVERY));
+        active.interval = active.budget.interval(active.spent);
+        UNTIL_CHECK.with(|until| until.set(active.interval));
         active.budget.exhausted(active.spent)
     });
     if let Some(stop) = stop {
@@ -323,6 +384,18 @@ mod tests {
     }
 
     #[test]
+    fn a_small_step_count_is_kept_exactly() {
+        for steps in [0, 1, 7, 100] {
+            let budget = Budget::unlimited().with_max_steps(steps);
+            assert_eq!(budget.run(|| spin(steps)), Ok(steps));
+            assert_eq!(
+                budget.run(|| spin(steps + 1)),
+                Err(Stop::WorkLimit { steps })
+            );
+        }
+    }
+
+    #[test]
     fn a_raised_flag_stops_a_call_on_another_thread() {
         let budget = Budget::unlimited();
         let flag = budget.cancel_flag();
@@ -350,6 +423,16 @@ mod tests {
             (inner_outcome, spin(100_000))
         });
         assert_eq!(outcome, Err(Stop::WorkLimit { steps: 50_000 }));
+    }
+
+    #[test]
+    fn unbudgeted_work_runs_to_its_end_and_the_budget_comes_back() {
+        let budget = Budget::unlimited().with_max_steps(20_000);
+        let outcome = budget.run(|| {
+            let whole = unbudgeted(|| spin(1_000_000));
+            (whole, spin(100_000))
+        });
+        assert_eq!(outcome, Err(Stop::WorkLimit { steps: 20_000 }));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::json;
 
 use crate::NetworkRegistry;
+use crate::budget::Budget;
 use crate::limits::Limits;
 use crate::mcp::{Call, NetworksServer, ServerOptions};
 use crate::storage::{Storage, StorageConfig};
@@ -98,7 +99,8 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
 /// that are not JSON), against a small network. Invariants: no panic escapes (a
 /// caught one is an `internal` error, which is a bug), every failure is an error
 /// object with a known code, and a failed call changes nothing: no network's
-/// node count, edge count or version moves.
+/// node count, edge count or version moves. Half the calls run under a step
+/// count the input chooses, so a call stopped at any step is checked too.
 pub fn dispatch(data: &[u8]) {
     with_server(|server| {
         let tools: Vec<String> = server
@@ -125,8 +127,16 @@ pub fn dispatch(data: &[u8]) {
                 Ok(value) => value,
                 Err(_) => serde_json::Value::String(String::from_utf8_lossy(rest).into_owned()),
             };
+            // Every other call runs under a step count the input chooses, so that
+            // calls are stopped at every step they can be stopped at.
+            let budget = (selector & 0x100 != 0)
+                .then(|| Budget::unlimited().with_max_steps((selector >> 9) as u64 % 4_096));
+            let mut call = Call::new(tool, arguments);
+            if let Some(budget) = &budget {
+                call = call.with_budget(budget);
+            }
             let before = fingerprint(server);
-            match server.dispatch(Call::new(tool, arguments)) {
+            match server.dispatch(call) {
                 None => panic!("listed tool {tool} not dispatched"),
                 Some(Ok(_)) => {}
                 Some(Err(error)) => {

@@ -7,10 +7,9 @@
 //! for a call on another network; its shard guards are held only to find, add or
 //! remove a handle, never while a network lock is awaited.
 //!
-//! Waiting for a network's lock is bounded by the caller's [`Budget`](crate::budget::Budget):
-//! under an installed budget the wait is a series of short timed waits with a
-//! [`checkpoint`](crate::budget::checkpoint) between them, so a cancelled call or
-//! one past its deadline stops waiting. The locks are `parking_lot`'s: fair (a
+//! Waiting for a network's lock is bounded by the caller's [`Budget`](crate::budget::Budget)
+//! ([`wait_for`](crate::budget::wait_for)), so a cancelled call or one past its
+//! deadline stops waiting. The locks are `parking_lot`'s: fair (a
 //! waiting writer is not starved by a stream of readers), and a panic while one is
 //! held does not poison it for everyone else.
 //!
@@ -21,7 +20,6 @@
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::Duration;
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
@@ -29,10 +27,6 @@ use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::error::{Error, Result};
 use crate::network::{Network, validate};
-
-/// How long one timed wait for a network's lock lasts before the budget is
-/// looked at again: short enough that a cancelled call stops waiting at once.
-const LOCK_WAIT_SLICE: Duration = Duration::from_millis(5);
 
 /// One network behind its own reader-writer lock, with a summary readable
 /// without that lock.
@@ -80,32 +74,14 @@ impl NetworkLock {
     /// Shared access; waits while a writer holds the lock (see the module docs
     /// for how a budget bounds the wait).
     pub fn read(&self) -> RwLockReadGuard<'_, Network> {
-        if !crate::budget::is_active() {
-            return self.network.read();
-        }
-        loop {
-            if let Some(guard) = self.network.try_read_for(LOCK_WAIT_SLICE) {
-                return guard;
-            }
-            crate::budget::checkpoint();
-        }
+        crate::budget::wait_for(|slice| self.network.try_read_for(slice))
     }
 
     /// Exclusive access; waits while anyone else holds the lock (see the module
     /// docs for how a budget bounds the wait).
     pub fn write(&self) -> NetworkWriteGuard<'_> {
-        let guard = if crate::budget::is_active() {
-            loop {
-                if let Some(guard) = self.network.try_write_for(LOCK_WAIT_SLICE) {
-                    break guard;
-                }
-                crate::budget::checkpoint();
-            }
-        } else {
-            self.network.write()
-        };
         NetworkWriteGuard {
-            guard,
+            guard: crate::budget::wait_for(|slice| self.network.try_write_for(slice)),
             summary: &self.summary,
         }
     }

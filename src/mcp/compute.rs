@@ -194,13 +194,13 @@ impl Drop for Admission {
 pub(crate) fn deadline_hint(tool: &str) -> &'static str {
     match tool {
         "network_centrality" => {
-            "For betweenness or closeness, pass `samples` (e.g. 256) to estimate from a sample of sources; or cut the part you need with network_copy (mode induced or neighbourhood) and ask about the copy."
+            "For betweenness or closeness, pass k (e.g. 256) to estimate from k sampled sources; or cut the part you need with network_copy (mode induced or neighbourhood) and ask about the copy."
         }
         "network_paths" => {
             "Lower max_depth or limit, or ask for k_shortest, which finds the best paths first."
         }
         "network_search" => {
-            "Use a shorter query, mode substring, or limit the search to fewer fields."
+            "Use a shorter query, mode substring, max_distance 1 or 2, or in_attributes to search fewer fields."
         }
         "network_import" => "Split the document and import it in parts (mode merge).",
         "network_export" | "network_visualize" => {

@@ -168,7 +168,9 @@ impl NetworksServer {
         let Some(storage) = &self.storage else {
             return run().map(|(output, _)| output);
         };
-        let roll_back = |durable: Recovered| self.roll_back(durable);
+        // Once started, neither may stop half-way: the roll-back makes memory
+        // match the disk, and the compaction follows a write already acknowledged.
+        let roll_back = |durable: Recovered| crate::budget::unbudgeted(|| self.roll_back(durable));
         // The compare of a conditional write held when it was acknowledged; the
         // journal keeps the write itself, which replays onto the same state.
         let unconditional;
@@ -184,7 +186,9 @@ impl NetworksServer {
             None => arguments,
         };
         let (result, compaction_due) = storage.write(tool.name(), arguments, run, &roll_back);
-        if compaction_due && let Err(e) = storage.compact(&self.registry) {
+        if compaction_due
+            && let Err(e) = crate::budget::unbudgeted(|| storage.compact(&self.registry))
+        {
             error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
         }
         result
@@ -405,29 +409,35 @@ impl NetworksServer {
     fn apply(&self, tool: &ToolDef, call: &Call<'_>) -> Result<Value, Error> {
         let guarded = |run: &dyn Fn() -> Result<Value, Error>| {
             catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+                if crate::budget::is_stop(&*panic) {
+                    // The budget's stop, for the `Budget::run` below: not a bug.
+                    std::panic::resume_unwind(panic);
+                }
                 let message = panic_message(&panic);
                 error!(tool = tool.name(), %message, backtrace = %std::backtrace::Backtrace::force_capture(), "tool call panicked");
                 Err(Error::Internal { message })
             })
         };
-        // The budget stops the body inside the panic guard, so a stop is an error
-        // like any other (logged, counted), never mistaken for a bug.
-        let budgeted = |body: &dyn Fn() -> Result<Value, Error>| match call.budget {
-            Some(budget) => budget
-                .run(body)
-                .unwrap_or_else(|stop| Err(stop_error(tool.name(), stop))),
-            None => body(),
-        };
         let ctx = self.context(call.progress);
-        let run = || guarded(&|| budgeted(&|| tool.call(&ctx, &call.arguments)));
-        match tool.effect.writes() {
+        let run = || guarded(&|| tool.call(&ctx, &call.arguments));
+        let body = || match tool.effect.writes() {
             true if self.inner.options.dry_run => {
-                guarded(&|| budgeted(&|| self.dry_run(tool, call.arguments.clone(), call.progress)))
+                guarded(&|| self.dry_run(tool, call.arguments.clone(), call.progress))
             }
             true => self.apply_write(tool, &call.arguments, || {
                 run().map(|output| (output, ctx.read_at.get()))
             }),
             false => run(),
+        };
+        // The budget covers the whole call, waiting for the journal included; its
+        // stop becomes an error like any other (logged, counted). Stops happen
+        // only before a change (see `crate::budget`), so a stopped write changed
+        // nothing and was not journaled.
+        match call.budget {
+            Some(budget) => budget
+                .run(body)
+                .unwrap_or_else(|stop| Err(stop_error(tool.name(), stop))),
+            None => body(),
         }
     }
 

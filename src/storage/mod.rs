@@ -356,7 +356,9 @@ impl Storage {
         roll_back: &dyn Fn(Recovered),
     ) -> (Result<Value, Error>, bool) {
         let (seq, output, due) = {
-            let mut state = self.journal.lock();
+            // Writes apply in the journal's order, one at a time; a write queued
+            // here stops waiting when its call is cancelled or out of time.
+            let mut state = crate::budget::wait_for(|slice| self.journal.try_lock_for(slice));
             if let Some(refusal) = self.refusal(&state) {
                 return (Err(refusal), false);
             }
