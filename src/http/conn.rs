@@ -202,8 +202,12 @@ struct ConnState {
     head_started: AtomicBool,
     /// A request body has not been read to its end yet.
     body_pending: AtomicBool,
-    /// When the connection last changed between idle, head and busy.
-    since: AtomicU64,
+    /// When the connection was accepted or last finished a request: the order in
+    /// which connections are shed, and the start of the idle timeout.
+    free_since: AtomicU64,
+    /// When the first byte of the current request head arrived: the start of the
+    /// header timeout.
+    head_since: AtomicU64,
     /// When a byte last arrived.
     last_read: AtomicU64,
 }
@@ -216,7 +220,8 @@ impl ConnState {
             in_flight: AtomicUsize::new(0),
             head_started: AtomicBool::new(false),
             body_pending: AtomicBool::new(false),
-            since: AtomicU64::new(now),
+            free_since: AtomicU64::new(now),
+            head_since: AtomicU64::new(now),
             last_read: AtomicU64::new(now),
         }
     }
@@ -231,7 +236,7 @@ impl ConnState {
         if self.in_flight.load(Ordering::Acquire) == 0
             && !self.head_started.swap(true, Ordering::AcqRel)
         {
-            self.since.store(now, Ordering::Relaxed);
+            self.head_since.store(now, Ordering::Relaxed);
         }
     }
 
@@ -256,9 +261,9 @@ impl ConnState {
                 && past(&self.last_read, limits.header_timeout))
             .then_some("request body stalled")
         } else if self.head_started.load(Ordering::Acquire) {
-            past(&self.since, limits.header_timeout).then_some("request head too slow")
+            past(&self.head_since, limits.header_timeout).then_some("request head too slow")
         } else {
-            past(&self.since, limits.idle_timeout).then_some("idle")
+            past(&self.free_since, limits.idle_timeout).then_some("idle")
         }
     }
 }
@@ -274,7 +279,7 @@ impl Drop for RequestGuard {
     fn drop(&mut self) {
         let state = &self.0;
         state.body_pending.store(false, Ordering::Release);
-        state.since.store(state.now(), Ordering::Relaxed);
+        state.free_since.store(state.now(), Ordering::Relaxed);
         state.in_flight.fetch_sub(1, Ordering::AcqRel);
     }
 }
@@ -319,7 +324,7 @@ impl Table {
                 .open
                 .iter()
                 .filter(|(_, (state, _))| state.sheddable())
-                .min_by_key(|(id, (state, _))| (state.since.load(Ordering::Relaxed), **id))
+                .min_by_key(|(id, (state, _))| (state.free_since.load(Ordering::Relaxed), **id))
                 .map(|(id, _)| *id)?;
             if let Some((_, close)) = inner.open.remove(&oldest) {
                 close.cancel();
