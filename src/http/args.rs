@@ -70,6 +70,31 @@ pub struct HttpArgs {
     #[arg(long, value_name = "SECS", env = "NETWORKS_MCP_SESSION_IDLE_TIMEOUT", default_value_t = super::DEFAULT_SESSION_IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
     pub session_idle_timeout: u64,
 
+    /// Most HTTP connections open at once. At the cap, a new connection closes the
+    /// oldest one that has no request in flight (idle, or still sending its header);
+    /// if every connection has a request in flight, the new one gets 503 with
+    /// Retry-After. The default, 512, stays under half of the common file-descriptor
+    /// limit of 1024 (ulimit -n), leaving room for the data directory and the logs;
+    /// raise both together.
+    #[arg(long, value_name = "N", env = "NETWORKS_MCP_MAX_CONNECTIONS", default_value_t = super::DEFAULT_MAX_CONNECTIONS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_connections: usize,
+
+    /// Seconds a client gets to send a request's header, counted from its first
+    /// byte; a slower one is disconnected. A request body that pauses this long is
+    /// also cut off.
+    #[arg(long, value_name = "SECS", env = "NETWORKS_MCP_HTTP_HEADER_TIMEOUT", default_value_t = super::DEFAULT_HEADER_TIMEOUT.as_secs_f64(), value_parser = positive_seconds)]
+    pub http_header_timeout: f64,
+
+    /// Seconds after which a connection with no request in flight (a keep-alive
+    /// connection between requests, or one that never sent anything) is closed.
+    #[arg(long, value_name = "SECS", env = "NETWORKS_MCP_HTTP_IDLE_TIMEOUT", default_value_t = super::DEFAULT_IDLE_TIMEOUT.as_secs_f64(), value_parser = positive_seconds)]
+    pub http_idle_timeout: f64,
+
+    /// Most web-view event streams (/ui/events, one per open page) at once; one more
+    /// gets 503 with Retry-After.
+    #[arg(long, value_name = "N", env = "NETWORKS_MCP_MAX_UI_STREAMS", default_value_t = super::DEFAULT_MAX_UI_STREAMS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_ui_streams: usize,
+
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT before exiting.
     #[arg(
         long,
@@ -147,6 +172,26 @@ impl HttpArgs {
             session_idle_timeout: std::time::Duration::from_secs(self.session_idle_timeout),
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
             ui_max_nodes: self.ui_max_nodes,
+            max_connections: self.max_connections,
+            header_timeout: Duration::from_secs_f64(self.http_header_timeout),
+            idle_timeout: Duration::from_secs_f64(self.http_idle_timeout),
+            max_ui_streams: self.max_ui_streams,
         }))
+    }
+}
+
+/// A timeout in seconds: positive, finite, at most a day (a fraction allows the
+/// short timeouts of tests).
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0 {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "'{text}' is not between 0 (excluded) and 86400 seconds"
+        ))
     }
 }

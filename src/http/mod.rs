@@ -8,6 +8,12 @@
 //! | `/healthz` | liveness: `200 ok` while the process serves | no |
 //! | `/readyz` | `200 ready` once the caller's readiness flag is set, `503` before and during shutdown | no |
 //!
+//! Connections (`conn.rs`): a request's head must arrive within `--http-header-timeout`,
+//! a connection with no request is closed after `--http-idle-timeout`, and at most
+//! `--max-connections` are open (at the cap the oldest without a request in flight
+//! is closed; if all are busy, the newest gets 503). `/ui/events` streams are capped
+//! by `--max-ui-streams`.
+//!
 //! Shutdown ([`HttpServer::serve`]): when the `shutdown` future resolves, the listener
 //! stops accepting, `/readyz` turns 503, in-flight POSTs get until the timeout to
 //! finish, then the MCP sessions (and their SSE streams) are closed and `serve`
@@ -15,12 +21,13 @@
 //! that, and exits 0.
 
 pub mod args;
+mod conn;
 mod frames;
 pub(crate) mod metrics;
 pub(crate) mod security;
 pub(crate) mod ui;
 
-use std::future::{Future, IntoFuture};
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -33,7 +40,6 @@ use axum::http::{Method, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use futures::StreamExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -78,7 +84,22 @@ pub struct HttpOptions {
     pub max_sessions: usize,
     /// A session with no request for this long is closed.
     pub session_idle_timeout: Duration,
+    /// The most HTTP connections open at once (see `conn.rs`).
+    pub max_connections: usize,
+    /// The time a client gets to send a request's head, and the longest pause in a
+    /// request body.
+    pub header_timeout: Duration,
+    /// A connection with no request for this long is closed.
+    pub idle_timeout: Duration,
+    /// The most `/ui/events` streams open at once; one more gets 503 and `Retry-After`.
+    pub max_ui_streams: usize,
 }
+
+pub use conn::{DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS};
+/// The default cap on `/ui/events` streams: a browser tab holds one, so far more
+/// than the people watching one server, and few enough that the streams fill an
+/// eighth of the default connection cap.
+pub const DEFAULT_MAX_UI_STREAMS: usize = 64;
 
 /// The default cap on open MCP sessions: far more than the agents of one host
 /// open, far fewer than would exhaust its memory (a session costs tens of KB).
@@ -99,6 +120,10 @@ impl Default for HttpOptions {
             ui_max_nodes: crate::view::model::DEFAULT_MAX_NODES,
             max_sessions: DEFAULT_MAX_SESSIONS,
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_ui_streams: DEFAULT_MAX_UI_STREAMS,
         }
     }
 }
@@ -117,6 +142,12 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_body_bytes", &self.max_body_bytes)
             .field("shutdown_timeout", &self.shutdown_timeout)
             .field("ui_max_nodes", &self.ui_max_nodes)
+            .field("max_sessions", &self.max_sessions)
+            .field("session_idle_timeout", &self.session_idle_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("header_timeout", &self.header_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("max_ui_streams", &self.max_ui_streams)
             .finish()
     }
 }
@@ -242,25 +273,28 @@ impl HttpServer {
         .router();
 
         let stop_accepting = CancellationToken::new();
-        // Replies are small writes: without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                warn!(error = %e, "cannot set TCP_NODELAY");
-            }
-        });
-        let serving = axum::serve(listener, app)
-            .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
-            .into_future();
-        let mut serving = tokio::spawn(serving);
+        let force_close = CancellationToken::new();
+        let limits = conn::ConnLimits {
+            max_connections: options.max_connections,
+            header_timeout: options.header_timeout,
+            idle_timeout: options.idle_timeout,
+        };
+        let mut serving = tokio::spawn(conn::serve(
+            listener,
+            app,
+            limits,
+            stop_accepting.clone(),
+            force_close.clone(),
+        ));
         announce(local_addr, &policy);
 
         tokio::select! {
             result = &mut serving => {
-                // The server stopped by itself: an accept loop failure.
+                // The accept loop only ends when told to, so this is a panic in it.
                 sessions_cancel.cancel();
+                force_close.cancel();
                 return match result {
-                    Ok(Ok(())) => Ok(()),
-                    Ok(Err(e)) => Err(HttpError::Serve(e)),
+                    Ok(()) => Ok(()),
                     Err(e) => Err(HttpError::Serve(std::io::Error::other(e))),
                 };
             }
@@ -270,7 +304,14 @@ impl HttpServer {
         }
         ready.store(false, Ordering::Release);
         stop_accepting.cancel();
-        drain(&options, &in_flight, &sessions_cancel, serving).await;
+        drain(
+            &options,
+            &in_flight,
+            &sessions_cancel,
+            &force_close,
+            serving,
+        )
+        .await;
         info!("HTTP server stopped");
         Ok(())
     }
@@ -324,6 +365,7 @@ impl Routes<'_> {
         let web_view = ui::router(
             server.clone(),
             options.ui_max_nodes,
+            options.max_ui_streams,
             sessions_cancel.clone(),
         )
         .layer(from_fn_with_state(ready.clone(), require_ready))
@@ -393,7 +435,8 @@ async fn drain(
     options: &HttpOptions,
     in_flight: &InFlight,
     sessions_cancel: &CancellationToken,
-    mut serving: tokio::task::JoinHandle<std::io::Result<()>>,
+    force_close: &CancellationToken,
+    mut serving: tokio::task::JoinHandle<()>,
 ) {
     let deadline = tokio::time::Instant::now() + options.shutdown_timeout;
     if tokio::time::timeout_at(deadline, in_flight.idle())
@@ -409,11 +452,14 @@ async fn drain(
     // Close the MCP sessions: their open SSE streams end, so connections can close.
     sessions_cancel.cancel();
     let grace = deadline.max(tokio::time::Instant::now() + Duration::from_secs(1));
-    match tokio::time::timeout_at(grace, &mut serving).await {
-        Ok(Ok(Err(e))) => warn!(error = %e, "HTTP server error during shutdown"),
-        Ok(_) => {}
-        Err(_) => {
-            warn!("connections still open after the shutdown timeout; closing them");
+    if tokio::time::timeout_at(grace, &mut serving).await.is_err() {
+        warn!("connections still open after the shutdown timeout; closing them");
+        force_close.cancel();
+        // Closing drops each connection at once; the bound is only a safety net.
+        if tokio::time::timeout(Duration::from_secs(1), &mut serving)
+            .await
+            .is_err()
+        {
             serving.abort();
         }
     }

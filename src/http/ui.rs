@@ -7,13 +7,14 @@
 //! | `/ui/api/networks` | the networks with their counts |
 //! | `/ui/api/graph?network=N[&focus=ID&scope=neighborhood\|ancestors\|descendants&depth=D]` | a drawing ([`crate::view::model::GraphView`]) |
 //! | `/ui/api/node?network=N&id=ID` | one node's data, attributes and degrees |
-//! | `/ui/events[?network=N]` | server-sent events from the change feed: `network` (data: the name, JSON), `list`, `lagged` |
+//! | `/ui/events[?network=N]` | server-sent events from the change feed: `network` (data: the name, JSON), `list`, `lagged`; at most `--max-ui-streams` at once, then 503 with `Retry-After` |
 //!
 //! Everything here reads; nothing writes. Access is checked by
 //! [`super::security::ui_guard`] (token by header, `?token=` or cookie). Layouts are
 //! computed on a blocking thread: a 5,000-node layout must not stall the runtime.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -22,9 +23,10 @@ use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde_json::json;
+use tokio::sync::Semaphore;
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
@@ -52,14 +54,23 @@ struct UiState {
     max_nodes: usize,
     /// Cancelled at shutdown: ends the event streams so connections can close.
     closing: CancellationToken,
+    /// One permit per open `/ui/events` stream: each holds a connection for as long
+    /// as the page is open, so they are capped below the connection cap.
+    streams: Arc<Semaphore>,
 }
 
 /// The `/ui` routes. The caller layers the access guard on top.
-pub fn router(server: NetworksServer, max_nodes: usize, closing: CancellationToken) -> Router {
+pub fn router(
+    server: NetworksServer,
+    max_nodes: usize,
+    max_streams: usize,
+    closing: CancellationToken,
+) -> Router {
     let state = UiState {
         server,
         max_nodes: max_nodes.max(1),
         closing,
+        streams: Arc::new(Semaphore::new(max_streams.min(Semaphore::MAX_PERMITS))),
     };
     Router::new()
         .route("/ui", get(page))
@@ -199,11 +210,27 @@ async fn node(State(state): State<UiState>, uri: Uri) -> Response {
 /// disconnected. `network` events are filtered to `?network=` when given; `list`
 /// and `lagged` (the stream fell behind: refetch everything) always pass.
 async fn events(State(state): State<UiState>, uri: Uri) -> Response {
+    let Ok(permit) = state.streams.clone().try_acquire_owned() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [
+                (header::RETRY_AFTER, "5"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            "too many open /ui/events streams (see --max-ui-streams); retry later\n",
+        )
+            .into_response();
+    };
     let filter = uri
         .query()
         .and_then(|q| query_param(q, "network"))
         .filter(|n| !n.is_empty());
-    let stream = change_events(state.server.subscribe_changes(), filter, state.closing);
+    // The permit lives as long as the stream: it is released when the client goes.
+    let stream =
+        change_events(state.server.subscribe_changes(), filter, state.closing).map(move |event| {
+            let _held = &permit;
+            event
+        });
     let mut response = Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response();

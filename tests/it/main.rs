@@ -14,6 +14,7 @@ mod e2e_stdio;
 mod fuzz_corpus;
 mod hostile_wire;
 mod http;
+mod http_slow_clients;
 mod http_ui;
 mod mcp_analysis_tools;
 mod mcp_core_tools;
