@@ -331,9 +331,7 @@ impl Cursor {
     /// client, and over the text, so that no other spelling of the same numbers
     /// (upper case, leading zeros) passes either.
     fn tag(body: &str) -> String {
-        let mut hasher = key().build_hasher();
-        body.hash(&mut hasher);
-        format!("{:016x}", hasher.finish())
+        format!("{:016x}", key().hash_one(body))
     }
 
     fn parse(text: &str) -> Result<Cursor> {
