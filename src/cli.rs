@@ -120,6 +120,13 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_import_edges, env = "NETWORKS_MCP_MAX_IMPORT_EDGES")]
     pub max_import_edges: usize,
 
+    /// Most bytes of one tool reply, as sent. A page stops at it (its `more` says
+    /// so, and its cursor continues there); a single item larger alone (a long
+    /// path) is cut and marked; a reply that still does not fit is refused with
+    /// limit_exceeded. At least 65536.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_reply_bytes, env = "NETWORKS_MCP_MAX_REPLY_BYTES", value_parser = parse_reply_bytes)]
+    pub max_reply_bytes: usize,
+
     /// With --data-dir: compact the journal into a snapshot after this many writes.
     #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_every: u64,
@@ -133,6 +140,21 @@ pub struct Cli {
     /// The streamable HTTP server options.
     #[command(flatten)]
     pub http: crate::http::HttpArgs,
+}
+
+/// `--max-reply-bytes`: a byte count no smaller than the envelope of a reply
+/// and a page of items need.
+fn parse_reply_bytes(text: &str) -> Result<usize, String> {
+    let bytes: usize = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of bytes"))?;
+    let min = crate::limits::MIN_REPLY_BYTES;
+    if bytes < min {
+        return Err(format!(
+            "{bytes} is too small: a reply needs room for its envelope and a page; give at least {min}"
+        ));
+    }
+    Ok(bytes)
 }
 
 impl Cli {
@@ -159,6 +181,7 @@ impl Cli {
                 max_attribute_bytes: self.max_attribute_bytes,
                 max_data_bytes: self.max_data_bytes,
                 max_import_edges: self.max_import_edges,
+                max_reply_bytes: self.max_reply_bytes,
             },
             ..ServerOptions::default()
         };

@@ -13,6 +13,15 @@ use crate::error::{Error, Result};
 /// be read back. Not configurable: the on-disk formats depend on it.
 pub const MAX_VALUE_DEPTH: usize = 64;
 
+/// The bytes of a reply kept for what is not a page's items: the JSON-RPC
+/// envelope, the result's own fields and its notes. A page's items get
+/// `max_reply_bytes` minus this ([`Limits::reply_item_bytes`]).
+pub const REPLY_ENVELOPE_BYTES: usize = 16 * 1024;
+
+/// The least `--max-reply-bytes` accepted: room for the envelope and a page of
+/// items (a 256-byte id costs at most a few KB on the wire, escaped twice).
+pub const MIN_REPLY_BYTES: usize = 4 * REPLY_ENVELOPE_BYTES;
+
 /// The caps. `Limits::default()` is what the server uses unless flags say otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -32,6 +41,11 @@ pub struct Limits {
     /// document is read, so a small DOT document whose subgraph endpoints expand to
     /// millions of edges is refused before it takes the memory.
     pub max_import_edges: usize,
+    /// Bytes of one tool reply on the wire (`--max-reply-bytes`): `structuredContent`,
+    /// its text copy and any document. A page stops at it and says so; an item
+    /// larger alone is cut and marked; a reply that still would not fit is
+    /// refused with `limit_exceeded`.
+    pub max_reply_bytes: usize,
 }
 
 impl Default for Limits {
@@ -44,6 +58,7 @@ impl Default for Limits {
             max_attribute_bytes: 64 * 1024,
             max_data_bytes: 1024 * 1024,
             max_import_edges: 4_000_000,
+            max_reply_bytes: 8 * 1024 * 1024,
         }
     }
 }
@@ -78,6 +93,24 @@ impl Limits {
             max_attribute_bytes: usize::MAX,
             max_data_bytes: usize::MAX,
             max_import_edges: usize::MAX,
+            max_reply_bytes: usize::MAX,
+        }
+    }
+
+    /// The bytes a page's items may take: the reply bound less the envelope.
+    pub fn reply_item_bytes(&self) -> usize {
+        self.max_reply_bytes.saturating_sub(REPLY_ENVELOPE_BYTES)
+    }
+
+    /// The error for a reply of `bytes` bytes that is over the bound even after
+    /// its pages and items were cut.
+    pub fn reply_exceeded(&self, tool: &str, bytes: usize) -> Error {
+        Error::LimitExceeded {
+            what: format!("the reply of {tool} ({bytes} bytes on the wire)"),
+            limit: self.max_reply_bytes as u64,
+            hint: format!(
+                "Ask for less in one call: a smaller limit, a narrower query, or a part of the network copied with network_copy. The server operator can raise --max-reply-bytes (at least {MIN_REPLY_BYTES})."
+            ),
         }
     }
 

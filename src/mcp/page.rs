@@ -1,29 +1,113 @@
 //! Cursors: how every list result is read page by page.
 //!
 //! A list result is computed in a deterministic order, and a page is the slice
-//! `[offset, offset + limit)` of it. The cursor that asks for the next page names
-//! three things:
+//! `[offset, offset + limit)` of it, or a shorter one when the reply's byte
+//! bound (`--max-reply-bytes`) comes first. The cursor that asks for the next
+//! page names four things:
 //! - the state of the network it was made on (the network's instance and
 //!   version), so that a page is never taken from a different answer: after any
 //!   change the cursor is refused with `cursor_stale`, and the caller starts again;
 //! - the call it continues (a hash of the tool and of its parameters other than
 //!   `limit` and `cursor`), so that a cursor is never applied to another question;
-//! - the offset of the next item.
+//! - the offset of the next item: where this page stopped, by `limit` or by bytes;
+//! - a tag, a hash of all of the above keyed with a random key drawn once per
+//!   process, so that an edited cursor is refused with `invalid_value` instead of
+//!   answering some other page. Cursors die with the process anyway (instances
+//!   are numbered per process), so the key needs no storing.
 //!
 //! So paging through a whole result yields exactly the unpaged result, each item
 //! once, or fails loudly; it never silently skips or repeats. The text is opaque to
-//! the caller: `c1.<instance>.<version>.<call>.<offset>` in hexadecimal.
+//! the caller: `c2.<instance>.<version>.<call>.<offset>.<tag>` in hexadecimal.
+//!
+//! The byte bound: a page holds items while their serialized size fits the
+//! page's budget ([`Page::fill`]), measured one item at a time as the page is
+//! built, so an oversized reply is never built first. A page cut by bytes says so
+//! in `more` and its cursor continues at the first item left out. An item larger
+//! than the whole budget alone is cut by the tool ([`Page::fill_cut`]) and marked.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::cell::Cell;
+use std::hash::{BuildHasher, DefaultHasher, Hash, Hasher, RandomState};
+use std::sync::OnceLock;
+
+use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::mcp::tool::ToolContext;
 use crate::network::Network;
 
 /// The prefix that marks this format of cursor.
-const FORMAT: &str = "c1";
+const FORMAT: &str = "c2";
+
+/// The key of every cursor's tag: drawn from the OS once per process.
+fn key() -> &'static RandomState {
+    static KEY: OnceLock<RandomState> = OnceLock::new();
+    KEY.get_or_init(RandomState::new)
+}
+
+/// What `value` adds to a reply on the wire, in bytes. A tool result is sent
+/// twice, as `structuredContent` and as the text of its first content block,
+/// where every `"` and `\` of the JSON is escaped once more: so twice its
+/// serialized length plus one per such byte. Counted while serializing, without
+/// building the text.
+pub(crate) fn reply_bytes(value: &impl Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let escaped = buf.iter().filter(|&&b| b == b'"' || b == b'\\').count();
+            self.0 = self.0.saturating_add(2 * buf.len()).saturating_add(escaped);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // A value that cannot be serialized costs what was written before it failed;
+    // the reply's own serialization reports the failure.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// For a list outside any page (a summary's examples): as many of `items` as
+/// fit in `left` bytes, which they are taken off; and whether any was left out.
+pub(crate) fn fit<T: Serialize>(
+    items: impl IntoIterator<Item = T>,
+    left: &mut usize,
+) -> (Vec<T>, bool) {
+    let mut out = Vec::new();
+    for item in items {
+        let bytes = reply_bytes(&item);
+        if bytes > *left {
+            return (out, true);
+        }
+        *left -= bytes;
+        out.push(item);
+    }
+    (out, false)
+}
+
+/// Cuts `item` until it takes at most `bytes` bytes: `halve` halves its lists
+/// and answers false once there is nothing left to cut. A logarithmic number of
+/// measurements, each linear in the item.
+pub(crate) fn shrink_to<T: Serialize>(
+    item: &mut T,
+    bytes: usize,
+    mut halve: impl FnMut(&mut T) -> bool,
+) {
+    while reply_bytes(item) > bytes && halve(item) {}
+}
+
+/// Halves `list`, keeping its front: false when it is empty already.
+pub(crate) fn halve<T>(list: &mut Vec<T>) -> bool {
+    if list.is_empty() {
+        return false;
+    }
+    list.truncate(list.len() / 2);
+    true
+}
 
 /// One page of a list result.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Page {
     /// Index of the first item of the page in the whole result.
     pub offset: usize,
@@ -34,12 +118,27 @@ pub(crate) struct Page {
     instance: u64,
     version: u64,
     call: u64,
+    /// The bytes this page's items may take on the wire (see [`reply_bytes`]).
+    budget: usize,
+    /// The reply's byte bound, named when a page stops at it.
+    reply_bound: usize,
+    /// Bytes taken so far by [`Page::fill`] and [`Page::charge`].
+    spent: Cell<usize>,
+    /// Items of the result taken so far by [`Page::fill`].
+    taken: Cell<usize>,
+    /// Whether an item was left out for want of bytes: the page ends at
+    /// `offset + taken` and says so.
+    stopped: Cell<bool>,
+    /// Whether an item was cut to fit: nothing more fits after it.
+    full: Cell<bool>,
 }
 
 impl Page {
     /// The page that `cursor` asks for (the first when `None`) of the call
-    /// `tool(query)` on `network`, `limit` items long.
+    /// `tool(query)` on `network`, `limit` items long, its items bounded to the
+    /// bytes `ctx`'s limits leave for them.
     pub fn open(
+        ctx: &ToolContext<'_>,
         network: &Network,
         tool: &str,
         query: impl Hash,
@@ -59,6 +158,12 @@ impl Page {
             instance: network.instance(),
             version: network.version(),
             call,
+            budget: ctx.limits.reply_item_bytes(),
+            reply_bound: ctx.limits.max_reply_bytes,
+            spent: Cell::new(0),
+            taken: Cell::new(0),
+            stopped: Cell::new(false),
+            full: Cell::new(false),
         };
         if let Some(text) = cursor {
             let cursor = Cursor::parse(text)?;
@@ -92,19 +197,87 @@ impl Page {
         &items[start..end]
     }
 
+    /// The items of this page, in order, as many of `items` (the page's items,
+    /// from `offset` on) as fit the page's byte budget; each is measured as it is
+    /// taken, so nothing past the budget is built. The first item of a page is
+    /// always taken, whole: use [`Page::fill_cut`] for items that can be larger
+    /// than the whole budget alone.
+    pub fn fill<T: Serialize>(&self, items: impl IntoIterator<Item = T>) -> Vec<T> {
+        self.fill_cut(items, |item, _| item)
+    }
+
+    /// [`Page::fill`], where an item larger than the bytes left when it is the
+    /// page's first is passed to `cut(item, bytes)`, which shortens it to about
+    /// `bytes` and marks it as cut; the page ends after it.
+    pub fn fill_cut<T: Serialize>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        mut cut: impl FnMut(T, usize) -> T,
+    ) -> Vec<T> {
+        let mut out = Vec::new();
+        for item in items {
+            if self.stopped.get() {
+                break;
+            }
+            if self.full.get() {
+                self.stopped.set(true);
+                break;
+            }
+            let bytes = reply_bytes(&item);
+            let left = self.budget.saturating_sub(self.spent.get());
+            let item = if bytes <= left {
+                self.spent.set(self.spent.get().saturating_add(bytes));
+                item
+            } else if self.taken.get() == 0 && out.is_empty() {
+                // Alone larger than the page: cut rather than never progress.
+                let item = cut(item, left);
+                self.spent.set(self.budget);
+                self.full.set(true);
+                item
+            } else {
+                self.stopped.set(true);
+                break;
+            };
+            out.push(item);
+            self.taken.set(self.taken.get().saturating_add(1));
+        }
+        out
+    }
+
+    /// Charges `item`, a part of the reply that is not a paged item (an example
+    /// list beside the page), to the page's budget: false, and nothing charged,
+    /// when it does not fit. Leaves the page's items and cursor as they are.
+    pub fn charge(&self, item: &impl Serialize) -> bool {
+        let bytes = reply_bytes(item);
+        let left = self.budget.saturating_sub(self.spent.get());
+        if bytes > left {
+            return false;
+        }
+        self.spent.set(self.spent.get().saturating_add(bytes));
+        true
+    }
+
     /// The cursor of the next page, when the result holds more than this page.
     /// `more` says whether anything lies beyond [`Page::end`] (a total when it is
-    /// known, or whether a bounded computation stopped early).
+    /// known, or whether a bounded computation stopped early). A page that
+    /// stopped at its byte budget continues at its first item left out.
     pub fn next(&self, more: bool) -> Option<String> {
-        more.then(|| {
+        let offset = if self.stopped.get() {
+            self.offset.saturating_add(self.taken.get())
+        } else if more {
+            self.end()
+        } else {
+            return None;
+        };
+        Some(
             Cursor {
                 instance: self.instance,
                 version: self.version,
                 call: self.call,
-                offset: self.end(),
+                offset,
             }
-            .to_string()
-        })
+            .to_string(),
+        )
     }
 
     /// What a cut reply says about getting the rest: `returned` items were shown
@@ -119,6 +292,12 @@ impl Page {
         let first = self.offset.saturating_add(1);
         let last = self.offset.saturating_add(returned);
         let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+        if self.stopped.get() {
+            return Some(format!(
+                "Items {first}-{last}{of} shown: the page stopped at the reply size bound ({} bytes, --max-reply-bytes) before limit. For the next page, repeat the call with cursor set to next_cursor.",
+                self.reply_bound
+            ));
+        }
         let raise = if self.limit < self.max_limit {
             format!(", or raise limit (at most {})", self.max_limit)
         } else {
@@ -140,15 +319,34 @@ struct Cursor {
 }
 
 impl Cursor {
+    /// The text before the tag: the fields, in the one spelling this server writes.
+    fn body(&self) -> String {
+        format!(
+            "{FORMAT}.{:x}.{:x}.{:x}.{:x}",
+            self.instance, self.version, self.call, self.offset
+        )
+    }
+
+    /// The tag of `body`: keyed SipHash, so that it cannot be recomputed by a
+    /// client, and over the text, so that no other spelling of the same numbers
+    /// (upper case, leading zeros) passes either.
+    fn tag(body: &str) -> String {
+        format!("{:016x}", key().hash_one(body))
+    }
+
     fn parse(text: &str) -> Result<Cursor> {
         let invalid = || Error::InvalidValue {
             field: "cursor".into(),
             reason: format!(
-                "'{}' is not a cursor this server made. Pass the next_cursor of the previous page unchanged, or omit cursor for the first page",
+                "'{}' is not a cursor this server made (cursors are checked, and one that was edited, or made before a restart, is refused). Pass the next_cursor of the previous page unchanged, or omit cursor for the first page",
                 crate::error::clip(text, 80)
             ),
         };
-        let mut parts = text.split('.');
+        let (body, tag) = text.rsplit_once('.').ok_or_else(invalid)?;
+        if Cursor::tag(body) != tag {
+            return Err(invalid());
+        }
+        let mut parts = body.split('.');
         if parts.next() != Some(FORMAT) {
             return Err(invalid());
         }
@@ -173,17 +371,17 @@ impl Cursor {
 
 impl std::fmt::Display for Cursor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{FORMAT}.{:x}.{:x}.{:x}.{:x}",
-            self.instance, self.version, self.call, self.offset
-        )
+        let body = self.body();
+        write!(f, "{body}.{}", Cursor::tag(&body))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::Limits;
+    use crate::mcp::tool::Progress;
+    use crate::registry::NetworkRegistry;
 
     #[test]
     fn a_cursor_reads_back_and_rejects_what_it_did_not_make() {
@@ -193,14 +391,21 @@ mod tests {
             call: u64::MAX,
             offset: 100,
         };
-        assert_eq!(Cursor::parse(&cursor.to_string()).unwrap(), cursor);
+        let text = cursor.to_string();
+        assert_eq!(Cursor::parse(&text).unwrap(), cursor);
+        let body = cursor.body();
         for bad in [
             "",
             "100",
             "c1.7.2a",
-            "c1.7.2a.ff.64.1",
+            "c1.7.2a.ff.64",
             "c2.7.2a.ff.64",
-            "c1.x.2a.ff.64",
+            "c2.x.2a.ff.64",
+            &format!("{body}.0000000000000000"),
+            &text.replace("c2.7.", "c2.07."),
+            &text.replace(".64.", ".65."),
+            &text.to_uppercase(),
+            &format!("{text}.1"),
         ] {
             assert_eq!(
                 Cursor::parse(bad).unwrap_err().code(),
@@ -212,23 +417,53 @@ mod tests {
 
     #[test]
     fn a_cursor_goes_stale_when_the_network_changes_and_is_bound_to_its_call() {
+        let registry = NetworkRegistry::new();
+        let limits = Limits::default();
+        let ctx = ToolContext::new(&registry, &limits, &Progress::NONE);
         let mut net = Network::named("plan");
         net.add_node("a").unwrap();
-        let first = Page::open(&net, "t", ("a", 1), None, 1, 10).unwrap();
+        let first = Page::open(&ctx, &net, "t", ("a", 1), None, 1, 10).unwrap();
         let next = first.next(true).unwrap();
-        let second = Page::open(&net, "t", ("a", 1), Some(&next), 1, 10).unwrap();
+        let second = Page::open(&ctx, &net, "t", ("a", 1), Some(&next), 1, 10).unwrap();
         assert_eq!(second.offset, 1);
-        let other = Page::open(&net, "t", ("b", 1), Some(&next), 1, 10).unwrap_err();
+        let other = Page::open(&ctx, &net, "t", ("b", 1), Some(&next), 1, 10).unwrap_err();
         assert_eq!(other.code(), "invalid_value");
         net.add_node("b").unwrap();
-        let stale = Page::open(&net, "t", ("a", 1), Some(&next), 1, 10).unwrap_err();
+        let stale = Page::open(&ctx, &net, "t", ("a", 1), Some(&next), 1, 10).unwrap_err();
         assert_eq!(stale.code(), "cursor_stale");
         let again = Network::named("plan");
-        let stale = Page::open(&again, "t", ("a", 1), Some(&next), 1, 10).unwrap_err();
+        let stale = Page::open(&ctx, &again, "t", ("a", 1), Some(&next), 1, 10).unwrap_err();
         assert_eq!(
             stale.code(),
             "cursor_stale",
             "a new network under the same name"
         );
+    }
+
+    #[test]
+    fn a_page_stops_at_its_byte_budget_and_continues_there() {
+        let registry = NetworkRegistry::new();
+        let limits = Limits {
+            max_reply_bytes: crate::limits::REPLY_ENVELOPE_BYTES + 100,
+            ..Limits::default()
+        };
+        let ctx = ToolContext::new(&registry, &limits, &Progress::NONE);
+        let net = Network::named("plan");
+        let page = Page::open(&ctx, &net, "t", (), None, 100, 100).unwrap();
+        // Each "xxxxxxxx" costs 2 × 10 + 2 escaped quotes = 22 bytes: 4 fit in 100.
+        let items = page.fill(std::iter::repeat_n("xxxxxxxx", 10));
+        assert_eq!(items.len(), 4);
+        assert!(page.stopped.get());
+        let next = page.next(false).unwrap();
+        let second = Page::open(&ctx, &net, "t", (), Some(&next), 100, 100).unwrap();
+        assert_eq!(second.offset, 4);
+        // One item larger than the budget alone is cut, and ends the page.
+        let cut = second.fill_cut([vec![1u8; 1000], vec![2]], |mut v, bytes| {
+            v.truncate(bytes / 4);
+            v
+        });
+        assert_eq!(cut.len(), 1);
+        assert_eq!(cut[0].len(), 25);
+        assert_eq!(second.next(false).map(|_| ()), Some(()));
     }
 }

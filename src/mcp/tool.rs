@@ -403,8 +403,40 @@ impl ToolDef {
 
     /// Decodes `arguments` and runs the body. The arguments are borrowed: a caller
     /// keeps them for the journal and the audit log without copying them.
+    ///
+    /// The last guard of `--max-reply-bytes`: a read whose reply, pages and items
+    /// cut already, would still be larger is answered with `limit_exceeded`
+    /// instead. A write is answered whatever its size, since it has been applied;
+    /// its reply lists only what its input named.
     pub fn call(&self, ctx: &ToolContext<'_>, arguments: &Value) -> Result<Value> {
-        (self.handler)(ctx, arguments)
+        let mut value = (self.handler)(ctx, arguments)?;
+        if !self.effect.writes() {
+            let bytes = self.reply_bytes(&mut value);
+            if bytes > ctx.limits.max_reply_bytes {
+                return Err(ctx.limits.reply_exceeded(self.name(), bytes));
+            }
+        }
+        Ok(value)
+    }
+
+    /// The bytes `value` takes as a reply on the wire: its JSON twice (as
+    /// `structuredContent` and as text), its document once, and the JSON-RPC
+    /// envelope around them.
+    fn reply_bytes(&self, value: &mut Value) -> usize {
+        /// `{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],…}}`.
+        const ENVELOPE: usize = 256;
+        let document = self
+            .document
+            .and_then(|field| Some((field, value.as_object_mut()?.remove(field)?)));
+        let mut bytes = super::page::reply_bytes(&*value).saturating_add(ENVELOPE);
+        if let Some((field, document)) = document {
+            // Sent once, as its own text block: half of what reply_bytes counts.
+            bytes = bytes.saturating_add(super::page::reply_bytes(&document).div_ceil(2));
+            if let Some(object) = value.as_object_mut() {
+                object.insert(field.into(), document);
+            }
+        }
+        bytes
     }
 }
 

@@ -25,6 +25,7 @@ mod model_based;
 mod numbers;
 mod paging;
 mod prop_interchange;
+mod reply_bounds;
 mod reply_sizes;
 mod specs;
 mod storage_faults;

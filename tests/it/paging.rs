@@ -5,15 +5,29 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{Call, NetworksServer};
+use networks_mcp::limits::{Limits, REPLY_ENVELOPE_BYTES};
+use networks_mcp::mcp::{Call, NetworksServer, ServerOptions};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
 fn server_with(nodes: usize, edges: &[(usize, usize, u8)]) -> NetworksServer {
-    let server = NetworksServer::new(
-        Arc::new(NetworkRegistry::new()),
-        crate::common::every_toolset(),
-    );
+    server_bounded(nodes, edges, Limits::default().max_reply_bytes)
+}
+
+/// [`server_with`], its replies bounded to `max_reply_bytes`.
+fn server_bounded(
+    nodes: usize,
+    edges: &[(usize, usize, u8)],
+    max_reply_bytes: usize,
+) -> NetworksServer {
+    let options = ServerOptions {
+        limits: Limits {
+            max_reply_bytes,
+            ..Limits::default()
+        },
+        ..crate::common::every_toolset()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     // "h": half of g's nodes, every third one's attribute flipped, no edges;
     // network_diff pages g against it.
     call(&server, "network_create", json!({"network_name": "h"})).unwrap();
@@ -273,6 +287,62 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// With a reply bound that holds only a few items, every page stops at the
+    /// bytes, not at `limit`, and the pages still join into the unpaged answer.
+    #[test]
+    fn pages_cut_by_bytes_join_into_the_whole_answer(
+        nodes in 3usize..20,
+        raw_edges in prop::collection::vec((0usize..20, 0usize..20, 0u8..5), 0..50),
+        acyclic in any::<bool>(),
+        items in 1usize..6,
+    ) {
+        let edges: Vec<(usize, usize, u8)> = raw_edges
+            .into_iter()
+            .map(|(a, b, w)| (a % nodes, b % nodes, w))
+            .filter(|&(a, b, _)| !acyclic || a < b)
+            .collect();
+        let whole = server_with(nodes, &edges);
+        // Room for a few node ids ("n12", ~12 bytes on the wire) per page.
+        let tiny = server_bounded(nodes, &edges, REPLY_ENVELOPE_BYTES + 60 + 40 * items);
+        for (tool, extra, max) in calls().into_iter().chain(algorithm_calls()) {
+            let mut args = json!({"network_name": "g"});
+            args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            let expected = paged(&whole, tool, &args, max);
+            let got = paged(&tiny, tool, &args, max);
+            // An item larger than the whole bound alone is cut (and marked): then,
+            // and only then, the answers may differ.
+            if got != expected && got.as_ref().is_ok_and(has_cut_item) {
+                continue;
+            }
+            prop_assert_eq!(got, expected, "{} {} with a tiny reply bound", tool, args);
+        }
+    }
+}
+
+/// Whether a reply holds an item cut to fit the reply bound: a path marked
+/// `cut`, or a group listing fewer members than its size.
+fn has_cut_item(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => {
+            let listed = object
+                .get("node_ids")
+                .or_else(|| object.get("nodes"))
+                .and_then(Value::as_array)
+                .map(Vec::len);
+            let short = matches!(
+                (listed, object.get("size").and_then(Value::as_u64)),
+                (Some(listed), Some(size)) if (listed as u64) < size
+            );
+            short || object.get("cut") == Some(&json!(true)) || object.values().any(has_cut_item)
+        }
+        Value::Array(items) => items.iter().any(has_cut_item),
+        _ => false,
+    }
+}
+
 /// A server whose network "g" has `nodes` nodes and the drawn edges (node
 /// numbers wrapped into range); `acyclic` keeps only edges to higher numbers, so
 /// that the order and the critical path can be paged too.
@@ -398,4 +468,85 @@ fn a_group_cut_at_max_nodes_per_group_says_how_to_see_more() {
             .contains("raise max_nodes_per_group"),
         "{out}"
     );
+}
+
+/// Every paged tool, with arguments whose answer needs more than one page of 1.
+fn first_pages() -> Vec<(&'static str, Value)> {
+    vec![
+        ("network_traverse", json!({"start_nodes": ["n0"]})),
+        ("network_descendants", json!({"node_id": "n0"})),
+        ("network_ancestors", json!({"node_id": "n4"})),
+        ("network_topological_sort", json!({})),
+        ("network_critical_path", json!({})),
+        ("network_ready_nodes", json!({})),
+        ("network_get_neighbors", json!({"node_id": "n1"})),
+        ("network_list_nodes", json!({})),
+        ("network_list_edges", json!({})),
+        ("network_centrality", json!({"measure": "pagerank"})),
+        (
+            "network_communities",
+            json!({"method": "weak", "min_size": 1}),
+        ),
+        (
+            "network_paths",
+            json!({"source": "n0", "target": "n4", "method": "all_simple"}),
+        ),
+        (
+            "network_structure",
+            json!({"method": "dominators", "root": "n0"}),
+        ),
+        ("network_search", json!({"query": "n"})),
+        ("network_diff", json!({"other": "h"})),
+    ]
+}
+
+/// An edited cursor is refused, whichever character was changed: the cursor
+/// carries a keyed tag over all of its text.
+#[test]
+fn a_cursor_edited_anywhere_is_invalid_value() {
+    // A chain n0 -> n1 -> ... -> n4 with shortcuts, and n5 alone, so that
+    // every list has 2+ items.
+    let server = server_with(
+        6,
+        &[
+            (0, 1, 1),
+            (1, 2, 1),
+            (2, 3, 1),
+            (3, 4, 1),
+            (0, 2, 1),
+            (2, 4, 1),
+        ],
+    );
+    for (tool, extra) in first_pages() {
+        let mut args = json!({"network_name": "g", "limit": 1});
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let first = call(&server, tool, args.clone()).unwrap();
+        let cursor = first["next_cursor"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{tool}: a second page: {first}"))
+            .to_string();
+        args["cursor"] = json!(cursor);
+        assert!(
+            call(&server, tool, args.clone()).is_ok(),
+            "{tool}: the cursor as made"
+        );
+        for (at, old) in cursor.char_indices() {
+            // Another character of the same kind, so that the edit still parses.
+            let new = match old {
+                '.' => ',',
+                '0'..='8' | 'a'..='e' => (old as u8 + 1) as char,
+                _ => '0',
+            };
+            let mut edited = cursor.clone();
+            edited.replace_range(at..at + 1, &new.to_string());
+            args["cursor"] = json!(edited);
+            assert_eq!(
+                call(&server, tool, args.clone()).unwrap_err(),
+                "invalid_value",
+                "{tool}: {cursor} edited at {at} to {edited}"
+            );
+        }
+    }
 }

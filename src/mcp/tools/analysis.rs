@@ -11,7 +11,7 @@ use super::common::{
     Paging, Success, check_limit, check_range, flat_attributes_schema, no_attributes,
 };
 use crate::error::{Error, Result};
-use crate::mcp::page::Page;
+use crate::mcp::page::{Page, fit, halve, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::network::traversal::TraversalOrder;
 use crate::network::{Direction, Network, Order, TraverseOptions, Weighted, validate};
@@ -149,6 +149,7 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
         let starts = require_all(net, "start_nodes", &p.start_nodes)?;
         let query = (&p.start_nodes, p.order, p.direction, max_depth);
         let page = Page::open(
+            ctx,
             net,
             "network_traverse",
             query,
@@ -167,15 +168,11 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
                 limit: page.end(),
             },
         );
-        let visited: Vec<VisitOut> = page
-            .slice(&walk.visits)
-            .iter()
-            .map(|v| VisitOut {
-                node_id: net.id_at(v.node).to_string(),
-                depth: v.depth,
-                parent: v.parent.map(|n| net.id_at(n).to_string()),
-            })
-            .collect();
+        let visited: Vec<VisitOut> = page.fill(page.slice(&walk.visits).iter().map(|v| VisitOut {
+            node_id: net.id_at(v.node).to_string(),
+            depth: v.depth,
+            parent: v.parent.map(|n| net.id_at(n).to_string()),
+        }));
         Ok(TraverseOutput {
             status: Success::Success,
             count: visited.len(),
@@ -245,6 +242,7 @@ fn closure(
         let start = require(net, "node_id", &p.node_id)?;
         let query = (&p.node_id, max_depth);
         let page = Page::open(
+            ctx,
             net,
             tool,
             query,
@@ -253,14 +251,12 @@ fn closure(
             MAX_ANALYSIS_LIMIT,
         )?;
         let reach = net.reachable_by_index(start, direction, max_depth, page.end());
-        let nodes: Vec<Reached> = page
-            .slice(&reach.nodes)
-            .iter()
-            .map(|&(n, distance)| Reached {
+        let nodes: Vec<Reached> = page.fill(page.slice(&reach.nodes).iter().map(
+            |&(n, distance)| Reached {
                 node_id: net.id_at(n).to_string(),
                 distance,
-            })
-            .collect();
+            },
+        ));
         Ok(ClosureOutput {
             status: Success::Success,
             node_id: p.node_id.clone(),
@@ -319,6 +315,9 @@ pub struct ShortestPathOutput {
     pub hops: Option<usize>,
     /// Whether weights were minimised (true) or hops (false).
     pub weighted: bool,
+    /// True when path and edge_ids were cut at the reply size bound (hops counts every edge); continue from the last listed node.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
 }
 
 fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<ShortestPathOutput> {
@@ -336,10 +335,22 @@ fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<Shortes
             total_weight: None,
             hops: None,
             weighted: p.weighted,
+            cut: false,
         };
         if let Some(path) = found {
-            out.path = ids(net, path.nodes);
-            out.edge_ids = path.edges;
+            // Measured node by node: a path of a million long ids is never built whole.
+            let mut left = ctx.limits.reply_item_bytes();
+            let (nodes, cut) = fit(
+                path.nodes
+                    .iter()
+                    .zip(path.edges.iter().map(Some).chain([None]))
+                    .map(|(&n, edge)| (net.id_at(n), edge.copied())),
+                &mut left,
+            );
+            let (path_ids, edges): (Vec<&str>, Vec<Option<u64>>) = nodes.into_iter().unzip();
+            out.path = path_ids.into_iter().map(String::from).collect();
+            out.edge_ids = edges.into_iter().flatten().collect();
+            out.cut = cut;
             out.total_weight = Some(path.total_weight);
             out.hops = Some(path.hops);
         }
@@ -396,6 +407,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             .topological_sort(Order::from_reverse(p.reverse))
             .map_err(|e| named_cycle(e, "a topological order"))?;
         let page = Page::open(
+            ctx,
             net,
             "network_topological_sort",
             p.reverse,
@@ -404,6 +416,18 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             MAX_ANALYSIS_LIMIT,
         )?;
         let node_count = sorted.order.len();
+        // Each node is listed twice, in `order` and in its layer: measured as a
+        // pair, so that the page stops where both fit.
+        let order: Vec<String> = page
+            .fill(
+                page.slice(&sorted.order)
+                    .iter()
+                    .map(|&n| [net.id_at(n), net.id_at(n)]),
+            )
+            .into_iter()
+            .map(|[id, _]| id.to_string())
+            .collect();
+        let end = page.offset + order.len();
         // The layers that overlap [offset, end) of the concatenated order.
         let mut layers = Vec::new();
         let mut first_layer = sorted.layers.len();
@@ -411,7 +435,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
         for (number, layer) in sorted.layers.iter().enumerate() {
             let layer_end = layer_start + layer.len();
             let from = page.offset.max(layer_start);
-            let to = page.end().min(layer_end);
+            let to = end.min(layer_end);
             if from < to {
                 first_layer = first_layer.min(number);
                 layers.push(ids(
@@ -419,12 +443,11 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
                     layer[from - layer_start..to - layer_start].iter().copied(),
                 ));
             }
-            if layer_end >= page.end() {
+            if layer_end >= end {
                 break;
             }
             layer_start = layer_end;
         }
-        let order = ids(net, page.slice(&sorted.order).iter().copied());
         Ok(TopoOutput {
             status: Success::Success,
             paging: Paging::of_total(&page, order.len(), node_count),
@@ -507,8 +530,7 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
         MAX_ANALYSIS_LIMIT,
     )?;
     ctx.registry.read(&p.network_name, |net| {
-        let page = Page::open(
-            net,
+        let page = Page::open(ctx, net,
             "network_find_cycles",
             per_group,
             p.cursor.as_deref(),
@@ -516,20 +538,24 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
             MAX_ANALYSIS_LIMIT,
         )?;
         let cycles = net.find_cycles(page.end());
-        let groups: Vec<CycleGroup> = page
-            .slice(&cycles.components)
-            .iter()
-            .map(|c| CycleGroup {
+        let groups: Vec<CycleGroup> = page.fill_cut(
+            page.slice(&cycles.components).iter().map(|c| CycleGroup {
                 size: c.nodes.len(),
                 nodes: ids(net, c.nodes.iter().take(per_group).copied()),
                 cycle: ids(net, c.cycle.iter().take(per_group).copied()),
                 cycle_length: c.cycle.len(),
-            })
-            .collect();
+            }),
+            // Cut like max_nodes_per_group cuts: size and cycle_length still
+            // count every node, and the note below says so.
+            |mut group, bytes| {
+                shrink_to(&mut group, bytes, |g| halve(&mut g.nodes) | halve(&mut g.cycle));
+                group
+            },
+        );
         let mut paging = Paging::of_total(&page, groups.len(), cycles.total);
         if groups.iter().any(|g| g.nodes.len() < g.size || g.cycle.len() < g.cycle_length) {
             paging.add_note(format!(
-                "Each group lists at most {per_group} members and cycle nodes (size and cycle_length count them all); raise max_nodes_per_group (at most {MAX_ANALYSIS_LIMIT}) to see more."
+                "Each group lists at most {per_group} members and cycle nodes, fewer when the reply size bound cuts it (size and cycle_length count them all); raise max_nodes_per_group (at most {MAX_ANALYSIS_LIMIT}), or take the group apart with network_copy, to see more."
             ));
         }
         Ok(CyclesOutput {
@@ -584,6 +610,7 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
             .critical_path()
             .map_err(|e| named_cycle(e, "a critical path"))?;
         let page = Page::open(
+            ctx,
             net,
             "network_critical_path",
             (),
@@ -592,13 +619,23 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
             MAX_ANALYSIS_LIMIT,
         )?;
         let hops = path.edges.len();
-        let nodes = ids(net, page.slice(&path.nodes).iter().copied());
+        // Edge i leaves node i, so the pages of nodes page the edges too: a
+        // node and its edge are measured together.
+        let (nodes, edges): (Vec<String>, Vec<Option<u64>>) = page
+            .fill(
+                page.slice(&path.nodes)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &n)| (net.id_at(n), path.edges.get(page.offset + i).copied())),
+            )
+            .into_iter()
+            .map(|(id, edge)| (id.to_string(), edge))
+            .unzip();
         Ok(CriticalOutput {
             status: Success::Success,
             paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
             path: nodes,
-            // Edge i leaves node i, so the pages of nodes page the edges too.
-            edge_ids: page.slice(&path.edges).to_vec(),
+            edge_ids: edges.into_iter().flatten().collect(),
             length: path.length,
             hops,
         })
@@ -692,8 +729,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
         done_sorted.sort_unstable();
         done_sorted.dedup();
         let query = (done_sorted, &p.done_attributes, p.prerequisites);
-        let page = Page::open(
-            net,
+        let page = Page::open(ctx, net,
             "network_ready_nodes",
             query,
             p.cursor.as_deref(),
@@ -702,14 +738,30 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
         )?;
         let blocked_limit = if page.offset == 0 { p.blocked_limit } else { 0 };
         let r = net.ready_nodes_by_index(&done, p.prerequisites, page.end(), blocked_limit);
-        let ready = ids(net, page.slice(&r.ready).iter().copied());
+        let ready: Vec<String> = page.fill(page.slice(&r.ready).iter().map(|&n| net.id_at(n).to_string()));
+        // The blocked examples take what the page leaves.
+        let blocked: Vec<BlockedOut> = r
+            .blocked
+            .iter()
+            .map(|b| BlockedOut {
+                node_id: net.id_at(b.node).to_string(),
+                waiting_on: ids(net, b.waiting_on.iter().take(MAX_WAITING_LISTED).copied()),
+                waiting_on_total: b.waiting_on.len(),
+            })
+            .take_while(|b| page.charge(b))
+            .collect();
         let mut paging = Paging::of_total(&page, ready.len(), r.ready_total);
         // The blocked examples are cut too; say how to see more of them.
         let mut cut = Vec::new();
-        if page.offset == 0 && r.blocked_total > r.blocked.len() {
+        if page.offset == 0 && r.blocked_total > blocked.len() {
+            let bound = if blocked.len() < r.blocked.len() {
+                " (the reply size bound cut the list)"
+            } else {
+                ""
+            };
             cut.push(format!(
-                "{} of {} blocked nodes are shown; raise blocked_limit (at most {MAX_ANALYSIS_LIMIT}) for more.",
-                r.blocked.len(),
+                "{} of {} blocked nodes are shown{bound}; raise blocked_limit (at most {MAX_ANALYSIS_LIMIT}) for more.",
+                blocked.len(),
                 r.blocked_total
             ));
         }
@@ -726,15 +778,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
             paging,
             ready,
             ready_total: r.ready_total,
-            blocked: r
-                .blocked
-                .iter()
-                .map(|b| BlockedOut {
-                    node_id: net.id_at(b.node).to_string(),
-                    waiting_on: ids(net, b.waiting_on.iter().take(MAX_WAITING_LISTED).copied()),
-                    waiting_on_total: b.waiting_on.len(),
-                })
-                .collect(),
+            blocked,
             blocked_total: r.blocked_total,
             done_total: r.done_total,
         })
@@ -814,7 +858,7 @@ pub struct DescribeOutput {
     /// Largest edge weight (absent without edges).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_weight: Option<f64>,
-    /// True when sources or sinks were cut at list_limit.
+    /// True when sources or sinks were cut at list_limit, or a list at the reply size bound.
     pub truncated: bool,
     /// When cut: how to see more of them.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -826,14 +870,35 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
     let top_k = check_range("top_k", p.top_k, MAX_ANALYSIS_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
         let d = net.describe(list_limit, top_k);
-        let degrees = |list: &[(NodeIndex, usize)]| {
-            list.iter()
-                .map(|&(n, degree)| Degree {
+        // The four lists share what the reply size bound leaves, in this order.
+        let mut left = ctx.limits.reply_item_bytes();
+        let (sources, sources_cut) = fit(d.sources.iter().map(|&n| net.id_at(n)), &mut left);
+        let (sinks, sinks_cut) = fit(d.sinks.iter().map(|&n| net.id_at(n)), &mut left);
+        let mut degrees = |list: &[(NodeIndex, usize)]| {
+            fit(
+                list.iter().map(|&(n, degree)| Degree {
                     node_id: net.id_at(n).to_string(),
                     degree,
-                })
-                .collect()
+                }),
+                &mut left,
+            )
         };
+        let (top_in_degree, in_cut) = degrees(&d.top_in_degree);
+        let (top_out_degree, out_cut) = degrees(&d.top_out_degree);
+        let listed = d.sources_total > sources.len() || d.sinks_total > sinks.len();
+        let bound = sources_cut || sinks_cut || in_cut || out_cut;
+        let mut more = Vec::new();
+        if listed {
+            more.push(format!(
+                "The first {list_limit} sources and sinks are listed; raise list_limit (at most {MAX_ANALYSIS_LIMIT}) for more."
+            ));
+        }
+        if bound {
+            more.push(format!(
+                "The reply size bound ({} bytes, --max-reply-bytes) cut the lists; network_list_nodes pages through every node.",
+                ctx.limits.max_reply_bytes
+            ));
+        }
         Ok(DescribeOutput {
             status: Success::Success,
             network_name: p.network_name.clone(),
@@ -845,19 +910,15 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
             is_dag: d.is_dag,
             weakly_connected_components: d.weakly_connected_components,
             self_loops: d.self_loops,
-            truncated: d.sources_total > d.sources.len() || d.sinks_total > d.sinks.len(),
-            more: (d.sources_total > d.sources.len() || d.sinks_total > d.sinks.len()).then(|| {
-                format!(
-                    "The first {list_limit} sources and sinks are listed; raise list_limit (at most {MAX_ANALYSIS_LIMIT}) for more."
-                )
-            }),
-            sources: ids(net, d.sources.iter().copied()),
+            truncated: listed || bound,
+            more: (!more.is_empty()).then(|| more.join(" ")),
+            sources: sources.into_iter().map(String::from).collect(),
             sources_total: d.sources_total,
-            sinks: ids(net, d.sinks.iter().copied()),
+            sinks: sinks.into_iter().map(String::from).collect(),
             sinks_total: d.sinks_total,
             isolated_total: d.isolated_total,
-            top_in_degree: degrees(&d.top_in_degree),
-            top_out_degree: degrees(&d.top_out_degree),
+            top_in_degree,
+            top_out_degree,
             total_weight: d.total_weight,
             min_weight: d.min_weight,
             max_weight: d.max_weight,

@@ -84,6 +84,7 @@ fn get_neighbors(ctx: &ToolContext<'_>, p: GetNeighborsParams) -> Result<GetNeig
         let ix = net.require("node_id", &p.node_id)?;
         let query = (&p.node_id, p.direction, p.include_edges);
         let page = Page::open(
+            ctx,
             net,
             "network_get_neighbors",
             query,
@@ -93,25 +94,28 @@ fn get_neighbors(ctx: &ToolContext<'_>, p: GetNeighborsParams) -> Result<GetNeig
         )?;
         let all = net.neighbor_indices(ix, p.direction);
         let count = all.len();
-        let neighbors: Vec<String> = page
-            .slice(&all)
-            .iter()
-            .map(|&n| net.id_at(n).to_string())
-            .collect();
-        let mut total = count;
-        let (edges, edge_count) = match p.include_edges {
-            true => {
-                let edges = net.incident_edges(ix, p.direction);
-                total = total.max(edges.len());
-                let page_edges = page
-                    .slice(&edges)
-                    .iter()
-                    .cloned()
-                    .map(EdgeOut::from)
-                    .collect();
-                (Some(page_edges), Some(edges.len()))
-            }
-            false => (None, None),
+        let incident = p.include_edges.then(|| net.incident_edges(ix, p.direction));
+        let total = count.max(incident.as_ref().map_or(0, Vec::len));
+        // Neighbors and edges share the page's positions: position i holds the
+        // i-th of each (either may have run out), measured together.
+        let none = Vec::new();
+        let edge_list = incident.as_ref().unwrap_or(&none);
+        let (neighbors, page_edges): (Vec<Option<String>>, Vec<Option<EdgeOut>>) = page
+            .fill((page.offset..page.end().min(total)).map(|i| {
+                (
+                    all.get(i).map(|&n| net.id_at(n).to_string()),
+                    edge_list.get(i).cloned().map(EdgeOut::from),
+                )
+            }))
+            .into_iter()
+            .unzip();
+        let neighbors: Vec<String> = neighbors.into_iter().flatten().collect();
+        let (edges, edge_count) = match &incident {
+            Some(list) => (
+                Some(page_edges.into_iter().flatten().collect()),
+                Some(list.len()),
+            ),
+            None => (None, None),
         };
         Ok(GetNeighborsOutput {
             status: Success::Success,

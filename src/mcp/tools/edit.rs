@@ -548,6 +548,7 @@ fn list_nodes(ctx: &ToolContext<'_>, p: ListNodesParams) -> Result<ListNodesOutp
     ctx.registry.read(&p.network_name, |net| {
         let query = (&p.attributes, &p.id_prefix, &p.id_contains, p.include_data);
         let page = Page::open(
+            ctx,
             net,
             "network_list_nodes",
             query,
@@ -562,9 +563,14 @@ fn list_nodes(ctx: &ToolContext<'_>, p: ListNodesParams) -> Result<ListNodesOutp
         };
         let mut total = 0;
         let mut nodes = Vec::new();
+        let mut open = true;
         for ix in net.matching_nodes(&filter) {
-            if total >= page.offset && nodes.len() < limit {
-                nodes.push(node_out(net, ix, p.include_data));
+            if open && total >= page.offset && nodes.len() < limit {
+                // One at a time, so that the page stops at the byte bound.
+                match page.fill([node_out(net, ix, p.include_data)]).pop() {
+                    Some(node) => nodes.push(node),
+                    None => open = false,
+                }
             }
             total += 1;
         }
@@ -619,6 +625,7 @@ fn list_edges(ctx: &ToolContext<'_>, p: ListEdgesParams) -> Result<ListEdgesOutp
     ctx.registry.read(&p.network_name, |net| {
         let query = (&p.node_id, p.direction);
         let page = Page::open(
+            ctx,
             net,
             "network_list_edges",
             query,
@@ -635,12 +642,7 @@ fn list_edges(ctx: &ToolContext<'_>, p: ListEdgesParams) -> Result<ListEdgesOutp
         };
         let all = net.edges_of(node);
         let total = all.len();
-        let edges: Vec<EdgeOut> = page
-            .slice(&all)
-            .iter()
-            .cloned()
-            .map(EdgeOut::from)
-            .collect();
+        let edges: Vec<EdgeOut> = page.fill(page.slice(&all).iter().cloned().map(EdgeOut::from));
         Ok(ListEdgesOutput {
             status: Success::Success,
             paging: Paging::of_total(&page, edges.len(), total),

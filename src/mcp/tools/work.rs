@@ -483,6 +483,7 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             p.prerequisites,
         );
         let page = Page::open(
+            ctx,
             net,
             "network_plan_progress",
             query,
@@ -490,10 +491,10 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             p.limit,
             MAX_PROGRESS_LIMIT,
         )?;
+        // Every position is measured (a claim that vanished as None), so that a
+        // page cut by bytes continues at the right one.
         let claims: Vec<ClaimOut> = page
-            .slice(&progress.claims)
-            .iter()
-            .filter_map(|&ix| {
+            .fill(page.slice(&progress.claims).iter().map(|&ix| {
                 let (worker, expires) = net.claim_on(ix, &plan)?;
                 Some(ClaimOut {
                     node_id: net.id_at(ix).to_string(),
@@ -501,7 +502,9 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
                     lease_expires_ms: expires,
                     expired: expires <= now,
                 })
-            })
+            }))
+            .into_iter()
+            .flatten()
             .collect();
         let mut per_worker: std::collections::BTreeMap<&str, usize> = Default::default();
         for &ix in &progress.claims {

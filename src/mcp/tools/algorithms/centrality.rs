@@ -207,6 +207,7 @@ fn centrality(ctx: &ToolContext<'_>, p: CentralityParams) -> Result<CentralityOu
                 .map(|m| Value::Object(m.clone()).to_string()),
         );
         let page = Page::open(
+            ctx,
             net,
             "network_centrality",
             query,
@@ -216,14 +217,10 @@ fn centrality(ctx: &ToolContext<'_>, p: CentralityParams) -> Result<CentralityOu
         )?;
         let scores = measure(net, &p)?;
         let ranked = scores.ranked();
-        let listed: Vec<ScoreOut> = page
-            .slice(&ranked)
-            .iter()
-            .map(|&i| ScoreOut {
-                node_id: net.id_at(scores.nodes[i]).to_string(),
-                score: scores.values[i],
-            })
-            .collect();
+        let listed: Vec<ScoreOut> = page.fill(page.slice(&ranked).iter().map(|&i| ScoreOut {
+            node_id: net.id_at(scores.nodes[i]).to_string(),
+            score: scores.values[i],
+        }));
         let paging = Paging::of_total(&page, listed.len(), ranked.len());
         Ok(CentralityOutput {
             status: Success::Success,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{MAX_SCORES_LIMIT, default_true};
 use crate::error::{Error, Result};
-use crate::mcp::page::Page;
+use crate::mcp::page::{Page, halve, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit};
 use crate::network::communities::LouvainOptions;
@@ -125,8 +125,7 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
             p.min_size,
             p.max_nodes_per_group,
         );
-        let page = Page::open(
-            net,
+        let page = Page::open(ctx, net,
             "network_communities",
             query,
             p.cursor.as_deref(),
@@ -151,23 +150,26 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
         // Largest first: the groups big enough are a prefix.
         let kept = groups.partition_point(|g| g.len() >= p.min_size);
         let kept = &groups[..kept];
-        let mut cut = false;
-        let listed: Vec<GroupOut> = page
-            .slice(kept)
-            .iter()
-            .map(|g| {
+        let listed: Vec<GroupOut> = page.fill_cut(
+            page.slice(kept).iter().map(|g| {
                 let shown = g.len().min(p.max_nodes_per_group);
-                cut |= shown < g.len();
                 GroupOut {
                     size: g.len(),
                     node_ids: net.ids(&g[..shown]).into_iter().map(String::from).collect(),
                 }
-            })
-            .collect();
+            }),
+            // A group larger than the reply alone lists fewer members; size
+            // still counts them all, and the note below says so.
+            |mut group, bytes| {
+                shrink_to(&mut group, bytes, |g| halve(&mut g.node_ids));
+                group
+            },
+        );
+        let cut = listed.iter().any(|g| g.node_ids.len() < g.size);
         let mut paging = Paging::of_total(&page, listed.len(), kept.len());
         if cut {
             paging.add_note(format!(
-                "Groups of more than {0} nodes list their first {0}; raise max_nodes_per_group to see more.",
+                "Groups of more than {0} nodes list their first {0}, fewer when the reply size bound cuts them (size counts them all); raise max_nodes_per_group to see more.",
                 p.max_nodes_per_group
             ));
         }

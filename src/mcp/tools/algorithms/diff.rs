@@ -144,27 +144,32 @@ fn edge_change(change: &EdgeChange<'_>) -> EdgeChangeOut {
     }
 }
 
-fn ids(nodes: &[&Node]) -> Vec<String> {
-    nodes.iter().map(|n| n.id.to_string()).collect()
+fn ids<'a>(nodes: &'a [&Node]) -> impl Iterator<Item = String> + 'a {
+    nodes.iter().map(|n| n.id.to_string())
 }
 
 fn page_of(diff: &Diff<'_>, page: &Page) -> DiffOutput {
     let range = page.offset..page.end();
     let mut start = 0;
-    let nodes_removed = ids(window(&diff.nodes_removed, &mut start, &range));
-    let nodes_added = ids(window(&diff.nodes_added, &mut start, &range));
-    let nodes_changed: Vec<NodeChangeOut> = window(&diff.nodes_changed, &mut start, &range)
-        .iter()
-        .map(|(before, after)| node_change(before, after))
-        .collect();
-    let edges_removed: Vec<EdgeChangeOut> = window(&diff.edges_removed, &mut start, &range)
-        .iter()
-        .map(edge_change)
-        .collect();
-    let edges_added: Vec<EdgeChangeOut> = window(&diff.edges_added, &mut start, &range)
-        .iter()
-        .map(edge_change)
-        .collect();
+    // One page over the five lists in turn: once the byte bound stops it, the
+    // later lists take nothing, and the cursor continues where it stopped.
+    let nodes_removed = page.fill(ids(window(&diff.nodes_removed, &mut start, &range)));
+    let nodes_added = page.fill(ids(window(&diff.nodes_added, &mut start, &range)));
+    let nodes_changed: Vec<NodeChangeOut> = page.fill(
+        window(&diff.nodes_changed, &mut start, &range)
+            .iter()
+            .map(|(before, after)| node_change(before, after)),
+    );
+    let edges_removed: Vec<EdgeChangeOut> = page.fill(
+        window(&diff.edges_removed, &mut start, &range)
+            .iter()
+            .map(edge_change),
+    );
+    let edges_added: Vec<EdgeChangeOut> = page.fill(
+        window(&diff.edges_added, &mut start, &range)
+            .iter()
+            .map(edge_change),
+    );
     let total = start;
     let returned = nodes_removed.len()
         + nodes_added.len()
@@ -201,6 +206,7 @@ fn diff(ctx: &ToolContext<'_>, p: DiffParams) -> Result<DiffOutput> {
         // cursor made before `b` changed is refused too.
         let query = (&p.other, b.instance(), b.version());
         let page = Page::open(
+            ctx,
             a,
             "network_diff",
             query,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::default_true;
 use crate::error::{Error, Result};
-use crate::mcp::page::Page;
+use crate::mcp::page::{Page, halve, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, check_range};
 use crate::network::simple_paths::SimplePaths;
@@ -76,6 +76,9 @@ pub struct PathOut {
     pub total_weight: f64,
     /// Number of edges.
     pub hops: usize,
+    /// True when node_ids and edge_ids were cut at the reply size bound (hops counts every edge).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
 }
 
 /// Result of `network_paths`.
@@ -107,8 +110,7 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
             (p.method == PathMethod::AllSimple).then_some(max_depth),
             (p.method == PathMethod::KShortest).then_some(p.weighted),
         );
-        let page = Page::open(
-            net,
+        let page = Page::open(ctx, net,
             "network_paths",
             query,
             p.cursor.as_deref(),
@@ -141,18 +143,30 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
                 hops_possible: false,
             });
         }
-        let listed: Vec<PathOut> = found
-            .paths
-            .iter()
-            .map(|path| PathOut {
+        // Built and measured one path at a time: the page stops at the reply
+        // size bound, and a path larger than it alone is cut and marked.
+        let listed: Vec<PathOut> = page.fill_cut(
+            found.paths.iter().map(|path| PathOut {
                 node_ids: net.ids(&path.nodes).into_iter().map(String::from).collect(),
                 edge_ids: path.edges.clone(),
                 total_weight: path.total_weight,
                 hops: path.hops,
-            })
-            .collect();
+                cut: false,
+            }),
+            |mut path, bytes| {
+                path.cut = true;
+                shrink_to(&mut path, bytes, |p| halve(&mut p.node_ids) | halve(&mut p.edge_ids));
+                path
+            },
+        );
         let beyond = found.more && !found.stopped_early;
         let mut paging = Paging::of(&page, listed.len(), None, beyond);
+        if listed.iter().any(|path| path.cut) {
+            paging.add_note(format!(
+                "A path longer than the reply size bound ({} bytes, --max-reply-bytes) lists its first nodes and edges (cut: true; hops counts them all); network_shortest_path from its last listed node continues it.",
+                ctx.limits.max_reply_bytes
+            ));
+        }
         if found.stopped_early {
             // No cursor: the next page would run out of work at the same point.
             paging.truncated = true;

@@ -149,6 +149,7 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
             p.max_distance,
         );
         let page = Page::open(
+            ctx,
             net,
             "network_search",
             query,
@@ -173,10 +174,8 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
             max_distance: p.max_distance,
             filter: filter.as_ref(),
         })?;
-        let listed: Vec<MatchOut> = page
-            .slice(&found)
-            .iter()
-            .map(|m| MatchOut {
+        let listed: Vec<MatchOut> = page.fill(page.slice(&found).iter().map(|m| {
+            MatchOut {
                 node_id: net.id_at(m.node).to_string(),
                 field: m
                     .field
@@ -184,8 +183,8 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
                     .map_or_else(|| "id".to_string(), |name| format!("attributes.{name}")),
                 text: shown(&m.text(net).unwrap_or_default()),
                 distance: m.distance,
-            })
-            .collect();
+            }
+        }));
         Ok(SearchOutput {
             status: Success::Success,
             note: found.is_empty().then(|| nothing_found(&p)),

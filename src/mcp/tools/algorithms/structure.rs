@@ -157,6 +157,7 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
     ctx.registry.read(&p.network_name, |net| {
         let query = (p.method, &p.root, &p.target);
         let page = Page::open(
+            ctx,
             net,
             "network_structure",
             query,
@@ -171,7 +172,7 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
                 } else {
                     net.transitive_reduction_within(MAX_REDUCTION_WORK)?
                 };
-                let listed = edges_out(net, page.slice(&ids));
+                let listed = page.fill(edges_out(net, page.slice(&ids)));
                 let paging = Paging::of_total(&page, listed.len(), ids.len());
                 StructureOutput {
                     edges: Some(listed),
@@ -180,7 +181,7 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
             }
             StructureMethod::ArticulationPoints => {
                 let points = net.articulation_points();
-                let listed = owned(net.ids(page.slice(&points)));
+                let listed = page.fill(owned(net.ids(page.slice(&points))));
                 let paging = Paging::of_total(&page, listed.len(), points.len());
                 StructureOutput {
                     node_ids: Some(listed),
@@ -195,7 +196,7 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
                         let chain = net.dominators_of(root, target);
                         let reachable = chain.is_some();
                         let chain = chain.unwrap_or_default();
-                        let listed = owned(net.ids(page.slice(&chain)));
+                        let listed = page.fill(owned(net.ids(page.slice(&chain))));
                         let paging = Paging::of_total(&page, listed.len(), chain.len());
                         StructureOutput {
                             node_ids: Some(listed),
@@ -205,14 +206,13 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
                     }
                     None => {
                         let idoms = net.immediate_dominators(root);
-                        let listed: Vec<DominatorOut> = page
-                            .slice(&idoms)
-                            .iter()
-                            .map(|&(node, idom)| DominatorOut {
-                                node_id: net.id_at(node).to_string(),
-                                immediate_dominator: net.id_at(idom).to_string(),
-                            })
-                            .collect();
+                        let listed: Vec<DominatorOut> =
+                            page.fill(page.slice(&idoms).iter().map(|&(node, idom)| {
+                                DominatorOut {
+                                    node_id: net.id_at(node).to_string(),
+                                    immediate_dominator: net.id_at(idom).to_string(),
+                                }
+                            }));
                         let paging = Paging::of_total(&page, listed.len(), idoms.len());
                         StructureOutput {
                             dominators: Some(listed),
