@@ -104,6 +104,17 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_import_edges, env = "NETWORKS_MCP_MAX_IMPORT_EDGES")]
     pub max_import_edges: usize,
 
+    /// Most bytes of memory one import may make (an estimate of its nodes, edges,
+    /// ids, attributes and data, every copy of a GraphML `<default>` or of a DOT
+    /// edge statement's attributes counted); counted while the document is read.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_import_bytes, env = "NETWORKS_MCP_MAX_IMPORT_MEMORY")]
+    pub max_import_memory: usize,
+
+    /// Most bytes of memory all networks together may hold (an estimate), checked
+    /// by copies and imports; 0 switches the bound off.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_memory, env = "NETWORKS_MCP_MAX_MEMORY")]
+    pub max_memory: usize,
+
     /// With --data-dir: compact the journal into a snapshot after this many writes.
     #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_every: u64,
@@ -143,6 +154,11 @@ impl Cli {
                 max_attribute_bytes: self.max_attribute_bytes,
                 max_data_bytes: self.max_data_bytes,
                 max_import_edges: self.max_import_edges,
+                max_import_bytes: self.max_import_memory,
+                max_memory: match self.max_memory {
+                    0 => usize::MAX,
+                    bytes => bytes,
+                },
             },
             ..ServerOptions::default()
         };

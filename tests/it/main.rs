@@ -15,6 +15,7 @@ mod fuzz_corpus;
 mod hostile_wire;
 mod http;
 mod http_ui;
+mod import_bounds;
 mod mcp_analysis_tools;
 mod mcp_core_tools;
 mod mcp_edit_tools;
