@@ -126,6 +126,16 @@ pub struct Cli {
     /// limit_exceeded. At least 65536.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_reply_bytes, env = "NETWORKS_MCP_MAX_REPLY_BYTES", value_parser = parse_reply_bytes)]
     pub max_reply_bytes: usize,
+    /// Most bytes of memory one import may make (an estimate of its nodes, edges,
+    /// ids, attributes and data, every copy of a GraphML `<default>` or of a DOT
+    /// edge statement's attributes counted); counted while the document is read.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_import_bytes, env = "NETWORKS_MCP_MAX_IMPORT_MEMORY")]
+    pub max_import_memory: usize,
+
+    /// Most bytes of memory all networks together may hold (an estimate), checked
+    /// by copies and imports; 0 switches the bound off.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_memory, env = "NETWORKS_MCP_MAX_MEMORY")]
+    pub max_memory: usize,
 
     /// With --data-dir: compact the journal into a snapshot after this many writes.
     #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
@@ -182,6 +192,11 @@ impl Cli {
                 max_data_bytes: self.max_data_bytes,
                 max_import_edges: self.max_import_edges,
                 max_reply_bytes: self.max_reply_bytes,
+                max_import_bytes: self.max_import_memory,
+                max_memory: match self.max_memory {
+                    0 => usize::MAX,
+                    bytes => bytes,
+                },
             },
             ..ServerOptions::default()
         };

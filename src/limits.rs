@@ -46,6 +46,27 @@ pub struct Limits {
     /// larger alone is cut and marked; a reply that still would not fit is
     /// refused with `limit_exceeded`.
     pub max_reply_bytes: usize,
+    /// Bytes one import may materialise (`--max-import-memory`), estimated as the
+    /// document is read ([`crate::network::estimate`]): nodes, edges, ids,
+    /// attributes and data, with every value a GraphML `<default>` or a DOT edge
+    /// statement copies onto many items counted once per copy, before the copies
+    /// are made.
+    pub max_import_bytes: usize,
+    /// Bytes all networks together may hold, estimated
+    /// ([`Network::estimated_bytes`](crate::network::Network::estimated_bytes)),
+    /// checked by the calls that make a network's worth at once: copies and
+    /// imports (`--max-memory`).
+    pub max_memory: usize,
+}
+
+/// `n` GiB, or as many bytes as `usize` holds on a smaller target.
+const fn gib(n: u64) -> usize {
+    let bytes = n << 30;
+    if bytes > usize::MAX as u64 {
+        usize::MAX
+    } else {
+        bytes as usize
+    }
 }
 
 impl Default for Limits {
@@ -59,6 +80,18 @@ impl Default for Limits {
             max_data_bytes: 1024 * 1024,
             max_import_edges: 4_000_000,
             max_reply_bytes: 8 * 1024 * 1024,
+            // A document is at most 16 MiB over the wire by default
+            // (`--max-body-bytes`) and materialises a few times its size when
+            // nothing in it is copied; 512 MiB leaves room for a document of the
+            // fixed 256 MiB import cap read from a file (`--load`) or a larger
+            // body, and refuses a key `<default>` or an edge statement that would
+            // multiply a small document into gigabytes.
+            max_import_bytes: gib(1) / 2,
+            // Generous: room for one network at the node and edge caps (about 4
+            // GiB of bare records) and as much again in copies, so no ordinary use
+            // meets it, while a loop of copies or imports stops well before a
+            // typical host runs out. Set it to about half the host's memory.
+            max_memory: gib(8),
         }
     }
 }
@@ -82,6 +115,34 @@ impl Limits {
         )
     }
 
+    /// The error for an import whose materialised memory would pass `limit`
+    /// bytes: `format` is its format's name and `cause` what in the document
+    /// multiplied, or where the count passed the limit.
+    pub fn import_memory_exceeded(format: &str, cause: &str, limit: usize) -> Error {
+        Error::LimitExceeded {
+            what: format!(
+                "the memory this {format} import would take ({cause}; estimated as the document is read, every node, edge, id, attribute and data value, each copy of a default counted)"
+            ),
+            limit: limit as u64,
+            hint: "Shorten or drop the value that is copied onto many items, or split the document and import the parts with mode \"merge\". The server operator can raise the bound with --max-import-memory.".into(),
+        }
+    }
+
+    /// Checks that networks estimated at `current` bytes can take `added` more
+    /// (`what` names the call that would add them).
+    pub fn check_memory(&self, current: usize, added: usize, what: &str) -> Result<()> {
+        if current.saturating_add(added) > self.max_memory {
+            return Err(Error::LimitExceeded {
+                what: format!(
+                    "{what} (an estimated {added} bytes, on top of the {current} bytes all networks hold)"
+                ),
+                limit: self.max_memory as u64,
+                hint: "Delete networks that are no longer needed (network_delete), or copy or import a part (an induced or neighbourhood copy, a smaller document). The server operator can raise the bound with --max-memory.".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// No caps at all: for replaying writes that were already acknowledged under
     /// whatever caps were in force then (a restart with lower caps must not drop them).
     pub fn unlimited() -> Self {
@@ -93,6 +154,8 @@ impl Limits {
             max_attribute_bytes: usize::MAX,
             max_data_bytes: usize::MAX,
             max_import_edges: usize::MAX,
+            max_import_bytes: usize::MAX,
+            max_memory: usize::MAX,
             max_reply_bytes: usize::MAX,
         }
     }

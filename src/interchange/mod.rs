@@ -37,6 +37,7 @@
 mod apply;
 mod export;
 mod import;
+mod meter;
 mod values;
 
 #[cfg(test)]
@@ -49,6 +50,7 @@ use std::collections::HashSet;
 pub use apply::{ImportOutcome, apply};
 
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::network::{EdgeSpec, Network, NodeSpec};
 
 /// An interchange format.
@@ -212,11 +214,39 @@ pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
 /// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs are
 /// counted as they are expanded, so the memory they would take is never taken.
 pub fn parse_bounded(format: Format, content: &str, max_edges: usize) -> Result<ImportedGraph> {
+    parse_within(format, content, max_edges, usize::MAX)
+}
+
+/// [`parse`] under the import bounds of `limits`: at most
+/// [`max_import_edges`](Limits::max_import_edges) (and
+/// [`max_edges`](Limits::max_edges)) edges, and at most
+/// [`max_import_bytes`](Limits::max_import_bytes) of memory materialised, as
+/// [`crate::network::estimate`] counts it. Both are counted while the document
+/// is read, before what they count is made: a GraphML key's `<default>` is
+/// counted once for every node or edge it is copied onto, a DOT edge statement's
+/// attributes once for every edge it expands to. Past either bound the error is
+/// [`Error::LimitExceeded`] naming the format and what multiplied.
+pub fn parse_limited(format: Format, content: &str, limits: &Limits) -> Result<ImportedGraph> {
+    parse_within(
+        format,
+        content,
+        limits.max_import_edges.min(limits.max_edges),
+        limits.max_import_bytes,
+    )
+}
+
+fn parse_within(
+    format: Format,
+    content: &str,
+    max_edges: usize,
+    max_bytes: usize,
+) -> Result<ImportedGraph> {
+    let mut meter = meter::Meter::new(format, max_bytes);
     let graph = match format {
-        Format::NodeLinkJson => import::node_link::parse(content),
-        Format::Graphml => import::graphml::parse(content),
-        Format::Dot => import::dot::parse(content, max_edges),
-        Format::EdgeListCsv => import::csv::parse(content),
+        Format::NodeLinkJson => import::node_link::parse(content, &mut meter),
+        Format::Graphml => import::graphml::parse(content, &mut meter),
+        Format::Dot => import::dot::parse(content, max_edges, &mut meter),
+        Format::EdgeListCsv => import::csv::parse(content, &mut meter),
         Format::Mermaid | Format::Cypher => Err(Error::ImportInvalid {
             format: format.name().to_string(),
             location: None,
@@ -227,7 +257,7 @@ pub fn parse_bounded(format: Format, content: &str, max_edges: usize) -> Result<
         }),
     }?;
     if graph.edges.len() > max_edges {
-        return Err(crate::limits::Limits::import_edges_exceeded(max_edges));
+        return Err(Limits::import_edges_exceeded(max_edges));
     }
     Ok(graph)
 }

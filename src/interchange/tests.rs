@@ -908,3 +908,215 @@ fn empty_network_exports_and_reimports() {
         }
     }
 }
+
+/// Integers just past 64 bits at both ends, and their neighbours that read as the
+/// same `f64`.
+const BIG: [&str; 4] = [
+    "18446744073709551616",
+    "18446744073709551617",
+    "-9223372036854775809",
+    "-9223372036854775810",
+];
+
+#[test]
+fn integers_past_64_bits_keep_their_exact_text_as_ids_and_values_in_every_format() {
+    let [a, b, c, d] = BIG;
+    let exact = |text: &str| Value::String(text.into());
+    // Node-link JSON: numeric ids, endpoints, attribute values and data.
+    let document = format!(
+        r#"{{"nodes": [{{"id": {a}, "big": {c}, "small": -5, "text": "{b}", "data": {{"n": [{d}, 1.5]}}}}, {{"id": {b}}}],
+            "edges": [{{"source": {a}, "target": {b}, "weight": 100000000000000000000, "big": {d}}}]}}"#
+    );
+    let graph = parse(Format::NodeLinkJson, &document).unwrap();
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, [a, b]);
+    assert_eq!(graph.nodes[0].attributes["big"], exact(c));
+    assert_eq!(graph.nodes[0].attributes["small"], json!(-5));
+    assert_eq!(graph.nodes[0].attributes["text"], exact(b));
+    assert_eq!(graph.nodes[0].data, Some(json!({"n": [d, 1.5]})));
+    let edge = &graph.edges[0];
+    assert_eq!((edge.source.as_str(), edge.target.as_str()), (a, b));
+    assert_eq!(edge.weight, 1e20, "a weight is a float, as every weight is");
+    assert_eq!(edge.attributes["big"], exact(d));
+    let mut net = Network::new();
+    apply(&mut net, graph).unwrap();
+    assert_eq!((net.node_count(), net.edge_count()), (2, 1), "no self-loop");
+
+    // CSV: ids are text; a cell is inferred by the shared rule.
+    let csv = format!("source,target,big,small\n{a},{b},{c},7\n{c},{d},{d},8\n");
+    let graph = parse(Format::EdgeListCsv, &csv).unwrap();
+    assert_eq!(graph.edges[1].source, c);
+    assert_eq!(graph.edges[0].attributes["big"], exact(c));
+    assert_eq!(graph.edges[1].attributes["big"], exact(d));
+    assert_eq!(graph.edges[0].attributes["small"], json!(7));
+
+    // DOT: numerals as ids, attribute values and inside data.
+    let dot = format!(
+        "digraph {{ {a} [big={c}, data=\"[{d}]\"]; {a} -> {b} [big={d}, small=3]; {c} -> {d} }}"
+    );
+    let graph = parse(Format::Dot, &dot).unwrap();
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, [a, b, c, d]);
+    assert_eq!(graph.nodes[0].attributes["big"], exact(c));
+    assert_eq!(graph.nodes[0].data, Some(json!([d])));
+    assert_eq!(graph.edges[0].attributes["big"], exact(d));
+    assert_eq!(graph.edges[0].attributes["small"], json!(3));
+
+    // GraphML: a `long` key past 64 bits, and data_json.
+    let graphml = format!(
+        r#"<graphml><key id="k" for="node" attr.name="big" attr.type="long"/>
+        <key id="data_json" for="node" attr.name="data_json" attr.type="string"/>
+        <graph><node id="{a}"><data key="k">{c}</data><data key="data_json">{{"n": {d}}}</data></node>
+        <node id="{b}"><data key="k">12</data></node><edge source="{a}" target="{b}"/></graph></graphml>"#
+    );
+    let graph = parse(Format::Graphml, &graphml).unwrap();
+    assert_eq!(graph.nodes[0].attributes["big"], exact(c));
+    assert_eq!(graph.nodes[0].data, Some(json!({"n": d})));
+    assert_eq!(graph.nodes[1].attributes["big"], json!(12));
+    let mut net = Network::new();
+    apply(&mut net, graph).unwrap();
+    assert_eq!((net.node_count(), net.edge_count()), (2, 1));
+}
+
+#[test]
+fn exact_json_touches_only_values_and_keeps_the_documents_error_positions() {
+    let [a, ..] = BIG;
+    // Past 64 bits only: the largest u64 and the smallest i64 stay numbers.
+    let (value, quoted) = values::parse_json_exact(
+        r#"[18446744073709551615, -9223372036854775808, 1.8446744073709551616e19, "18446744073709551616"]"#,
+    )
+    .unwrap();
+    assert!(!quoted);
+    assert_eq!(value[0], json!(u64::MAX));
+    assert_eq!(value[1], json!(i64::MIN));
+    assert!(value[2].is_f64());
+    // An escaped quote does not end a string; a number past f64's range is kept too.
+    let long = "9".repeat(400);
+    let (value, quoted) =
+        values::parse_json_exact(&format!(r#"{{"s": "\" {a}", "n": {long}}}"#)).unwrap();
+    assert!(quoted);
+    assert_eq!(value, json!({"s": format!("\" {a}"), "n": long}));
+    // A number where a key belongs stays an error, at the document's own position.
+    let bad = format!("{{\"x\": {a},\n {a}: 1}}");
+    let e = values::parse_json_exact(&bad).unwrap_err();
+    assert_eq!((e.line(), e.column()), (2, 2), "{e}");
+    let e = parse(Format::NodeLinkJson, &format!("{{\"nodes\": [{a}, }}")).unwrap_err();
+    assert!(e.to_string().contains("line 1, column"), "{e}");
+}
+
+/// A GraphML document of `nodes` bare nodes and a key whose `<default>` is
+/// `default_bytes` long: about 1 MB standing for nodes × default_bytes.
+fn amplifying_graphml(nodes: usize, default_bytes: usize) -> String {
+    let mut doc = format!(
+        r#"<graphml><key id="k" for="node" attr.name="big" attr.type="string"><default>{}</default></key><graph>"#,
+        "x".repeat(default_bytes)
+    );
+    for i in 0..nodes {
+        doc.push_str(&format!("<node id=\"{i}\"/>"));
+    }
+    doc.push_str("</graph></graphml>");
+    doc
+}
+
+#[test]
+fn a_graphml_default_copied_onto_every_node_is_counted_and_refused_by_name() {
+    // 50,000 × 60 KB: 3 GB from a 1 MB document, refused once past the bound.
+    let limits = Limits {
+        max_import_bytes: 16 << 20,
+        ..Limits::default()
+    };
+    let document = amplifying_graphml(50_000, 60_000);
+    assert!(document.len() < 1_100_000);
+    let e = parse_limited(Format::Graphml, &document, &limits).unwrap_err();
+    assert_eq!(e.code(), "limit_exceeded");
+    let message = e.to_string();
+    for needle in [
+        "graphml import",
+        "key 'big'",
+        "60000-byte <default>",
+        "node[",
+        "--max-import-memory",
+    ] {
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    // The same document with a short default is well within the bound.
+    let graph = parse_limited(Format::Graphml, &amplifying_graphml(50_000, 10), &limits).unwrap();
+    assert_eq!(graph.nodes.len(), 50_000);
+    assert_eq!(graph.nodes[0].attributes["big"], json!("x".repeat(10)));
+}
+
+#[test]
+fn a_dot_edge_statement_is_counted_once_per_edge_it_expands_to_before_any_is_made() {
+    let side = |p: &str| {
+        (0..300)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let big = "y".repeat(10_000);
+    // 90,000 edges × 10 KB of attributes: 900 MB from a 14 KB document. Refused
+    // under the default bound before a single edge exists.
+    let document = format!(
+        "digraph {{ {{{}}} -> {{{}}} [big=\"{big}\"] }}",
+        side("a"),
+        side("b")
+    );
+    let e = parse_limited(Format::Dot, &document, &Limits::default()).unwrap_err();
+    assert_eq!(e.code(), "limit_exceeded");
+    let message = e.to_string();
+    for needle in [
+        "dot import",
+        "edge statement from 'a0' to 'b0'",
+        "90000 edge(s)",
+        "--max-import-memory",
+    ] {
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    // A chain copies its attributes onto every step too.
+    let chain: Vec<String> = (0..2_000).map(|i| format!("n{i}")).collect();
+    let chain = format!("digraph {{ {} [big=\"{big}\"] }}", chain.join(" -> "));
+    let limits = Limits {
+        max_import_bytes: 8 << 20,
+        ..Limits::default()
+    };
+    assert_eq!(
+        parse_limited(Format::Dot, &chain, &limits)
+            .unwrap_err()
+            .code(),
+        "limit_exceeded"
+    );
+    // Default statements are not copied at all, so they cost nothing.
+    let defaults = format!(
+        "digraph {{ node [big=\"{big}\"]; edge [big=\"{big}\"]; {} }}",
+        (0..2_000)
+            .map(|i| format!("m{i} -> m{}", i + 1))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let graph = parse_limited(Format::Dot, &defaults, &limits).unwrap();
+    assert!(graph.nodes.iter().all(|n| n.attributes.is_empty()));
+    assert!(graph.edges.iter().all(|e| e.attributes.is_empty()));
+}
+
+#[test]
+fn every_format_counts_what_it_makes_against_the_import_bound() {
+    let limits = Limits {
+        max_import_bytes: 64 << 10,
+        ..Limits::default()
+    };
+    let rows = 2_000;
+    let mut net = Network::new();
+    for i in 0..rows {
+        let (a, b) = (format!("a{i}"), format!("b{i}"));
+        net.add_node(&a).unwrap();
+        net.add_node(&b).unwrap();
+        net.add_edge(&a, &b, 1.0).unwrap();
+    }
+    for format in Format::ALL.into_iter().filter(|f| f.can_import()) {
+        let text = export(&net, format, None);
+        let e = parse_limited(format, &text, &limits).unwrap_err();
+        assert_eq!(e.code(), "limit_exceeded", "{format:?}");
+        assert!(e.to_string().contains(format.name()), "{format:?}: {e}");
+        assert!(parse_limited(format, &text, &Limits::default()).is_ok());
+    }
+}

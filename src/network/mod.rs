@@ -30,6 +30,7 @@ pub mod describe;
 pub mod diff;
 mod edge_ids;
 pub mod edit;
+pub mod estimate;
 mod id_index;
 mod nearest;
 pub mod options;

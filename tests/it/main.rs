@@ -16,6 +16,7 @@ mod hostile_wire;
 mod http;
 mod http_slow_clients;
 mod http_ui;
+mod import_bounds;
 mod mcp_analysis_tools;
 mod mcp_core_tools;
 mod mcp_edit_tools;

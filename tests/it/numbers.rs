@@ -147,3 +147,63 @@ fn numeric_errors_speak_json() {
     let ok = call(&server, "network_descendants", "limit", json!(1.0)).unwrap();
     assert_eq!(ok["nodes"].as_array().unwrap().len(), 1);
 }
+
+/// The audit's example: two ids past 2^64 that read as the same `f64`, an edge
+/// between them, and values past 64 bits at both ends, in every import format.
+#[test]
+fn imported_integers_past_64_bits_keep_their_exact_text() {
+    let (a, b, low) = (
+        "18446744073709551616",
+        "18446744073709551617",
+        "-9223372036854775809",
+    );
+    let documents = [
+        (
+            "node_link_json",
+            format!(
+                r#"{{"nodes": [{{"id": {a}, "v": {low}}}, {{"id": {b}}}], "edges": [{{"source": {a}, "target": {b}, "v": {low}}}]}}"#
+            ),
+        ),
+        ("edge_list_csv", format!("source,target,v\n{a},{b},{low}\n")),
+        (
+            "dot",
+            format!("digraph {{ {a} [v={low}]; {a} -> {b} [v={low}] }}"),
+        ),
+        (
+            "graphml",
+            format!(
+                r#"<graphml><key id="v" attr.name="v" attr.type="long"/><graph><node id="{a}"><data key="v">{low}</data></node><edge source="{a}" target="{b}"><data key="v">{low}</data></edge></graph></graphml>"#
+            ),
+        ),
+    ];
+    let server = server();
+    for (format, content) in documents {
+        let name = format!("big_{format}");
+        let out = server
+            .dispatch(Call::new(
+                "network_import",
+                json!({"network_name": name, "format": format, "content": content}),
+            ))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (&out["nodes_created"], &out["edges_created"]),
+            (&json!(2), &json!(1)),
+            "{format}: two nodes, not one"
+        );
+        let edges = server
+            .dispatch(Call::new(
+                "network_list_edges",
+                json!({"network_name": name}),
+            ))
+            .unwrap()
+            .unwrap();
+        let edge = &edges["edges"][0];
+        assert_eq!(
+            (&edge["source"], &edge["target"]),
+            (&json!(a), &json!(b)),
+            "{format}: {edges}"
+        );
+        assert_eq!(edge["attributes"]["v"], json!(low), "{format}: {edges}");
+    }
+}

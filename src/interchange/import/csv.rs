@@ -5,20 +5,21 @@
 //! ignored (the network assigns ids). Every other column is an edge attribute: an
 //! empty cell means the attribute is absent; `true`/`false` become booleans, text
 //! that is exactly a JSON number becomes a number (integer or float), anything else
-//! is a string. Nodes are created from the endpoints in order of first appearance;
+//! is a string, and an integer past 64 bits a string of its exact text. Nodes are created from the endpoints in order of first appearance;
 //! an edge list cannot hold isolated nodes, node attributes or node data.
 //! Rows are numbered by the line they start on (the header is line 1).
 
 use serde_json::Map;
 
 use crate::error::Result;
+use crate::interchange::meter::Meter;
 use crate::interchange::{Format, ImportedGraph, invalid, values};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec};
 
 const FORMAT: Format = Format::EdgeListCsv;
 
 /// Parses a CSV edge list. O(size of the document).
-pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
+pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     let content = content.strip_prefix('\u{FEFF}').unwrap_or(content);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -92,9 +93,11 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
                 map.insert(name.to_string(), values::infer_scalar(text));
             }
         }
+        let (source, target) = (cell(source), cell(target));
+        meter.edge(source, target, &map, || format!("at row {row}"))?;
         graph.edges.push(EdgeSpec {
-            source: cell(source).to_string(),
-            target: cell(target).to_string(),
+            source: source.to_string(),
+            target: target.to_string(),
             weight,
             attributes: map,
         });

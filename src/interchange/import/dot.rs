@@ -21,9 +21,16 @@
 //! writes it for display); every other value becomes a boolean when it is exactly
 //! `true`/`false`, a number when it is exactly a JSON number, else a string. A
 //! top-level `description=…` (or `graph [description=…]`) is the description.
-//! Default attribute statements (`node [...]`, `edge [...]`) are ignored; the
-//! attributes of a node declared twice are merged, later values winning (as in
-//! Graphviz).
+//! Default attribute statements (`node [...]`, `edge [...]`) are ignored, so they
+//! are never copied onto the nodes and edges that follow them; the attributes of
+//! a node declared twice are merged, later values winning (as in Graphviz). An
+//! attribute value that is an integer past 64 bits stays a string of its exact
+//! text (ids are text already), and so does such an integer in a node's `data`.
+//!
+//! What the import materialises is counted before it is made: an edge statement
+//! between subgraphs, or a chain, copies its attributes and endpoint ids onto
+//! every edge it stands for, so the whole expansion is charged to the meter
+//! first (`--max-import-memory`), and refused naming the statement.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -34,8 +41,10 @@ use hashbrown::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::interchange::meter::Meter;
 use crate::interchange::{Format, ImportedGraph, invalid, line_col, values};
 use crate::limits::Limits;
+use crate::network::estimate::{EDGE_BYTES, attribute_bytes, value_bytes};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::Dot;
@@ -118,8 +127,7 @@ struct PendingEdge {
 }
 
 /// The AST walk: nodes in order of first mention, edges in statement order.
-#[derive(Default)]
-struct Walk {
+struct Walk<'m> {
     nodes: Vec<PendingNode>,
     index: HashMap<String, usize>,
     edges: Vec<PendingEdge>,
@@ -128,6 +136,8 @@ struct Walk {
     head: Option<String>,
     /// The most edges the walk may produce.
     max_edges: usize,
+    /// The memory the walk makes, counted before it is made.
+    meter: &'m mut Meter,
 }
 
 /// Node slots mentioned in a subgraph, in order of first mention, without repeats.
@@ -145,20 +155,61 @@ impl Members {
     }
 }
 
-impl Walk {
+impl Walk<'_> {
     /// The slot of node `id`, created on first mention.
-    fn see(&mut self, id: &Id) -> usize {
+    fn see(&mut self, id: &Id) -> Result<usize> {
         let id = text(id);
         if let Some(&slot) = self.index.get(&id) {
-            return slot;
+            return Ok(slot);
         }
+        self.meter.node(&id, &Map::new(), None, || {
+            format!("node '{}'", crate::error::clip(&id, 64))
+        })?;
         let slot = self.nodes.len();
         self.index.insert(id.clone(), slot);
         self.nodes.push(PendingNode {
             id,
             attributes: Map::new(),
         });
-        slot
+        Ok(slot)
+    }
+
+    /// Charges the edges from every node of `sources` to every node of `ends`,
+    /// each with its own copy of `attributes` and of its endpoint ids, before any
+    /// is made.
+    fn charge_edges(
+        &mut self,
+        sources: &[usize],
+        ends: &[usize],
+        attributes: &[(String, String)],
+    ) -> Result<()> {
+        let ids = |slots: &[usize]| {
+            slots
+                .iter()
+                .map(|&slot| self.nodes[slot].id.len())
+                .fold(0usize, usize::saturating_add)
+        };
+        let (source_ids, end_ids) = (ids(sources), ids(ends));
+        let attribute_text = attributes
+            .iter()
+            .map(|(key, value)| attribute_bytes(key, &Value::Null).saturating_add(value.len()))
+            .fold(0usize, usize::saturating_add);
+        let product = sources.len().saturating_mul(ends.len());
+        let bytes = product
+            .saturating_mul(EDGE_BYTES.saturating_add(attribute_text))
+            .saturating_add(source_ids.saturating_mul(ends.len()))
+            .saturating_add(end_ids.saturating_mul(sources.len()));
+        let first = |slots: &[usize]| {
+            slots.first().map_or(String::new(), |&slot| {
+                crate::error::clip(&self.nodes[slot].id, 64).to_string()
+            })
+        };
+        let (from, to) = (first(sources), first(ends));
+        self.meter.charge(bytes, || {
+            format!(
+                "the edge statement from '{from}' to '{to}' stands for {product} edge(s), each with its own copy of the statement's {attribute_text} bytes of attributes and of its endpoint ids"
+            )
+        })
     }
 
     /// Walks statements; `members` collects the nodes they mention (for a
@@ -168,11 +219,21 @@ impl Walk {
         for stmt in stmts {
             match stmt {
                 Stmt::Node(node) => {
-                    let slot = self.see(&node.id.0);
+                    let slot = self.see(&node.id.0)?;
                     members.add(slot);
-                    let attributes = &mut self.nodes[slot].attributes;
                     for Attribute(key, value) in &node.attributes {
-                        attributes.insert(text(key), Value::String(text(value)));
+                        let (key, value) = (text(key), text(value));
+                        let id = &self.nodes[slot].id;
+                        self.meter.attribute(&key, &value, || {
+                            format!(
+                                "attribute '{}' of node '{}'",
+                                crate::error::clip(&key, 64),
+                                crate::error::clip(id, 64)
+                            )
+                        })?;
+                        self.nodes[slot]
+                            .attributes
+                            .insert(key, Value::String(value));
                     }
                 }
                 Stmt::Edge(edge) => {
@@ -202,6 +263,7 @@ impl Walk {
                             if self.edges.len().saturating_add(product) > self.max_edges {
                                 return Err(Limits::import_edges_exceeded(self.max_edges));
                             }
+                            self.charge_edges(sources, &ends, &attributes)?;
                             for &source in sources {
                                 for &target in &ends {
                                     self.edges.push(PendingEdge {
@@ -242,7 +304,7 @@ impl Walk {
     /// in a subgraph (whose own statements are walked as well).
     fn vertex(&mut self, vertex: &Vertex) -> Result<Vec<usize>> {
         Ok(match vertex {
-            Vertex::N(node) => vec![self.see(&node.0)],
+            Vertex::N(node) => vec![self.see(&node.0)?],
             Vertex::S(sub) => {
                 let mut inner = Members::default();
                 self.stmts(&sub.stmts, false, &mut inner)?;
@@ -722,7 +784,7 @@ fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
 /// stands for every pair of their nodes, so a small document can stand for very
 /// many: they are counted as the walk makes them). O(size of the document +
 /// edges produced).
-pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
+pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Result<ImportedGraph> {
     let prepared = prepare(content);
     let too_deep = || {
         invalid(
@@ -770,17 +832,20 @@ pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
         DotGraph::DiGraph { stmts, .. } | DotGraph::Graph { stmts, .. } => stmts,
     };
     let mut walk = Walk {
+        nodes: Vec::new(),
+        index: HashMap::new(),
+        edges: Vec::new(),
+        description: None,
         head: prepared.head,
         max_edges,
-        ..Walk::default()
+        meter,
     };
     walk.stmts(stmts, true, &mut Members::default())?;
 
     let ids: Vec<String> = walk.nodes.iter().map(|n| n.id.clone()).collect();
-    let nodes = walk
-        .nodes
-        .into_iter()
-        .map(|pending| {
+    let mut nodes = Vec::with_capacity(walk.nodes.len());
+    for pending in walk.nodes {
+        {
             let mut node = NodeSpec {
                 id: pending.id,
                 data: None,
@@ -792,9 +857,17 @@ pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
                 };
                 match key.as_str() {
                     "data" => {
-                        node.data =
-                            Some(serde_json::from_str(&text).unwrap_or(Value::String(text)))
-                                .filter(|d| !d.is_null());
+                        let data = match values::parse_json_exact(&text) {
+                            Ok((data, _)) => data,
+                            Err(_) => Value::String(text),
+                        };
+                        // Its text was counted; a parsed value can take a few
+                        // times more, counted before it is kept.
+                        let id = &node.id;
+                        walk.meter.charge(value_bytes(&data), || {
+                            format!("the data of node '{}'", crate::error::clip(id, 64))
+                        })?;
+                        node.data = Some(data).filter(|d| !d.is_null());
                     }
                     "label"
                         if text == node.id
@@ -805,9 +878,9 @@ pub(crate) fn parse(content: &str, max_edges: usize) -> Result<ImportedGraph> {
                     }
                 }
             }
-            node
-        })
-        .collect();
+            nodes.push(node);
+        }
+    }
 
     let mut edges = Vec::with_capacity(walk.edges.len());
     for (i, edge) in walk.edges.into_iter().enumerate() {

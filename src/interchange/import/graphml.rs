@@ -12,8 +12,16 @@
 //! skipped. Edge ids and `edgedefault` are ignored: every edge is read as
 //! `source → target`. Nested graphs and hyperedges are rejected.
 //!
+//! An `int` or `long` value past 64 bits (below −2^63 or above 2^64 − 1) is
+//! kept as a string of its exact decimal text, and so is such an integer inside
+//! the JSON of `data_json`. What the import materialises is counted against the
+//! meter before it is made, each copy of a `<default>` included, so a long
+//! default given to many elements is refused by name (`--max-import-memory`).
+//!
 //! Errors name the line and column and the element path, e.g.
 //! `line 12, column 5 (graphml/graph/node[3])` (indexes 0-based).
+
+use std::rc::Rc;
 
 use hashbrown::HashMap;
 use quick_xml::XmlVersion;
@@ -23,7 +31,9 @@ use serde_json::{Map, Value};
 
 use super::super::export::graphml::{DATA_KEY, DESCRIPTION_KEY, WEIGHT_KEY};
 use crate::error::Result;
+use crate::interchange::meter::Meter;
 use crate::interchange::{Format, ImportedGraph, invalid, line_col, values};
+use crate::network::estimate::value_bytes;
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::Graphml;
@@ -43,7 +53,9 @@ struct Key {
     domain: String,
     name: String,
     kind: Kind,
-    default: Option<String>,
+    /// Shared, not copied, by every element it is given to: only the value made
+    /// from it is materialised, and counted, per element.
+    default: Option<Rc<str>>,
 }
 
 /// The element whose `<data>` children are being read.
@@ -55,6 +67,7 @@ enum Owner {
 
 struct State<'a> {
     content: &'a str,
+    meter: &'a mut Meter,
     keys: HashMap<String, Key>,
     key_order: Vec<String>,
     path: Vec<String>,
@@ -75,11 +88,12 @@ struct State<'a> {
 }
 
 /// Parses GraphML. O(size of the document).
-pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
+pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     let mut reader = Reader::from_str(content);
     reader.config_mut().trim_text(false);
     let mut state = State {
         content,
+        meter,
         keys: HashMap::default(),
         key_order: Vec::new(),
         path: Vec::new(),
@@ -135,13 +149,40 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
     Ok(state.graph)
 }
 
+/// `"line L, column C (graphml/graph/node[3])"`.
+fn location(content: &str, path: &[String], pos: usize) -> String {
+    format!("{} ({})", line_col(content, pos), path.join("/"))
+}
+
+/// What to name when the value of `key` on the element at `path` (`default`:
+/// its `<default>` of `len` bytes) passes the import's memory bound.
+fn cause(
+    content: &str,
+    path: &[String],
+    key: &Key,
+    len: usize,
+    default: bool,
+    pos: usize,
+) -> String {
+    let name = crate::error::clip(&key.name, 64);
+    let at = location(content, path, pos);
+    if default {
+        let element = path.last().map_or("", String::as_str);
+        let domain = match key.domain.as_str() {
+            "all" => "element",
+            domain => domain,
+        };
+        format!(
+            "key '{name}' copies its {len}-byte <default> onto {element} and onto every other {domain} without a <data> of its own for it (at {at})"
+        )
+    } else {
+        format!("the value of key '{name}' at {at}")
+    }
+}
+
 impl State<'_> {
     fn location(&self, pos: usize) -> Option<String> {
-        Some(format!(
-            "{} ({})",
-            line_col(self.content, pos),
-            self.path.join("/")
-        ))
+        Some(location(self.content, &self.path, pos))
     }
 
     fn error(&self, pos: usize, message: impl Into<String>) -> crate::Error {
@@ -237,6 +278,9 @@ impl State<'_> {
                     return Err(self.error(pos, "<node> must be a direct child of <graph>"));
                 }
                 let id = self.required(e, "id", pos)?;
+                let (content, path) = (self.content, &self.path);
+                self.meter
+                    .node(&id, &Map::new(), None, || location(content, path, pos))?;
                 self.owner = Some(Owner::Node(NodeSpec {
                     id,
                     data: None,
@@ -250,6 +294,10 @@ impl State<'_> {
                 }
                 let source = self.required(e, "source", pos)?;
                 let target = self.required(e, "target", pos)?;
+                let (content, path) = (self.content, &self.path);
+                self.meter.edge(&source, &target, &Map::new(), || {
+                    location(content, path, pos)
+                })?;
                 let spec = EdgeSpec {
                     source,
                     target,
@@ -320,7 +368,7 @@ impl State<'_> {
                 if let Some((key, text, markup)) = self.data.take() {
                     // Markup inside <data> (yEd graphics, say) is not a scalar: skip it.
                     if !markup {
-                        self.set(&key, &text, pos)?;
+                        self.set(&key, &text, false, pos)?;
                     }
                     self.seen.push(key);
                 }
@@ -329,7 +377,7 @@ impl State<'_> {
                 if let (Some(id), Some(text)) = (&self.key, self.default.take())
                     && let Some(key) = self.keys.get_mut(id)
                 {
-                    key.default = Some(text);
+                    key.default = Some(Rc::from(text));
                 }
             }
             "key" => self.key = None,
@@ -359,7 +407,7 @@ impl State<'_> {
 
     /// Gives the current element the default of every key of its domain it has no value for.
     fn apply_defaults(&mut self, domain: &str, pos: usize) -> Result<()> {
-        let pending: Vec<(String, String)> = self
+        let pending: Vec<(String, Rc<str>)> = self
             .key_order
             .iter()
             .filter(|id| !self.seen.contains(id))
@@ -367,29 +415,36 @@ impl State<'_> {
                 let key = &self.keys[id];
                 let applies = key.domain == domain || key.domain == "all";
                 match (&key.default, applies) {
-                    (Some(default), true) => Some((id.clone(), default.clone())),
+                    (Some(default), true) => Some((id.clone(), Rc::clone(default))),
                     _ => None,
                 }
             })
             .collect();
         for (id, default) in pending {
-            self.set(&id, &default, pos)?;
+            self.set(&id, &default, true, pos)?;
         }
         Ok(())
     }
 
-    /// Stores one value on the current element.
-    fn set(&mut self, key_id: &str, text: &str, pos: usize) -> Result<()> {
+    /// Stores one value on the current element (`default`: the key's
+    /// `<default>`), counting what it materialises first.
+    fn set(&mut self, key_id: &str, text: &str, default: bool, pos: usize) -> Result<()> {
         let Some(key) = self.keys.get(key_id).cloned() else {
             return Ok(());
         };
         match &self.owner {
             Some(Owner::Node(_)) if key_id == DATA_KEY => {
-                let data: Value = serde_json::from_str(text).map_err(|e| {
+                // One value is parsed at a time, at most a few times its text;
+                // what is kept is counted before it is kept.
+                let (data, _) = values::parse_json_exact(text).map_err(|e| {
                     self.error(
                         pos,
                         format!("the node's data (key '{DATA_KEY}') is not valid JSON: {e}"),
                     )
+                })?;
+                let (content, path) = (self.content, &self.path);
+                self.meter.charge(value_bytes(&data), || {
+                    cause(content, path, &key, text.len(), default, pos)
                 })?;
                 if let Some(Owner::Node(node)) = &mut self.owner {
                     node.data = Some(data).filter(|d| !d.is_null());
@@ -412,10 +467,20 @@ impl State<'_> {
                 return Ok(());
             }
             Some(Owner::Graph) if key.name == "description" || key_id == DESCRIPTION_KEY => {
+                let (content, path) = (self.content, &self.path);
+                self.meter.charge(text.len(), || {
+                    cause(content, path, &key, text.len(), default, pos)
+                })?;
                 self.graph.description = Some(text.to_string());
                 return Ok(());
             }
             _ => {}
+        }
+        if matches!(self.owner, Some(Owner::Node(_) | Owner::Edge(..))) {
+            let (content, path) = (self.content, &self.path);
+            self.meter.attribute(&key.name, text, || {
+                cause(content, path, &key, text.len(), default, pos)
+            })?;
         }
         let value = self.typed(&key, text, pos)?;
         match &mut self.owner {
@@ -450,6 +515,9 @@ impl State<'_> {
                     Value::from(i)
                 } else if let Ok(u) = trimmed.parse::<u64>() {
                     Value::from(u)
+                } else if values::is_big_integer(trimmed) {
+                    // Past 64 bits: its exact text, never the nearest float.
+                    Value::String(trimmed.to_string())
                 } else {
                     return Err(bad("an integer"));
                 }

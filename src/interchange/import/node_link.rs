@@ -8,11 +8,17 @@
 //! (absent: 1.0). Every other key is an attribute and must be a scalar (string,
 //! number, boolean or null); an array or object is an error naming its path.
 //! `graph.description`, when a string, is the description.
+//!
+//! An integer past 64 bits (below −2^63 or above 2^64 − 1) keeps its exact
+//! decimal text: as an id it is that text, as an attribute value or inside
+//! `data` a string holding it; as a weight it is the nearest float, as every
+//! weight is ([`values::parse_json_exact`]).
 
 use serde_json::{Map, Value};
 
 use crate::error::Result;
-use crate::interchange::{Format, ImportedGraph, invalid};
+use crate::interchange::meter::Meter;
+use crate::interchange::{Format, ImportedGraph, invalid, values};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::NodeLinkJson;
@@ -22,8 +28,8 @@ fn error(path: String, message: impl Into<String>) -> crate::Error {
 }
 
 /// Parses node-link JSON. O(size of the document).
-pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
-    let document: Value = serde_json::from_str(content).map_err(|e| {
+pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
+    let (document, quoted) = values::parse_json_exact(content).map_err(|e| {
         invalid(
             FORMAT,
             Some(format!("line {}, column {}", e.line(), e.column())),
@@ -89,6 +95,7 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
         };
         let data = object.shift_remove("data").filter(|d| !d.is_null());
         let attributes = scalars(object, &format!("nodes[{i}]"))?;
+        meter.node(&id, &attributes, data.as_ref(), || format!("at nodes[{i}]"))?;
         graph.nodes.push(NodeSpec {
             id,
             data,
@@ -123,6 +130,15 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
         let weight = match object.shift_remove("weight") {
             None | Some(Value::Null) => DEFAULT_WEIGHT,
             Some(Value::Number(n)) => n.as_f64().unwrap_or(DEFAULT_WEIGHT),
+            // An integer past 64 bits that the reader quoted: a weight is a float.
+            Some(Value::String(s)) if quoted && values::is_big_integer(&s) => {
+                values::parse_weight(&s).ok_or_else(|| {
+                    error(
+                        format!("{path}.weight"),
+                        "\"weight\" must be a finite number",
+                    )
+                })?
+            }
             Some(_) => {
                 return Err(error(
                     format!("{path}.weight"),
@@ -131,6 +147,7 @@ pub(crate) fn parse(content: &str) -> Result<ImportedGraph> {
             }
         };
         let attributes = scalars(object, &path)?;
+        meter.edge(&source, &target, &attributes, || format!("at {path}"))?;
         graph.edges.push(EdgeSpec {
             source,
             target,

@@ -5,7 +5,8 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex, PoisonError};
 use tracing::info;
 
 use super::common::{Success, batch_item_error, check_range};
@@ -14,7 +15,9 @@ use crate::interchange::{self, Format, ImportedGraph};
 use crate::limits::Limits;
 use crate::mcp::resources::export_uri;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, attributes_bytes, value_bytes};
 use crate::network::{Direction, Network};
+use crate::registry::NetworkRegistry;
 
 /// Keeps a default export of a neighbourhood within about 8 KB (see BENCHMARKS.md).
 const DEFAULT_EXPORT_LIMIT: usize = 25;
@@ -246,14 +249,20 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     let format = Format::from(p.format);
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
-    let max_edges = ctx.limits.max_import_edges.min(ctx.limits.max_edges);
-    let graph = interchange::parse_bounded(format, &p.content, max_edges)?;
+    // Edges and materialised memory are both counted while the document is read.
+    let graph = interchange::parse_limited(format, &p.content, ctx.limits)?;
     let items = (graph.nodes.len() + graph.edges.len()) as u64;
     progress.report(
         PROGRESS_PARSED,
         PROGRESS_TOTAL,
         &format!("parsed {items} nodes and edges; validating"),
     );
+    // All networks together, counted before any network's lock is held (the
+    // target's write lock below included), so the count never waits on itself.
+    if let Some(held) = memory_held(ctx) {
+        ctx.limits
+            .check_memory(held, graph_bytes(&graph), "this import")?;
+    }
     // The last moment a cancellation can stop the import: nothing is applied yet.
     let ready = |net: &Network, graph: &ImportedGraph| -> Result<()> {
         check_limits(ctx.limits, net, graph)?;
@@ -303,6 +312,75 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         node_count,
         edge_count,
     })
+}
+
+/// The estimated bytes `graph` adds to a network, in the units of
+/// [`Network::estimated_bytes`] (an upper bound in mode "merge", where existing
+/// nodes are kept as they are). O(items).
+fn graph_bytes(graph: &ImportedGraph) -> usize {
+    let nodes = graph.nodes.iter().map(|node| {
+        (NODE_BYTES + node.id.len())
+            .saturating_add(attributes_bytes(&node.attributes))
+            .saturating_add(node.data.as_ref().map_or(0, value_bytes))
+    });
+    let edges = graph
+        .edges
+        .iter()
+        .map(|edge| EDGE_BYTES.saturating_add(attributes_bytes(&edge.attributes)));
+    nodes.chain(edges).fold(0, usize::saturating_add)
+}
+
+/// Each network's estimate at the state it was computed at: instance → (version,
+/// bytes). Equal (instance, version) means equal content, so an entry is exact
+/// until its network changes; only networks written since the last count are
+/// walked again.
+static ESTIMATES: LazyLock<Mutex<HashMap<u64, (u64, usize)>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// [`Network::estimated_bytes`], from [`ESTIMATES`] when the network has not
+/// changed since it was last counted.
+pub(crate) fn network_bytes(net: &Network) -> usize {
+    let (instance, version) = (net.instance(), net.version());
+    let cache = || ESTIMATES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&(at, bytes)) = cache().get(&instance)
+        && at == version
+    {
+        return bytes;
+    }
+    // Counted without the cache's lock held: it may take a while on a big network.
+    let bytes = net.estimated_bytes();
+    cache().insert(instance, (version, bytes));
+    bytes
+}
+
+/// The estimated bytes all networks of `registry` hold (`--max-memory`). Takes
+/// each network's read lock in turn, never two at once; call it holding none.
+/// Entries of networks no longer in the registry are dropped from the cache.
+pub(crate) fn networks_bytes(registry: &NetworkRegistry) -> usize {
+    let mut live = HashSet::new();
+    let mut total = 0usize;
+    for name in registry.names() {
+        // A network deleted meanwhile holds nothing.
+        if let Ok((instance, bytes)) =
+            registry.read(&name, |net| Ok((net.instance(), network_bytes(net))))
+        {
+            live.insert(instance);
+            total = total.saturating_add(bytes);
+        }
+    }
+    // Another server in the same process may lose entries here: it only counts
+    // them again.
+    ESTIMATES
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|instance, _| live.contains(instance));
+    total
+}
+
+/// What all networks hold, when `--max-memory` bounds it (`None` when it is
+/// off, so that nothing is counted). Call it holding no network's lock.
+pub(crate) fn memory_held(ctx: &ToolContext<'_>) -> Option<usize> {
+    (ctx.limits.max_memory != usize::MAX).then(|| networks_bytes(ctx.registry))
 }
 
 /// Checks the configured caps before anything is applied.

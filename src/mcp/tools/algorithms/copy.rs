@@ -16,6 +16,7 @@ use super::MAX_REDUCTION_WORK;
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::Success;
+use crate::mcp::tools::interchange::{memory_held, network_bytes};
 use crate::network::subgraph::Extract;
 use crate::network::{Direction, Network, validate};
 
@@ -186,11 +187,33 @@ fn copy(ctx: &ToolContext<'_>, p: CopyParams) -> Result<CopyOutput> {
         return Err(into_taken(&p.into));
     }
     ctx.limits.check_networks(ctx.registry.len())?;
+    // What all networks hold (`--max-memory`), counted before the source's lock
+    // is taken: the count takes each network's lock in turn.
+    let held = memory_held(ctx);
+    let whole = matches!(
+        p.method,
+        CopyMethod::Whole | CopyMethod::TransitiveReduction
+    );
     let mut copy = ctx.registry.read(&p.network_name, |net| {
         // if_version names the source's state: copy exactly what the caller saw.
         ctx.check_version(&p.network_name, net)?;
+        // A whole copy is as big as its source: refused before it is made.
+        if let Some(held) = held
+            && whole
+        {
+            ctx.limits
+                .check_memory(held, network_bytes(net), "this copy")?;
+        }
         build(ctx, net, &p)
     })?;
+    // A part is counted once made, before it is registered: making it took at
+    // most what the source holds, which the bound admitted.
+    if let Some(held) = held
+        && !whole
+    {
+        ctx.limits
+            .check_memory(held, network_bytes(&copy), "this copy")?;
+    }
     copy.set_name(&p.into);
     let (node_count, edge_count) = (copy.node_count(), copy.edge_count());
     // The version this copy starts at, before anyone else can write to it.
