@@ -340,3 +340,75 @@ impl NetworkRegistry {
         summaries
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::budget::{Budget, Stop};
+
+    #[test]
+    fn listing_never_waits_for_a_held_network() {
+        let registry = NetworkRegistry::new();
+        registry.create("busy", Some("held".into())).unwrap();
+        registry
+            .write("busy", |net| net.add_node("a").map(|_| ()))
+            .unwrap();
+        let network = registry.get("busy").unwrap();
+        let guard = network.write();
+        let list = registry.list();
+        assert_eq!(list.len(), 1);
+        assert_eq!(
+            (list[0].nodes, list[0].description.as_deref()),
+            (1, Some("held"))
+        );
+        drop(guard);
+    }
+
+    #[test]
+    fn a_lock_wait_ends_with_the_budget() {
+        let registry = NetworkRegistry::new();
+        registry.create("busy", None).unwrap();
+        let network = registry.get("busy").unwrap();
+        let guard = network.write();
+        let budget = Budget::unlimited().with_timeout(Duration::from_millis(50));
+        let waited = budget.run(|| registry.read("busy", |net| Ok(net.node_count())));
+        assert!(matches!(waited, Err(Stop::DeadlineExceeded { .. })));
+        drop(guard);
+        assert_eq!(
+            budget.run(|| registry.len()),
+            Err(Stop::DeadlineExceeded {
+                allowed: Duration::from_millis(50)
+            })
+        );
+        let fresh = Budget::unlimited().with_timeout(Duration::from_secs(5));
+        assert_eq!(
+            fresh.run(|| registry.read("busy", |net| Ok(net.node_count()))),
+            Ok(Ok(0))
+        );
+    }
+
+    #[test]
+    fn racing_creates_never_pass_the_network_cap() {
+        let registry = std::sync::Arc::new(NetworkRegistry::new());
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let registry = std::sync::Arc::clone(&registry);
+                std::thread::spawn(move || {
+                    (0..50)
+                        .filter(|i| {
+                            registry
+                                .create_bounded(&format!("n{t}-{i}"), None, 100)
+                                .is_ok()
+                        })
+                        .count()
+                })
+            })
+            .collect();
+        let created: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+        assert_eq!(created, 100);
+        assert_eq!(registry.len(), 100);
+        assert_eq!(registry.names().len(), 100);
+    }
+}

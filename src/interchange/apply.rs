@@ -32,7 +32,10 @@ fn item_error(field: &str, index: usize, inner: Error) -> Error {
 /// imported nodes is created as a plain node, as NetworkX does. The description is
 /// taken only when the network has none. O(nodes + edges).
 pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcome> {
+    // Only the checks charge the call's budget: once the network changes, the
+    // import runs to its end.
     for (index, node) in graph.nodes.iter().enumerate() {
+        crate::budget::charge(1);
         validate::id("node_id", &node.id).map_err(|e| item_error("nodes", index, e))?;
         validate::attributes("attributes", &node.attributes)
             .map_err(|e| item_error("nodes", index, e))?;
@@ -41,6 +44,7 @@ pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcom
         }
     }
     for (index, edge) in graph.edges.iter().enumerate() {
+        crate::budget::charge(1);
         let check = || -> Result<()> {
             validate::id("source", &edge.source)?;
             validate::id("target", &edge.target)?;

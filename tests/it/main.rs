@@ -8,6 +8,7 @@ mod algorithms;
 mod algorithms_groups;
 mod algorithms_hostile;
 mod bad_input;
+mod compute;
 mod concurrency;
 mod durability;
 mod e2e_stdio;

@@ -395,17 +395,18 @@ async fn a_cancelled_import_changes_nothing() {
         .cancel(Some("changed my mind".into()))
         .await
         .expect("cancel sent");
-    // The server reports the end of parsing, then checks for cancellation before it
-    // validates and applies: no later progress may follow.
-    loop {
-        if next(&mut heard).await.starts_with("progress 600") {
-            break;
-        }
+    // The parse stops where it is (its loop checks the call's budget); whatever
+    // progress was already on its way, none says the document is being applied.
+    let mut heard_after = Vec::new();
+    while let Ok(Some(note)) = tokio::time::timeout(Duration::from_secs(2), heard.recv()).await {
+        heard_after.push(note);
+        assert!(heard_after.len() < 100, "progress goes on: {heard_after:?}");
     }
-    let later = tokio::time::timeout(Duration::from_secs(3), heard.recv()).await;
     assert!(
-        later.is_err(),
-        "nothing after the cancellation point: {later:?}"
+        heard_after
+            .iter()
+            .all(|note| !note.contains("applying") && !note.starts_with("progress 1000")),
+        "the cancelled import was applied: {heard_after:?}"
     );
     let net = registry.get("kept").unwrap();
     let net = net.read();

@@ -74,6 +74,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     let mut graph = ImportedGraph::default();
     for record in reader.records() {
         let record = record.map_err(csv_error)?;
+        crate::budget::charge(1 + record.len() as u64);
         let row = record.position().map_or(0, |p| p.line());
         let cell = |i: usize| record.get(i).unwrap_or_default();
         let weight = match weight.map(cell) {

@@ -217,6 +217,7 @@ impl Walk<'_> {
     /// description.
     fn stmts(&mut self, stmts: &[Stmt], top: bool, members: &mut Members) -> Result<()> {
         for stmt in stmts {
+            crate::budget::charge(1);
             match stmt {
                 Stmt::Node(node) => {
                     let slot = self.see(&node.id.0)?;
@@ -265,6 +266,7 @@ impl Walk<'_> {
                             }
                             self.charge_edges(sources, &ends, &attributes)?;
                             for &source in sources {
+                                crate::budget::charge(1 + ends.len() as u64);
                                 for &target in &ends {
                                     self.edges.push(PendingEdge {
                                         source,

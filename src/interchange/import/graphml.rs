@@ -110,6 +110,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     };
     let mut saw_root = false;
     loop {
+        crate::budget::charge(1);
         let pos = reader.buffer_position() as usize;
         let event = reader.read_event().map_err(|e| {
             invalid(

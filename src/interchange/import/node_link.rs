@@ -78,6 +78,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         edges: Vec::with_capacity(edges.len()),
     };
     for (i, item) in nodes.into_iter().enumerate() {
+        crate::budget::charge(1);
         let Value::Object(mut object) = item else {
             return Err(error(
                 format!("nodes[{i}]"),
@@ -103,6 +104,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         });
     }
     for (i, item) in edges.into_iter().enumerate() {
+        crate::budget::charge(1);
         let path = format!("{edges_key}[{i}]");
         let Value::Object(mut object) = item else {
             return Err(error(

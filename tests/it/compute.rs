@@ -1,0 +1,225 @@
+//! The compute pool and the budget, through a real MCP client: calls past their
+//! deadline stop and say what to do instead, a full lane answers `server_busy`
+//! while light calls go on, a cancelled call frees its thread, and a call stopped
+//! at any step changes nothing.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use networks_mcp::budget::Budget;
+use networks_mcp::mcp::compute::ComputeOptions;
+use networks_mcp::mcp::{Call, ServerOptions};
+use rmcp::model::{CallToolRequestParams, ClientRequest};
+use rmcp::service::PeerRequestOptions;
+use serde_json::{Value, json};
+
+use crate::common::{self, Client, err, every_toolset, ok};
+
+/// Every toolset, with one heavy thread, `queued` places in each queue and a
+/// deadline of `seconds`.
+fn pool_options(queued: usize, seconds: u64) -> ServerOptions {
+    ServerOptions {
+        compute: ComputeOptions {
+            threads: 1,
+            max_queued: queued,
+            max_call: Duration::from_secs(seconds),
+        },
+        ..every_toolset()
+    }
+}
+
+/// `g`: a chain of `nodes` nodes with a chord from each node, imported in one call.
+async fn chain(client: &Client, nodes: usize) {
+    let mut csv = String::from("source,target\n");
+    for i in 0..nodes - 1 {
+        writeln!(csv, "n{i},n{}", i + 1).unwrap();
+        writeln!(csv, "n{i},n{}", (i * 7 + 3) % nodes).unwrap();
+    }
+    ok(
+        client,
+        "network_import",
+        json!({"network_name": "g", "format": "edge_list_csv", "content": csv}),
+    )
+    .await;
+}
+
+/// PageRank that cannot converge: it runs until its budget stops it.
+fn endless_pagerank() -> Value {
+    json!({"network_name": "g", "measure": "pagerank", "damping": 1.0,
+           "tolerance": 1e-300, "max_iterations": 100_000})
+}
+
+fn call_params(tool: &str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(map) = arguments else {
+        panic!("arguments are an object")
+    };
+    CallToolRequestParams::new(tool.to_string()).with_arguments(map)
+}
+
+#[tokio::test]
+async fn a_call_past_its_deadline_stops_and_says_what_to_do_instead() {
+    let (client, _) = common::connect(pool_options(8, 1)).await;
+    chain(&client, 2_000).await;
+    let started = Instant::now();
+    let error = err(
+        &client,
+        "network_centrality",
+        endless_pagerank(),
+        "deadline_exceeded",
+    )
+    .await;
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(error["limit_seconds"], 1.0);
+    let message = error["error"].as_str().unwrap();
+    assert!(message.contains("network_centrality"), "{message}");
+    assert!(message.contains("network_copy"), "{message}");
+    // The server goes on serving.
+    ok(&client, "network_describe", json!({"network_name": "g"})).await;
+}
+
+#[tokio::test]
+async fn a_full_lane_answers_server_busy_and_light_calls_go_on() {
+    let (client, _) = common::connect(pool_options(0, 4)).await;
+    chain(&client, 2_000).await;
+    let peer = client.peer().clone();
+    let heavy = tokio::spawn(async move {
+        peer.call_tool(call_params("network_centrality", endless_pagerank()))
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let busy = err(
+        &client,
+        "network_centrality",
+        json!({"network_name": "g", "measure": "degree"}),
+        "server_busy",
+    )
+    .await;
+    assert!(busy["retry_after_ms"].as_u64().unwrap() > 0, "{busy}");
+    let started = Instant::now();
+    ok(
+        &client,
+        "network_get_neighbors",
+        json!({"network_name": "g", "node_id": "n5"}),
+    )
+    .await;
+    ok(&client, "network_list", json!({})).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "light calls waited {:?} behind a heavy one",
+        started.elapsed()
+    );
+    let heavy = heavy.await.unwrap().expect("a reply");
+    let body = heavy.structured_content.expect("structured");
+    assert_eq!(body["code"], "deadline_exceeded", "{body}");
+}
+
+#[tokio::test]
+async fn a_cancelled_call_frees_its_thread() {
+    let (client, _) = common::connect(pool_options(0, 60)).await;
+    chain(&client, 2_000).await;
+    let handle = client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(rmcp::model::Request::new(call_params(
+                "network_centrality",
+                endless_pagerank(),
+            ))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("sent");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The one heavy thread is taken, and no call may queue.
+    err(
+        &client,
+        "network_centrality",
+        json!({"network_name": "g", "measure": "degree"}),
+        "server_busy",
+    )
+    .await;
+    handle.cancel(Some("test".into())).await.expect("cancelled");
+    // Without the cancellation the thread would be busy for 60 s.
+    let started = Instant::now();
+    loop {
+        let outcome = common::call(
+            &client,
+            "network_centrality",
+            json!({"network_name": "g", "measure": "degree"}),
+        )
+        .await;
+        if !outcome.is_error {
+            break;
+        }
+        assert_eq!(outcome.body["code"], "server_busy", "{}", outcome.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the cancelled call still holds its thread"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A write stopped at any step changes nothing: no network appears, grows or moves
+/// its version. Through `dispatch` with step counts, so that every stopping point
+/// of small calls is reached.
+#[test]
+fn a_write_stopped_at_any_step_changes_nothing() {
+    let server = common::unlimited_server();
+    common::dispatch(&server, "network_create", json!({"network_name": "g"})).unwrap();
+    let edges: Vec<Value> = (0..300)
+        .map(|i| json!({"source": format!("n{i}"), "target": format!("n{}", (i * 7 + 1) % 300)}))
+        .collect();
+    common::dispatch(
+        &server,
+        "network_add_edges",
+        json!({"network_name": "g", "create_missing_nodes": true, "edges": edges}),
+    )
+    .unwrap();
+    let mut csv = String::from("source,target\n");
+    for i in 0..300 {
+        writeln!(csv, "m{i},n{i}").unwrap();
+    }
+    let writes = [
+        (
+            "network_copy",
+            json!({"network_name": "g", "into": "g2", "method": "whole"}),
+        ),
+        (
+            "network_import",
+            json!({"network_name": "g", "format": "edge_list_csv", "mode": "merge", "content": csv}),
+        ),
+    ];
+    let snapshot = |server: &networks_mcp::mcp::NetworksServer| server.registry().list();
+    for (tool, arguments) in writes {
+        let mut stopped = 0;
+        for steps in (0..2_000).step_by(37) {
+            let before = snapshot(&server);
+            let budget = Budget::unlimited().with_max_steps(steps);
+            let outcome = server
+                .dispatch(Call::new(tool, arguments.clone()).with_budget(&budget))
+                .expect("a listed tool");
+            match outcome {
+                Err(error) => {
+                    assert_eq!(error.code(), "limit_exceeded", "{tool}: {error}");
+                    assert_eq!(
+                        snapshot(&server),
+                        before,
+                        "{tool} stopped but changed state"
+                    );
+                    stopped += 1;
+                }
+                // It finished within the steps: undo it for the next round.
+                Ok(_) => {
+                    let _ = server.dispatch(Call::new(
+                        "network_delete",
+                        json!({"network_name": "g2", "confirm": true}),
+                    ));
+                    if tool == "network_import" {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(stopped > 3, "{tool} was stopped only {stopped} times");
+    }
+}
