@@ -27,6 +27,7 @@ mod prop_interchange;
 mod reply_sizes;
 mod specs;
 mod storage_faults;
+mod tasks;
 mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
