@@ -386,3 +386,20 @@ async fn a_session_that_ends_stops_its_tasks() {
         before.elapsed()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_holding_many_results_is_answered_directly() {
+    let server = server(|options| options.tasks.max_per_session = 1);
+    let client = tasks_client(&server).await;
+    let pagerank = json!({"network_name": "plan", "measure": "pagerank"});
+    for _ in 0..networks_mcp::mcp::tasks::KEPT_PER_UNFINISHED {
+        let created = start(&client, "network_centrality", pagerank.clone()).await;
+        settle(&client, &created.task.task_id, Duration::from_secs(20)).await;
+    }
+    // Every kept result is still readable, so the next call is not made a
+    // task: it is answered in the reply, as for a client without tasks.
+    let answered = direct(&client, "network_centrality", pagerank).await;
+    assert_ne!(answered.is_error, Some(true), "{answered:?}");
+    let body = answered.structured_content.expect("result");
+    assert_eq!(body["total"], 6, "{body}");
+}
