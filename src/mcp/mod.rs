@@ -809,6 +809,8 @@ impl NetworksServer {
             result = call => result,
             never = stop => match never {},
         };
+        // The last progress report would otherwise stay as the status.
+        task.set_status_message(format!("{name}: finished"));
         match result {
             Ok(value) => Ok(tool_result(value, tool.document)),
             Err(Error::Cancelled { .. }) => Err(TaskExit::Cancelled),

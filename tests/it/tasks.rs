@@ -403,3 +403,68 @@ async fn a_session_holding_many_results_is_answered_directly() {
     let body = answered.structured_content.expect("result");
     assert_eq!(body["total"], 6, "{body}");
 }
+
+/// Over HTTP with protocol 2026-07-28 every request stands alone: a task made by
+/// one request is read by the next, and a 2025 session cannot read it.
+#[test]
+fn over_http_a_sessionless_task_is_read_by_a_later_request_and_not_by_a_session() {
+    use crate::common::http::{Server, Session, client, jsonrpc_body};
+    let server = Server::start(&[], &[]);
+    let http = client();
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "tasks-test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {
+            "extensions": {"io.modelcontextprotocol/tasks": {}}
+        }
+    });
+    let request = |id: u64, method: &str, name: &str, mut params: Value| {
+        params["_meta"] = meta.clone();
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let response = Session::post(&http, &server.url("/mcp"), None, &body)
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method)
+            .header("mcp-name", name)
+            .send()
+            .expect("POST /mcp");
+        jsonrpc_body(response)
+    };
+    let created = request(
+        1,
+        "tools/call",
+        "network_import",
+        json!({"name": "network_import", "arguments": {
+            "network_name": "g", "format": "edge_list_csv", "content": "source,target\na,b\n"
+        }}),
+    );
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"]
+        .as_str()
+        .expect("taskId")
+        .to_string();
+
+    let started = Instant::now();
+    let task = loop {
+        let reply = request(2, "tasks/get", &id, json!({"taskId": id}));
+        if reply["result"]["status"] != "working" {
+            break reply["result"].clone();
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{reply}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(task["status"], "completed", "{task}");
+    assert_eq!(
+        task["result"]["structuredContent"]["edges_created"], 1,
+        "{task}"
+    );
+
+    // A 2025 session that declares the extension on the request.
+    let mut session = Session::open(&server, None);
+    let declared = json!({"io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    }});
+    let reply = session.call("tasks/get", json!({"taskId": id, "_meta": declared}));
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("unknown task"), "{reply}");
+}
