@@ -86,6 +86,12 @@ pub struct Cli {
     #[arg(long, value_name = "SECONDS", default_value_t = crate::mcp::compute::DEFAULT_MAX_CALL_SECONDS, env = "NETWORKS_MCP_MAX_CALL_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub max_call_seconds: u64,
 
+    /// Unfinished MCP tasks one session may have (clients that declare the tasks
+    /// extension get long calls as tasks); past it a call is refused with
+    /// limit_exceeded. Results are kept 5 minutes after a task finishes.
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::tasks::DEFAULT_MAX_TASKS_PER_SESSION as u64, env = "NETWORKS_MCP_MAX_TASKS_PER_SESSION", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_tasks_per_session: u64,
+
     /// Keep the networks in this directory: every write is journaled (fsync) before
     /// its reply, and the state survives restarts and crashes. Without it, state is in memory only.
     #[arg(long, value_name = "DIR", env = "NETWORKS_MCP_DATA_DIR")]
@@ -208,6 +214,7 @@ impl Cli {
             max_queued: self.max_queued_calls as usize,
             max_call: std::time::Duration::from_secs(self.max_call_seconds),
         };
+        options.tasks.max_per_session = self.max_tasks_per_session as usize;
         if !self.toolsets.is_empty() {
             options.toolsets = self.toolsets.iter().copied().collect();
         }

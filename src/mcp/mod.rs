@@ -21,6 +21,7 @@ pub(crate) mod resources;
 mod schema;
 pub mod stdio;
 mod suggest;
+pub mod tasks;
 pub(crate) mod tool;
 pub(crate) mod tools;
 
@@ -32,15 +33,18 @@ use std::time::Instant;
 #[allow(deprecated)] // logging: see above
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
-    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult,
+    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::task_manager::{TaskContext, TaskExit};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, info, warn};
 
 pub use instructions::INSTRUCTIONS;
@@ -68,6 +72,8 @@ pub struct ServerOptions {
     pub clock: Arc<dyn crate::clock::Clock>,
     /// The compute pool's size and the per-call deadline.
     pub compute: compute::ComputeOptions,
+    /// How many tasks a session may hold, and for how long (see [`tasks`]).
+    pub tasks: tasks::TaskOptions,
 }
 
 impl Default for ServerOptions {
@@ -79,6 +85,7 @@ impl Default for ServerOptions {
             limits: crate::limits::Limits::default(),
             clock: Arc::new(crate::clock::SystemClock),
             compute: compute::ComputeOptions::default(),
+            tasks: tasks::TaskOptions::default(),
         }
     }
 }
@@ -91,6 +98,8 @@ pub struct NetworksServer {
     storage: Option<Arc<Storage>>,
     /// What this client session subscribed to (fresh per session, see `for_session`).
     session: Arc<notify::Session>,
+    /// Whose tasks this session may read (fresh per session).
+    task_owner: tasks::Owner,
 }
 
 struct Inner {
@@ -103,6 +112,8 @@ struct Inner {
     listed: Vec<Tool>,
     /// Where every tool call runs (see [`compute`]).
     pool: compute::ComputePool,
+    /// Calls running as MCP tasks, for every session (see [`tasks`]).
+    tasks: tasks::Tasks,
 }
 
 impl NetworksServer {
@@ -120,10 +131,12 @@ impl NetworksServer {
             .collect();
         let changes = notify::ChangeFeed::default();
         let pool = compute::ComputePool::new(&options.compute);
+        let tasks = tasks::Tasks::new(options.tasks);
         NetworksServer {
             registry,
             storage: None,
             session: Arc::new(notify::Session::new(&changes)),
+            task_owner: tasks.new_session(),
             inner: Arc::new(Inner {
                 changes,
                 options,
@@ -131,6 +144,7 @@ impl NetworksServer {
                 tools,
                 listed,
                 pool,
+                tasks,
             }),
         }
     }
@@ -147,6 +161,7 @@ impl NetworksServer {
     pub fn for_session(&self) -> Self {
         NetworksServer {
             session: Arc::new(notify::Session::new(&self.inner.changes)),
+            task_owner: self.inner.tasks.new_session(),
             ..self.clone()
         }
     }
@@ -572,18 +587,57 @@ impl<'a> Call<'a> {
 /// to the session: `(done, total, message)`.
 type ProgressReports = tokio::sync::mpsc::UnboundedReceiver<(u64, u64, String)>;
 
+/// Where a call's progress reports go.
+enum ProgressSink {
+    /// `notifications/progress` for the token the request carried.
+    Notify {
+        peer: rmcp::Peer<RoleServer>,
+        token: rmcp::model::ProgressToken,
+    },
+    /// The task's status message, which `tasks/get` shows: a task outlives its
+    /// request, so there is no request to attach notifications to.
+    Task(TaskContext),
+}
+
+impl ProgressSink {
+    async fn send(&self, done: u64, total: u64, message: String) {
+        match self {
+            ProgressSink::Notify { peer, token } => {
+                let mut param =
+                    rmcp::model::ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total as f64);
+                if !message.is_empty() {
+                    param = param.with_message(message);
+                }
+                if let Err(e) = peer.notify_progress(param).await {
+                    debug!(error = %e, "could not send a progress notification");
+                }
+            }
+            ProgressSink::Task(task) => {
+                let status = if message.is_empty() {
+                    format!("{done} of {total}")
+                } else {
+                    format!("{done} of {total}: {}", crate::error::clip(&message, 256))
+                };
+                task.set_status_message(status);
+            }
+        }
+    }
+}
+
 impl NetworksServer {
     /// Runs `work` on the compute pool (see [`compute`]) under a budget whose
-    /// deadline is `--max-call-seconds` from now and whose flag the client's
-    /// cancellation raises (`notifications/cancelled`, the session closing, or this
-    /// future being dropped with the connection). Progress reports, when the client
-    /// sent a token, become `notifications/progress` meanwhile.
+    /// deadline is `--max-call-seconds` from now and whose flag `cancel` raises:
+    /// for a request, its cancellation (`notifications/cancelled`, the session
+    /// closing); for a task, `tasks/cancel` (see [`tasks`]). Dropping this future
+    /// raises the flag too (the connection went away, or a task expired).
+    /// Progress reports, when someone listens, go to `progress` meanwhile.
     async fn offload<T: Send + 'static>(
         &self,
         operation: &str,
         lane: compute::Lane,
-        context: &RequestContext<RoleServer>,
-        progress: Option<(rmcp::model::ProgressToken, ProgressReports)>,
+        cancel: &CancellationToken,
+        progress: Option<(ProgressSink, ProgressReports)>,
         work: impl FnOnce(&Budget) -> T + Send + 'static,
     ) -> Result<T, Error> {
         let max_call = self.inner.options.compute.max_call;
@@ -594,30 +648,22 @@ impl NetworksServer {
         let run = self
             .inner
             .pool
-            .run(lane, &context.ct, deadline, move || work(&work_budget));
+            .run(lane, cancel, deadline, move || work(&work_budget));
         tokio::pin!(run);
-        let (token, mut reports) = match progress {
-            Some((token, reports)) => (Some(token), Some(reports)),
+        let (sink, mut reports) = match progress {
+            Some((sink, reports)) => (Some(sink), Some(reports)),
             None => (None, None),
         };
         let outcome = loop {
             tokio::select! {
                 outcome = &mut run => break outcome,
-                _ = context.ct.cancelled(), if !budget.is_cancelled() => budget.cancel(),
+                _ = cancel.cancelled(), if !budget.is_cancelled() => budget.cancel(),
                 report = next_report(&mut reports) => {
-                    let (Some(token), Some((done, total, message))) = (&token, report) else {
+                    let (Some(sink), Some((done, total, message))) = (&sink, report) else {
                         reports = None;
                         continue;
                     };
-                    let mut param =
-                        rmcp::model::ProgressNotificationParam::new(token.clone(), done as f64)
-                            .with_total(total as f64);
-                    if !message.is_empty() {
-                        param = param.with_message(message);
-                    }
-                    if let Err(e) = context.peer.notify_progress(param).await {
-                        debug!(error = %e, "could not send a progress notification");
-                    }
+                    sink.send(done, total, message).await;
                 }
             }
         };
@@ -637,31 +683,33 @@ impl NetworksServer {
         })
     }
 
-    /// Runs one tool call on the compute pool: the one path of `tools/call`.
+    /// Runs one tool call on the compute pool: the one path of `tools/call`,
+    /// whether the answer goes back in the reply or into a task. `cancel` stops
+    /// it; `progress` says where its reports go, if anywhere.
     async fn call_off_runtime(
         &self,
         tool: &ToolDef,
         arguments: Value,
-        context: &RequestContext<RoleServer>,
+        client: Option<String>,
+        cancel: &CancellationToken,
+        progress: Option<ProgressSink>,
     ) -> Result<Value, Error> {
-        let client = client_label(context);
-        let token = context.meta.get_progress_token();
-        let (report, reports) = match token {
-            Some(token) => {
+        let (report, reports) = match progress {
+            Some(sink) => {
                 let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(u64, u64, String)>();
                 let report = Box::new(move |done: u64, total: u64, message: &str| {
                     let _ = tx.send((done, total, message.to_string()));
                 }) as Box<tool::Report>;
-                (Some(report), Some((token, rx)))
+                (Some(report), Some((sink, rx)))
             }
             None => (None, None),
         };
-        let progress = tool::Progress::new(report, Some(context.ct.clone()));
+        let progress = tool::Progress::new(report, Some(cancel.clone()));
         let server = self.clone();
         let name = tool.name().to_string();
         let lane = tool.lane();
         let outcome = self
-            .offload(tool.name(), lane, context, reports, move |budget| {
+            .offload(tool.name(), lane, cancel, reports, move |budget| {
                 server.dispatch(
                     Call::new(&name, arguments)
                         .from_client(client.as_deref())
@@ -675,6 +723,123 @@ impl NetworksServer {
                 message: format!("tool '{}' vanished from the table", tool.name()),
             })
         })
+    }
+
+    /// Who may read the tasks this request makes: its session, or, for a request
+    /// without one (2026-07-28 over HTTP), every such request (see [`tasks`]).
+    fn task_owner(&self, context: &RequestContext<RoleServer>) -> tasks::Owner {
+        match context.extensions.get::<axum::http::request::Parts>() {
+            Some(parts) if !parts.headers.contains_key("mcp-session-id") => {
+                tasks::Owner::Sessionless
+            }
+            _ => self.task_owner,
+        }
+    }
+
+    /// Starts `tool` as a task when the client accepts tasks and the tool is one
+    /// of [`tasks::TASK_TOOLS`]; else gives the arguments back for a direct call.
+    fn start_task(
+        &self,
+        tool: &ToolDef,
+        arguments: Value,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, Value> {
+        let accepts_tasks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        if !accepts_tasks || !tasks::runs_as_task(tool.name()) {
+            return Err(arguments);
+        }
+        let owner = self.task_owner(context);
+        let server = self.clone();
+        let client = client_label(context);
+        let name = tool.name().to_string();
+        // A session's tasks stop when it ends: nobody else may read them. A
+        // request without a session ends with its reply, so its tasks run on.
+        let session = matches!(owner, tasks::Owner::Session(_)).then(|| context.peer.clone());
+        let mut arguments = Some(arguments);
+        let started = self.inner.tasks.spawn(owner, tool.name(), |task| {
+            let arguments = arguments.take().unwrap_or(Value::Null);
+            Box::pin(async move {
+                server
+                    .run_task(&name, arguments, client, session, task)
+                    .await
+            })
+        });
+        match started {
+            tasks::Spawned::Task(task) => {
+                info!(tool = tool.name(), task = %task.task_id, "call runs as a task");
+                Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+            }
+            tasks::Spawned::Refused(error) => {
+                warn!(
+                    tool = tool.name(),
+                    code = error.code(),
+                    "task refused: the session's bound is reached"
+                );
+                Ok(CallToolResult::structured_error(error.to_object()).into())
+            }
+            tasks::Spawned::Direct => Err(arguments.unwrap_or(Value::Null)),
+        }
+    }
+
+    /// A task's work: the call a direct `tools/call` makes, stopped by
+    /// `tasks/cancel` or by the end of `session`.
+    async fn run_task(
+        &self,
+        name: &str,
+        arguments: Value,
+        client: Option<String>,
+        session: Option<rmcp::Peer<RoleServer>>,
+        task: TaskContext,
+    ) -> Result<CallToolResult, TaskExit> {
+        let Some(tool) = tools::find(&self.inner.tools, name) else {
+            return Err(TaskExit::Error(error_data(Error::Internal {
+                message: format!("tool '{name}' vanished from the table"),
+            })));
+        };
+        let cancel = CancellationToken::new();
+        let stop = async {
+            tokio::select! {
+                _ = task.cancelled() => {}
+                _ = session_closed(session.as_ref()) => {}
+            }
+            cancel.cancel();
+            // The call sees the flag and ends; this branch must not end first.
+            std::future::pending::<std::convert::Infallible>().await
+        };
+        let call = self.call_off_runtime(
+            tool,
+            arguments,
+            client,
+            &cancel,
+            Some(ProgressSink::Task(task.clone())),
+        );
+        let result = tokio::select! {
+            result = call => result,
+            never = stop => match never {},
+        };
+        // The last progress report would otherwise stay as the status.
+        task.set_status_message(format!("{name}: finished"));
+        match result {
+            Ok(value) => Ok(tool_result(value, tool.document)),
+            Err(Error::Cancelled { .. }) => Err(TaskExit::Cancelled),
+            Err(error) => Ok(CallToolResult::structured_error(error.to_object())),
+        }
+    }
+}
+
+/// Resolves once the session of `peer` has ended; never without a peer. The
+/// session's end is a closed channel that only says so when asked, hence the
+/// look every 100 ms, a small cost next to a call that runs as a task.
+async fn session_closed(peer: Option<&rmcp::Peer<RoleServer>>) {
+    let Some(peer) = peer else {
+        return std::future::pending().await;
+    };
+    let mut every = tokio::time::interval(std::time::Duration::from_millis(100));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    while !peer.is_transport_closed() {
+        every.tick().await;
     }
 }
 
@@ -814,6 +979,7 @@ impl ServerHandler for NetworksServer {
             .enable_resources_list_changed()
             .enable_prompts()
             .enable_logging()
+            .enable_tasks()
             .build();
         let mut capabilities = capabilities;
         let mut ui = rmcp::model::JsonObject::new();
@@ -860,7 +1026,21 @@ impl ServerHandler for NetworksServer {
             return Err(ErrorData::invalid_params(message, Some(object)));
         };
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        match self.call_off_runtime(tool, arguments, &context).await {
+        // A client that accepts tasks gets a handle at once for a long call.
+        let arguments = match self.start_task(tool, arguments, &context) {
+            Ok(task) => return Ok(task),
+            Err(arguments) => arguments,
+        };
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| ProgressSink::Notify {
+                peer: context.peer.clone(),
+                token,
+            });
+        let client = client_label(&context);
+        let call = self.call_off_runtime(tool, arguments, client, &context.ct, progress);
+        match call.await {
             Ok(value) => Ok(tool_result(value, tool.document).into()),
             Err(error) => Ok(CallToolResult::structured_error(error.to_object()).into()),
         }
@@ -900,7 +1080,7 @@ impl ServerHandler for NetworksServer {
             .offload(
                 "resources/read",
                 compute::Lane::Heavy,
-                &context,
+                &context.ct,
                 None,
                 move |budget| budget.run(|| server.resource_read(&uri)),
             )
@@ -961,6 +1141,38 @@ impl ServerHandler for NetworksServer {
             &self.inner.options.toolsets,
         )
         .map(Into::into)
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let owner = self.task_owner(&context);
+        self.inner
+            .tasks
+            .get(owner, &request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = self.task_owner(&context);
+        self.inner
+            .tasks
+            .update(owner, &request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = self.task_owner(&context);
+        self.inner.tasks.cancel(owner, &request.task_id)
     }
 
     #[allow(deprecated)] // logging: see the module's note

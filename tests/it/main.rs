@@ -31,6 +31,7 @@ mod reply_bounds;
 mod reply_sizes;
 mod specs;
 mod storage_faults;
+mod tasks;
 mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
