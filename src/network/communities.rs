@@ -442,16 +442,16 @@ impl Total {
     /// Adds `x` (either sign) to both sums.
     #[inline]
     fn add(&mut self, x: [f64; 2]) {
-        for i in 0..2 {
-            let s = self.sum[i];
-            let t = s + x[i];
+        for ((sum, carry), x) in self.sum.iter_mut().zip(&mut self.carry).zip(x) {
+            let s = *sum;
+            let t = s + x;
             // The low-order bits `t` lost, from whichever term was smaller.
-            self.carry[i] += if s.abs() >= x[i].abs() {
-                (s - t) + x[i]
+            *carry += if s.abs() >= x.abs() {
+                (s - t) + x
             } else {
-                (x[i] - t) + s
+                (x - t) + s
             };
-            self.sum[i] = t;
+            *sum = t;
         }
     }
 }
