@@ -176,7 +176,7 @@ impl NetworksServer {
         };
         let (result, compaction_due) = storage.write(tool.name(), arguments, run, &roll_back);
         if compaction_due && let Err(e) = storage.compact(&self.registry) {
-            error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
+            error!(error = %e, "snapshot failed and its temp file was removed; writes go on in the journal, and the snapshot is tried again after as many more");
         }
         result
     }
