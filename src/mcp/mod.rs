@@ -204,7 +204,7 @@ impl NetworksServer {
         if compaction_due
             && let Err(e) = crate::budget::unbudgeted(|| storage.compact(&self.registry))
         {
-            error!(error = %e, "compaction failed; the journal keeps growing but no write is lost");
+            error!(error = %e, "snapshot failed and its temp file was removed; writes go on in the journal, and the snapshot is tried again after as many more");
         }
         result
     }

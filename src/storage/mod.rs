@@ -17,6 +17,7 @@ pub mod snapshot;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
@@ -141,8 +142,16 @@ pub struct Storage {
     journal: Mutex<JournalState>,
     sync_file: Option<File>,
     durable: Mutex<u64>,
+    /// Set once memory was rolled back to the durable state after a failure:
+    /// the next write first tries to resume (see [`Storage::try_resume`]).
+    resumable: AtomicBool,
     /// Fault injection for tests: the next append fails as a full disk would.
-    fail_next_append: std::sync::atomic::AtomicBool,
+    fail_next_append: AtomicBool,
+    /// Fault injection for tests: the next snapshot fails half-written.
+    fail_next_snapshot: AtomicBool,
+    /// Fault injection for tests: every append, and every attempt to resume,
+    /// fails as on a full disk, until cleared.
+    disk_full: AtomicBool,
 }
 
 impl std::fmt::Debug for Storage {
@@ -298,6 +307,7 @@ impl Storage {
         let (file, sync_file) = if config.read_only {
             (None, None)
         } else {
+            remove_stale_snapshot_temp(dir)?;
             let file = open_journal(&journal_path, disk.torn_tail.then_some(disk.good_len))?;
             let sync_file = file.try_clone().map_err(io_error(&journal_path))?;
             (Some(file), Some(sync_file))
@@ -313,7 +323,10 @@ impl Storage {
             }),
             sync_file,
             durable: Mutex::new(disk.last_seq),
-            fail_next_append: std::sync::atomic::AtomicBool::new(false),
+            resumable: AtomicBool::new(false),
+            fail_next_append: AtomicBool::new(false),
+            fail_next_snapshot: AtomicBool::new(false),
+            disk_full: AtomicBool::new(false),
             _lock: lock,
             config,
         };
@@ -331,8 +344,22 @@ impl Storage {
     /// what a failed write leaves behind.
     #[doc(hidden)]
     pub fn fail_next_append(&self) {
-        self.fail_next_append
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.fail_next_append.store(true, Ordering::Relaxed);
+    }
+
+    /// Makes every append fail with `ENOSPC`, and every attempt to resume
+    /// writes, until called with `false`: a disk that stays full, then has
+    /// space again.
+    #[doc(hidden)]
+    pub fn set_disk_full(&self, full: bool) {
+        self.disk_full.store(full, Ordering::Relaxed);
+    }
+
+    /// Makes the next snapshot fail with `ENOSPC` after writing half of its
+    /// temp file, as a disk filling up mid-snapshot would.
+    #[doc(hidden)]
+    pub fn fail_next_snapshot(&self) {
+        self.fail_next_snapshot.store(true, Ordering::Relaxed);
     }
 
     /// Whether this directory was opened read-only.
@@ -355,6 +382,9 @@ impl Storage {
         apply: impl FnOnce() -> Result<(Value, Option<u64>), Error>,
         roll_back: &dyn Fn(Recovered),
     ) -> (Result<Value, Error>, bool) {
+        if self.resumable.load(Ordering::Relaxed) {
+            self.try_resume();
+        }
         let (seq, output, due) = {
             // Writes apply in the journal's order, one at a time; a write queued
             // here stops waiting when its call is cancelled or out of time.
@@ -375,9 +405,8 @@ impl Storage {
             };
             let payload = serde_json::to_vec(&record).unwrap_or_default();
             let encoded = journal::encode(&payload);
-            let injected = self
-                .fail_next_append
-                .swap(false, std::sync::atomic::Ordering::Relaxed);
+            let injected = self.fail_next_append.swap(false, Ordering::Relaxed)
+                || self.disk_full.load(Ordering::Relaxed);
             let appended = match state.file.as_mut() {
                 Some(_) if injected => Err(io::Error::from_raw_os_error(libc::ENOSPC)),
                 Some(file) => file.write_all(&encoded),
@@ -422,7 +451,7 @@ impl Storage {
         }
         state.failed.as_ref().map(|reason| Error::StorageFailed {
             message: format!(
-                "durable storage failed earlier ({reason}), so writes are refused: no unsaved change is ever acknowledged"
+                "durable storage failed earlier ({reason}), so writes are refused: no unsaved change is ever acknowledged; free space on the disk, and writes resume by themselves with the next one"
             ),
         })
     }
@@ -451,15 +480,64 @@ impl Storage {
         let durable = self.durable.lock();
         let _order = self.journal.lock();
         match read_on_disk(&self.config.dir, *durable) {
-            Ok(disk) => roll_back(Recovered {
-                networks: disk.networks,
-                calls: disk.calls,
-                torn_tail: disk.torn_tail,
-            }),
+            Ok(disk) => {
+                roll_back(Recovered {
+                    networks: disk.networks,
+                    calls: disk.calls,
+                    torn_tail: disk.torn_tail,
+                });
+                // Memory is the durable state again: writes may resume from it.
+                self.resumable.store(true, Ordering::Relaxed);
+            }
             Err(e) => {
                 tracing::error!(error = %e, "could not read the durable state back to roll memory back");
             }
         }
+    }
+
+    /// After a failure and its roll-back: cuts the journal back to its last
+    /// durable record and makes that durable; if both succeed (the disk takes
+    /// writes again), leaves the failed state, so that writes resume by
+    /// themselves once space is free. What is cut was never acknowledged, and
+    /// memory holds no write past it (the roll-back). Pages that failed to
+    /// reach the disk are all past that point, so the fsync here proves the
+    /// whole journal kept. Cheap when it fails: one truncation and one fsync.
+    fn try_resume(&self) {
+        let durable = self.durable.lock();
+        let mut state = self.journal.lock();
+        if state.failed.is_none() || !self.resumable.load(Ordering::Relaxed) {
+            return;
+        }
+        let journal_path = self.config.dir.join(JOURNAL_FILE);
+        let end = match journal_end_through(&self.config.dir, *durable) {
+            Ok(end) => end,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the journal back to resume writes");
+                self.resumable.store(false, Ordering::Relaxed);
+                return;
+            }
+        };
+        let Some(file) = state.file.as_mut() else {
+            return;
+        };
+        let full = self.disk_full.load(Ordering::Relaxed);
+        let cut = file.set_len(end).and_then(|()| {
+            if full {
+                return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+            }
+            use std::io::Seek;
+            file.seek(io::SeekFrom::Start(end))?;
+            file.sync_all()
+        });
+        if let Err(e) = cut {
+            tracing::debug!(path = %journal_path.display(), error = %e, "durable storage still failing; writes stay refused");
+            return;
+        }
+        state.len = end;
+        state.appended = *durable;
+        state.failed = None;
+        self.resumable.store(false, Ordering::Relaxed);
+        tracing::warn!(path = %journal_path.display(), seq = *durable, "durable storage works again; writes resume from the last durable record");
     }
 
     /// Makes every record up to `seq` durable; one fsync covers every writer waiting.
@@ -498,26 +576,21 @@ impl Storage {
         let bytes = snapshot::encode(registry, state.appended);
         let tmp = dir.join(SNAPSHOT_TMP_FILE);
         let final_path = dir.join(SNAPSHOT_FILE);
-        // A stale temp file (or a planted symlink in its place) is removed first:
-        // `create_new` with O_NOFOLLOW then refuses anything that reappears.
-        match std::fs::remove_file(&tmp) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_error(&tmp)(e)),
+        let injected = self.fail_next_snapshot.swap(false, Ordering::Relaxed);
+        if let Err(e) = write_snapshot(dir, &tmp, &final_path, &bytes, injected) {
+            // A partial temp file would hold the space the journal needs (on a
+            // full disk, every later append would fail): remove it, and try
+            // again after as many records as a snapshot is due after.
+            match std::fs::remove_file(&tmp) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    tracing::error!(path = %tmp.display(), error = %e, "cannot remove a failed snapshot's temp file")
+                }
+            }
+            state.since_snapshot = 0;
+            return Err(e);
         }
-        {
-            let mut file = file_options()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-                .map_err(io_error(&tmp))?;
-            file.write_all(&bytes).map_err(io_error(&tmp))?;
-            file.sync_all().map_err(io_error(&tmp))?;
-        }
-        std::fs::rename(&tmp, &final_path).map_err(io_error(&final_path))?;
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io_error(dir))?;
         let journal_path = dir.join(JOURNAL_FILE);
         if let Some(file) = state.file.as_mut() {
             file.set_len(0).map_err(io_error(&journal_path))?;
@@ -531,6 +604,79 @@ impl Storage {
         tracing::info!(bytes = bytes.len(), "snapshot written; journal truncated");
         Ok(())
     }
+}
+
+/// Writes `bytes` as the snapshot: a new temp file (a stale one, or a planted
+/// symlink in its place, removed first: `create_new` with `O_NOFOLLOW` then
+/// refuses anything that reappears), fsync, rename, fsync the directory.
+/// `fail` writes half and fails with `ENOSPC` (fault injection).
+fn write_snapshot(
+    dir: &Path,
+    tmp: &Path,
+    final_path: &Path,
+    bytes: &[u8],
+    fail: bool,
+) -> Result<(), StorageError> {
+    remove_stale_snapshot_temp(dir)?;
+    {
+        let mut file = file_options()
+            .write(true)
+            .create_new(true)
+            .open(tmp)
+            .map_err(io_error(tmp))?;
+        if fail {
+            file.write_all(&bytes[..bytes.len() / 2])
+                .map_err(io_error(tmp))?;
+            return Err(io_error(tmp)(io::Error::from_raw_os_error(libc::ENOSPC)));
+        }
+        file.write_all(bytes).map_err(io_error(tmp))?;
+        file.sync_all().map_err(io_error(tmp))?;
+    }
+    std::fs::rename(tmp, final_path).map_err(io_error(final_path))?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}
+
+/// Removes a snapshot temp file left by a snapshot that did not finish (a
+/// crash, or a full disk before this was cleaned up at once): it is never
+/// read, and it may hold the last free space.
+fn remove_stale_snapshot_temp(dir: &Path) -> Result<(), StorageError> {
+    let tmp = dir.join(SNAPSHOT_TMP_FILE);
+    match std::fs::remove_file(&tmp) {
+        Ok(()) => {
+            tracing::info!(path = %tmp.display(), "removed the temp file of a snapshot that did not finish");
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io_error(&tmp)(e)),
+    }
+}
+
+/// The journal's length through record `seq`: where a resumed journal is cut
+/// back to (records past `seq` never became durable).
+fn journal_end_through(dir: &Path, seq: u64) -> Result<u64, StorageError> {
+    let journal_path = dir.join(JOURNAL_FILE);
+    let bytes = read_file(&journal_path)?.unwrap_or_default();
+    let scan = journal::scan(&bytes).map_err(|c| StorageError::Corrupt {
+        path: journal_path.clone(),
+        offset: c.offset as u64,
+        reason: c.reason,
+    })?;
+    let mut end = 0u64;
+    for payload in &scan.records {
+        let record: Record =
+            serde_json::from_slice(payload).map_err(|e| StorageError::Corrupt {
+                path: journal_path.clone(),
+                offset: end,
+                reason: format!("record is not a journal record: {e}"),
+            })?;
+        if record.seq > seq {
+            break;
+        }
+        end += (journal::HEADER + payload.len()) as u64;
+    }
+    Ok(end)
 }
 
 /// The journal opened for appending: created if missing, cut back to `torn_at` (a

@@ -49,6 +49,64 @@ fn expect(server: &NetworksServer, tool: &str, args: Value, code: &str, field: &
 }
 
 #[test]
+fn a_search_cut_at_its_work_limit_advises_in_its_own_method_s_terms() {
+    let server = server();
+    // all_simple: the one path to t comes last, after every path of the
+    // complete graph; k_shortest: long paths, each alternative a search per
+    // node of the best one (a ladder a0 → … → a1500 with rungs aᵢ → bᵢ₊₁ and
+    // b0 → … → b1500).
+    complete(&server, "k", 12);
+    call(&server, "network_create", json!({"network_name": "ladder"})).unwrap();
+    let mut edges = Vec::new();
+    for i in 0..1500 {
+        for (s, t) in [("a", "a"), ("b", "b"), ("a", "b")] {
+            edges.push(json!({"source": format!("{s}{i}"), "target": format!("{t}{}", i + 1)}));
+        }
+    }
+    call(
+        &server,
+        "network_add_edges",
+        json!({"network_name": "ladder", "edges": edges, "create_missing_nodes": true}),
+    )
+    .unwrap();
+    call(
+        &server,
+        "network_add_node",
+        json!({"network_name": "k", "node_id": "t"}),
+    )
+    .unwrap();
+    call(
+        &server,
+        "network_add_edge",
+        json!({"network_name": "k", "source": "n0", "target": "t"}),
+    )
+    .unwrap();
+    for (network, target, method, says, never) in [
+        ("k", "t", "all_simple", "lower max_depth", "fewer"),
+        (
+            "ladder",
+            "b1500",
+            "k_shortest",
+            "ask for fewer",
+            "max_depth",
+        ),
+    ] {
+        let got = call(
+            &server,
+            "network_paths",
+            json!({"network_name": network, "source": if network == "k" { "n0" } else { "a0" }, "target": target, "method": method, "max_depth": 11, "limit": 20}),
+        )
+        .unwrap();
+        let note = got["more"].as_str().unwrap();
+        assert!(
+            note.contains("work limit") && note.contains(says),
+            "{method}: {note}"
+        );
+        assert!(!note.contains(never), "{method}: {note}");
+    }
+}
+
+#[test]
 fn an_exponential_number_of_paths_is_cut_at_the_work_limit() {
     let server = server();
     complete(&server, "k", 12);

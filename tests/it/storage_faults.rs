@@ -73,7 +73,7 @@ fn a_write_that_fails_to_reach_the_disk_is_never_visible() {
     .unwrap();
     let durable = state(&server);
 
-    storage.fail_next_append();
+    storage.set_disk_full(true);
     let failed = call(
         &server,
         "network_add_node",
@@ -91,7 +91,8 @@ fn a_write_that_fails_to_reach_the_disk_is_never_visible() {
         "the failed write is visible"
     );
     assert_eq!(state(&server), durable);
-    // Storage refuses every later write rather than acknowledge an unsaved one.
+    // While the disk stays full, storage refuses every later write rather than
+    // acknowledge an unsaved one.
     let later = call(
         &server,
         "network_add_node",
@@ -107,6 +108,91 @@ fn a_write_that_fails_to_reach_the_disk_is_never_visible() {
         durable,
         "a restart gives back exactly the durable writes"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn add_node(server: &NetworksServer, id: &str) -> Result<Value, String> {
+    call(
+        server,
+        "network_add_node",
+        json!({"network_name": "g", "node_id": id}),
+    )
+}
+
+fn node_ids(server: &NetworksServer) -> Vec<String> {
+    let registry = server.registry();
+    let net = registry.get("g").unwrap();
+    let net = net.read();
+    net.graph()
+        .node_indices()
+        .map(|ix| net.id_at(ix).to_string())
+        .collect()
+}
+
+#[test]
+fn writes_resume_by_themselves_once_the_disk_takes_them_again() {
+    let dir = temp_dir("resume");
+    let (server, storage) = open(&dir, 1000).unwrap();
+    call(&server, "network_create", json!({"network_name": "g"})).unwrap();
+    add_node(&server, "kept").unwrap();
+    storage.set_disk_full(true);
+    assert_eq!(add_node(&server, "lost").unwrap_err(), "storage_failed");
+    assert_eq!(add_node(&server, "refused").unwrap_err(), "storage_failed");
+    // Space is free again: the next write resumes, with no restart and no
+    // operator.
+    storage.set_disk_full(false);
+    add_node(&server, "after").unwrap();
+    add_node(&server, "more").unwrap();
+    assert_eq!(node_ids(&server), ["kept", "after", "more"]);
+    let live = state(&server);
+    drop((server, storage));
+    let (server, _storage) = open(&dir, 1000).unwrap();
+    assert_eq!(
+        state(&server),
+        live,
+        "a restart gives back what was acknowledged"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failed_snapshot_removes_its_temp_file_and_the_journal_goes_on() {
+    let dir = temp_dir("snapshot-enospc");
+    let tmp = dir.join(networks_mcp::storage::SNAPSHOT_TMP_FILE);
+    // A snapshot is due every 3 records.
+    let (server, storage) = open(&dir, 3).unwrap();
+    call(&server, "network_create", json!({"network_name": "g"})).unwrap();
+    add_node(&server, "a").unwrap();
+    storage.fail_next_snapshot();
+    // The third record makes a snapshot due, which fails half-written; the
+    // write itself was journaled and stands.
+    add_node(&server, "b").unwrap();
+    assert!(!tmp.exists(), "the failed snapshot left {}", tmp.display());
+    add_node(&server, "c").unwrap();
+    add_node(&server, "d").unwrap();
+    assert_eq!(node_ids(&server), ["a", "b", "c", "d"]);
+    let live = state(&server);
+    drop((server, storage));
+    let (server, _storage) = open(&dir, 3).unwrap();
+    assert_eq!(state(&server), live);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn startup_removes_a_stale_snapshot_temp_file() {
+    let dir = temp_dir("stale-tmp");
+    let tmp = dir.join(networks_mcp::storage::SNAPSHOT_TMP_FILE);
+    let (server, storage) = open(&dir, 1000).unwrap();
+    call(&server, "network_create", json!({"network_name": "g"})).unwrap();
+    add_node(&server, "a").unwrap();
+    let live = state(&server);
+    drop((server, storage));
+    // What a snapshot cut short by a full disk (or a crash) leaves.
+    std::fs::write(&tmp, vec![0u8; 1 << 20]).unwrap();
+    let (server, _storage) = open(&dir, 1000).unwrap();
+    assert!(!tmp.exists(), "the stale temp file is still there");
+    assert_eq!(state(&server), live);
+    add_node(&server, "b").unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -23,6 +23,20 @@ const MAX_STEPS: u64 = 20_000_000;
 fn default_paths_limit() -> usize {
     20
 }
+/// What to do when a search stopped at its work limit, in the terms of the
+/// method that ran: only all_simple has a max_depth to lower.
+fn work_limit_note(method: PathMethod) -> String {
+    let advice = match method {
+        PathMethod::AllSimple => "lower max_depth, or ask for k_shortest (the best paths first)",
+        PathMethod::KShortest => {
+            "the paths listed are the shortest; ask for fewer (a lower limit), or search a smaller part of the network (network_copy)"
+        }
+    };
+    format!(
+        "The search stopped at its work limit ({MAX_STEPS} steps), so more paths may exist: {advice}."
+    )
+}
+
 fn default_max_depth() -> usize {
     10
 }
@@ -137,7 +151,11 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
         };
         // Weights are finite, but a long path of huge ones can sum past the range
         // of an f64, which JSON cannot carry.
-        if found.paths.iter().any(|path| !path.total_weight.is_finite()) {
+        if found
+            .paths
+            .iter()
+            .any(|path| !path.total_weight.is_finite())
+        {
             return Err(Error::WeightOverflow {
                 what: format!("a path from '{}' to '{}'", p.source, p.target),
                 hops_possible: false,
@@ -170,9 +188,7 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
         if found.stopped_early {
             // No cursor: the next page would run out of work at the same point.
             paging.truncated = true;
-            paging.add_note(format!(
-                "The search stopped at its work limit ({MAX_STEPS} steps), so more paths may exist: lower max_depth, or ask for k_shortest."
-            ));
+            paging.add_note(work_limit_note(p.method));
         }
         Ok(PathsOutput {
             status: Success::Success,
