@@ -325,6 +325,7 @@ impl Level {
     /// `u` with `label[u] == c` (labels `0..count`).
     fn aggregate(&self, label: &[u32], count: usize) -> Level {
         let n = self.len();
+        crate::budget::charge(n as u64);
         // The members of each community, by counting sort.
         let mut member_start = vec![0usize; count + 1];
         for &c in label {
@@ -555,6 +556,7 @@ impl Mover {
     /// boundary list: O(V + E).
     fn reset(&mut self, level: &Level, start: Option<&[u32]>) {
         let n = level.len();
+        crate::budget::charge(n as u64);
         self.community.clear();
         match start {
             Some(start) => self.community.extend_from_slice(start),
@@ -645,6 +647,7 @@ impl Mover {
     #[inline]
     fn try_move(&mut self, level: &Level, u: usize, per_weight: f64, resolution: f64) -> bool {
         self.work += 1;
+        crate::budget::charge(1);
         if self.foreign[u] == 0 {
             return false;
         }

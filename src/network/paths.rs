@@ -98,6 +98,7 @@ fn dijkstra_core<const TRACK: bool>(
         ..
     }) = heap.pop()
     {
+        crate::budget::charge(1);
         // Lazy deletion: a node is settled by its first (smallest) entry.
         if !settled.visit(node) {
             continue;
@@ -151,6 +152,7 @@ fn bfs_predecessors(net: &Network, from: NodeIndex, to: NodeIndex) -> Vec<NodeIn
     let mut head = 0;
     while let Some(&node) = queue.get(head) {
         head += 1;
+        crate::budget::charge(1);
         buf.clear();
         source.extend_oldest_first(node, Outgoing, &mut buf, |n| {
             pred[n.index()] == NodeIndex::end()
@@ -180,6 +182,7 @@ fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<Nod
     let mut head = 0;
     while let Some(&u) = reached.get(head) {
         head += 1;
+        crate::budget::charge(1);
         for v in graph.neighbors_directed(u, Outgoing) {
             let d = &mut in_degree[v.index()];
             if *d == u32::MAX {
@@ -200,6 +203,7 @@ fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<Nod
     let mut head = 0;
     while let Some(&u) = order.get(head) {
         head += 1;
+        crate::budget::charge(1);
         for v in graph.neighbors_directed(u, Outgoing) {
             let d = &mut in_degree[v.index()];
             *d -= 1;
@@ -227,6 +231,7 @@ fn dag_predecessors(net: &Network, from: NodeIndex) -> Option<(Vec<NodeIndex>, u
     pred[from.index()] = from;
     let mut relaxed = 0;
     for u in order {
+        crate::budget::charge(1);
         let du = dist[u.index()];
         for e in graph.edges_directed(u, Outgoing) {
             relaxed += 1;
@@ -250,10 +255,15 @@ fn negative_predecessors(net: &Network, from: NodeIndex) -> Result<Vec<NodeIndex
     if let Some((pred, _)) = dag_predecessors(net, from) {
         return Ok(pred);
     }
-    let paths =
-        spfa(net.graph(), from, |e| e.weight().weight).map_err(|_| Error::NegativeCycle {
-            source_id: net.id_at(from).to_string(),
-        })?;
+    // Each relaxation reads an edge's cost, so that is where the call's budget is
+    // charged: a graph built to make this quadratic is stopped by its deadline.
+    let cost = |e: petgraph::stable_graph::EdgeReference<'_, super::Edge>| {
+        crate::budget::charge(1);
+        e.weight().weight
+    };
+    let paths = spfa(net.graph(), from, cost).map_err(|_| Error::NegativeCycle {
+        source_id: net.id_at(from).to_string(),
+    })?;
     Ok(paths
         .predecessors
         .into_iter()

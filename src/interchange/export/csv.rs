@@ -31,6 +31,7 @@ pub(crate) fn write(selection: &Selection<'_>) -> String {
         .collect();
     let _ = writer.write_record(&header);
     for edge in &selection.edges {
+        crate::budget::charge(1);
         let mut row: Vec<String> = vec![
             edge.source.to_string(),
             edge.target.to_string(),

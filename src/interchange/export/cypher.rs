@@ -84,6 +84,7 @@ fn relationship_type(relation: Option<&Value>) -> String {
 pub(crate) fn write(selection: &Selection<'_>) -> String {
     let mut out = String::new();
     for node in &selection.nodes {
+        crate::budget::charge(1);
         let mut sets = Vec::new();
         for (key, value) in node.attributes.iter() {
             if key == "id" || key == "data_json" {
@@ -103,6 +104,7 @@ pub(crate) fn write(selection: &Selection<'_>) -> String {
         out.push_str(";\n");
     }
     for edge in &selection.edges {
+        crate::budget::charge(1);
         let mut props = vec![
             format!("edge_id: {}", edge.id),
             format!("weight: {}", float(values::weight_text(edge.weight))),

@@ -103,6 +103,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
         let _ = writeln!(out, "  description={};", quote(description));
     }
     for node in &selection.nodes {
+        crate::budget::charge(1);
         let mut list = Vec::new();
         if node.attributes.get("label").is_none() {
             list.push(format!("label={}", quote(&label_text(&node.id))));
@@ -114,6 +115,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
         let _ = writeln!(out, "  {} [{}];", quote(&node.id), list.join(", "));
     }
     for edge in &selection.edges {
+        crate::budget::charge(1);
         let mut list = vec![format!(
             "weight={}",
             quote(&values::weight_text(edge.weight))

@@ -156,6 +156,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
         );
     }
     for node in &selection.nodes {
+        crate::budget::charge(1);
         let _ = write!(out, "    <node id=\"{}\">", xml_attr(&node.id));
         write_data(&mut out, &keys, "node", &node.attributes, &[]);
         if let Some(data) = &node.data {
@@ -168,6 +169,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
         out.push_str("</node>\n");
     }
     for edge in &selection.edges {
+        crate::budget::charge(1);
         let _ = write!(
             out,
             "    <edge id=\"{}\" source=\"{}\" target=\"{}\"><data key=\"{WEIGHT_KEY}\">{}</data>",

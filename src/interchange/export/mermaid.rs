@@ -42,10 +42,12 @@ pub(crate) fn write(selection: &Selection<'_>) -> String {
     let mut out = String::from("flowchart LR\n");
     let mut short: HashMap<&str, usize> = HashMap::default();
     for (i, node) in selection.nodes.iter().enumerate() {
+        crate::budget::charge(1);
         short.insert(&node.id, i);
         let _ = writeln!(out, "  n{i}[\"{}\"]", escape(&node.id));
     }
     for edge in &selection.edges {
+        crate::budget::charge(1);
         let (Some(a), Some(b)) = (short.get(edge.source), short.get(edge.target)) else {
             continue;
         };

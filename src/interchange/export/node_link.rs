@@ -28,6 +28,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
         .nodes
         .iter()
         .map(|node| {
+            crate::budget::charge(1);
             let mut object = Map::new();
             object.insert("id".into(), json!(&*node.id));
             for (key, value) in node.attributes.iter() {
@@ -45,6 +46,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
         .edges
         .iter()
         .map(|edge| {
+            crate::budget::charge(1);
             let mut object = Map::new();
             object.insert("source".into(), json!(edge.source));
             object.insert("target".into(), json!(edge.target));
