@@ -12,6 +12,9 @@
 //!    quadratic), `/healthz`, `network_list` and a write to another network each
 //!    answer within 1 s, and the heavy calls end with `deadline_exceeded` once the
 //!    server's `--max-call-seconds` has passed.
+//!    Meanwhile 600 slow clients, each having sent half a header, hold
+//!    connections past the server's cap (`--max-connections 512`): the oldest are
+//!    shed, and `/healthz` still answers within 1 s.
 //! 2. A heavy call cancelled with `notifications/cancelled` stops: the server's CPU
 //!    use, read from `/proc`, falls to nearly nothing within 1 s.
 //!
@@ -23,6 +26,8 @@
 mod mcp_http;
 
 use std::fmt::Write as _;
+use std::io::{Read, Write as _};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::Child;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -194,9 +199,45 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (out, started.elapsed())
 }
 
-/// Check 1: light calls answer while four heavy calls run.
+/// Slow clients beyond the server's connection cap: each sends half a header.
+const SLOW_CLIENTS: usize = 600;
+/// The server's default `--max-connections`.
+const MAX_CONNECTIONS: usize = 512;
+
+/// Opens `count` connections that each send half a request header and then wait.
+fn slow_clients(server: &Server, count: usize) -> Vec<TcpStream> {
+    let addr = server.base.trim_start_matches("http://").to_string();
+    (0..count)
+        .filter_map(|_| {
+            let mut stream = TcpStream::connect(&addr).ok()?;
+            stream
+                .write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .ok()?;
+            Some(stream)
+        })
+        .collect()
+}
+
+/// How many of `streams` the server has closed (or answered, which it does only
+/// to refuse them).
+fn closed(streams: &[TcpStream]) -> usize {
+    streams
+        .iter()
+        .filter(|stream| {
+            let mut stream: &TcpStream = stream;
+            let _ = stream.set_nonblocking(true);
+            let mut byte = [0u8; 1];
+            // An open connection that the server still waits on would block.
+            !matches!(stream.read(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+        })
+        .count()
+}
+
+/// Check 1: light calls answer while four heavy calls run and slow clients
+/// crowd the connection cap.
 fn light_calls_answer(server: &Server, failures: &mut Vec<String>) {
     let heavy = heavy_load(server, 4, None);
+    let slow = slow_clients(server, SLOW_CLIENTS);
     std::thread::sleep(Duration::from_millis(300));
     let mut mcp = server.session();
     let http = reqwest::blocking::Client::new();
@@ -220,10 +261,18 @@ fn light_calls_answer(server: &Server, failures: &mut Vec<String>) {
         n += 1;
         std::thread::sleep(Duration::from_millis(100));
     }
+    let shed = closed(&slow);
+    drop(slow);
     let codes: Vec<String> = heavy
         .into_iter()
         .flat_map(|h| h.join().expect("a heavy caller"))
         .collect();
+    println!("liveness: {SLOW_CLIENTS} slow clients opened, {shed} shed by the server");
+    if shed < SLOW_CLIENTS - MAX_CONNECTIONS {
+        failures.push(format!(
+            "only {shed} of {SLOW_CLIENTS} slow clients were shed at a cap of {MAX_CONNECTIONS}"
+        ));
+    }
     println!(
         "liveness: {n} rounds beside 4 heavy calls; slowest /healthz {worst_health:?}, network_list {worst_list:?}, write to another network {worst_write:?}; heavy calls ended with {codes:?}"
     );
