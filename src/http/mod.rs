@@ -51,7 +51,7 @@ use tracing::{info, warn};
 pub use args::HttpArgs;
 use security::AccessPolicy;
 
-use crate::mcp::NetworksServer;
+use crate::mcp::{NetworksServer, ReplyConnection};
 
 /// The environment variable holding the bearer token.
 pub const AUTH_TOKEN_ENV: &str = "NETWORKS_MCP_AUTH_TOKEN";
@@ -547,15 +547,21 @@ impl InFlight {
 
 /// Tracks POSTs to `/mcp` until their response body (possibly an SSE stream that
 /// ends with the reply) has been sent. GETs (long-lived SSE streams) are not counted.
+/// The same moment ends the request's [`ReplyConnection`]: a call whose reply's
+/// connection closed before the reply stops.
 async fn track_in_flight(
     State(in_flight): State<Arc<InFlight>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     if request.method() != Method::POST {
         return next.run(request).await;
     }
-    let guard = in_flight.enter();
+    let connection = CancellationToken::new();
+    request
+        .extensions_mut()
+        .insert(ReplyConnection(connection.clone()));
+    let guard = (in_flight.enter(), connection.drop_guard());
     let response = next.run(request).await;
     let (parts, body) = response.into_parts();
     let body = body.into_data_stream().map(move |chunk| {

@@ -11,6 +11,7 @@
 // still warns.
 
 pub(crate) mod app;
+mod calls;
 pub mod compute;
 mod error_object;
 mod instructions;
@@ -33,7 +34,7 @@ use std::time::Instant;
 #[allow(deprecated)] // logging: see above
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
     GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
@@ -41,20 +42,20 @@ use rmcp::model::{
     UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
-use rmcp::task_manager::{TaskContext, TaskExit};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, info, warn};
 
 pub use instructions::INSTRUCTIONS;
 pub use tool::{Effect, Progress, Toolset};
 
-use crate::budget::{Budget, Stop};
+use crate::budget::Budget;
 use crate::error::Error;
 use crate::network::Network;
 use crate::registry::NetworkRegistry;
 use crate::storage::{Recovered, Storage};
+pub use calls::ReplyConnection;
+use calls::{ProgressSink, stop_error};
 use tool::{ToolContext, ToolDef};
 
 /// How a server is set up: which tools it offers and how it treats writes.
@@ -583,303 +584,6 @@ impl<'a> Call<'a> {
     }
 }
 
-/// What a tool call's progress reports travel through, from its compute thread
-/// to the session: `(done, total, message)`.
-type ProgressReports = tokio::sync::mpsc::UnboundedReceiver<(u64, u64, String)>;
-
-/// Where a call's progress reports go.
-enum ProgressSink {
-    /// `notifications/progress` for the token the request carried.
-    Notify {
-        peer: rmcp::Peer<RoleServer>,
-        token: rmcp::model::ProgressToken,
-    },
-    /// The task's status message, which `tasks/get` shows: a task outlives its
-    /// request, so there is no request to attach notifications to.
-    Task(TaskContext),
-}
-
-impl ProgressSink {
-    async fn send(&self, done: u64, total: u64, message: String) {
-        match self {
-            ProgressSink::Notify { peer, token } => {
-                let mut param =
-                    rmcp::model::ProgressNotificationParam::new(token.clone(), done as f64)
-                        .with_total(total as f64);
-                if !message.is_empty() {
-                    param = param.with_message(message);
-                }
-                if let Err(e) = peer.notify_progress(param).await {
-                    debug!(error = %e, "could not send a progress notification");
-                }
-            }
-            ProgressSink::Task(task) => {
-                let status = if message.is_empty() {
-                    format!("{done} of {total}")
-                } else {
-                    format!("{done} of {total}: {}", crate::error::clip(&message, 256))
-                };
-                task.set_status_message(status);
-            }
-        }
-    }
-}
-
-impl NetworksServer {
-    /// Runs `work` on the compute pool (see [`compute`]) under a budget whose
-    /// deadline is `--max-call-seconds` from now and whose flag `cancel` raises:
-    /// for a request, its cancellation (`notifications/cancelled`, the session
-    /// closing); for a task, `tasks/cancel` (see [`tasks`]). Dropping this future
-    /// raises the flag too (the connection went away, or a task expired).
-    /// Progress reports, when someone listens, go to `progress` meanwhile.
-    async fn offload<T: Send + 'static>(
-        &self,
-        operation: &str,
-        lane: compute::Lane,
-        cancel: &CancellationToken,
-        progress: Option<(ProgressSink, ProgressReports)>,
-        work: impl FnOnce(&Budget) -> T + Send + 'static,
-    ) -> Result<T, Error> {
-        let max_call = self.inner.options.compute.max_call;
-        let budget = Budget::unlimited().with_timeout(max_call);
-        let deadline = Instant::now() + max_call;
-        let _stop_if_dropped = CancelOnDrop(budget.clone());
-        let work_budget = budget.clone();
-        let run = self
-            .inner
-            .pool
-            .run(lane, cancel, deadline, move || work(&work_budget));
-        tokio::pin!(run);
-        let (sink, mut reports) = match progress {
-            Some((sink, reports)) => (Some(sink), Some(reports)),
-            None => (None, None),
-        };
-        let outcome = loop {
-            tokio::select! {
-                outcome = &mut run => break outcome,
-                _ = cancel.cancelled(), if !budget.is_cancelled() => budget.cancel(),
-                report = next_report(&mut reports) => {
-                    let (Some(sink), Some((done, total, message))) = (&sink, report) else {
-                        reports = None;
-                        continue;
-                    };
-                    sink.send(done, total, message).await;
-                }
-            }
-        };
-        outcome.map_err(|refused| match refused {
-            compute::Refused::Busy(error) => {
-                warn!(
-                    operation,
-                    code = error.code(),
-                    "call shed: the compute lane is full"
-                );
-                error
-            }
-            compute::Refused::Cancelled => stop_error(operation, Stop::Cancelled),
-            compute::Refused::Deadline => {
-                stop_error(operation, Stop::DeadlineExceeded { allowed: max_call })
-            }
-        })
-    }
-
-    /// Runs one tool call on the compute pool: the one path of `tools/call`,
-    /// whether the answer goes back in the reply or into a task. `cancel` stops
-    /// it; `progress` says where its reports go, if anywhere.
-    async fn call_off_runtime(
-        &self,
-        tool: &ToolDef,
-        arguments: Value,
-        client: Option<String>,
-        cancel: &CancellationToken,
-        progress: Option<ProgressSink>,
-    ) -> Result<Value, Error> {
-        let (report, reports) = match progress {
-            Some(sink) => {
-                let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(u64, u64, String)>();
-                let report = Box::new(move |done: u64, total: u64, message: &str| {
-                    let _ = tx.send((done, total, message.to_string()));
-                }) as Box<tool::Report>;
-                (Some(report), Some((sink, rx)))
-            }
-            None => (None, None),
-        };
-        let progress = tool::Progress::new(report, Some(cancel.clone()));
-        let server = self.clone();
-        let name = tool.name().to_string();
-        let lane = tool.lane();
-        let outcome = self
-            .offload(tool.name(), lane, cancel, reports, move |budget| {
-                server.dispatch(
-                    Call::new(&name, arguments)
-                        .from_client(client.as_deref())
-                        .with_progress(&progress)
-                        .with_budget(budget),
-                )
-            })
-            .await?;
-        outcome.unwrap_or_else(|| {
-            Err(Error::Internal {
-                message: format!("tool '{}' vanished from the table", tool.name()),
-            })
-        })
-    }
-
-    /// Who may read the tasks this request makes: its session, or, for a request
-    /// without one (2026-07-28 over HTTP), every such request (see [`tasks`]).
-    fn task_owner(&self, context: &RequestContext<RoleServer>) -> tasks::Owner {
-        match context.extensions.get::<axum::http::request::Parts>() {
-            Some(parts) if !parts.headers.contains_key("mcp-session-id") => {
-                tasks::Owner::Sessionless
-            }
-            _ => self.task_owner,
-        }
-    }
-
-    /// Starts `tool` as a task when the client accepts tasks and the tool is one
-    /// of [`tasks::TASK_TOOLS`]; else gives the arguments back for a direct call.
-    fn start_task(
-        &self,
-        tool: &ToolDef,
-        arguments: Value,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, Value> {
-        let accepts_tasks = context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
-        if !accepts_tasks || !tasks::runs_as_task(tool.name()) {
-            return Err(arguments);
-        }
-        let owner = self.task_owner(context);
-        let server = self.clone();
-        let client = client_label(context);
-        let name = tool.name().to_string();
-        // A session's tasks stop when it ends: nobody else may read them. A
-        // request without a session ends with its reply, so its tasks run on.
-        let session = matches!(owner, tasks::Owner::Session(_)).then(|| context.peer.clone());
-        let mut arguments = Some(arguments);
-        let started = self.inner.tasks.spawn(owner, tool.name(), |task| {
-            let arguments = arguments.take().unwrap_or(Value::Null);
-            Box::pin(async move {
-                server
-                    .run_task(&name, arguments, client, session, task)
-                    .await
-            })
-        });
-        match started {
-            tasks::Spawned::Task(task) => {
-                info!(tool = tool.name(), task = %task.task_id, "call runs as a task");
-                Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
-            }
-            tasks::Spawned::Refused(error) => {
-                warn!(
-                    tool = tool.name(),
-                    code = error.code(),
-                    "task refused: the session's bound is reached"
-                );
-                Ok(CallToolResult::structured_error(error.to_object()).into())
-            }
-            tasks::Spawned::Direct => Err(arguments.unwrap_or(Value::Null)),
-        }
-    }
-
-    /// A task's work: the call a direct `tools/call` makes, stopped by
-    /// `tasks/cancel` or by the end of `session`.
-    async fn run_task(
-        &self,
-        name: &str,
-        arguments: Value,
-        client: Option<String>,
-        session: Option<rmcp::Peer<RoleServer>>,
-        task: TaskContext,
-    ) -> Result<CallToolResult, TaskExit> {
-        let Some(tool) = tools::find(&self.inner.tools, name) else {
-            return Err(TaskExit::Error(error_data(Error::Internal {
-                message: format!("tool '{name}' vanished from the table"),
-            })));
-        };
-        let cancel = CancellationToken::new();
-        let stop = async {
-            tokio::select! {
-                _ = task.cancelled() => {}
-                _ = session_closed(session.as_ref()) => {}
-            }
-            cancel.cancel();
-            // The call sees the flag and ends; this branch must not end first.
-            std::future::pending::<std::convert::Infallible>().await
-        };
-        let call = self.call_off_runtime(
-            tool,
-            arguments,
-            client,
-            &cancel,
-            Some(ProgressSink::Task(task.clone())),
-        );
-        let result = tokio::select! {
-            result = call => result,
-            never = stop => match never {},
-        };
-        // The last progress report would otherwise stay as the status.
-        task.set_status_message(format!("{name}: finished"));
-        match result {
-            Ok(value) => Ok(tool_result(value, tool.document)),
-            Err(Error::Cancelled { .. }) => Err(TaskExit::Cancelled),
-            Err(error) => Ok(CallToolResult::structured_error(error.to_object())),
-        }
-    }
-}
-
-/// Resolves once the session of `peer` has ended; never without a peer. The
-/// session's end is a closed channel that only says so when asked, hence the
-/// look every 100 ms, a small cost next to a call that runs as a task.
-async fn session_closed(peer: Option<&rmcp::Peer<RoleServer>>) {
-    let Some(peer) = peer else {
-        return std::future::pending().await;
-    };
-    let mut every = tokio::time::interval(std::time::Duration::from_millis(100));
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    while !peer.is_transport_closed() {
-        every.tick().await;
-    }
-}
-
-/// The next progress report, or never when there is no channel.
-async fn next_report(reports: &mut Option<ProgressReports>) -> Option<(u64, u64, String)> {
-    match reports {
-        Some(reports) => reports.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Cancels a call's budget when the future waiting for it is dropped (the client
-/// went away), so that no thread keeps computing an answer nobody will read.
-struct CancelOnDrop(Budget);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
-/// The error a call stopped by its budget answers.
-fn stop_error(operation: &str, stop: Stop) -> Error {
-    match stop {
-        Stop::Cancelled => Error::Cancelled {
-            operation: operation.to_string(),
-        },
-        Stop::DeadlineExceeded { allowed } => Error::DeadlineExceeded {
-            operation: operation.to_string(),
-            seconds: allowed.as_secs_f64(),
-            hint: compute::deadline_hint(operation).to_string(),
-        },
-        Stop::WorkLimit { steps } => Error::LimitExceeded {
-            what: format!("the work of {operation}"),
-            limit: steps,
-            hint: compute::deadline_hint(operation).to_string(),
-        },
-    }
-}
-
 /// A JSON-RPC error carrying our error object.
 fn error_data(error: Error) -> ErrorData {
     let object = error.to_object();
@@ -1039,7 +743,8 @@ impl ServerHandler for NetworksServer {
                 token,
             });
         let client = client_label(&context);
-        let call = self.call_off_runtime(tool, arguments, client, &context.ct, progress);
+        let cancel = ReplyConnection::of_call(&context);
+        let call = self.call_off_runtime(tool, arguments, client, &cancel, progress);
         match call.await {
             Ok(value) => Ok(tool_result(value, tool.document).into()),
             Err(error) => Ok(CallToolResult::structured_error(error.to_object()).into()),

@@ -552,3 +552,54 @@ fn sessions_are_capped_and_idle_ones_expire() {
         std::thread::sleep(Duration::from_millis(500));
     }
 }
+
+/// A client that drops its connection while its call runs stops the call: with
+/// one heavy thread and no queue, the next heavy call finds the thread free.
+#[test]
+fn a_call_whose_connection_closes_stops() {
+    let server = Server::start(
+        &[
+            "--toolsets",
+            "core,edit,analysis,interchange,algorithms",
+            "--compute-threads",
+            "1",
+            "--max-queued-calls",
+            "0",
+        ],
+        &[],
+    );
+    let mut session = Session::open(&server, None);
+    let mut csv = String::from("source,target\n");
+    for i in 0..3_000 {
+        csv.push_str(&format!("n{i},n{}\nn{i},n{}\n", i + 1, (i * 7 + 3) % 3_000));
+    }
+    session.ok(
+        "network_import",
+        json!({"network_name": "g", "format": "edge_list_csv", "content": csv}),
+    );
+    let endless = json!({"jsonrpc": "2.0", "id": 900, "method": "tools/call", "params": {
+        "name": "network_centrality",
+        "arguments": {"network_name": "g", "measure": "pagerank", "damping": 1.0,
+                      "tolerance": 1e-300, "max_iterations": 100_000}}});
+    // Gives up after 500 ms and closes the connection.
+    let impatient = session
+        .request(&endless)
+        .timeout(Duration::from_millis(500));
+    assert!(impatient.send().and_then(|r| r.text()).is_err());
+    let started = Instant::now();
+    loop {
+        let reply = session.tool(
+            "network_centrality",
+            json!({"network_name": "g", "measure": "degree"}),
+        );
+        if reply["status"] == "success" {
+            break;
+        }
+        assert_eq!(reply["code"], "server_busy", "{reply}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the abandoned call still holds the heavy thread"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
