@@ -141,6 +141,15 @@ pub enum Error {
         /// Offered tool names close to it, best first.
         suggestions: Vec<String>,
     },
+    /// The tool exists, but in a toolset this server was not started with.
+    ToolNotOffered {
+        /// The name that was called.
+        name: String,
+        /// Its toolset.
+        toolset: String,
+        /// The `--toolsets` value that offers it too: those on now, plus its own.
+        toolsets: String,
+    },
     /// A document given for import could not be read; nothing was imported.
     ImportInvalid {
         /// The format name (e.g. `"graphml"`).
@@ -344,6 +353,13 @@ impl Error {
             Error::UnknownTool { name, suggestions } => format!(
                 "unknown tool '{name}'. Closest tool names: {}. Call tools/list to see all of them.",
                 quoted_list(suggestions)
+            ),
+            Error::ToolNotOffered {
+                name,
+                toolset,
+                toolsets,
+            } => format!(
+                "tool '{name}' is in the {toolset} toolset, which this server does not offer. Ask its operator to restart it with --toolsets {toolsets} (or NETWORKS_MCP_TOOLSETS), or use the tools that tools/list shows."
             ),
             Error::ImportInvalid {
                 format,
@@ -581,6 +597,7 @@ impl Error {
             Error::LimitExceeded { .. } => "limit_exceeded",
             Error::ReadOnly { .. } => "read_only",
             Error::UnknownTool { .. } => "unknown_tool",
+            Error::ToolNotOffered { .. } => "tool_not_offered",
             Error::ImportInvalid { .. } => "invalid_import",
             Error::Cancelled { .. } => "cancelled",
             Error::DeadlineExceeded { .. } => "deadline_exceeded",
@@ -663,6 +680,11 @@ impl Error {
             Error::UnknownTool { name, suggestions } => {
                 json!({ "tool": name, "suggestions": suggestions })
             }
+            Error::ToolNotOffered {
+                name,
+                toolset,
+                toolsets,
+            } => json!({ "tool": name, "toolset": toolset, "toolsets": toolsets }),
             Error::ConfirmationRequired { .. } => json!({ "required": { "confirm": true } }),
             Error::ImportInvalid {
                 format, location, ..

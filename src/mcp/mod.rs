@@ -381,6 +381,16 @@ impl NetworksServer {
         Ok(output)
     }
 
+    /// The `--toolsets` value that offers what this server offers, plus `extra`.
+    fn toolsets_with(&self, extra: Toolset) -> String {
+        Toolset::ALL
+            .into_iter()
+            .filter(|set| *set == extra || self.inner.options.toolsets.contains(set))
+            .map(Toolset::name)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     /// The registry this server serves.
     pub fn registry(&self) -> &Arc<NetworkRegistry> {
         &self.registry
@@ -714,14 +724,22 @@ impl ServerHandler for NetworksServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(tool) = tools::find(&self.inner.tools, &request.name) else {
-            // A protocol error (the tool does not exist), with the closest names
-            // so that a misspelt call is fixed in one step.
-            let error = Error::UnknownTool {
-                name: request.name.to_string(),
-                suggestions: suggest::closest(
-                    &request.name,
-                    self.inner.listed.iter().map(|tool| &*tool.name),
-                ),
+            // A protocol error: a tool of a toolset this server does not offer
+            // says which flag offers it; another name gets the closest names, so
+            // that a misspelt call is fixed in one step.
+            let error = match tools::find(&self.inner.tools_all, &request.name) {
+                Some(tool) => Error::ToolNotOffered {
+                    name: tool.name().to_string(),
+                    toolset: tool.toolset.name().to_string(),
+                    toolsets: self.toolsets_with(tool.toolset),
+                },
+                None => Error::UnknownTool {
+                    name: request.name.to_string(),
+                    suggestions: suggest::closest(
+                        &request.name,
+                        self.inner.listed.iter().map(|tool| &*tool.name),
+                    ),
+                },
             };
             // Through the one bounded rendering: the name is echoed, and it is
             // as long as the client made it.

@@ -33,7 +33,7 @@ pub enum Toolset {
     /// Import and export in other formats: Mermaid, DOT, NetworkX, GraphML, Cypher, CSV.
     Interchange,
     /// Several workers executing one plan: claim ready tasks under leases,
-    /// complete, release, renew, progress. Opt-in: not in [`Toolset::DEFAULT`].
+    /// complete, release, renew, progress. Opt-in: offered only when named.
     Work,
     /// What the peer graph servers answer: centrality, communities, all and k
     /// shortest paths, structure (redundant edges, dominators, single points of

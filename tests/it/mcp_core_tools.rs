@@ -503,3 +503,16 @@ async fn unknown_tool_is_a_protocol_error() {
     let list = call(&client, "network_list", json!({})).await;
     assert!(!list.is_error);
 }
+
+#[tokio::test]
+async fn an_opt_in_tool_names_the_toolset_and_the_flag_that_offer_it() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    let params = rmcp::model::CallToolRequestParams::new("network_centrality");
+    let error = client.call_tool(params).await.unwrap_err().to_string();
+    assert!(error.contains("in the algorithms toolset"), "{error}");
+    assert!(
+        error.contains("--toolsets core,edit,analysis,interchange,algorithms"),
+        "{error}"
+    );
+    assert!(!error.contains("Closest tool names"), "{error}");
+}
