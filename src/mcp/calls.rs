@@ -90,6 +90,7 @@ impl NetworksServer {
         };
         let outcome = loop {
             tokio::select! {
+                biased;
                 outcome = &mut run => break outcome,
                 _ = cancel.cancelled(), if !budget.is_cancelled() => budget.cancel(),
                 report = next_report(&mut reports) => {
@@ -101,6 +102,13 @@ impl NetworksServer {
                 }
             }
         };
+        // The work has ended and dropped its reporter: what it reported last is
+        // in the channel still, and goes out before the reply.
+        if let (Some(sink), Some(reports)) = (&sink, reports.as_mut()) {
+            while let Ok((done, total, message)) = reports.try_recv() {
+                sink.send(done, total, message).await;
+            }
+        }
         outcome.map_err(|refused| match refused {
             compute::Refused::Busy(error) => {
                 warn!(
