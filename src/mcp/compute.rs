@@ -194,7 +194,7 @@ impl Drop for Admission {
 pub(crate) fn deadline_hint(tool: &str) -> &'static str {
     match tool {
         "network_centrality" => {
-            "For betweenness or closeness, pass k (e.g. 256) to estimate from k sampled sources; or cut the part you need with network_copy (mode induced or neighbourhood) and ask about the copy."
+            "For pagerank, lower max_iterations or raise tolerance; for betweenness, pass k (e.g. 256) to estimate from k sampled sources; or cut the part you need with network_copy (method induced or neighborhood) and ask about the copy."
         }
         "network_paths" => {
             "Lower max_depth or limit, or ask for k_shortest, which finds the best paths first."
@@ -210,7 +210,7 @@ pub(crate) fn deadline_hint(tool: &str) -> &'static str {
             "Send the batch in smaller parts."
         }
         _ => {
-            "Work on a part: cut the nodes you need with network_copy (mode induced or neighbourhood) and ask about the copy, or lower the call's limits."
+            "Work on a part: cut the nodes you need with network_copy (method induced or neighborhood) and ask about the copy, or lower the call's limits."
         }
     }
 }
