@@ -228,11 +228,7 @@ fn read_on_disk(dir: &Path, keep_through: u64) -> Result<OnDisk, StorageError> {
     };
     let journal_path = dir.join(JOURNAL_FILE);
     let bytes = read_file(&journal_path)?.unwrap_or_default();
-    let scan = journal::scan(&bytes).map_err(|c| StorageError::Corrupt {
-        path: journal_path.clone(),
-        offset: c.offset as u64,
-        reason: c.reason,
-    })?;
+    let scan = scan_journal(&journal_path, &bytes)?;
     let corrupt = |offset: usize, reason: String| StorageError::Corrupt {
         path: journal_path.clone(),
         offset: offset as u64,
@@ -653,16 +649,22 @@ fn remove_stale_snapshot_temp(dir: &Path) -> Result<(), StorageError> {
     }
 }
 
+/// The journal's records; damage other than a torn tail is
+/// [`StorageError::Corrupt`] naming the file and the offset.
+fn scan_journal<'a>(path: &Path, bytes: &'a [u8]) -> Result<journal::Scan<'a>, StorageError> {
+    journal::scan(bytes).map_err(|c| StorageError::Corrupt {
+        path: path.to_path_buf(),
+        offset: c.offset as u64,
+        reason: c.reason,
+    })
+}
+
 /// The journal's length through record `seq`: where a resumed journal is cut
 /// back to (records past `seq` never became durable).
 fn journal_end_through(dir: &Path, seq: u64) -> Result<u64, StorageError> {
     let journal_path = dir.join(JOURNAL_FILE);
     let bytes = read_file(&journal_path)?.unwrap_or_default();
-    let scan = journal::scan(&bytes).map_err(|c| StorageError::Corrupt {
-        path: journal_path.clone(),
-        offset: c.offset as u64,
-        reason: c.reason,
-    })?;
+    let scan = scan_journal(&journal_path, &bytes)?;
     let mut end = 0u64;
     for payload in &scan.records {
         let record: Record =

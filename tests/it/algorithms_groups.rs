@@ -10,17 +10,7 @@ use networks_mcp::limits::Limits;
 use networks_mcp::mcp::{NetworksServer, ServerOptions};
 use serde_json::{Value, json};
 
-use crate::common::{dispatch as call, every_toolset};
-
-fn server_with(limits: Limits) -> NetworksServer {
-    NetworksServer::new(
-        Arc::new(NetworkRegistry::new()),
-        ServerOptions {
-            limits,
-            ..every_toolset()
-        },
-    )
-}
+use crate::common::{dispatch as call, every_toolset, server_with};
 
 fn server() -> NetworksServer {
     server_with(Limits::unlimited())

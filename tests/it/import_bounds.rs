@@ -2,24 +2,11 @@
 //! (`--max-import-memory`) and what all networks together may hold
 //! (`--max-memory`). A refused call answers `limit_exceeded` and makes nothing.
 
-use std::sync::Arc;
-
-use networks_mcp::NetworkRegistry;
 use networks_mcp::limits::Limits;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::NetworksServer;
 use serde_json::{Value, json};
 
-use crate::common::{dispatch, every_toolset};
-
-fn server_with(limits: Limits) -> NetworksServer {
-    NetworksServer::new(
-        Arc::new(NetworkRegistry::new()),
-        ServerOptions {
-            limits,
-            ..every_toolset()
-        },
-    )
-}
+use crate::common::{dispatch, server_with};
 
 /// The reported attack: a 1 MB GraphML document whose key has a 60 KB
 /// `<default>`, given to 50,000 bare nodes (3 GB once copied onto each).

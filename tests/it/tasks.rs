@@ -241,18 +241,7 @@ async fn cancelling_a_task_stops_its_computation_and_frees_the_lane() {
     // The one heavy thread is free again: the next heavy call runs at once
     // instead of queueing behind a computation nobody wants.
     let plain = plain_client(&server).await;
-    let before = Instant::now();
-    common::ok(
-        &plain,
-        "network_centrality",
-        json!({"network_name": "plan", "measure": "betweenness"}),
-    )
-    .await;
-    assert!(
-        before.elapsed() < Duration::from_secs(2),
-        "the heavy lane was still busy: {:?}",
-        before.elapsed()
-    );
+    assert_heavy_lane_free(&plain, "the heavy lane was still busy").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -349,18 +338,7 @@ async fn results_expire_and_a_task_past_its_ttl_is_stopped() {
     tokio::time::sleep(Duration::from_millis(600)).await;
     let task = get(&client, &slow.task.task_id).await.expect("get");
     assert_eq!(task.status(), TaskStatus::Failed, "{task:?}");
-    let before = Instant::now();
-    common::ok(
-        &plain,
-        "network_centrality",
-        json!({"network_name": "plan", "measure": "betweenness"}),
-    )
-    .await;
-    assert!(
-        before.elapsed() < Duration::from_secs(2),
-        "the expired task still held the heavy lane: {:?}",
-        before.elapsed()
-    );
+    assert_heavy_lane_free(&plain, "the expired task still held the heavy lane").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -373,18 +351,11 @@ async fn a_session_that_ends_stops_its_tasks() {
 
     // Nobody can read that task any more, so its thread is given back.
     let plain = plain_client(&server).await;
-    let before = Instant::now();
-    common::ok(
+    assert_heavy_lane_free(
         &plain,
-        "network_centrality",
-        json!({"network_name": "plan", "measure": "betweenness"}),
+        "the closed session's task still held the heavy lane",
     )
     .await;
-    assert!(
-        before.elapsed() < Duration::from_secs(2),
-        "the closed session's task still held the heavy lane: {:?}",
-        before.elapsed()
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -467,4 +438,21 @@ fn over_http_a_sessionless_task_is_read_by_a_later_request_and_not_by_a_session(
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
     let message = reply["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("unknown task"), "{reply}");
+}
+
+/// The heavy lane's one thread is free: a heavy call answers within 2 s instead
+/// of queueing behind a computation nobody wants; `held` says what held it.
+async fn assert_heavy_lane_free(plain: &common::Client, held: &str) {
+    let before = Instant::now();
+    common::ok(
+        plain,
+        "network_centrality",
+        json!({"network_name": "plan", "measure": "betweenness"}),
+    )
+    .await;
+    assert!(
+        before.elapsed() < Duration::from_secs(2),
+        "{held}: {:?}",
+        before.elapsed()
+    );
 }

@@ -208,13 +208,18 @@ pub fn every_toolset() -> ServerOptions {
     }
 }
 
-/// A server with every toolset and no limits, on an empty registry.
-pub fn unlimited_server() -> NetworksServer {
+/// A server with every toolset and `limits`, on an empty registry.
+pub fn server_with(limits: networks_mcp::limits::Limits) -> NetworksServer {
     NetworksServer::new(
         Arc::new(NetworkRegistry::new()),
         ServerOptions {
-            limits: networks_mcp::limits::Limits::unlimited(),
+            limits,
             ..every_toolset()
         },
     )
+}
+
+/// A server with every toolset and no limits, on an empty registry.
+pub fn unlimited_server() -> NetworksServer {
+    server_with(networks_mcp::limits::Limits::unlimited())
 }
