@@ -11,8 +11,8 @@ use std::fs::OpenOptions;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use tracing_subscriber::EnvFilter;
 use tracing_subscriber::Layer;
+use tracing_subscriber::filter::Targets;
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -74,8 +74,13 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
         Some(level) => level.clone(),
         None => std::env::var(LOG_ENV).unwrap_or_else(|_| "info".to_string()),
     };
-    let filter =
-        EnvFilter::try_new(&spec).map_err(|e| LoggingError::Filter(spec.clone(), e.to_string()))?;
+    // `Targets` reads the `target=level` directives of RUST_LOG without a regex
+    // engine: span and field filters are not supported, and the build is lighter.
+    let filter: Targets = spec
+        .parse()
+        .map_err(|e: tracing_subscriber::filter::ParseError| {
+            LoggingError::Filter(spec.clone(), e.to_string())
+        })?;
 
     let file_writer = match &config.file {
         Some(path) => Some(BoxMakeWriter::new(Mutex::new(open_append(path)?))),
@@ -89,10 +94,7 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
                 tracing_subscriber::fmt::layer()
                     .json()
                     .with_writer(Mutex::new(file))
-                    .with_filter(
-                        tracing_subscriber::filter::Targets::new()
-                            .with_target("audit", tracing::Level::INFO),
-                    ),
+                    .with_filter(Targets::new().with_target("audit", tracing::Level::INFO)),
             )
         }
         None => None,
@@ -131,11 +133,40 @@ pub fn setup_logging(config: &LogConfig) -> Result<(), LoggingError> {
         .with(audit_layer)
         // Clients choose their own level, so this layer has its own filter.
         .with(
-            client::ClientLogLayer.with_filter(
-                tracing_subscriber::filter::Targets::new()
-                    .with_target("networks_mcp", tracing::Level::DEBUG),
-            ),
+            client::ClientLogLayer
+                .with_filter(Targets::new().with_target("networks_mcp", tracing::Level::DEBUG)),
         )
         .try_init();
     result.map_err(|e| LoggingError::AlreadySet(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_that_is_not_target_level_directives_is_refused_before_anything_is_installed() {
+        let config = LogConfig {
+            level: Some("networks_mcp=loudest".to_string()),
+            ..LogConfig::default()
+        };
+        match setup_logging(&config) {
+            Err(LoggingError::Filter(spec, message)) => {
+                assert_eq!(spec, "networks_mcp=loudest");
+                assert!(!message.is_empty());
+            }
+            other => panic!("expected a filter error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn levels_and_per_target_directives_parse() {
+        for spec in [
+            "info",
+            "warn,networks_mcp=debug",
+            "networks_mcp::http=trace",
+        ] {
+            assert!(spec.parse::<Targets>().is_ok(), "{spec}");
+        }
+    }
 }
