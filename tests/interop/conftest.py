@@ -22,6 +22,7 @@ import queue
 import shutil
 import stat
 import subprocess
+import tempfile
 import threading
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -291,32 +292,111 @@ def node_binary() -> str | None:
     return node if node and pathlib.Path(node).is_file() else None
 
 
+class ParserService:
+    """One long-lived `node SCRIPT --serve` (tests/interop/{mermaid,cypher}_parse.mjs), so
+    the parser loads once per test session rather than once per document. Calling it with a
+    document returns the CompletedProcess the single-document use would give (the scripts
+    answer each document with its exit code, stdout and stderr): exit 0 or 1; any other
+    outcome (exit 2, a crash, a hang) fails the test with the script's stderr. The fixtures
+    start it at once, so that the parser loads while the first test builds its network; it
+    starts again on the next call after such a failure."""
+
+    TIMEOUT_S = 120  # per document, as the single-document runs had
+
+    def __init__(self, node: str, script: pathlib.Path, env: dict[str, str]):
+        self.args = [node, str(script), "--serve"]
+        self.env = env
+        self.name = script.name
+        self.proc: subprocess.Popen | None = None
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        self.stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        self.proc = subprocess.Popen(
+            self.args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            encoding="utf-8",
+            env=self.env,
+        )
+        self.answers: queue.Queue[str] = queue.Queue()
+        stdout, answers = self.proc.stdout, self.answers
+
+        def pump() -> None:
+            for line in stdout:
+                answers.put(line)
+            answers.put("")  # end of output: the script exited
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def _fail(self, what: str) -> None:
+        proc, self.proc = self.proc, None
+        proc.kill()
+        proc.wait()
+        self.stderr.seek(0)
+        pytest.fail(f"{self.name} could not run ({what}, exit {proc.returncode}): {self.stderr.read()}")
+
+    def __call__(self, text: str) -> subprocess.CompletedProcess:
+        with self.lock:
+            if self.proc is None:
+                self.start()
+            try:
+                self.proc.stdin.write(json.dumps(text) + "\n")
+                self.proc.stdin.flush()
+            except OSError as e:
+                self._fail(f"cannot send the document: {e}")
+            try:
+                line = self.answers.get(timeout=self.TIMEOUT_S)
+            except queue.Empty:
+                self._fail(f"no answer within {self.TIMEOUT_S}s")
+            if not line:
+                self._fail("it exited")
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                self._fail(f"answered {line!r}")
+            if answer.get("exit") not in (0, 1):
+                self._fail(f"answered {answer!r}")
+            return subprocess.CompletedProcess(self.args, answer["exit"], answer["stdout"], answer["stderr"])
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        proc, self.proc = self.proc, None
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        self.stderr.close()
+
+
 @pytest.fixture(scope="session")
 def mermaid_parse():
     """A function that parses Mermaid text with the real `mermaid` package (through
-    tests/interop/mermaid_parse.mjs) and returns the CompletedProcess: exit 0 and a
-    JSON description on stdout, or exit 1 and the parser's message on stderr."""
+    tests/interop/mermaid_parse.mjs, one Node process for the session) and returns a
+    CompletedProcess: exit 0 and a JSON description on stdout, or exit 1 and the parser's
+    message on stderr."""
     node = node_binary()
     prefix = os.environ.get("INTEROP_MERMAID_PREFIX")
     present = bool(node and prefix and (pathlib.Path(prefix) / "node_modules" / "mermaid").is_dir())
     require_external("the Mermaid parser", present, f"INTEROP_NODE={node!r}, INTEROP_MERMAID_PREFIX={prefix!r}")
     script = pathlib.Path(__file__).with_name("mermaid_parse.mjs")
-
-    def parse(text: str) -> subprocess.CompletedProcess:
-        env = dict(os.environ, INTEROP_MERMAID_PREFIX=prefix, NO_COLOR="1")
-        proc = subprocess.run([node, str(script)], input=text, capture_output=True, text=True, timeout=120, env=env)
-        assert proc.returncode in (0, 1), f"mermaid_parse.mjs could not run (exit {proc.returncode}): {proc.stderr}"
-        return proc
-
-    return parse
+    service = ParserService(node, script, dict(os.environ, INTEROP_MERMAID_PREFIX=prefix, NO_COLOR="1"))
+    service.start()
+    yield service
+    service.close()
 
 
 @pytest.fixture(scope="session")
 def cypher_parse():
     """A function that checks Cypher text with Neo4j's own parser and front-end
-    (`@neo4j-cypher/language-support`, through tests/interop/cypher_parse.mjs) and returns
-    the CompletedProcess: exit 0 and a JSON description of the statements on stdout, or
-    exit 1 and the errors (line:column) on stderr."""
+    (`@neo4j-cypher/language-support`, through tests/interop/cypher_parse.mjs, one Node
+    process for the session) and returns a CompletedProcess: exit 0 and a JSON description of
+    the statements on stdout, or exit 1 and the errors (line:column) on stderr."""
     node = node_binary()
     prefix = os.environ.get("INTEROP_CYPHER_PREFIX")
     present = bool(
@@ -324,14 +404,10 @@ def cypher_parse():
     )
     require_external("the Neo4j Cypher parser", present, f"INTEROP_NODE={node!r}, INTEROP_CYPHER_PREFIX={prefix!r}")
     script = pathlib.Path(__file__).with_name("cypher_parse.mjs")
-
-    def parse(text: str) -> subprocess.CompletedProcess:
-        env = dict(os.environ, INTEROP_CYPHER_PREFIX=prefix, NO_COLOR="1")
-        proc = subprocess.run([node, str(script)], input=text, capture_output=True, text=True, timeout=120, env=env)
-        assert proc.returncode in (0, 1), f"cypher_parse.mjs could not run (exit {proc.returncode}): {proc.stderr}"
-        return proc
-
-    return parse
+    service = ParserService(node, script, dict(os.environ, INTEROP_CYPHER_PREFIX=prefix, NO_COLOR="1"))
+    service.start()
+    yield service
+    service.close()
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 // on npm, the library behind Neo4j's editors), without a database.
 //
 //   node cypher_parse.mjs [FILE]        (reads stdin without FILE, or with "-")
+//   node cypher_parse.mjs --serve       (many documents, one Node start-up: see below)
 //
 // Needs INTEROP_CYPHER_PREFIX: the npm prefix where .ci/interop.sh installed
 // @neo4j-cypher/language-support (its node_modules/ is not on this script's resolution path).
@@ -21,10 +22,19 @@
 // written), `names` backtick-quoted names (as written), `numbers` number literals as written
 // (with a unary minus), `booleans` true/false.
 // Exit 1: one line per error on stderr, `line:column: [check] message`.
-// Exit 2: usage or installation problem.
+// Exit 2: usage or installation problem, or the parser crashed.
+//
+// --serve: loads the parser once, then reads JSON lines on stdin, each a JSON string (one
+// document), and answers each with one JSON line on stdout, in order: {"exit": 0 or 1,
+// "stdout": ..., "stderr": ...}, exactly the exit code and output the single-document use
+// gives for that document. Every document is checked afresh (no state carries over). Ends
+// at the end of stdin (exit 0); an unreadable line or a crash of the parser ends it with
+// exit 2 and the message on stderr, as in the single-document use.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { createInterface } from "node:readline";
+import { format } from "node:util";
 
 const prefix = process.env.INTEROP_CYPHER_PREFIX;
 if (!prefix) {
@@ -33,15 +43,18 @@ if (!prefix) {
 }
 const args = process.argv.slice(2);
 if (args.length > 1) {
-    console.error("usage: node cypher_parse.mjs [FILE|-]");
+    console.error("usage: node cypher_parse.mjs [FILE|-|--serve]");
     process.exit(2);
 }
+const serve = args[0] === "--serve";
 let text;
-try {
-    text = readFileSync(args.length === 0 || args[0] === "-" ? 0 : args[0], "utf8");
-} catch (e) {
-    console.error(`cypher_parse: cannot read input: ${e.message}`);
-    process.exit(2);
+if (!serve) {
+    try {
+        text = readFileSync(args.length === 0 || args[0] === "-" ? 0 : args[0], "utf8");
+    } catch (e) {
+        console.error(`cypher_parse: cannot read input: ${e.message}`);
+        process.exit(2);
+    }
 }
 
 // The package's ESM build does not load under plain Node (extensionless imports); its
@@ -61,91 +74,135 @@ if (typeof lintCypherQuery !== "function" || !CypherLexer || !CypherParser || !p
     process.exit(2);
 }
 
-const errors = [];
-const seen = new Set();
-function report(line, column, check, message) {
-    // ANTLR lists every token it expected (hundreds after a stray quote): keep the first few.
-    message = message.replace(/expecting \{([^}]*)\}/, (all, list) => {
-        const items = list.split(", ");
-        return items.length <= 12 ? all : `expecting {${items.slice(0, 12).join(", ")}, … (${items.length} in all)}`;
-    });
-    const entry = `${line}:${column}: [${check}] ${message}`;
-    if (!seen.has(entry)) {
-        seen.add(entry);
-        errors.push({ line, column, entry });
-    }
+// In --serve, what the libraries print through console while checking a document goes into
+// that document's answer (stdout or stderr, where the single-document use prints it), so
+// that the real stdout carries only answers.
+const printed = { stdout: "", stderr: "" };
+function answer(result) {
+    const full = { ...result, stdout: printed.stdout + result.stdout, stderr: printed.stderr + result.stderr };
+    printed.stdout = printed.stderr = "";
+    return JSON.stringify(full) + "\n";
 }
-
-// A document with no statements (the export of an empty network) is valid: there is nothing to
-// run. The grammar alone would demand a statement.
-if (text.trim() === "") {
-    process.stdout.write(JSON.stringify({ statements: [], warnings: 0 }) + "\n");
-    process.exit(0);
+if (serve) {
+    const into = (stream) => (...args) => {
+        printed[stream] += format(...args) + "\n";
+    };
+    console.log = console.info = console.debug = into("stdout");
+    console.error = console.warn = into("stderr");
 }
 
 // A crash inside the package is a setup problem (exit 2), never a verdict on the document.
-process.on("uncaughtException", (e) => {
-    console.error(`cypher_parse: the parser crashed: ${e && e.stack ? e.stack : e}`);
+function crashed(e) {
+    process.stderr.write(`cypher_parse: the parser crashed: ${e && e.stack ? e.stack : e}\n`);
     process.exit(2);
-});
+}
+process.on("uncaughtException", crashed);
 
-// 1. The ANTLR grammar, every error (ANTLR lines are 1-based, columns 0-based).
-const listener = {
-    syntaxError(_recognizer, _symbol, line, column, message) {
-        report(line, column + 1, "grammar", message);
-    },
-    reportAmbiguity() {},
-    reportAttemptingFullContext() {},
-    reportContextSensitivity() {},
-};
-const lexer = new CypherLexer(antlr.CharStreams.fromString(text));
-lexer.removeErrorListeners();
-lexer.addErrorListener(listener);
-const parser = new CypherParser(new antlr.CommonTokenStream(lexer));
-parser.removeErrorListeners();
-parser.addErrorListener(listener);
-parser.statementsOrCommands();
-
-// 2. Neo4j's front-end, through the linter (diagnostic positions are 0-based).
-const ERROR = 1;
-let warnings = 0;
-for (const version of ["CYPHER 5", "CYPHER 25"]) {
-    const { diagnostics } = lintCypherQuery(text, { defaultLanguage: version }, false);
-    for (const d of diagnostics) {
-        if (d.severity === ERROR) {
-            report(d.range.start.line + 1, d.range.start.character + 1, version, d.message);
-        } else if (version === "CYPHER 5") {
-            warnings += 1;
+// Checks one document: {exit: 0 or 1, stdout, stderr}, what the single-document use prints.
+function check(text) {
+    const errors = [];
+    const seen = new Set();
+    function report(line, column, check, message) {
+        // ANTLR lists every token it expected (hundreds after a stray quote): keep the first few.
+        message = message.replace(/expecting \{([^}]*)\}/, (all, list) => {
+            const items = list.split(", ");
+            return items.length <= 12 ? all : `expecting {${items.slice(0, 12).join(", ")}, … (${items.length} in all)}`;
+        });
+        const entry = `${line}:${column}: [${check}] ${message}`;
+        if (!seen.has(entry)) {
+            seen.add(entry);
+            errors.push({ line, column, entry });
         }
     }
-}
 
-if (errors.length > 0) {
-    errors.sort((a, b) => a.line - b.line || a.column - b.column);
-    console.error(errors.map((e) => e.entry).join("\n"));
-    process.exit(1);
-}
+    // A document with no statements (the export of an empty network) is valid: there is
+    // nothing to run. The grammar alone would demand a statement.
+    if (text.trim() === "") {
+        return { exit: 0, stdout: JSON.stringify({ statements: [], warnings: 0 }) + "\n", stderr: "" };
+    }
 
-const statements = [];
-for (const s of parserWrapper.parse(text, false).statementsParsing) {
-    const tokens = s.tokens.filter((t) => t.type !== CypherLexer.EOF && t.type !== CypherLexer.SPACE);
-    if (tokens.length === 0) continue;
-    const of = (...types) => tokens.filter((t) => types.includes(t.type)).map((t) => t.text);
-    // A number with its sign: `-` right before a number is a unary minus (in a pattern `-`
-    // is followed by `[`, `(` or `>`, never by a number).
-    const numbers = [];
-    tokens.forEach((t, i) => {
-        if (t.type === CypherLexer.DECIMAL_DOUBLE || t.type === CypherLexer.UNSIGNED_DECIMAL_INTEGER) {
-            numbers.push((i > 0 && tokens[i - 1].type === CypherLexer.MINUS ? "-" : "") + t.text);
+    // 1. The ANTLR grammar, every error (ANTLR lines are 1-based, columns 0-based).
+    const listener = {
+        syntaxError(_recognizer, _symbol, line, column, message) {
+            report(line, column + 1, "grammar", message);
+        },
+        reportAmbiguity() {},
+        reportAttemptingFullContext() {},
+        reportContextSensitivity() {},
+    };
+    const lexer = new CypherLexer(antlr.CharStreams.fromString(text));
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(listener);
+    const parser = new CypherParser(new antlr.CommonTokenStream(lexer));
+    parser.removeErrorListeners();
+    parser.addErrorListener(listener);
+    parser.statementsOrCommands();
+
+    // 2. Neo4j's front-end, through the linter (diagnostic positions are 0-based).
+    const ERROR = 1;
+    let warnings = 0;
+    for (const version of ["CYPHER 5", "CYPHER 25"]) {
+        const { diagnostics } = lintCypherQuery(text, { defaultLanguage: version }, false);
+        for (const d of diagnostics) {
+            if (d.severity === ERROR) {
+                report(d.range.start.line + 1, d.range.start.character + 1, version, d.message);
+            } else if (version === "CYPHER 5") {
+                warnings += 1;
+            }
         }
-    });
-    statements.push({
-        line: tokens[0].line,
-        text: s.command.statement,
-        strings: of(CypherLexer.STRING_LITERAL1, CypherLexer.STRING_LITERAL2),
-        names: of(CypherLexer.ESCAPED_SYMBOLIC_NAME),
-        numbers,
-        booleans: of(CypherLexer.TRUE, CypherLexer.FALSE).map((b) => b.toLowerCase() === "true"),
-    });
+    }
+
+    if (errors.length > 0) {
+        errors.sort((a, b) => a.line - b.line || a.column - b.column);
+        return { exit: 1, stdout: "", stderr: errors.map((e) => e.entry).join("\n") + "\n" };
+    }
+
+    const statements = [];
+    for (const s of parserWrapper.parse(text, false).statementsParsing) {
+        const tokens = s.tokens.filter((t) => t.type !== CypherLexer.EOF && t.type !== CypherLexer.SPACE);
+        if (tokens.length === 0) continue;
+        const of = (...types) => tokens.filter((t) => types.includes(t.type)).map((t) => t.text);
+        // A number with its sign: `-` right before a number is a unary minus (in a pattern `-`
+        // is followed by `[`, `(` or `>`, never by a number).
+        const numbers = [];
+        tokens.forEach((t, i) => {
+            if (t.type === CypherLexer.DECIMAL_DOUBLE || t.type === CypherLexer.UNSIGNED_DECIMAL_INTEGER) {
+                numbers.push((i > 0 && tokens[i - 1].type === CypherLexer.MINUS ? "-" : "") + t.text);
+            }
+        });
+        statements.push({
+            line: tokens[0].line,
+            text: s.command.statement,
+            strings: of(CypherLexer.STRING_LITERAL1, CypherLexer.STRING_LITERAL2),
+            names: of(CypherLexer.ESCAPED_SYMBOLIC_NAME),
+            numbers,
+            booleans: of(CypherLexer.TRUE, CypherLexer.FALSE).map((b) => b.toLowerCase() === "true"),
+        });
+    }
+    return { exit: 0, stdout: JSON.stringify({ statements, warnings }) + "\n", stderr: "" };
 }
-process.stdout.write(JSON.stringify({ statements, warnings }) + "\n");
+
+if (!serve) {
+    const result = check(text);
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exit;
+} else {
+    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+        let doc;
+        try {
+            doc = JSON.parse(line);
+            if (typeof doc !== "string") throw new Error("not a JSON string");
+        } catch (e) {
+            process.stderr.write(`cypher_parse: --serve wants one JSON string a line: ${e.message}\n`);
+            process.exit(2);
+        }
+        let result;
+        try {
+            result = check(doc);
+        } catch (e) {
+            crashed(e);
+        }
+        process.stdout.write(answer(result));
+    }
+}

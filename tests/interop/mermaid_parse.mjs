@@ -1,6 +1,7 @@
 // Parses a Mermaid diagram with the real `mermaid` package, headless, without a browser.
 //
 //   node mermaid_parse.mjs [FILE]        (reads stdin without FILE, or with "-")
+//   node mermaid_parse.mjs --serve       (many documents, one Node start-up: see below)
 //
 // Needs INTEROP_MERMAID_PREFIX: the npm prefix where .ci/interop.sh installed `mermaid` and
 // `jsdom` (their node_modules/ is not on this script's resolution path).
@@ -12,12 +13,21 @@
 // Exit 1: the parser's message on stderr (a syntax error, or a diagram that is not a
 // flowchart). Exit 2: usage or installation problem.
 //
+// --serve: loads Mermaid once, then reads JSON lines on stdin, each a JSON string (one
+// document), and answers each with one JSON line on stdout, in order: {"exit": 0 or 1,
+// "stdout": ..., "stderr": ...}, exactly the exit code and output the single-document use
+// gives for that document. Each document gets a fresh diagram and flowchart database (as
+// Mermaid builds them per parse) and a fresh initialize(). Ends at the end of stdin (exit 0);
+// an unreadable line ends it with exit 2.
+//
 // Mermaid only *parses* here: rendering lays text out with SVG getBBox(), which jsdom does not
 // implement, so a render needs a real browser (mermaid-cli drives Chromium). Parsing runs the
 // same grammar and flowchart database a render starts with, so what parses here renders there.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { createInterface } from "node:readline";
+import { format } from "node:util";
 import { pathToFileURL } from "node:url";
 
 const prefix = process.env.INTEROP_MERMAID_PREFIX;
@@ -27,15 +37,18 @@ if (!prefix) {
 }
 const args = process.argv.slice(2);
 if (args.length > 1) {
-    console.error("usage: node mermaid_parse.mjs [FILE|-]");
+    console.error("usage: node mermaid_parse.mjs [FILE|-|--serve]");
     process.exit(2);
 }
+const serve = args[0] === "--serve";
 let text;
-try {
-    text = readFileSync(args.length === 0 || args[0] === "-" ? 0 : args[0], "utf8");
-} catch (e) {
-    console.error(`mermaid_parse: cannot read input: ${e.message}`);
-    process.exit(2);
+if (!serve) {
+    try {
+        text = readFileSync(args.length === 0 || args[0] === "-" ? 0 : args[0], "utf8");
+    } catch (e) {
+        console.error(`mermaid_parse: cannot read input: ${e.message}`);
+        process.exit(2);
+    }
 }
 
 const require = createRequire(path.join(path.resolve(prefix), "package.json"));
@@ -63,21 +76,59 @@ function rendered(s) {
     return scratch.textContent;
 }
 
-try {
-    mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
-    // Throws on any syntax error, like mermaid.parse() (which it runs first, as render does).
-    await mermaid.parse(text);
-    const diagram = await mermaid.mermaidAPI.getDiagramFromText(text);
-    const type = diagram.type;
-    if (!/^flowchart/.test(type)) {
-        throw new Error(`not a flowchart: diagram type ${type}`);
+// In --serve, what the libraries print through console while checking a document goes into
+// that document's answer (stdout or stderr, where the single-document use prints it), so
+// that the real stdout carries only answers.
+const printed = { stdout: "", stderr: "" };
+function answer(result) {
+    const full = { ...result, stdout: printed.stdout + result.stdout, stderr: printed.stderr + result.stderr };
+    printed.stdout = printed.stderr = "";
+    return JSON.stringify(full) + "\n";
+}
+if (serve) {
+    const into = (stream) => (...args) => {
+        printed[stream] += format(...args) + "\n";
+    };
+    console.log = console.info = console.debug = into("stdout");
+    console.error = console.warn = into("stderr");
+}
+
+// Parses one document: {exit: 0 or 1, stdout, stderr}, what the single-document use prints.
+async function check(text) {
+    try {
+        mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
+        // Throws on any syntax error, like mermaid.parse() (which it runs first, as render does).
+        await mermaid.parse(text);
+        const diagram = await mermaid.mermaidAPI.getDiagramFromText(text);
+        const type = diagram.type;
+        if (!/^flowchart/.test(type)) {
+            throw new Error(`not a flowchart: diagram type ${type}`);
+        }
+        const db = diagram.db;
+        const vertices = [...db.getVertices().values()].map((v) => ({ id: v.id, text: v.text, label: rendered(v.text) }));
+        const edges = db.getEdges().map((e) => ({ start: e.start, end: e.end, text: e.text, label: rendered(e.text) }));
+        return { exit: 0, stdout: JSON.stringify({ diagramType: type, vertices, edges }) + "\n", stderr: "" };
+    } catch (e) {
+        const message = e && (e.message || e.str) ? e.message || e.str : String(e);
+        return { exit: 1, stdout: "", stderr: message + "\n" };
     }
-    const db = diagram.db;
-    const vertices = [...db.getVertices().values()].map((v) => ({ id: v.id, text: v.text, label: rendered(v.text) }));
-    const edges = db.getEdges().map((e) => ({ start: e.start, end: e.end, text: e.text, label: rendered(e.text) }));
-    process.stdout.write(JSON.stringify({ diagramType: type, vertices, edges }) + "\n");
-} catch (e) {
-    const message = e && (e.message || e.str) ? e.message || e.str : String(e);
-    console.error(message);
-    process.exit(1);
+}
+
+if (!serve) {
+    const result = await check(text);
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exit;
+} else {
+    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+        let doc;
+        try {
+            doc = JSON.parse(line);
+            if (typeof doc !== "string") throw new Error("not a JSON string");
+        } catch (e) {
+            process.stderr.write(`mermaid_parse: --serve wants one JSON string a line: ${e.message}\n`);
+            process.exit(2);
+        }
+        process.stdout.write(answer(await check(doc)));
+    }
 }
