@@ -80,3 +80,27 @@ fn the_binary_runs_the_demo_and_lists_it_in_help() {
         "{help}"
     );
 }
+
+/// The lines of the demo that the README shows are lines the demo prints.
+#[test]
+fn the_readme_shows_what_the_demo_prints() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split_once("cargo run --release -- demo")
+        .expect("the README shows the demo command")
+        .1;
+    let shown = section
+        .split_once("```text\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("the README shows the demo's output")
+        .0;
+    let (out, _) = run();
+    let printed: Vec<&str> = out.lines().collect();
+    for line in shown.lines().filter(|l| !l.is_empty()) {
+        assert!(
+            printed.contains(&line),
+            "the demo does not print:\n{line}\n\nit prints:\n{out}"
+        );
+    }
+}
