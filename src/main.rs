@@ -39,6 +39,8 @@ fn main() -> ExitCode {
 fn demo() -> ExitCode {
     match networks_mcp::demo::run(&mut std::io::stdout().lock()) {
         Ok(_) => ExitCode::SUCCESS,
+        // `networks-mcp demo | head` closed the pipe: the reader has what it wanted.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("networks-mcp demo: {e}");
             ExitCode::FAILURE
