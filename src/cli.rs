@@ -15,11 +15,16 @@ use crate::mcp::{ServerOptions, Toolset};
 
 /// An MCP server of named, directed, weighted graphs for AI agents that plan.
 ///
-/// With no options it serves MCP over stdio: start it from an MCP client
+/// With no command it serves MCP over stdio: start it from an MCP client
 /// (Claude Code, Claude Desktop, the MCP Inspector...), not by hand.
+/// `networks-mcp demo` shows a planning session without a client.
 #[derive(Debug, Parser)]
-#[command(name = "networks-mcp", version, about, long_about = None)]
+#[command(name = "networks-mcp", version, about, long_about = None, disable_help_subcommand = true)]
 pub struct Cli {
+    /// What to run instead of the server (none: serve MCP).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Log level or filter in RUST_LOG syntax (error, warn, info, debug, trace, or
     /// e.g. "networks_mcp=debug"). Logs go to stderr only. [env: NETWORKS_MCP_LOG] [default: info]
     #[arg(long, value_name = "LEVEL")]
@@ -156,6 +161,19 @@ pub struct Cli {
     /// The streamable HTTP server options.
     #[command(flatten)]
     pub http: crate::http::HttpArgs,
+}
+
+/// What the binary runs instead of serving MCP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// Print a worked planning session made of real tool calls, then exit
+    ///
+    /// The calls build a release plan, ask which steps can run in parallel and
+    /// the critical path, add a dependency that makes a cycle, see it refused
+    /// and remove it, and ask what is ready to start. They run in-process
+    /// against a fresh in-memory server: no client, nothing saved. The server
+    /// options are ignored.
+    Demo,
 }
 
 /// `--max-reply-bytes`: a byte count no smaller than the envelope of a reply

@@ -53,6 +53,9 @@ pub mod interchange;
 pub mod cli;
 #[cfg(feature = "server")]
 #[doc(hidden)]
+pub mod demo;
+#[cfg(feature = "server")]
+#[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "server")]
 #[doc(hidden)]

@@ -1,10 +1,11 @@
-//! The `networks-mcp` binary: parse options, set up logging, serve MCP over stdio.
+//! The `networks-mcp` binary: parse options, set up logging, serve MCP over stdio
+//! or HTTP; `networks-mcp demo` prints a worked session instead.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use networks_mcp::cli::Cli;
+use networks_mcp::cli::{Cli, Command};
 use networks_mcp::logging::setup_logging;
 use networks_mcp::mcp::NetworksServer;
 use networks_mcp::mcp::stdio::JsonLinesTransport;
@@ -15,6 +16,9 @@ use tracing::{error, info, warn};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_with_config();
+    if cli.command == Some(Command::Demo) {
+        return demo();
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -29,6 +33,19 @@ fn main() -> ExitCode {
     // stdin is read on a blocking thread that a signal cannot interrupt: do not wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     code
+}
+
+/// `networks-mcp demo`: the worked session on stdout.
+fn demo() -> ExitCode {
+    match networks_mcp::demo::run(&mut std::io::stdout().lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        // `networks-mcp demo | head` closed the pipe: the reader has what it wanted.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("networks-mcp demo: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 async fn run(cli: Cli) -> ExitCode {

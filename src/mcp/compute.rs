@@ -1,7 +1,7 @@
 //! The compute pool: where every tool call runs, so that the async runtime's
 //! workers only move bytes.
 //!
-//! Policy (see also README, "Guarantees"):
+//! Policy (see also docs/guarantees.md):
 //! - **Two lanes.** A tool declares whether a call can run long
 //!   ([`ToolMeta::long_running`](super::tool::ToolMeta)); those run on the *heavy*
 //!   lane, the rest (single reads and writes, claims, listing) on the *light* lane.

@@ -11,7 +11,7 @@
 //! as before: task creation is the server's choice per request (SEP-2663), never
 //! the client's obligation.
 //!
-//! Bounds (README, "Guarantees"; `specs/security.md`):
+//! Bounds (`docs/guarantees.md`, `specs/security.md`):
 //! - **Unfinished tasks per session**: at most `--max-tasks-per-session` (default
 //!   [`DEFAULT_MAX_TASKS_PER_SESSION`]); the next one is refused with a
 //!   `limit_exceeded` error object that says what to do.

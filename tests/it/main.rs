@@ -10,6 +10,7 @@ mod algorithms_hostile;
 mod bad_input;
 mod compute;
 mod concurrency;
+mod demo;
 mod durability;
 mod e2e_stdio;
 mod fuzz_corpus;

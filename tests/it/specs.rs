@@ -1,6 +1,7 @@
 //! specs/ stays in step with the code: every listed tool has a spec in the
 //! eight-section format, and each spec's parameter and output tables name exactly
-//! the tool's schema properties.
+//! the tool's schema properties. The README and docs/ stay in step too: their links
+//! resolve, and the tool and option pages list every tool and flag.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -128,5 +129,241 @@ fn readme_shows_the_library_example_verbatim() {
     assert!(
         !readme.contains("\n# Ok::<"),
         "README.md shows a rustdoc-hidden line"
+    );
+}
+
+/// The README and every page of `docs/`, with their text.
+fn documents() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut names = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ exists")
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    names.extend(docs);
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(root.join(&name)).unwrap();
+            (name, text)
+        })
+        .collect()
+}
+
+/// The text with fenced code blocks and inline code removed, where a link is no link.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (i, part) in line.split('`').enumerate() {
+            if i % 2 == 0 {
+                out.push_str(part);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The targets of the Markdown links `[text](target)` and images in `text`.
+fn link_targets(text: &str) -> Vec<String> {
+    let text = prose(text);
+    let mut targets = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        if let Some(end) = rest.find(')') {
+            targets.push(rest[..end].to_string());
+        }
+    }
+    targets
+}
+
+/// The anchors GitHub gives a Markdown file's headings.
+fn anchors(text: &str) -> BTreeSet<String> {
+    prose(text)
+        .lines()
+        .filter(|line| line.starts_with('#'))
+        .map(|line| {
+            line.trim_start_matches('#')
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect()
+        })
+        .collect()
+}
+
+/// Pages linked before they exist: each comes with the change that writes it,
+/// and is checked like any other once it is there.
+const PAGES_TO_COME: [&str; 1] = ["docs/web-view.md"];
+
+/// Every relative link of the README and `docs/` names a file that exists, and
+/// an anchor into a Markdown file names one of its headings.
+#[test]
+fn every_relative_link_in_the_docs_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for (name, text) in documents() {
+        let dir = Path::new(&name).parent().unwrap_or(Path::new(""));
+        for target in link_targets(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = match target.split_once('#') {
+                Some((file, anchor)) => (file, Some(anchor)),
+                None => (target.as_str(), None),
+            };
+            let path = if file.is_empty() {
+                Path::new(&name).to_path_buf()
+            } else {
+                dir.join(file)
+            };
+            let full = root.join(&path);
+            let relative = normalise(&path);
+            if !full.exists() {
+                if !PAGES_TO_COME.contains(&relative.as_str()) {
+                    problems.push(format!("{name}: '{target}' names no file ({relative})"));
+                }
+                continue;
+            }
+            if let Some(anchor) = anchor
+                && relative.ends_with(".md")
+            {
+                let target_text = std::fs::read_to_string(&full).unwrap();
+                if !anchors(&target_text).contains(anchor) {
+                    problems.push(format!(
+                        "{name}: '{target}': {relative} has no heading #{anchor}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "broken links:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// `a/../b` as `b`.
+fn normalise(path: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                parts.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => parts.push(other.as_os_str().to_string_lossy().to_string()),
+        }
+    }
+    parts.join("/")
+}
+
+/// `docs/options.md` names every flag of `--help` with its environment variable,
+/// and no flag that does not exist.
+#[test]
+fn the_options_page_lists_every_flag() {
+    use clap::CommandFactory;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let page = std::fs::read_to_string(format!("{root}/docs/options.md")).unwrap();
+    let command = networks_mcp::cli::Cli::command();
+    let mut problems = Vec::new();
+    let mut flags = BTreeSet::new();
+    for arg in command.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        flags.insert(long.to_string());
+        if matches!(long, "help" | "version") {
+            continue;
+        }
+        let row = page
+            .lines()
+            .find(|line| line.starts_with(&format!("| `--{long}")));
+        match (row, arg.get_env()) {
+            (None, _) => problems.push(format!("--{long} has no row")),
+            (Some(row), Some(env)) if !row.contains(&format!("`{}`", env.to_string_lossy())) => {
+                problems.push(format!("--{long}: its row does not name {env:?}"))
+            }
+            _ => {}
+        }
+    }
+    for line in page.lines() {
+        if let Some(rest) = line.strip_prefix("| `--") {
+            let long: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '-')
+                .collect();
+            if !flags.contains(&long) {
+                problems.push(format!("docs/options.md names --{long}, which is no flag"));
+            }
+        }
+    }
+    for sub in command.get_subcommands() {
+        if !page.contains(&format!("`networks-mcp {}`", sub.get_name())) {
+            problems.push(format!("the command {} is not described", sub.get_name()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "docs/options.md out of step with --help:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// `docs/tools.md`'s table names every tool once, with its toolset.
+#[test]
+fn the_tools_page_lists_every_tool_with_its_toolset() {
+    use clap::ValueEnum;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let page = std::fs::read_to_string(format!("{root}/docs/tools.md")).unwrap();
+    let rows: Vec<(String, String)> = page
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `network_"))
+        .map(|rest| {
+            let cells: Vec<&str> = rest.split(" | ").collect();
+            let name = format!("network_{}", cells[0].trim_end_matches('`'));
+            let toolset = cells
+                .get(1)
+                .map_or("", |c| c.split(' ').next().unwrap_or(""));
+            (name, toolset.to_string())
+        })
+        .collect();
+    let mut expected = Vec::new();
+    for toolset in Toolset::ALL {
+        let options = ServerOptions {
+            toolsets: [toolset].into_iter().collect(),
+            ..ServerOptions::default()
+        };
+        let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
+        let name = toolset.to_possible_value().expect("a named toolset");
+        for tool in server.listed_tools() {
+            expected.push((tool.name.to_string(), name.get_name().to_string()));
+        }
+    }
+    let listed: BTreeSet<_> = rows.iter().cloned().collect();
+    let expected: BTreeSet<_> = expected.into_iter().collect();
+    assert_eq!(rows.len(), listed.len(), "a tool listed twice");
+    assert_eq!(
+        listed.difference(&expected).collect::<Vec<_>>(),
+        Vec::<&(String, String)>::new(),
+        "rows of docs/tools.md that name no tool of that toolset"
+    );
+    assert_eq!(
+        expected.difference(&listed).collect::<Vec<_>>(),
+        Vec::<&(String, String)>::new(),
+        "tools missing from docs/tools.md"
     );
 }

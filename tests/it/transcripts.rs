@@ -116,12 +116,45 @@ fn check(path: &str) {
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
-#[test]
-fn the_agent_guide_session_is_what_the_server_answers() {
-    check(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/agent-guide.md"));
+/// The README and every page of `docs/`.
+fn documents() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![root.join("README.md")];
+    let mut docs: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ exists")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+}
+
+/// Whether a document shows a session: a line that is a call.
+fn has_session(path: &std::path::Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().any(|line| line.starts_with("→ "))
 }
 
 #[test]
-fn the_readme_sessions_are_what_the_server_answers() {
-    check(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
+fn every_session_in_the_docs_is_what_the_server_answers() {
+    let documents: Vec<_> = documents().into_iter().filter(|p| has_session(p)).collect();
+    // The README, the agent guide, and the tool, format and many-agents pages show sessions.
+    for name in [
+        "README.md",
+        "agent-guide.md",
+        "tools.md",
+        "formats.md",
+        "many-agents.md",
+    ] {
+        assert!(
+            documents
+                .iter()
+                .any(|p| p.file_name().is_some_and(|f| f == name)),
+            "{name} shows a session, and it is replayed"
+        );
+    }
+    for path in documents {
+        check(path.to_str().expect("a UTF-8 path"));
+    }
 }
