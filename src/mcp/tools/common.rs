@@ -1,11 +1,16 @@
-//! Types shared by several tools' parameters and results.
+//! Types shared by several tools' parameters and results, and what the bodies
+//! of more than one tool family need (the memory estimate of `--max-memory`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use crate::mcp::page::Page;
-use crate::network::EdgeView;
+use crate::mcp::tool::ToolContext;
+use crate::network::{EdgeView, Network};
+use crate::registry::NetworkRegistry;
 
 /// `status` of a plain success.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -137,4 +142,57 @@ impl Paging {
     pub fn of_total(page: &Page, returned: usize, total: usize) -> Paging {
         Paging::of(page, returned, Some(total), page.end() < total)
     }
+}
+
+/// Each network's estimate at the state it was computed at: instance → (version,
+/// bytes). Equal (instance, version) means equal content, so an entry is exact
+/// until its network changes; only networks written since the last count are
+/// walked again.
+static ESTIMATES: LazyLock<Mutex<HashMap<u64, (u64, usize)>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// [`Network::estimated_bytes`], from [`ESTIMATES`] when the network has not
+/// changed since it was last counted.
+pub(crate) fn network_bytes(net: &Network) -> usize {
+    let (instance, version) = (net.instance(), net.version());
+    let cache = || ESTIMATES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&(at, bytes)) = cache().get(&instance)
+        && at == version
+    {
+        return bytes;
+    }
+    // Counted without the cache's lock held: it may take a while on a big network.
+    let bytes = net.estimated_bytes();
+    cache().insert(instance, (version, bytes));
+    bytes
+}
+
+/// The estimated bytes all networks of `registry` hold (`--max-memory`). Takes
+/// each network's read lock in turn, never two at once; call it holding none.
+/// Entries of networks no longer in the registry are dropped from the cache.
+pub(crate) fn networks_bytes(registry: &NetworkRegistry) -> usize {
+    let mut live = HashSet::new();
+    let mut total = 0usize;
+    for name in registry.names() {
+        // A network deleted meanwhile holds nothing.
+        if let Ok((instance, bytes)) =
+            registry.read(&name, |net| Ok((net.instance(), network_bytes(net))))
+        {
+            live.insert(instance);
+            total = total.saturating_add(bytes);
+        }
+    }
+    // Another server in the same process may lose entries here: it only counts
+    // them again.
+    ESTIMATES
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|instance, _| live.contains(instance));
+    total
+}
+
+/// What all networks hold, when `--max-memory` bounds it (`None` when it is
+/// off, so that nothing is counted). Call it holding no network's lock.
+pub(crate) fn memory_held(ctx: &ToolContext<'_>) -> Option<usize> {
+    (ctx.limits.max_memory != usize::MAX).then(|| networks_bytes(ctx.registry))
 }

@@ -1,4 +1,7 @@
-//! Every MCP tool, one module per family. Each module exports `tools()`.
+//! Every MCP tool, one module per family. Each module exports `tools()`; a family
+//! of several tools is a directory with one file per tool, named after it
+//! without the `network_` prefix, and a `mod.rs` holding what its tools share.
+//! What tools of different families share is in [`common`].
 
 pub(crate) mod algorithms;
 pub(crate) mod analysis;

@@ -15,8 +15,7 @@ use tracing::info;
 use super::MAX_REDUCTION_WORK;
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::Success;
-use crate::mcp::tools::interchange::{memory_held, network_bytes};
+use crate::mcp::tools::common::{Success, memory_held, network_bytes};
 use crate::network::subgraph::Extract;
 use crate::network::{Direction, Network, validate};
 

@@ -1,0 +1,25 @@
+//! `network_ancestors`: every node that reaches a node, nearest first.
+
+use super::{ClosureOutput, ClosureParams, closure};
+use crate::error::Result;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::network::Direction;
+
+fn ancestors(ctx: &ToolContext<'_>, p: ClosureParams) -> Result<ClosureOutput> {
+    closure(ctx, p, "network_ancestors", Direction::In)
+}
+
+/// `network_ancestors`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_ancestors",
+            title: "Everything that reaches a node",
+            description: "Every node that reaches a node (walking edges backwards), nearest first, with distances. In a depends-on graph: everything affected if it changes. total counts all.",
+            toolset: Toolset::Analysis,
+            effect: Effect::Read,
+            long_running: true,
+        },
+        ancestors,
+    )
+}

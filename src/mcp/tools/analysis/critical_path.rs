@@ -1,0 +1,98 @@
+//! `network_critical_path`: the longest path by total weight in an acyclic
+//! network, page by page.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{MAX_ANALYSIS_LIMIT, default_limit, named_cycle};
+use crate::error::Result;
+use crate::mcp::page::Page;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Paging, Success, check_limit};
+
+/// Parameters of `network_critical_path`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CriticalParams {
+    /// Name of the network (acyclic).
+    pub network_name: String,
+    /// Path nodes per page.
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
+    pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// Result of `network_critical_path`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CriticalOutput {
+    /// "success".
+    pub status: Success,
+    /// This page of the node IDs of the longest path by total weight, in edge direction.
+    pub path: Vec<String>,
+    /// The ids of the edges leaving this page's nodes along the path, in order.
+    pub edge_ids: Vec<u64>,
+    /// Its total weight (with weights as durations: the least time the whole plan can take).
+    pub length: f64,
+    /// Number of edges on the path.
+    pub hops: usize,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOutput> {
+    let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
+    ctx.registry.read(&p.network_name, |net| {
+        let path = net
+            .critical_path()
+            .map_err(|e| named_cycle(e, "a critical path"))?;
+        let page = Page::open(
+            ctx,
+            net,
+            "network_critical_path",
+            (),
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        let hops = path.edges.len();
+        // Edge i leaves node i, so the pages of nodes page the edges too: a
+        // node and its edge are measured together.
+        let (nodes, edges): (Vec<String>, Vec<Option<u64>>) = page
+            .fill(
+                page.slice(&path.nodes)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &n)| (net.id_at(n), path.edges.get(page.offset + i).copied())),
+            )
+            .into_iter()
+            .map(|(id, edge)| (id.to_string(), edge))
+            .unzip();
+        Ok(CriticalOutput {
+            status: Success::Success,
+            paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
+            path: nodes,
+            edge_ids: edges.into_iter().flatten().collect(),
+            length: path.length,
+            hops,
+        })
+    })
+}
+
+/// `network_critical_path`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_critical_path",
+            title: "Critical path",
+            description: "The longest path by total edge weight in an acyclic network, weights read as durations: the chain that sets the least total time of a plan. Returns its nodes, edge ids and length. A cycle is an error naming one.",
+            toolset: Toolset::Analysis,
+            effect: Effect::Read,
+            long_running: true,
+        },
+        critical_path,
+    )
+}

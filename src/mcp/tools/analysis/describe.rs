@@ -1,0 +1,174 @@
+//! `network_describe`: a summary of a whole network, where to start with an
+//! unknown one.
+
+use petgraph::stable_graph::NodeIndex;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::MAX_ANALYSIS_LIMIT;
+use crate::error::Result;
+use crate::mcp::page::fit;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Success, check_range};
+
+fn default_list_limit() -> usize {
+    20
+}
+
+fn default_top_k() -> usize {
+    5
+}
+
+/// Parameters of `network_describe`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// Most sources and sinks listed.
+    #[serde(default = "default_list_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
+    pub list_limit: usize,
+    /// How many top nodes by in- and out-degree.
+    #[serde(default = "default_top_k")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
+    pub top_k: usize,
+}
+
+/// A node with a degree.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Degree {
+    /// The node ID.
+    pub node_id: String,
+    /// Its degree.
+    pub degree: usize,
+}
+
+/// Result of `network_describe`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct DescribeOutput {
+    /// "success".
+    pub status: Success,
+    /// The network's name.
+    pub network_name: String,
+    /// Its description, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its version: it rises with every change.
+    pub version: u64,
+    /// Number of nodes.
+    pub nodes: usize,
+    /// Number of edges.
+    pub edges: usize,
+    /// edges / (nodes * (nodes - 1)); 0 for fewer than 2 nodes.
+    pub density: f64,
+    /// True when there is no cycle (a topological order exists).
+    pub is_dag: bool,
+    /// Number of weakly connected components (pieces when edge direction is ignored).
+    pub weakly_connected_components: usize,
+    /// Number of self-loop edges.
+    pub self_loops: usize,
+    /// Nodes nothing points to (in a depends-on graph: nothing depends on them, e.g. final goals).
+    pub sources: Vec<String>,
+    /// How many sources exist.
+    pub sources_total: usize,
+    /// Nodes that point to nothing (in a depends-on graph: no dependencies; they can start first).
+    pub sinks: Vec<String>,
+    /// How many sinks exist.
+    pub sinks_total: usize,
+    /// Nodes with no edge at all.
+    pub isolated_total: usize,
+    /// Nodes with the most incoming edges (most depended upon).
+    pub top_in_degree: Vec<Degree>,
+    /// Nodes with the most outgoing edges (most dependencies).
+    pub top_out_degree: Vec<Degree>,
+    /// Sum of all edge weights.
+    pub total_weight: f64,
+    /// Smallest edge weight (absent without edges).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_weight: Option<f64>,
+    /// Largest edge weight (absent without edges).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_weight: Option<f64>,
+    /// True when sources or sinks were cut at list_limit, or a list at the reply size bound.
+    pub truncated: bool,
+    /// When cut: how to see more of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
+}
+
+fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> {
+    let list_limit = check_range("list_limit", p.list_limit, MAX_ANALYSIS_LIMIT)?;
+    let top_k = check_range("top_k", p.top_k, MAX_ANALYSIS_LIMIT)?;
+    ctx.registry.read(&p.network_name, |net| {
+        let d = net.describe(list_limit, top_k);
+        // The four lists share what the reply size bound leaves, in this order.
+        let mut left = ctx.limits.reply_item_bytes();
+        let (sources, sources_cut) = fit(d.sources.iter().map(|&n| net.id_at(n)), &mut left);
+        let (sinks, sinks_cut) = fit(d.sinks.iter().map(|&n| net.id_at(n)), &mut left);
+        let mut degrees = |list: &[(NodeIndex, usize)]| {
+            fit(
+                list.iter().map(|&(n, degree)| Degree {
+                    node_id: net.id_at(n).to_string(),
+                    degree,
+                }),
+                &mut left,
+            )
+        };
+        let (top_in_degree, in_cut) = degrees(&d.top_in_degree);
+        let (top_out_degree, out_cut) = degrees(&d.top_out_degree);
+        let listed = d.sources_total > sources.len() || d.sinks_total > sinks.len();
+        let bound = sources_cut || sinks_cut || in_cut || out_cut;
+        let mut more = Vec::new();
+        if listed {
+            more.push(format!(
+                "The first {list_limit} sources and sinks are listed; raise list_limit (at most {MAX_ANALYSIS_LIMIT}) for more."
+            ));
+        }
+        if bound {
+            more.push(format!(
+                "The reply size bound ({} bytes, --max-reply-bytes) cut the lists; network_list_nodes pages through every node.",
+                ctx.limits.max_reply_bytes
+            ));
+        }
+        Ok(DescribeOutput {
+            status: Success::Success,
+            network_name: p.network_name.clone(),
+            description: net.description().map(str::to_string),
+            version: net.version(),
+            nodes: d.nodes,
+            edges: d.edges,
+            density: d.density,
+            is_dag: d.is_dag,
+            weakly_connected_components: d.weakly_connected_components,
+            self_loops: d.self_loops,
+            truncated: listed || bound,
+            more: (!more.is_empty()).then(|| more.join(" ")),
+            sources: sources.into_iter().map(String::from).collect(),
+            sources_total: d.sources_total,
+            sinks: sinks.into_iter().map(String::from).collect(),
+            sinks_total: d.sinks_total,
+            isolated_total: d.isolated_total,
+            top_in_degree,
+            top_out_degree,
+            total_weight: d.total_weight,
+            min_weight: d.min_weight,
+            max_weight: d.max_weight,
+        })
+    })
+}
+
+/// `network_describe`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_describe",
+            title: "Describe a network",
+            description: "Summarise a network: counts, density, whether it is a DAG, weakly connected components, self-loops, sources and sinks, top nodes by in- and out-degree, weight range. Start here with an unknown network.",
+            toolset: Toolset::Analysis,
+            effect: Effect::Read,
+            long_running: true,
+        },
+        describe,
+    )
+}

@@ -1,0 +1,128 @@
+//! `network_topological_sort`: an order that respects every edge, in layers
+//! whose nodes can run in parallel, page by page.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{MAX_ANALYSIS_LIMIT, default_limit, ids, named_cycle};
+use crate::error::Result;
+use crate::mcp::page::Page;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::network::Order;
+
+/// Parameters of `network_topological_sort`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TopoParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// true: targets before sources; in a depends-on graph (A -> B = A depends on B), dependencies first: the order to do the work.
+    #[serde(default)]
+    pub reverse: bool,
+    /// Nodes per page.
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
+    pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// Result of `network_topological_sort`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct TopoOutput {
+    /// "success".
+    pub status: Success,
+    /// This page of an order of all node IDs that respects every edge (the layers concatenated).
+    pub order: Vec<String>,
+    /// The same page split by layer: `layers[i]` is (part of) layer `first_layer + i`. Layer k holds the nodes whose longest chain of predecessors has k edges; each layer needs only earlier layers, so its nodes can run in parallel.
+    pub layers: Vec<Vec<String>>,
+    /// The number of the page's first layer (0 on the first page).
+    pub first_layer: usize,
+    /// Number of layers (the length of the longest chain, in nodes).
+    pub layer_count: usize,
+    /// Number of nodes in the network.
+    pub node_count: usize,
+    /// Whether `reverse` was applied.
+    pub reverse: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> {
+    let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
+    ctx.registry.read(&p.network_name, |net| {
+        let sorted = net
+            .topological_sort(Order::from_reverse(p.reverse))
+            .map_err(|e| named_cycle(e, "a topological order"))?;
+        let page = Page::open(
+            ctx,
+            net,
+            "network_topological_sort",
+            p.reverse,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        let node_count = sorted.order.len();
+        // Each node is listed twice, in `order` and in its layer: measured as a
+        // pair, so that the page stops where both fit.
+        let order: Vec<String> = page
+            .fill(
+                page.slice(&sorted.order)
+                    .iter()
+                    .map(|&n| [net.id_at(n), net.id_at(n)]),
+            )
+            .into_iter()
+            .map(|[id, _]| id.to_string())
+            .collect();
+        let end = page.offset + order.len();
+        // The layers that overlap [offset, end) of the concatenated order.
+        let mut layers = Vec::new();
+        let mut first_layer = sorted.layers.len();
+        let mut layer_start = 0;
+        for (number, layer) in sorted.layers.iter().enumerate() {
+            let layer_end = layer_start + layer.len();
+            let from = page.offset.max(layer_start);
+            let to = end.min(layer_end);
+            if from < to {
+                first_layer = first_layer.min(number);
+                layers.push(ids(
+                    net,
+                    layer[from - layer_start..to - layer_start].iter().copied(),
+                ));
+            }
+            if layer_end >= end {
+                break;
+            }
+            layer_start = layer_end;
+        }
+        Ok(TopoOutput {
+            status: Success::Success,
+            paging: Paging::of_total(&page, order.len(), node_count),
+            order,
+            layer_count: sorted.layers.len(),
+            first_layer: first_layer.min(sorted.layers.len()),
+            layers,
+            node_count,
+            reverse: p.reverse,
+        })
+    })
+}
+
+/// `network_topological_sort`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_topological_sort",
+            title: "Order and parallel layers",
+            description: "Order the nodes so that every edge's source comes first, in layers whose nodes can run in parallel. For a depends-on graph pass reverse: true to get dependencies first, the order to do the work. Paged. A cycle is an error naming one to break.",
+            toolset: Toolset::Analysis,
+            effect: Effect::Read,
+            long_running: true,
+        },
+        topological_sort,
+    )
+}

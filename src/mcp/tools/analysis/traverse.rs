@@ -1,0 +1,127 @@
+//! `network_traverse`: a breadth- or depth-first walk from start nodes, page by
+//! page, each visited node with its depth and parent.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{MAX_ANALYSIS_LIMIT, check_depth, default_limit, default_out, require_all};
+use crate::error::{Error, Result};
+use crate::mcp::page::Page;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::network::traversal::TraversalOrder;
+use crate::network::{Direction, TraverseOptions};
+
+/// Parameters of `network_traverse`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraverseParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// Node IDs to start from (depth 0).
+    pub start_nodes: Vec<String>,
+    /// "bfs": nearest first. "dfs": depth-first preorder.
+    #[serde(default)]
+    pub order: TraversalOrder,
+    /// "out" follows edges forwards (what the starts depend on), "in" backwards (what depends on them).
+    #[serde(default = "default_out")]
+    pub direction: Direction,
+    /// Go at most this many edges from a start; omit for no limit.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub max_depth: Option<usize>,
+    /// Visited nodes per page.
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
+    pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// One visited node.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct VisitOut {
+    /// The node ID.
+    pub node_id: String,
+    /// Edges from the nearest start (BFS) or depth in the DFS tree; 0 for a start.
+    pub depth: usize,
+    /// The node it was reached from; absent for a start. Follow parents to rebuild paths.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+}
+
+/// Result of `network_traverse`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct TraverseOutput {
+    /// "success".
+    pub status: Success,
+    /// This page of the visited nodes, in visit order.
+    pub visited: Vec<VisitOut>,
+    /// Number of visited nodes returned.
+    pub count: usize,
+    /// How to get the rest of the walk.
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> {
+    let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
+    let max_depth = check_depth(p.max_depth)?;
+    if p.start_nodes.is_empty() {
+        return Err(Error::InvalidValue {
+            field: "start_nodes".into(),
+            reason: "the list is empty; give at least one node ID".into(),
+        });
+    }
+    ctx.registry.read(&p.network_name, |net| {
+        let starts = require_all(net, "start_nodes", &p.start_nodes)?;
+        let query = (&p.start_nodes, p.order, p.direction, max_depth);
+        let page = Page::open(
+            ctx,
+            net,
+            "network_traverse",
+            query,
+            p.cursor.as_deref(),
+            limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        // The walk is deterministic, so the page is the slice of it that ends at
+        // the page's end: a walk to there, cut at the page's start.
+        let walk = net.traverse_by_index(
+            &starts,
+            TraverseOptions {
+                order: p.order,
+                direction: p.direction,
+                max_depth,
+                limit: page.end(),
+            },
+        );
+        let visited: Vec<VisitOut> = page.fill(page.slice(&walk.visits).iter().map(|v| VisitOut {
+            node_id: net.id_at(v.node).to_string(),
+            depth: v.depth,
+            parent: v.parent.map(|n| net.id_at(n).to_string()),
+        }));
+        Ok(TraverseOutput {
+            status: Success::Success,
+            count: visited.len(),
+            paging: Paging::of(&page, visited.len(), None, walk.truncated),
+            visited,
+        })
+    })
+}
+
+/// `network_traverse`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_traverse",
+            title: "Traverse from nodes",
+            description: "Walk breadth-first (bfs) or depth-first (dfs) from start nodes along edges out, in or both, up to max_depth. Returns each visited node with its depth and parent. For plain reachability use network_descendants or network_ancestors.",
+            toolset: Toolset::Analysis,
+            effect: Effect::Read,
+            long_running: true,
+        },
+        traverse,
+    )
+}

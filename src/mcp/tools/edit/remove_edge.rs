@@ -1,0 +1,95 @@
+//! `network_remove_edge`: one edge by id, or every edge from one node to another.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tracing::info;
+
+use crate::error::{Error, Result};
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::Success;
+
+/// Parameters of `network_remove_edge`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveEdgeParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// The edge's id.
+    #[serde(default)]
+    #[schemars(range(min = 0))]
+    pub edge_id: Option<u64>,
+    /// Instead of edge_id: every edge from this node...
+    #[serde(default)]
+    pub source: Option<String>,
+    /// ...to this node.
+    #[serde(default)]
+    pub target: Option<String>,
+}
+
+/// Result of `network_remove_edge`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct RemoveEdgeOutput {
+    /// "success".
+    pub status: Success,
+    /// How many edges were removed (0 when source and target had none between them).
+    pub count: usize,
+    /// The removed edges as they were.
+    pub removed: Vec<RemovedEdgeOut>,
+}
+
+/// A removed edge.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct RemovedEdgeOut {
+    /// Its id.
+    pub edge_id: u64,
+    /// Source node ID.
+    pub source: String,
+    /// Target node ID.
+    pub target: String,
+    /// Its weight.
+    pub weight: f64,
+}
+
+fn remove_edge(ctx: &ToolContext<'_>, p: RemoveEdgeParams) -> Result<RemoveEdgeOutput> {
+    ctx.write(&p.network_name, |net| {
+        let removed = match (p.edge_id, &p.source, &p.target) {
+            (Some(id), None, None) => vec![net.remove_edge(id)?],
+            (None, Some(source), Some(target)) => net.remove_edges_between(source, target)?,
+            _ => {
+                return Err(Error::InvalidArguments {
+                    message: "invalid arguments for network_remove_edge: give either edge_id, or both source and target (not both forms)".into(),
+                    field: Some("edge_id".into()),
+                });
+            }
+        };
+        info!(network = %p.network_name, count = removed.len(), "edges removed");
+        Ok(RemoveEdgeOutput {
+            status: Success::Success,
+            count: removed.len(),
+            removed: removed
+                .into_iter()
+                .map(|e| RemovedEdgeOut {
+                    edge_id: e.id,
+                    source: e.source,
+                    target: e.target,
+                    weight: e.weight,
+                })
+                .collect(),
+        })
+    })
+}
+
+/// `network_remove_edge`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_remove_edge",
+            title: "Remove edges",
+            description: "Remove one edge by edge_id, or every edge source -> target when given source and target. Reports what was removed. Edge ids come from network_list_edges or network_get_neighbors with include_edges.",
+            toolset: Toolset::Edit,
+            effect: Effect::Destroy { idempotent: true },
+            long_running: false,
+        },
+        remove_edge,
+    )
+}

@@ -1,0 +1,166 @@
+//! `network_export`: a network, or the neighbourhood of some nodes, as a
+//! document in one of the formats of [`crate::interchange`].
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+use crate::error::{Error, Result};
+use crate::interchange::{self, Format};
+use crate::mcp::resources::export_uri;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Success, check_range};
+use crate::network::{Direction, Network};
+
+/// Keeps a default export of a neighbourhood within about 8 KB (see BENCHMARKS.md).
+const DEFAULT_EXPORT_LIMIT: usize = 25;
+const MAX_EXPORT_LIMIT: usize = 100_000;
+const MAX_EXPORT_DEPTH: usize = 1_000;
+
+fn default_export_limit() -> usize {
+    DEFAULT_EXPORT_LIMIT
+}
+
+fn default_depth() -> usize {
+    1
+}
+
+/// Parameters of `network_export`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportParams {
+    // Self-explanatory: left undescribed to keep tools/list small.
+    pub network_name: String,
+    /// The format: mermaid renders in chat; edge_list_csv leaves out isolated nodes.
+    pub format: Format,
+    /// Only these nodes and their neighbourhood (depth, direction); omit for all.
+    #[serde(default)]
+    pub nodes: Option<Vec<String>>,
+    /// With nodes: how many edges away.
+    #[serde(default = "default_depth")]
+    #[schemars(range(min = 0, max = MAX_EXPORT_DEPTH))]
+    pub depth: usize,
+    /// With nodes: which edges to follow.
+    #[serde(default)]
+    pub direction: Direction,
+    /// Most nodes in the document.
+    #[serde(default = "default_export_limit")]
+    #[schemars(range(min = 1, max = MAX_EXPORT_LIMIT))]
+    pub limit: usize,
+}
+
+/// Result of `network_export`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ExportOutput {
+    /// "success".
+    pub status: Success,
+    /// The exported network.
+    pub network_name: String,
+    /// The format of `content`.
+    pub format: Format,
+    /// The document, as text.
+    pub content: String,
+    /// Nodes in the document.
+    pub nodes: usize,
+    /// Edges in the document.
+    pub edges: usize,
+    /// Nodes selected before the limit was applied (the whole network, or the neighbourhood of `nodes`).
+    pub total_nodes: usize,
+    /// True when `limit` cut the selection: the document is partial.
+    pub truncated: bool,
+    /// What was cut and how to get everything, when truncated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The resource with the whole network in this format.
+    pub resource_uri: String,
+}
+
+fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
+    let limit = check_range("limit", p.limit, MAX_EXPORT_LIMIT)?;
+    if p.depth > MAX_EXPORT_DEPTH {
+        return Err(Error::InvalidValue {
+            field: "depth".into(),
+            reason: format!("{} is out of range; give 0 to {MAX_EXPORT_DEPTH}", p.depth),
+        });
+    }
+    ctx.registry.read(&p.network_name, |net| {
+        let selected = select(net, p.nodes.as_deref(), p.depth, p.direction)?;
+        let total_nodes = selected.len();
+        let truncated = total_nodes > limit;
+        let kept: HashSet<_> = selected.into_iter().take(limit).collect();
+        let only = (p.nodes.is_some() || truncated).then_some(&kept);
+        let exported = interchange::export_counted(net, p.format, only);
+        let resource_uri = export_uri(&p.network_name, p.format);
+        let note = truncated.then(|| {
+            format!(
+                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). Raise limit (up to {MAX_EXPORT_LIMIT}), export the neighbourhood of some nodes with `nodes`, or read the resource {resource_uri} for everything."
+            )
+        });
+        Ok(ExportOutput {
+            status: Success::Success,
+            network_name: p.network_name.clone(),
+            format: p.format,
+            content: exported.document,
+            nodes: exported.nodes,
+            edges: exported.edges,
+            total_nodes,
+            truncated,
+            note,
+            resource_uri,
+        })
+    })
+}
+
+/// The nodes to export, in a stable order: the given nodes and then their
+/// neighbourhood nearest first, or every node in index order.
+fn select(
+    net: &Network,
+    nodes: Option<&[String]>,
+    depth: usize,
+    direction: Direction,
+) -> Result<Vec<petgraph::stable_graph::NodeIndex>> {
+    let Some(starts) = nodes else {
+        return Ok(net.node_indices().collect());
+    };
+    if starts.is_empty() {
+        return Err(Error::InvalidValue {
+            field: "nodes".into(),
+            reason: "the list is empty; give at least one node id, or omit nodes to export the whole network".into(),
+        });
+    }
+    let mut seen = HashSet::new();
+    let mut order = Vec::new();
+    let starts = net.require_all("nodes", starts.iter().map(String::as_str))?;
+    for &start in &starts {
+        if seen.insert(start) {
+            order.push(start);
+        }
+    }
+    if depth > 0 {
+        for &start in &starts {
+            let reach = net.reachable_by_index(start, direction, Some(depth), usize::MAX);
+            for (n, _) in reach.nodes {
+                if seen.insert(n) {
+                    order.push(n);
+                }
+            }
+        }
+    }
+    Ok(order)
+}
+
+/// `network_export`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_export",
+            title: "Export a network",
+            description: "Write a network, or the neighbourhood of some nodes, as a document: mermaid (renders in chat), dot, node_link_json (NetworkX), graphml, cypher or edge_list_csv. The document is the last text block of the result; resource_uri holds the whole network.",
+            toolset: Toolset::Interchange,
+            effect: Effect::Read,
+            long_running: true,
+        },
+        export,
+    )
+    .with_document("content")
+}

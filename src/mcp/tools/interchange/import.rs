@@ -1,0 +1,233 @@
+//! `network_import`: a document parsed, checked against the limits, and applied
+//! atomically to a new network or merged into an existing one.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use tracing::info;
+
+use crate::error::{Error, Result};
+use crate::interchange::{self, Format, ImportedGraph};
+use crate::limits::Limits;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::{Success, batch_item_error, memory_held};
+use crate::network::Network;
+use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, attributes_bytes, value_bytes};
+
+/// Import progress is reported in thousandths: parsing takes the first part,
+/// validation the next, applying the rest.
+const PROGRESS_TOTAL: u64 = 1000;
+const PROGRESS_PARSED: u64 = 600;
+const PROGRESS_VALIDATED: u64 = 800;
+/// The largest document `network_import` accepts, in bytes.
+pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
+
+/// How `network_import` treats the target network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportMode {
+    /// Make a new network; fails if the name is taken.
+    #[default]
+    Create,
+    /// Add to an existing network: existing nodes are kept as they are, every edge is added.
+    Merge,
+}
+
+/// The formats `network_import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportFormat {
+    /// NetworkX node-link JSON (`nodes` plus `edges` or `links`).
+    NodeLinkJson,
+    /// GraphML, e.g. from networkx.write_graphml, Gephi or yEd.
+    Graphml,
+    /// CSV with a header row holding at least `source` and `target`.
+    EdgeListCsv,
+    /// Graphviz DOT (`digraph`).
+    Dot,
+}
+
+impl From<ImportFormat> for Format {
+    fn from(format: ImportFormat) -> Self {
+        match format {
+            ImportFormat::NodeLinkJson => Format::NodeLinkJson,
+            ImportFormat::Graphml => Format::Graphml,
+            ImportFormat::EdgeListCsv => Format::EdgeListCsv,
+            ImportFormat::Dot => Format::Dot,
+        }
+    }
+}
+
+/// Parameters of `network_import`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportParams {
+    /// The network to create, or with mode "merge" to add to.
+    pub network_name: String,
+    /// The document's format.
+    pub format: ImportFormat,
+    /// The whole document as a string (up to 256 MiB).
+    pub content: String,
+    /// "merge" adds to an existing network: its nodes are kept, every edge is added.
+    #[serde(default)]
+    pub mode: ImportMode,
+    /// With mode "create": a description (default: the document's own).
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Result of `network_import`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ImportOutput {
+    /// "success": everything in the document was applied.
+    pub status: Success,
+    /// The network imported into.
+    pub network_name: String,
+    /// The mode used.
+    pub mode: ImportMode,
+    /// Nodes created (including endpoints that only edges named).
+    pub nodes_created: usize,
+    /// Nodes of the document that already existed and were left unchanged (merge).
+    pub nodes_existing: usize,
+    /// Edges added.
+    pub edges_created: usize,
+    /// The network's node count afterwards.
+    pub node_count: usize,
+    /// The network's edge count afterwards.
+    pub edge_count: usize,
+}
+
+fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
+    if p.content.len() > MAX_IMPORT_BYTES {
+        return Err(Error::LimitExceeded {
+            what: format!("a document of {} bytes", p.content.len()),
+            limit: MAX_IMPORT_BYTES as u64,
+            hint: "Split the document and import the parts with mode \"merge\".".into(),
+        });
+    }
+    let format = Format::from(p.format);
+    let progress = ctx.progress;
+    progress.report(0, PROGRESS_TOTAL, "parsing the document");
+    // Edges and materialised memory are both counted while the document is read.
+    let graph = interchange::parse_limited(format, &p.content, ctx.limits)?;
+    let items = (graph.nodes.len() + graph.edges.len()) as u64;
+    progress.report(
+        PROGRESS_PARSED,
+        PROGRESS_TOTAL,
+        &format!("parsed {items} nodes and edges; validating"),
+    );
+    // All networks together, counted before any network's lock is held (the
+    // target's write lock below included), so the count never waits on itself.
+    if let Some(held) = memory_held(ctx) {
+        ctx.limits
+            .check_memory(held, graph_bytes(&graph), "this import")?;
+    }
+    // The last moment a cancellation can stop the import: nothing is applied yet.
+    let ready = |net: &Network, graph: &ImportedGraph| -> Result<()> {
+        check_limits(ctx.limits, net, graph)?;
+        progress.check("the import")?;
+        progress.report(PROGRESS_VALIDATED, PROGRESS_TOTAL, "applying");
+        Ok(())
+    };
+    let (outcome, node_count, edge_count) = match p.mode {
+        ImportMode::Create => {
+            crate::network::validate::id("network_name", &p.network_name)?;
+            if ctx.registry.get(&p.network_name).is_ok() {
+                return Err(Error::InvalidValue {
+                    field: "network_name".into(),
+                    reason: format!(
+                        "a network named '{}' already exists. Use mode \"merge\" to add to it, or another name.",
+                        p.network_name
+                    ),
+                });
+            }
+            ctx.limits.check_networks(ctx.registry.len())?;
+            let mut network = Network::named(&p.network_name);
+            network.set_description(p.description.clone().or(graph.description.clone()));
+            ready(&network, &graph)?;
+            let outcome = interchange::apply(&mut network, graph)?;
+            let counts = (network.node_count(), network.edge_count());
+            // The version this import made, before anyone else can write to it.
+            let version = network.version();
+            ctx.registry.insert(&p.network_name, network)?;
+            ctx.written.set(Some(version));
+            (outcome, counts.0, counts.1)
+        }
+        ImportMode::Merge => ctx.write(&p.network_name, |net| {
+            ready(net, &graph)?;
+            let outcome = interchange::apply(net, graph)?;
+            Ok((outcome, net.node_count(), net.edge_count()))
+        })?,
+    };
+    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
+    info!(network = %p.network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
+    Ok(ImportOutput {
+        status: Success::Success,
+        network_name: p.network_name,
+        mode: p.mode,
+        nodes_created: outcome.nodes_created,
+        nodes_existing: outcome.nodes_existing,
+        edges_created: outcome.edges_created,
+        node_count,
+        edge_count,
+    })
+}
+
+/// The estimated bytes `graph` adds to a network, in the units of
+/// [`Network::estimated_bytes`] (an upper bound in mode "merge", where existing
+/// nodes are kept as they are). O(items).
+fn graph_bytes(graph: &ImportedGraph) -> usize {
+    let nodes = graph.nodes.iter().map(|node| {
+        (NODE_BYTES + node.id.len())
+            .saturating_add(attributes_bytes(&node.attributes))
+            .saturating_add(node.data.as_ref().map_or(0, value_bytes))
+    });
+    let edges = graph
+        .edges
+        .iter()
+        .map(|edge| EDGE_BYTES.saturating_add(attributes_bytes(&edge.attributes)));
+    nodes.chain(edges).fold(0, usize::saturating_add)
+}
+
+/// Checks the configured caps before anything is applied.
+fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result<()> {
+    for (index, node) in graph.nodes.iter().enumerate() {
+        limits
+            .check_item(&node.attributes, node.data.as_ref())
+            .map_err(|e| batch_item_error("nodes", index, e))?;
+    }
+    for (index, edge) in graph.edges.iter().enumerate() {
+        limits
+            .check_item(&edge.attributes, None)
+            .map_err(|e| batch_item_error("edges", index, e))?;
+    }
+    let mut new_nodes: HashSet<&str> = HashSet::default();
+    let ids = graph.nodes.iter().map(|n| n.id.as_str()).chain(
+        graph
+            .edges
+            .iter()
+            .flat_map(|e| [e.source.as_str(), e.target.as_str()]),
+    );
+    for id in ids {
+        if !net.contains_node(id) {
+            new_nodes.insert(id);
+        }
+    }
+    limits.check_nodes(net.node_count(), new_nodes.len())?;
+    limits.check_edges(net.edge_count(), graph.edges.len())
+}
+
+/// `network_import`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_import",
+            title: "Import a network",
+            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or with mode \"merge\" into an existing one. Atomic: if anything is invalid, nothing is imported and the error says where. Nodes named only by edges are created.",
+            toolset: Toolset::Interchange,
+            effect: Effect::Write { idempotent: false },
+            long_running: true,
+        },
+        import,
+    )
+}

@@ -1,0 +1,82 @@
+//! `network_create`: a new empty network, idempotently.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tracing::info;
+
+use crate::error::Result;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::CreateStatus;
+use crate::registry::CreateOutcome;
+
+/// Parameters of `network_create`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateParams {
+    /// Name, e.g. "module_deps": 1 to 256 bytes, no control characters.
+    pub network_name: String,
+    /// What the network is for.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Result of `network_create`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CreateOutput {
+    /// "success" when created, "duplicate" when a network of that name already existed (left unchanged).
+    pub status: CreateStatus,
+    /// The network's name.
+    pub network_name: String,
+    /// Human-readable result message.
+    pub message: String,
+}
+
+fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
+    // A network that does not exist yet has no version to compare: if_version
+    // applies to an existing one (which create leaves unchanged anyway).
+    if ctx.if_version.is_some()
+        && let Ok(network) = ctx.registry.get(&p.network_name)
+    {
+        ctx.check_version(&p.network_name, &network.read())?;
+    }
+    let outcome =
+        ctx.registry
+            .create_bounded(&p.network_name, p.description, ctx.limits.max_networks)?;
+    ctx.record_version(&p.network_name);
+    let (status, message) = match outcome {
+        CreateOutcome::Created => {
+            info!(network = %p.network_name, "network created");
+            (
+                CreateStatus::Success,
+                format!("Network '{}' created", p.network_name),
+            )
+        }
+        CreateOutcome::Duplicate => (
+            CreateStatus::Duplicate,
+            format!(
+                "Network '{}' already exists; nothing changed",
+                p.network_name
+            ),
+        ),
+    };
+    Ok(CreateOutput {
+        status,
+        network_name: p.network_name,
+        message,
+    })
+}
+
+/// `network_create`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_create",
+            title: "Create a network",
+            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name changes nothing and gives status \"duplicate\". Then add nodes and edges. Call network_list first to reuse a network.",
+            toolset: Toolset::Core,
+            effect: Effect::Write { idempotent: true },
+            long_running: false,
+        },
+        create,
+    )
+}

@@ -1,0 +1,189 @@
+//! `network_claim_ready`: take ready tasks under a lease, atomically, or learn
+//! why none is ready.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{MAX_LEASE_SECONDS, default_lease_seconds, lease_ms, work_params};
+use crate::error::Result;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::Success;
+use crate::network::work;
+
+/// The most tasks one claim takes.
+pub const MAX_CLAIM_COUNT: usize = 100;
+
+/// The most bytes of `data` one claim's reply carries; the tasks past it come
+/// without their data (`data_omitted`), which network_get_node reads.
+const MAX_CLAIM_DATA_BYTES: usize = 1024 * 1024;
+
+fn default_count() -> usize {
+    1
+}
+
+work_params! {
+    /// Parameters of `network_claim_ready`.
+    pub struct ClaimParams {
+        /// Your worker id: the same in every call of this worker.
+        pub worker: String,
+        /// How many ready tasks to take at most.
+        #[serde(default = "default_count")]
+        #[schemars(range(min = 1, max = MAX_CLAIM_COUNT))]
+        pub count: usize,
+        /// How long the claim holds before another worker may take the task.
+        #[serde(default = "default_lease_seconds")]
+        #[schemars(range(min = 1, max = MAX_LEASE_SECONDS))]
+        pub lease_seconds: u64,
+    }
+}
+
+/// A task a claim took.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ClaimedTask {
+    /// The task's node ID.
+    pub node_id: String,
+    /// Its attributes (with the claim's).
+    pub attributes: Map<String, Value>,
+    /// Its data payload, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+    /// True when its data was left out to keep the reply small: read it with network_get_node.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub data_omitted: bool,
+    /// The worker whose lease on it had run out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taken_from: Option<String>,
+}
+
+/// Why a claim came back short: the state of the rest of the plan.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Waiting {
+    /// Tasks held by other workers.
+    pub claimed: usize,
+    /// Tasks waiting on a prerequisite.
+    pub blocked: usize,
+    /// Tasks done.
+    pub done: usize,
+    /// When the first lease of another worker ends (ms since the Unix epoch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_lease_end_ms: Option<u64>,
+}
+
+/// Result of `network_claim_ready`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ClaimOutput {
+    /// "success".
+    pub status: Success,
+    /// The tasks now yours, in insertion order; empty when none is ready.
+    pub claimed: Vec<ClaimedTask>,
+    /// When their lease ends (ms since the Unix epoch); absent when none was claimed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lease_expires_ms: Option<u64>,
+    /// The server's time now (ms since the Unix epoch).
+    pub now_ms: u64,
+    /// True when every task is done: stop.
+    pub finished: bool,
+    /// When fewer than count were ready: what the others are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<Waiting>,
+    /// What to do next, when fewer than count were ready.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
+    let plan = p.plan();
+    // The clock is read under the network's lock, so that the times of the
+    // writes to one network rise in the order the writes apply.
+    ctx.write(&p.network_name, |net| {
+        let now = ctx.now();
+        let lease = lease_ms(p.lease_seconds);
+        let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.count, lease, now)?;
+        let mut data_budget = MAX_CLAIM_DATA_BYTES;
+        let claimed = claimed
+            .into_iter()
+            .map(|c| {
+                let node = &net.graph()[c.node];
+                let data = node.data.as_deref().cloned();
+                let size = data.as_ref().map_or(0, |d| d.to_string().len());
+                let data_omitted = size > data_budget;
+                data_budget = data_budget.saturating_sub(size);
+                ClaimedTask {
+                    node_id: node.id.to_string(),
+                    attributes: node.attributes.to_map(),
+                    data: if data_omitted { None } else { data },
+                    data_omitted,
+                    taken_from: c.taken_from,
+                }
+            })
+            .collect::<Vec<_>>();
+        Ok(ClaimOutput {
+            status: Success::Success,
+            finished: waiting.as_ref().is_some_and(|w| w.finished),
+            lease_expires_ms: (!claimed.is_empty()).then(|| now.saturating_add(lease)),
+            now_ms: now,
+            note: waiting
+                .as_ref()
+                .map(|w| waiting_note(&p.network_name, w, now, claimed.len())),
+            claimed,
+            waiting: waiting.map(|w| Waiting {
+                claimed: w.claimed,
+                blocked: w.blocked,
+                done: w.done,
+                next_lease_end_ms: w.next_lease_end,
+            }),
+        })
+    })
+}
+
+fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: usize) -> String {
+    if waiting.finished {
+        return "Every task is done: stop.".into();
+    }
+    let got = if claimed_now > 0 {
+        "No more tasks are ready"
+    } else {
+        "No task is ready"
+    };
+    let count = |n: usize, state: &str| match n {
+        1 => format!("1 task is {state}"),
+        n => format!("{n} tasks are {state}"),
+    };
+    if waiting.claimed == 0 {
+        // Nothing ready and nothing held, yet tasks remain: each waits on another
+        // that waits too, around a cycle. No worker can finish the plan.
+        return format!(
+            "{got}, and no task is claimed, yet {} wait on each other: the plan has a dependency cycle, so no worker can finish it. Find it with network_find_cycles and fix the plan (or mark a task done), then claim again.",
+            count(waiting.blocked, "blocked")
+        );
+    }
+    let claimed = count(waiting.claimed, "claimed");
+    let lease = match waiting.next_lease_end {
+        Some(end) => format!(
+            " (the first lease of another worker ends in {} s)",
+            end.saturating_sub(now).div_ceil(1_000)
+        ),
+        None => String::new(),
+    };
+    let blocked = count(waiting.blocked, "blocked");
+    format!(
+        "{got}: {claimed}{lease} and {blocked}. Work on what you hold, then call network_claim_ready again; a client subscribed to {} is told when tasks become ready. Stop when finished is true.",
+        crate::mcp::resources::ready_uri(network)
+    )
+}
+
+/// `network_claim_ready`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_claim_ready",
+            title: "Claim ready tasks",
+            description: "Take up to count tasks that are ready (not done, every prerequisite done) and not held by another worker, atomically: no two workers ever get the same task. They stay yours until lease_seconds pass; renew long work. A task is done when it has done_attributes (default {\"status\": \"done\"}). Returns the tasks, or why none is ready, and finished: true when all are done.",
+            toolset: Toolset::Work,
+            effect: Effect::Write { idempotent: false },
+            long_running: false,
+        },
+        claim_ready,
+    )
+}

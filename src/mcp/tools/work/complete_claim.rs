@@ -1,0 +1,72 @@
+//! `network_complete_claim`: mark held tasks done and list what became ready.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{MAX_TASKS_PER_CALL, check_tasks, ids, work_params};
+use crate::error::Result;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::Success;
+
+/// Newly ready tasks listed by a completion; the total counts all.
+const MAX_NEWLY_READY_LISTED: usize = 100;
+
+work_params! {
+    /// Parameters of `network_complete_claim`.
+    pub struct CompleteParams {
+        /// Your worker id, as given to network_claim_ready.
+        pub worker: String,
+        /// The tasks you finished, all claimed by you.
+        #[schemars(length(min = 1, max = MAX_TASKS_PER_CALL))]
+        pub node_ids: Vec<String>,
+    }
+}
+
+/// Result of `network_complete_claim`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CompleteOutput {
+    /// "success".
+    pub status: Success,
+    /// The tasks marked done now.
+    pub completed: Vec<String>,
+    /// The tasks you had completed before (a repeated call): nothing changed for them.
+    pub already_done: Vec<String>,
+    /// Tasks that became ready because of this (the first 100).
+    pub newly_ready: Vec<String>,
+    /// How many became ready.
+    pub newly_ready_total: usize,
+}
+
+fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOutput> {
+    let plan = p.plan();
+    let tasks = check_tasks(&p.node_ids)?;
+    // The clock is read under the network's lock, so that the times of the
+    // writes to one network rise in the order the writes apply.
+    ctx.write(&p.network_name, |net| {
+        let now = ctx.now();
+        let done = net.complete_claimed(&plan, &p.worker, &tasks, now)?;
+        let listed = done.newly_ready.len().min(MAX_NEWLY_READY_LISTED);
+        Ok(CompleteOutput {
+            status: Success::Success,
+            completed: ids(net, &done.completed),
+            already_done: ids(net, &done.already_done),
+            newly_ready: ids(net, &done.newly_ready[..listed]),
+            newly_ready_total: done.newly_ready.len(),
+        })
+    })
+}
+
+/// `network_complete_claim`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_complete_claim",
+            title: "Complete claimed tasks",
+            description: "Mark tasks you hold as done (sets done_attributes, drops the lease) and get the tasks this made ready. Only the worker holding a task can complete it; repeating the call is harmless.",
+            toolset: Toolset::Work,
+            effect: Effect::Write { idempotent: true },
+            long_running: false,
+        },
+        complete_claim,
+    )
+}

@@ -1,0 +1,73 @@
+//! `network_renew_claim`: extend the lease of held tasks.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    MAX_LEASE_SECONDS, MAX_TASKS_PER_CALL, check_tasks, default_lease_seconds, ids, lease_ms,
+    work_params,
+};
+use crate::error::Result;
+use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
+use crate::mcp::tools::common::Success;
+
+work_params! {
+    /// Parameters of `network_renew_claim`.
+    pub struct RenewParams {
+        /// Your worker id, as given to network_claim_ready.
+        pub worker: String,
+        /// The tasks whose lease to extend, all claimed by you and not done.
+        #[schemars(length(min = 1, max = MAX_TASKS_PER_CALL))]
+        pub node_ids: Vec<String>,
+        /// The new lease, counted from now.
+        #[serde(default = "default_lease_seconds")]
+        #[schemars(range(min = 1, max = MAX_LEASE_SECONDS))]
+        pub lease_seconds: u64,
+    }
+}
+
+/// Result of `network_renew_claim`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct RenewOutput {
+    /// "success".
+    pub status: Success,
+    /// The tasks whose lease was extended.
+    pub renewed: Vec<String>,
+    /// When their lease ends now (ms since the Unix epoch).
+    pub lease_expires_ms: u64,
+    /// The server's time now (ms since the Unix epoch).
+    pub now_ms: u64,
+}
+
+fn renew_claim(ctx: &ToolContext<'_>, p: RenewParams) -> Result<RenewOutput> {
+    let plan = p.plan();
+    let tasks = check_tasks(&p.node_ids)?;
+    // The clock is read under the network's lock, so that the times of the
+    // writes to one network rise in the order the writes apply.
+    ctx.write(&p.network_name, |net| {
+        let now = ctx.now();
+        let lease = lease_ms(p.lease_seconds);
+        let renewed = net.renew_claimed(&plan, &p.worker, &tasks, lease, now)?;
+        Ok(RenewOutput {
+            status: Success::Success,
+            renewed: ids(net, &renewed),
+            lease_expires_ms: now.saturating_add(lease),
+            now_ms: now,
+        })
+    })
+}
+
+/// `network_renew_claim`.
+pub fn tool() -> ToolDef {
+    ToolDef::new(
+        ToolMeta {
+            name: "network_renew_claim",
+            title: "Renew claims",
+            description: "Extend the lease of tasks you hold to lease_seconds from now, before it runs out: a task whose lease ran out can be claimed by another worker.",
+            toolset: Toolset::Work,
+            effect: Effect::Write { idempotent: false },
+            long_running: false,
+        },
+        renew_claim,
+    )
+}
