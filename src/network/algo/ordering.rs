@@ -7,8 +7,9 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
-use super::{Network, Order};
+use super::options::Order;
 use crate::error::Result;
+use crate::network::graph::Network;
 
 /// A topological order with its Kahn layers.
 #[derive(Debug, Clone, PartialEq)]

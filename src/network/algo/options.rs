@@ -1,7 +1,7 @@
 //! Named choices for the algorithms, instead of bare booleans at call sites.
 
-use super::Direction;
 use super::traversal::TraversalOrder;
+use crate::network::graph::Direction;
 
 /// Which way a topological order runs along the edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,7 +51,7 @@ impl Weighted {
     }
 }
 
-/// How [`Network::traverse`](super::Network::traverse) walks.
+/// How [`Network::traverse`](crate::network::Network::traverse) walks.
 ///
 /// ```
 /// use networks_mcp::network::{Direction, TraverseOptions};

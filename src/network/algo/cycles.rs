@@ -14,9 +14,9 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::adjacency::Rows;
-use super::{Edge, Network, Node};
 use crate::error::Error;
+use crate::network::graph::adjacency::Rows;
+use crate::network::graph::{Edge, Network, Node};
 
 /// Marks "no component" (a vacant index) or "no parent".
 const NONE: u32 = u32::MAX;
