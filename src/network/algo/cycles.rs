@@ -358,33 +358,6 @@ impl Network {
         self.kahn(false, false).is_some()
     }
 
-    /// The ids of nodes given by index, in the same order: how an algorithm's
-    /// answer in indices (a cycle, a traversal, an order) becomes ids. Indices that
-    /// are not nodes of this network are skipped. O(len).
-    ///
-    /// ```
-    /// use networks_mcp::network::Network;
-    /// use serde_json::Map;
-    ///
-    /// let mut net = Network::new();
-    /// net.add_node("a").unwrap();
-    /// net.add_edge("a", "a", 1.0).unwrap();
-    /// let cycle = net.find_any_cycle().unwrap();
-    /// assert_eq!(net.ids(&cycle), ["a"]);
-    /// ```
-    pub fn ids(&self, nodes: &[NodeIndex]) -> Vec<&str> {
-        nodes
-            .iter()
-            .filter_map(|&ix| self.graph().node_weight(ix))
-            .map(|node| &*node.id)
-            .collect()
-    }
-
-    /// [`Network::ids`] as owned strings, for answers and errors that outlive the borrow.
-    pub(crate) fn ids_owned(&self, nodes: &[NodeIndex]) -> Vec<String> {
-        self.ids(nodes).into_iter().map(String::from).collect()
-    }
-
     /// The [`Error::CycleDetected`] for an operation that needs a DAG, with a witness
     /// cycle from [`Network::find_any_cycle`]. `operation` completes "so ... is
     /// undefined", e.g. `"a topological order"`. O(V + E).

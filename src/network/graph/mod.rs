@@ -308,6 +308,34 @@ impl Network {
         &self.graph[ix].id
     }
 
+    /// The ids of nodes given by index, in the same order: how an algorithm's
+    /// answer in indices (a cycle, a traversal, an order) becomes ids. Indices that
+    /// are not nodes of this network are skipped. O(len).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// net.add_edge("a", "c", 1.0)?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// let a = net.require("node_id", "a")?;
+    /// assert_eq!(net.ids(&net.neighbor_indices(a, Direction::Out)), ["c", "b"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn ids(&self, nodes: &[NodeIndex]) -> Vec<&str> {
+        nodes
+            .iter()
+            .filter_map(|&ix| self.graph.node_weight(ix))
+            .map(|node| &*node.id)
+            .collect()
+    }
+
+    /// [`Network::ids`] as owned strings, for answers and errors that outlive the borrow.
+    pub(crate) fn ids_owned(&self, nodes: &[NodeIndex]) -> Vec<String> {
+        self.ids(nodes).into_iter().map(String::from).collect()
+    }
+
     /// Whether a node with this id exists. O(1) expected.
     pub fn contains_node(&self, id: &str) -> bool {
         self.index_of(id).is_some()
