@@ -42,8 +42,7 @@ pub use algo::{
     paths, ready, simple_paths, subgraph, topology, traversal, work,
 };
 
-pub use algo::options::{Order, TraverseOptions, Weighted};
-pub use algo::traversal::TraversalOrder;
+pub use algo::options::{Order, TraversalOrder, TraverseOptions, Weighted};
 pub use graph::{
     AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, DEFAULT_WEIGHT, Direction, Edge,
     EdgeBatchOutcome, EdgeId, EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node,

@@ -335,29 +335,6 @@ impl Network {
         sccs
     }
 
-    /// Whether the graph has no directed cycle (a self-loop is a cycle).
-    ///
-    /// Algorithm: Kahn's algorithm removes every node (about twice as fast as
-    /// petgraph's DFS-based [`toposort`](petgraph::algo::toposort) on large sparse
-    /// graphs; petgraph's `is_cyclic_directed` recurses and overflows the stack on
-    /// long chains). Complexity: O(V + E).
-    ///
-    /// ```
-    /// use networks_mcp::network::Network;
-    /// use serde_json::Map;
-    ///
-    /// let mut net = Network::new();
-    /// net.add_node("a").unwrap();
-    /// net.add_node("b").unwrap();
-    /// net.add_edge("a", "b", 1.0).unwrap();
-    /// assert!(net.is_dag());
-    /// net.add_edge("b", "b", 1.0).unwrap();
-    /// assert!(!net.is_dag());
-    /// ```
-    pub fn is_dag(&self) -> bool {
-        self.kahn(false, false).is_some()
-    }
-
     /// The [`Error::CycleDetected`] for an operation that needs a DAG, with a witness
     /// cycle from [`Network::find_any_cycle`]. `operation` completes "so ... is
     /// undefined", e.g. `"a topological order"`. O(V + E).

@@ -15,8 +15,11 @@
 //! `graph/structure.rs`). The fields of `Network` are private to `graph/`, so
 //! the compiler holds every family to this. A helper two families share lives
 //! in a small module here (`nearest`, `rng`, `options`) or, if it needs the
-//! network's private state, in `graph/`. Nothing in `graph/` imports from here
-//! (`tests/core/layers.rs` checks it).
+//! network's private state, in `graph/`. A family may build on another's
+//! answer (components and topology on the strongly connected components of
+//! `cycles`, `ordering` on `cycles`' witness, `work` on `critical`,
+//! `simple_paths` on `paths::Path`), never in a circle. Nothing in `graph/`
+//! imports from here (`tests/core/layers.rs` checks it).
 
 pub mod centrality;
 pub mod communities;

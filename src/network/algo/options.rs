@@ -1,6 +1,5 @@
 //! Named choices for the algorithms, instead of bare booleans at call sites.
 
-use super::traversal::TraversalOrder;
 use crate::network::graph::Direction;
 
 /// Which way a topological order runs along the edges.
@@ -80,4 +79,17 @@ impl Default for TraverseOptions {
             limit: usize::MAX,
         }
     }
+}
+
+/// The order in which [`Network::traverse`](crate::network::Network::traverse) visits nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "server", derive(schemars::JsonSchema))]
+pub enum TraversalOrder {
+    /// Breadth-first: level by level, nearest nodes first.
+    #[default]
+    Bfs,
+    /// Depth-first, preorder: a node, then everything reached through it.
+    Dfs,
 }

@@ -17,23 +17,11 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{VisitMap, Visitable};
 
+pub use super::options::TraversalOrder;
 use super::options::TraverseOptions;
 use crate::error::Result;
 use crate::network::graph::adjacency::NeighborSource;
 use crate::network::graph::{Direction, Network};
-
-/// The order in which [`Network::traverse`] visits nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-#[cfg_attr(feature = "server", derive(schemars::JsonSchema))]
-pub enum TraversalOrder {
-    /// Breadth-first: level by level, nearest nodes first.
-    #[default]
-    Bfs,
-    /// Depth-first, preorder: a node, then everything reached through it.
-    Dfs,
-}
 
 /// One node visited by a traversal.
 #[derive(Debug, Clone, PartialEq, Eq)]
