@@ -3,6 +3,8 @@
 
 mod numbered;
 
+mod layers;
+
 mod prop_adjacency;
 mod prop_centrality;
 mod prop_communities;

@@ -4,8 +4,8 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::{EdgeId, Network};
 use crate::error::{Error, Result};
+use crate::network::graph::{EdgeId, Network};
 
 /// A longest path and its length.
 #[derive(Debug, Clone, PartialEq)]

@@ -41,8 +41,8 @@ use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 use serde_json::{Map, Value, json};
 
 use super::cycles::scc_labels;
-use super::{Attributes, EdgeId, Network};
 use crate::error::{Error, Result};
+use crate::network::graph::{Attributes, EdgeId, Network};
 
 /// "None" in the `u32` arrays: unvisited, no parent, not a candidate.
 const NONE: u32 = u32::MAX;
@@ -971,7 +971,7 @@ mod tests {
         let mut state = 7u64;
         for u in 0..300 {
             for v in u + 1..300 {
-                if crate::network::rng::splitmix64(&mut state).is_multiple_of(3) {
+                if crate::network::algo::rng::splitmix64(&mut state).is_multiple_of(3) {
                     net.add_edge(&ids[u], &ids[v], 1.0).unwrap();
                 }
             }

@@ -5,7 +5,7 @@ use petgraph::stable_graph::NodeIndex;
 
 use petgraph::visit::NodeIndexable;
 
-use super::{Direction, Network};
+use crate::network::graph::{Direction, Network};
 
 /// A node that is not done and waits on some prerequisites.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,7 +77,7 @@ impl Network {
         prerequisites: Direction,
         limit: usize,
         blocked_limit: usize,
-    ) -> crate::Result<ReadyNodes> {
+    ) -> crate::error::Result<ReadyNodes> {
         let mut mask = vec![false; self.graph().node_bound()];
         for ix in self.require_all("done", done.iter().copied())? {
             mask[ix.index()] = true;

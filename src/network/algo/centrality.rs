@@ -24,10 +24,10 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 
-use super::Network;
 use super::nearest::Nearest;
 use super::rng::splitmix64;
 use crate::error::{Error, Result};
+use crate::network::graph::Network;
 
 /// One score per node, in insertion order.
 #[derive(Debug, Clone, PartialEq)]

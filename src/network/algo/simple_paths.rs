@@ -40,9 +40,10 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::nearest::Nearest;
+use super::options::Weighted;
 use super::paths::Path;
-use super::{EdgeId, Network, Weighted};
 use crate::error::{Error, Result};
+use crate::network::graph::{EdgeId, Network};
 
 /// Paths found by [`Network::all_simple_paths`] or [`Network::k_shortest_paths`].
 #[derive(Debug, Clone, PartialEq, Default)]

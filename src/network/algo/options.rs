@@ -1,7 +1,6 @@
 //! Named choices for the algorithms, instead of bare booleans at call sites.
 
-use super::Direction;
-use super::traversal::TraversalOrder;
+use crate::network::graph::Direction;
 
 /// Which way a topological order runs along the edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,7 +50,7 @@ impl Weighted {
     }
 }
 
-/// How [`Network::traverse`](super::Network::traverse) walks.
+/// How [`Network::traverse`](crate::network::Network::traverse) walks.
 ///
 /// ```
 /// use networks_mcp::network::{Direction, TraverseOptions};
@@ -80,4 +79,17 @@ impl Default for TraverseOptions {
             limit: usize::MAX,
         }
     }
+}
+
+/// The order in which [`Network::traverse`](crate::network::Network::traverse) visits nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "server", derive(schemars::JsonSchema))]
+pub enum TraversalOrder {
+    /// Breadth-first: level by level, nearest nodes first.
+    #[default]
+    Bfs,
+    /// Depth-first, preorder: a node, then everything reached through it.
+    Dfs,
 }

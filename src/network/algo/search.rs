@@ -67,9 +67,9 @@ use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use serde_json::{Map, Value};
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
-use super::prefetch::prefetch_lines;
-use super::{Edge, Network, Node, NodeFilter};
 use crate::error::{Error, Result};
+use crate::network::graph::prefetch::prefetch_lines;
+use crate::network::graph::{Edge, Network, Node, NodeFilter};
 
 /// The longest query accepted, in characters after normalisation.
 pub const MAX_QUERY_CHARS: usize = 256;

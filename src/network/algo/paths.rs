@@ -21,10 +21,11 @@ use petgraph::algo::spfa;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, NodeIndexable, VisitMap, Visitable};
 
-use super::adjacency::NeighborSource;
 use super::nearest::Nearest;
-use super::{Direction, EdgeId, Network, Weighted};
+use super::options::Weighted;
 use crate::error::{Error, Result};
+use crate::network::graph::adjacency::NeighborSource;
+use crate::network::graph::{Direction, Edge, EdgeId, Network};
 
 /// A path through the network.
 #[derive(Debug, Clone, PartialEq)]
@@ -257,7 +258,7 @@ fn negative_predecessors(net: &Network, from: NodeIndex) -> Result<Vec<NodeIndex
     }
     // Each relaxation reads an edge's cost, so that is where the call's budget is
     // charged: a graph built to make this quadratic is stopped by its deadline.
-    let cost = |e: petgraph::stable_graph::EdgeReference<'_, super::Edge>| {
+    let cost = |e: petgraph::stable_graph::EdgeReference<'_, Edge>| {
         crate::budget::charge(1);
         e.weight().weight
     };
@@ -278,7 +279,7 @@ fn path_through(net: &Network, nodes: Vec<NodeIndex>, weighted: bool) -> Result<
     let mut total_weight = 0.0;
     for pair in nodes.windows(2) {
         let best = net
-            .graph
+            .graph()
             .edges_connecting(pair[0], pair[1])
             .map(|e| e.weight())
             .min_by(|x, y| {
@@ -310,7 +311,7 @@ fn path_through(net: &Network, nodes: Vec<NodeIndex>, weighted: bool) -> Result<
 
 /// An [`Error::InvalidValue`] unless `ix` is a node of this network.
 fn check_index(net: &Network, field: &str, ix: NodeIndex) -> Result<()> {
-    if net.graph.contains_node(ix) {
+    if net.graph().contains_node(ix) {
         Ok(())
     } else {
         Err(Error::InvalidValue {
@@ -408,7 +409,7 @@ impl Network {
         let weighted = weighted.is_yes();
         check_index(self, "from", from)?;
         check_index(self, "to", to)?;
-        let graph = &self.graph;
+        let graph = self.graph();
         let pred: Vec<NodeIndex> = if weighted && first_negative_edge(self).is_some() {
             negative_predecessors(self, from)?
         } else if from == to {

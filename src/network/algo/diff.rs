@@ -27,9 +27,9 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::visit::EdgeRef;
 use serde_json::Value;
 
-use super::structure::Change;
-use super::{Attributes, EdgeId, Network, Node, validate};
 use crate::error::{Error, Result};
+use crate::network::graph::structure::Change;
+use crate::network::graph::{Attributes, Direction, EdgeId, Network, Node, validate};
 
 /// The differences from one network (`before`, A) to another (`after`, B); see
 /// the [module docs](self) for what counts as a difference and in which order.
@@ -212,9 +212,9 @@ impl Network {
     pub fn diff<'a>(&'a self, after: &'a Network) -> Diff<'a> {
         let before = self;
         let nodes_removed = before
-            .graph
+            .graph()
             .node_indices()
-            .map(|ix| &before.graph[ix])
+            .map(|ix| &before.graph()[ix])
             .filter(|n| {
                 crate::budget::charge(1);
                 !after.contains_node(&n.id)
@@ -222,9 +222,9 @@ impl Network {
             .collect();
         let mut nodes_added = Vec::new();
         let mut nodes_changed = Vec::new();
-        for ix in after.graph.node_indices() {
+        for ix in after.graph().node_indices() {
             crate::budget::charge(1);
-            let b = &after.graph[ix];
+            let b = &after.graph()[ix];
             match before.node(&b.id) {
                 None => nodes_added.push(b),
                 Some(a) if a.data != b.data || a.attributes != b.attributes => {
@@ -243,13 +243,13 @@ impl Network {
             for ix in net.edge_indices_by_id() {
                 crate::budget::charge(1);
                 let (Some((s, t)), Some(edge)) =
-                    (net.graph.edge_endpoints(ix), net.graph.edge_weight(ix))
+                    (net.graph().edge_endpoints(ix), net.graph().edge_weight(ix))
                 else {
                     continue;
                 };
                 let key = EdgeKey {
-                    source: &net.graph[s].id,
-                    target: &net.graph[t].id,
+                    source: &net.graph()[s].id,
+                    target: &net.graph()[t].id,
                     weight: edge.weight,
                     attributes: &edge.attributes,
                 };
@@ -407,9 +407,9 @@ impl Diff<'_> {
             let going: HashSet<EdgeId> = removed_edges.iter().copied().collect();
             for &ix in &removed_nodes {
                 let stays = net
-                    .graph
+                    .graph()
                     .edges_directed(ix, Outgoing)
-                    .chain(net.graph.edges_directed(ix, Incoming))
+                    .chain(net.graph().edges_directed(ix, Incoming))
                     .find(|e| !going.contains(&e.weight().id));
                 if let Some(e) = stays {
                     return Err(mismatch(format!(
@@ -444,12 +444,7 @@ impl Diff<'_> {
             net.change(Change::RemoveNode(ix));
         }
         for (ix, after) in changed {
-            let node = &mut net.graph[ix];
-            if node.data != after.data || node.attributes != after.attributes {
-                node.data.clone_from(&after.data);
-                node.attributes.clone_from(&after.attributes);
-                net.touch();
-            }
+            net.set_content_from(ix, &after.data, &after.attributes);
         }
         for node in &self.nodes_added {
             net.insert_node_unchecked(
@@ -490,7 +485,7 @@ impl Diff<'_> {
         sources.dedup();
         let mut ids = Vec::new();
         for source in sources {
-            for e in net.incident_edges(source, super::Direction::Out) {
+            for e in net.incident_edges(source, Direction::Out) {
                 let key = EdgeKey {
                     source: e.source,
                     target: e.target,

@@ -30,7 +30,7 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, NodeIndexable, VisitMap, Visitable};
 
-use super::{Direction, Network};
+use crate::network::graph::{Direction, Network};
 
 /// Which part of a network [`Network::extract`] copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,7 +149,7 @@ impl Network {
             _ => {
                 let mut edges: Vec<(u64, EdgeIndex)> = Vec::new();
                 self.for_each_chosen_edge(&chosen, |ix| {
-                    edges.push((self.graph[ix].id, ix));
+                    edges.push((self.graph()[ix].id, ix));
                 });
                 edges.sort_unstable_by_key(|&(id, _)| id);
                 edges.into_iter().map(|(_, ix)| ix).collect()
@@ -158,11 +158,11 @@ impl Network {
         let mut copy = Network::with_capacity(chosen.nodes.len(), edges.len());
         if matches!(what, Extract::Whole) {
             // As a restore from a snapshot sets it: not a change of its own.
-            copy.description = self.description.clone();
+            copy.restore_description(self.description().map(str::to_string));
         }
         for (k, &ix) in chosen.nodes.iter().enumerate() {
             crate::budget::charge(1);
-            let node = &self.graph[ix];
+            let node = &self.graph()[ix];
             let new = copy.insert_node_unchecked(
                 &node.id,
                 node.data.as_deref().cloned(),
@@ -172,9 +172,10 @@ impl Network {
         }
         for ix in edges {
             crate::budget::charge(1);
-            let (Some((a, b)), Some(edge)) =
-                (self.graph.edge_endpoints(ix), self.graph.edge_weight(ix))
-            else {
+            let (Some((a, b)), Some(edge)) = (
+                self.graph().edge_endpoints(ix),
+                self.graph().edge_weight(ix),
+            ) else {
                 continue;
             };
             let (Some(a), Some(b)) = (chosen.slots.get(a), chosen.slots.get(b)) else {
@@ -183,10 +184,9 @@ impl Network {
             // Edges go in by increasing id, each with its own id, as a restore
             // from a snapshot inserts them: every derived fact (edge-id index,
             // adjacency, negative count) is kept by the one structural path.
-            copy.next_edge_id = edge.id;
-            copy.insert_edge_unchecked(a, b, edge.weight, edge.attributes.clone());
+            copy.insert_edge_as(edge.id, a, b, edge.weight, edge.attributes.clone());
         }
-        copy.next_edge_id = self.next_edge_id;
+        copy.set_next_edge_id(self.next_edge_id());
         copy
     }
 
@@ -221,13 +221,13 @@ impl Network {
 
     /// The nodes `what` chooses, in index order.
     fn choose(&self, what: &Extract<'_>) -> Chosen {
-        let bound = self.graph.node_bound();
+        let bound = self.graph().node_bound();
         let mut nodes: Vec<NodeIndex> = match *what {
-            Extract::Whole => self.graph.node_indices().collect(),
+            Extract::Whole => self.graph().node_indices().collect(),
             Extract::Induced(ids) => ids
                 .iter()
                 .copied()
-                .filter(|&ix| self.graph.contains_node(ix))
+                .filter(|&ix| self.graph().contains_node(ix))
                 .collect(),
             Extract::Neighborhood {
                 seeds,
@@ -246,7 +246,7 @@ impl Network {
     /// Every node within `depth` hops of a seed along `direction`, each once, in
     /// no particular order: a multi-source breadth-first walk, level by level.
     fn ball(&self, seeds: &[NodeIndex], depth: usize, direction: Direction) -> Vec<NodeIndex> {
-        let graph = &self.graph;
+        let graph = self.graph();
         let mut visited = graph.visit_map();
         // The queue is also the result: every node enters it once, when first seen.
         let mut queue: Vec<NodeIndex> = Vec::with_capacity(seeds.len());
@@ -281,21 +281,12 @@ impl Network {
     /// an out-edge of its chosen source), in no particular order.
     fn for_each_chosen_edge(&self, chosen: &Chosen, mut f: impl FnMut(EdgeIndex)) {
         for &ix in &chosen.nodes {
-            for e in self.graph.edges_directed(ix, Outgoing) {
+            for e in self.graph().edges_directed(ix, Outgoing) {
                 if chosen.slots.get(e.target()).is_some() {
                     f(e.id());
                 }
             }
         }
-    }
-
-    /// Every edge index, in increasing edge id (insertion order). O(E), plus the
-    /// holes left by removed edges in the edge-id index.
-    pub(super) fn edge_indices_by_id(&self) -> Vec<EdgeIndex> {
-        let mut edges = Vec::with_capacity(self.edge_count());
-        self.edge_index.for_each_newest_first(|ix| edges.push(ix));
-        edges.reverse();
-        edges
     }
 }
 
@@ -367,7 +358,7 @@ mod tests {
         let ids: Vec<_> = copy
             .edge_indices_by_id()
             .iter()
-            .map(|&ix| copy.graph[ix].id)
+            .map(|&ix| copy.graph()[ix].id)
             .collect();
         assert_eq!(ids, [0, 3]);
         assert_eq!(

@@ -4,7 +4,7 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::unionfind::UnionFind;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::Network;
+use crate::network::graph::Network;
 
 /// The result of [`Network::describe`].
 #[derive(Debug, Clone, PartialEq)]

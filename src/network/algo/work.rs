@@ -25,15 +25,13 @@
 //! Every call checks all its input before it changes anything: a failed call
 //! changes nothing.
 
-use std::collections::BTreeSet;
-
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
 use super::critical::CriticalPath;
-use super::{Attributes, Direction, Network, validate};
 use crate::error::{Error, Result};
+use crate::network::graph::{Attributes, Direction, Frontier, Network, validate};
 
 /// Where a plan keeps the state of its tasks, and which way its edges point.
 #[derive(Debug, Clone, PartialEq)]
@@ -176,23 +174,6 @@ impl WorkProgress {
     }
 }
 
-/// What the work calls keep between calls, derived from the network at one
-/// version: the tasks not done whose prerequisites are all done (the ready and
-/// the claimed ones), the count of done tasks, and the blocked tasks that name a
-/// worker. A claim then looks at this frontier instead of the whole plan, and
-/// each work call updates it for the change it made. Any other change moves
-/// the version past the one recorded, and the next work call rebuilds it.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Frontier {
-    /// The version and the state's definition it was derived at.
-    key: Option<(u64, Map<String, Value>, Direction)>,
-    candidates: BTreeSet<NodeIndex>,
-    done: usize,
-    /// Tasks not done, not candidates, naming a worker (a prerequisite was
-    /// reopened after they were claimed): usually none.
-    named_blocked: BTreeSet<NodeIndex>,
-}
-
 impl Frontier {
     fn matches(&self, version: u64, spec: &WorkAttributes) -> bool {
         self.key.as_ref().is_some_and(|(v, done, d)| {
@@ -219,14 +200,14 @@ pub struct Waiting {
 impl Network {
     /// Whether task `ix` has every done attribute value.
     fn is_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
-        let attributes = &self.graph[ix].attributes;
+        let attributes = &self.graph()[ix].attributes;
         spec.done.iter().all(|(k, v)| attributes.get(k) == Some(v))
     }
 
     /// The worker named on task `ix` and the end of its lease (0 when the lease
     /// attribute is missing or not a whole number: such a claim has run out).
     pub fn claim_on(&self, ix: NodeIndex, spec: &WorkAttributes) -> Option<(&str, u64)> {
-        let attributes = &self.graph.node_weight(ix)?.attributes;
+        let attributes = &self.graph().node_weight(ix)?.attributes;
         let worker = attributes.get(&spec.claimed_by)?.as_str()?;
         let expires = attributes
             .get(&spec.lease_expires)
@@ -245,7 +226,7 @@ impl Network {
     /// its own prerequisite).
     fn prerequisites_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
         spec.needs().iter().all(|&d| {
-            self.graph
+            self.graph()
                 .neighbors_directed(ix, d)
                 .all(|w| self.is_done(w, spec))
         })
@@ -325,7 +306,7 @@ impl Network {
         self.ensure_frontier(spec);
         let lease_ms = lease_ms.max(1);
         let mut chosen = Vec::new();
-        for &ix in &self.frontier.candidates {
+        for &ix in &self.frontier().candidates {
             if chosen.len() >= count {
                 break;
             }
@@ -350,7 +331,7 @@ impl Network {
         }
         self.frontier_at_current_version();
         let waiting = (chosen.len() < count).then(|| {
-            let frontier = &self.frontier;
+            let frontier = self.frontier();
             let held: Vec<(NodeIndex, &str, u64)> = frontier
                 .candidates
                 .iter()
@@ -381,14 +362,14 @@ impl Network {
 
     /// Builds the frontier unless it is current for this version and `spec`.
     fn ensure_frontier(&mut self, spec: &WorkAttributes) {
-        if self.frontier.matches(self.version(), spec) {
+        if self.frontier().matches(self.version(), spec) {
             return;
         }
         let mut frontier = Frontier {
             key: Some((self.version(), spec.done.clone(), spec.prerequisites)),
             ..Frontier::default()
         };
-        for ix in self.graph.node_indices() {
+        for ix in self.graph().node_indices() {
             if self.is_done(ix, spec) {
                 frontier.done += 1;
             } else if self.prerequisites_done(ix, spec) {
@@ -397,14 +378,14 @@ impl Network {
                 frontier.named_blocked.insert(ix);
             }
         }
-        self.frontier = frontier;
+        *self.frontier_mut() = frontier;
     }
 
     /// Records that the frontier, updated by a work call, is that of the
     /// version the call left the network at.
     fn frontier_at_current_version(&mut self) {
         let version = self.version();
-        if let Some((v, _, _)) = self.frontier.key.as_mut() {
+        if let Some((v, _, _)) = self.frontier_mut().key.as_mut() {
             *v = version;
         }
     }
@@ -437,12 +418,13 @@ impl Network {
             }
             let done_values = spec.done.iter().map(|(k, v)| (k.as_str(), v.clone()));
             self.set_work_attributes(ix, done_values, std::slice::from_ref(&spec.lease_expires));
-            self.frontier.candidates.remove(&ix);
-            self.frontier.named_blocked.remove(&ix);
-            self.frontier.done += 1;
+            let frontier = self.frontier_mut();
+            frontier.candidates.remove(&ix);
+            frontier.named_blocked.remove(&ix);
+            frontier.done += 1;
             completion.completed.push(ix);
         }
-        let graph = &self.graph;
+        let graph = self.graph();
         let mut candidates: Vec<NodeIndex> = Vec::new();
         for &ix in &completion.completed {
             for &d in spec.needed_by() {
@@ -453,8 +435,9 @@ impl Network {
         candidates.dedup();
         candidates.retain(|&ix| !self.is_done(ix, spec) && self.prerequisites_done(ix, spec));
         for &ix in &candidates {
-            self.frontier.named_blocked.remove(&ix);
-            self.frontier.candidates.insert(ix);
+            let frontier = self.frontier_mut();
+            frontier.named_blocked.remove(&ix);
+            frontier.candidates.insert(ix);
         }
         self.frontier_at_current_version();
         completion.newly_ready = candidates
@@ -480,7 +463,7 @@ impl Network {
         let removed = [spec.claimed_by.clone(), spec.lease_expires.clone()];
         for &(ix, _) in &tasks {
             self.set_work_attributes(ix, [], &removed);
-            self.frontier.named_blocked.remove(&ix);
+            self.frontier_mut().named_blocked.remove(&ix);
         }
         self.frontier_at_current_version();
         Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
@@ -525,7 +508,7 @@ impl Network {
             expired: 0,
             claims: Vec::new(),
         };
-        for ix in self.graph.node_indices() {
+        for ix in self.graph().node_indices() {
             let state = self.task_state(ix, spec, now);
             match state {
                 TaskState::Done => progress.done += 1,
@@ -598,19 +581,14 @@ impl Network {
         set: impl IntoIterator<Item = (&'k str, Value)>,
         remove: &[String],
     ) {
-        let node = &mut self.graph[ix];
-        let mut map = node.attributes.to_map();
+        let mut map = self.graph()[ix].attributes.to_map();
         for (key, value) in set {
             map.insert(key.to_string(), value);
         }
         for key in remove {
             map.shift_remove(key);
         }
-        let attributes = Attributes::from_map(map);
-        if attributes != node.attributes {
-            node.attributes = attributes;
-            self.touch();
-        }
+        self.set_attributes(ix, Attributes::from_map(map));
     }
 }
 
@@ -625,8 +603,8 @@ mod tests {
         net.add_edge("b", "a", 1.0).unwrap();
         let plan = WorkAttributes::default();
         net.claim_ready(&plan, "w", 1, 1_000, 0).unwrap();
-        assert!(net.frontier.matches(net.version(), &plan));
-        let current = |net: &Network| net.frontier.matches(net.version(), &plan);
+        assert!(net.frontier().matches(net.version(), &plan));
+        let current = |net: &Network| net.frontier().matches(net.version(), &plan);
         net.complete_claimed(&plan, "w", &["a"], 0).unwrap();
         assert!(current(&net));
         net.claim_ready(&plan, "w", 2, 1_000, 0).unwrap();

@@ -10,8 +10,8 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::unionfind::UnionFind;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::Network;
 use super::cycles::scc_labels;
+use crate::network::graph::Network;
 
 /// Which components.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -110,9 +110,9 @@ use std::collections::BinaryHeap;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 
-use super::Network;
 use super::rng::splitmix64;
 use crate::error::{Error, Result};
+use crate::network::graph::Network;
 
 /// The most passes of local moving one level makes (see the module docs).
 pub const MAX_PASSES: usize = 1000;

@@ -1,6 +1,6 @@
 //! Filtered listings of nodes and edges, for paging through a network.
 
-use petgraph::stable_graph::NodeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use serde_json::{Map, Value};
 
 use super::{Direction, EdgeView, Network};
@@ -110,5 +110,14 @@ impl Network {
             Some((ix, direction)) => self.incident_edges(ix, direction),
             None => self.edges().collect(),
         }
+    }
+
+    /// Every edge index, in increasing edge id (insertion order). O(E), plus the
+    /// holes left by removed edges in the edge-id index.
+    pub(crate) fn edge_indices_by_id(&self) -> Vec<EdgeIndex> {
+        let mut edges = Vec::with_capacity(self.edge_count());
+        self.edge_index.for_each_newest_first(|ix| edges.push(ix));
+        edges.reverse();
+        edges
     }
 }

@@ -5,7 +5,12 @@
 //! negative edges. Every node or edge added or removed goes through
 //! [`Network::change`], which updates all four with the graph, so no mutation site
 //! can forget one. (Changing a node's data or attributes is not structural: none
-//! of the four depends on them.)
+//! of the four depends on them; [`Network::set_attributes`] and
+//! [`Network::set_content_from`] do it for the algorithm families that write
+//! task state or apply a diff, counting one change of version.)
+//!
+//! These functions are the documented doors through which `algo/` changes a
+//! network; the `Network` fields themselves are private to `graph/`.
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
@@ -14,7 +19,7 @@ use serde_json::Value;
 use super::{Attributes, Edge, EdgeId, Network, Node};
 
 /// A structural change, with its inputs already validated.
-pub(super) enum Change<'a> {
+pub(in crate::network) enum Change<'a> {
     /// A node whose id is valid and not in the network yet.
     AddNode {
         id: &'a str,
@@ -35,7 +40,7 @@ pub(super) enum Change<'a> {
 }
 
 /// What a [`Change`] did.
-pub(super) enum Changed {
+pub(in crate::network) enum Changed {
     /// The new node's index.
     Node(NodeIndex),
     /// The new edge's id.
@@ -46,7 +51,7 @@ pub(super) enum Changed {
 
 impl Network {
     /// Applies one structural change and keeps the derived facts in step with it.
-    pub(super) fn change(&mut self, change: Change<'_>) -> Changed {
+    pub(in crate::network) fn change(&mut self, change: Change<'_>) -> Changed {
         self.adjacency.invalidate();
         self.touch();
         match change {
@@ -115,7 +120,7 @@ impl Network {
     }
 
     /// Inserts a node whose id is known to be valid and new.
-    pub(super) fn insert_node_unchecked(
+    pub(in crate::network) fn insert_node_unchecked(
         &mut self,
         id: &str,
         data: Option<Value>,
@@ -132,7 +137,7 @@ impl Network {
     }
 
     /// Adds an edge between existing node indices with an already validated weight.
-    pub(super) fn insert_edge_unchecked(
+    pub(in crate::network) fn insert_edge_unchecked(
         &mut self,
         source: NodeIndex,
         target: NodeIndex,
@@ -147,6 +152,65 @@ impl Network {
         }) {
             Changed::Edge(id) => id,
             _ => unreachable!("adding an edge yields its id"),
+        }
+    }
+
+    /// Inserts an edge under the id it has elsewhere (a snapshot, or the network
+    /// a copy is made from), through [`Network::change`]. Edges must come in by
+    /// increasing id; finish with [`Network::set_next_edge_id`].
+    pub(in crate::network) fn insert_edge_as(
+        &mut self,
+        id: EdgeId,
+        source: NodeIndex,
+        target: NodeIndex,
+        weight: f64,
+        attributes: Attributes,
+    ) -> EdgeId {
+        self.next_edge_id = id;
+        self.insert_edge_unchecked(source, target, weight, attributes)
+    }
+
+    /// The id the next edge added gets.
+    pub(crate) fn next_edge_id(&self) -> EdgeId {
+        self.next_edge_id
+    }
+
+    /// Sets the id the next edge added gets, as a restore does (at or above
+    /// every edge id present, so that no id is reused).
+    pub(in crate::network) fn set_next_edge_id(&mut self, next: EdgeId) {
+        self.next_edge_id = next;
+    }
+
+    /// Sets the description as a restore does: not a change of its own (the
+    /// version does not move).
+    pub(in crate::network) fn restore_description(&mut self, description: Option<String>) {
+        self.description = description;
+    }
+
+    /// Replaces the attributes of node `ix`, counting one change of version if
+    /// they differ. Not structural: no derived fact depends on attributes.
+    pub(in crate::network) fn set_attributes(&mut self, ix: NodeIndex, attributes: Attributes) {
+        let node = &mut self.graph[ix];
+        if attributes != node.attributes {
+            node.attributes = attributes;
+            self.touch();
+        }
+    }
+
+    /// Makes the data and attributes of node `ix` equal to `data` and
+    /// `attributes`, counting one change of version if either differs. Not
+    /// structural, as [`Network::set_attributes`].
+    pub(in crate::network) fn set_content_from(
+        &mut self,
+        ix: NodeIndex,
+        data: &Option<Box<Value>>,
+        attributes: &Attributes,
+    ) {
+        let node = &mut self.graph[ix];
+        if node.data != *data || node.attributes != *attributes {
+            node.data.clone_from(data);
+            node.attributes.clone_from(attributes);
+            self.touch();
         }
     }
 }

@@ -14,9 +14,9 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
-use super::adjacency::Rows;
-use super::{Edge, Network, Node};
 use crate::error::Error;
+use crate::network::graph::adjacency::Rows;
+use crate::network::graph::{Edge, Network, Node};
 
 /// Marks "no component" (a vacant index) or "no parent".
 const NONE: u32 = u32::MAX;
@@ -333,56 +333,6 @@ impl Network {
             sccs[slot[c] as usize].push(v);
         }
         sccs
-    }
-
-    /// Whether the graph has no directed cycle (a self-loop is a cycle).
-    ///
-    /// Algorithm: Kahn's algorithm removes every node (about twice as fast as
-    /// petgraph's DFS-based [`toposort`](petgraph::algo::toposort) on large sparse
-    /// graphs; petgraph's `is_cyclic_directed` recurses and overflows the stack on
-    /// long chains). Complexity: O(V + E).
-    ///
-    /// ```
-    /// use networks_mcp::network::Network;
-    /// use serde_json::Map;
-    ///
-    /// let mut net = Network::new();
-    /// net.add_node("a").unwrap();
-    /// net.add_node("b").unwrap();
-    /// net.add_edge("a", "b", 1.0).unwrap();
-    /// assert!(net.is_dag());
-    /// net.add_edge("b", "b", 1.0).unwrap();
-    /// assert!(!net.is_dag());
-    /// ```
-    pub fn is_dag(&self) -> bool {
-        self.kahn(false, false).is_some()
-    }
-
-    /// The ids of nodes given by index, in the same order: how an algorithm's
-    /// answer in indices (a cycle, a traversal, an order) becomes ids. Indices that
-    /// are not nodes of this network are skipped. O(len).
-    ///
-    /// ```
-    /// use networks_mcp::network::Network;
-    /// use serde_json::Map;
-    ///
-    /// let mut net = Network::new();
-    /// net.add_node("a").unwrap();
-    /// net.add_edge("a", "a", 1.0).unwrap();
-    /// let cycle = net.find_any_cycle().unwrap();
-    /// assert_eq!(net.ids(&cycle), ["a"]);
-    /// ```
-    pub fn ids(&self, nodes: &[NodeIndex]) -> Vec<&str> {
-        nodes
-            .iter()
-            .filter_map(|&ix| self.graph().node_weight(ix))
-            .map(|node| &*node.id)
-            .collect()
-    }
-
-    /// [`Network::ids`] as owned strings, for answers and errors that outlive the borrow.
-    pub(crate) fn ids_owned(&self, nodes: &[NodeIndex]) -> Vec<String> {
-        self.ids(nodes).into_iter().map(String::from).collect()
     }
 
     /// The [`Error::CycleDetected`] for an operation that needs a DAG, with a witness

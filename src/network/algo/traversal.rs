@@ -3,8 +3,8 @@
 //! petgraph's [`Bfs`](petgraph::visit::Bfs) and [`Dfs`](petgraph::visit::Dfs) walk
 //! each node's edge list newest first and record neither depth nor parent, so the
 //! walks here are written directly against the network's neighbor rows (the
-//! compact [`Adjacency`](super::Adjacency) when it is worth having, else
-//! petgraph's lists; see [`super::adjacency`]): a
+//! compact [`Adjacency`](crate::network::Adjacency) when it is worth having, else
+//! petgraph's lists; see [`crate::network::adjacency`]): a
 //! [`FixedBitSet`](petgraph::visit::Visitable::visit_map) as the visited set, the
 //! output vectors (or one flat queue) as the work list, and one reusable neighbor
 //! buffer per walk, so nothing is allocated per node. Neighbors are taken in
@@ -17,22 +17,11 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{VisitMap, Visitable};
 
-use super::adjacency::NeighborSource;
-use super::{Direction, Network, TraverseOptions};
+pub use super::options::TraversalOrder;
+use super::options::TraverseOptions;
 use crate::error::Result;
-
-/// The order in which [`Network::traverse`] visits nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-#[cfg_attr(feature = "server", derive(schemars::JsonSchema))]
-pub enum TraversalOrder {
-    /// Breadth-first: level by level, nearest nodes first.
-    #[default]
-    Bfs,
-    /// Depth-first, preorder: a node, then everything reached through it.
-    Dfs,
-}
+use crate::network::graph::adjacency::NeighborSource;
+use crate::network::graph::{Direction, Network};
 
 /// One node visited by a traversal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,7 +273,7 @@ impl Network {
             max_depth,
             limit,
         } = options;
-        let graph = &self.graph;
+        let graph = self.graph();
         let source = NeighborSource::partial(self, direction);
         let mut visited = graph.visit_map();
         let mut roots = Vec::with_capacity(starts.len());
@@ -405,7 +394,7 @@ impl Network {
         max_depth: Option<usize>,
         limit: usize,
     ) -> Reach {
-        let graph = &self.graph;
+        let graph = self.graph();
         let mut nodes = Vec::new();
         let mut total = 0;
         if graph.contains_node(start) {
@@ -476,7 +465,7 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn bfs_order_by_index(&self, start: NodeIndex) -> Vec<NodeIndex> {
-        let graph = &self.graph;
+        let graph = self.graph();
         if !graph.contains_node(start) {
             return Vec::new();
         }
