@@ -202,37 +202,53 @@ function bezierMid([p0, c1, c2, p1]) {
 }
 
 /// An edge as cubic segments, its SVG path and its midpoint (for the weight label).
-/// Forward edges leave the right side of their source; a cut edge (e.back) closes a
-/// cycle right to left, from the left side of its source to the right side of its
-/// target, sagging below so it never hides a forward edge between the same nodes.
-function edgeGeometry(e, nodes) {
+/// Forward edges leave the right side of their source for the left side of their
+/// target. A cut edge (e.back) closes a cycle right to left: it leaves the bottom
+/// (or top) of its source's left half and enters the bottom (or top) of its
+/// target's right half, whichever faces its route, so it never runs over a forward
+/// edge between the same nodes.
+function edgeGeometry(e, nodes, h) {
   const s = nodes[e.s];
   const t = nodes[e.t];
   let segments;
   if (e.s === e.t) {
     const x = s.x + s.w / 2;
     segments = [[[x, s.y - 5], [x + 28, s.y - 24], [x + 28, s.y + 24], [x, s.y + 5]]];
+  } else if (!e.back) {
+    const points = [[s.x + s.w / 2, s.y], ...e.bends, [t.x - t.w / 2, t.y]];
+    segments = horizontal(points);
   } else {
-    const side = e.back ? -1 : 1;
-    const points = [[s.x + side * s.w / 2, s.y], ...e.bends, [t.x - side * t.w / 2, t.y]];
-    segments = [];
-    for (let i = 1; i < points.length; i++) {
-      const [x0, y0] = points[i - 1];
-      const [x1, y1] = points[i];
-      const mx = (x0 + x1) / 2;
-      segments.push([[x0, y0], [mx, y0], [mx, y1], [x1, y1]]);
-    }
-    if (e.back && segments.length === 1) {
-      const [[x0, y0], , , [x1, y1]] = segments[0];
-      const sag = 16 + Math.abs(x1 - x0) * 0.12;
-      segments[0] = [[x0, y0], [x0 - 24, y0 + sag], [x1 + 24, y1 + sag], [x1, y1]];
-    }
+    const next = e.bends.length ? e.bends[0] : [t.x, t.y];
+    const prev = e.bends.length ? e.bends[e.bends.length - 1] : [s.x, s.y];
+    const down = e.bends.length ? next[1] >= s.y : true; // a direct back edge sags below
+    const up = e.bends.length ? prev[1] >= t.y : true;
+    const ds = down ? 1 : -1;
+    const dt = up ? 1 : -1;
+    const points = [[s.x - s.w / 4, s.y + ds * h / 2], ...e.bends, [t.x + t.w / 4, t.y + dt * h / 2]];
+    segments = horizontal(points);
+    const first = segments[0];
+    const last = segments[segments.length - 1];
+    const reach = 18 + Math.abs(points[points.length - 1][0] - points[0][0]) * 0.08;
+    first[1] = [first[0][0], first[0][1] + ds * reach];
+    last[2] = [last[3][0], last[3][1] + dt * reach];
   }
   let d = `M${segments[0][0][0]},${segments[0][0][1]}`;
   for (const [, c1, c2, p1] of segments) d += ` C${c1[0]},${c1[1]} ${c2[0]},${c2[1]} ${p1[0]},${p1[1]}`;
   const m = segments.length;
   const mid = m % 2 ? bezierMid(segments[(m - 1) / 2]) : segments[m / 2][0];
   return { d, mid };
+}
+
+/// Cubic segments through `points`, leaving and entering each point horizontally.
+function horizontal(points) {
+  const segments = [];
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const mx = (x0 + x1) / 2;
+    segments.push([[x0, y0], [mx, y0], [mx, y1], [x1, y1]]);
+  }
+  return segments;
 }
 
 function formatWeight(w) {
@@ -272,7 +288,7 @@ function render(view, keepView) {
   const edges = document.createDocumentFragment();
   const weights = document.createDocumentFragment();
   view.edges.forEach((e, i) => {
-    const { d, mid } = edgeGeometry(e, view.nodes);
+    const { d, mid } = edgeGeometry(e, view.nodes, view.node_height);
     const g = svg('g', { 'data-edge': i });
     const path = svg('path', {
       d,
