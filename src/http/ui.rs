@@ -5,7 +5,7 @@
 //! | `/ui` | the page ([`PAGE`]: our own HTML, JS and CSS, embedded; no third-party code) |
 //! | `/ui/ui.js`, `/ui/ui.css` | its script and style (separate files, so the CSP forbids inline script) |
 //! | `/ui/api/networks` | the networks with their counts |
-//! | `/ui/api/graph?network=N[&focus=ID&scope=neighborhood\|ancestors\|descendants&depth=D]` | a drawing ([`crate::view::model::GraphView`]) |
+//! | `/ui/api/graph?network=N[&focus=ID&scope=neighborhood\|ancestors\|descendants&depth=D][&status_attribute=A&done_value=V&claim_attribute=C&lease_attribute=L]` | a drawing ([`crate::view::model::GraphView`]), task states read from the named attributes (the work tools' defaults: `status`, `done`, `claimed_by`, `lease_expires_ms`) |
 //! | `/ui/api/node?network=N&id=ID` | one node's data, attributes and degrees |
 //! | `/ui/events[?network=N]` | server-sent events from the change feed: `network` (data: the name, JSON), `list`, `lagged`; at most `--max-ui-streams` at once, then 503 with `Retry-After` |
 //!
@@ -31,10 +31,11 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::security::query_param;
+use crate::clock::{Clock, SystemClock};
 use crate::error::Error;
 use crate::mcp::NetworksServer;
 use crate::mcp::notify::Change;
-use crate::view::model::{self, Scope, ViewRequest};
+use crate::view::model::{self, Scope, StatusSpec, ViewRequest};
 
 /// The page.
 pub const PAGE: &str = include_str!("ui/index.html");
@@ -192,8 +193,21 @@ async fn graph(State(state): State<UiState>, uri: Uri) -> Response {
         depth,
         max_nodes: state.max_nodes,
     };
+    // Where tasks keep their state; an empty parameter means the default.
+    let mut status = StatusSpec::default();
+    for (param, field) in [
+        ("status_attribute", &mut status.attribute),
+        ("done_value", &mut status.done_value),
+        ("claim_attribute", &mut status.claim_attribute),
+        ("lease_attribute", &mut status.lease_attribute),
+    ] {
+        if let Some(value) = query_param(query, param).filter(|v| !v.is_empty()) {
+            *field = value;
+        }
+    }
     let registry = state.server.registry().clone();
-    blocking(move || model::graph(&registry, &name, &request)).await
+    let now = SystemClock.now_ms();
+    blocking(move || model::graph_with_status(&registry, &name, &request, &status, now)).await
 }
 
 async fn node(State(state): State<UiState>, uri: Uri) -> Response {

@@ -13,7 +13,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::layout::{self, Spacing};
+use crate::clock::{Clock, SystemClock};
 use crate::error::{Error, Result};
+use crate::network::work::{TaskState, WorkAttributes};
 use crate::network::{Direction, Network};
 use crate::registry::NetworkRegistry;
 
@@ -31,6 +33,87 @@ const NEIGHBOURS_LISTED: usize = 50;
 
 /// Entries in the summary's degree lists.
 const TOP_K: usize = 10;
+
+/// Room for the state mark (✓, ▶, ⊘) drawn before a task's label.
+const STATE_MARK_WIDTH: f64 = 14.0;
+
+/// Values of the status attribute that mark a task in progress or blocked by hand,
+/// for plans whose agents set a status instead of claiming through the work tools.
+const CLAIMED_VALUES: [&str; 2] = ["in_progress", "claimed"];
+const BLOCKED_VALUE: &str = "blocked";
+
+/// Where a plan keeps the state of its tasks: the work tools' attributes
+/// (`network_claim_ready` and the others), with the same defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusSpec {
+    /// The attribute holding a task's status. Default `status`.
+    pub attribute: String,
+    /// The value of [`StatusSpec::attribute`] that marks a task done. Default `done`.
+    pub done_value: String,
+    /// The attribute naming the worker that claimed a task. Default `claimed_by`.
+    pub claim_attribute: String,
+    /// The attribute holding the end of a claim's lease (ms since the Unix epoch).
+    /// Default `lease_expires_ms`.
+    pub lease_attribute: String,
+}
+
+impl Default for StatusSpec {
+    fn default() -> Self {
+        let work = WorkAttributes::default();
+        let (attribute, done) = work
+            .done
+            .iter()
+            .next()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("done").to_string()))
+            .unwrap_or_else(|| ("status".into(), "done".into()));
+        StatusSpec {
+            attribute,
+            done_value: done,
+            claim_attribute: work.claimed_by,
+            lease_attribute: work.lease_expires,
+        }
+    }
+}
+
+impl StatusSpec {
+    /// The work tools' view of these names.
+    ///
+    /// # Errors
+    /// [`Error::InvalidValue`] (or an id error) when a name is not a valid
+    /// attribute key or two of them are the same.
+    pub fn work(&self) -> Result<WorkAttributes> {
+        let mut done = Map::new();
+        done.insert(self.attribute.clone(), Value::from(self.done_value.clone()));
+        let work = WorkAttributes {
+            done,
+            claimed_by: self.claim_attribute.clone(),
+            lease_expires: self.lease_attribute.clone(),
+            prerequisites: Direction::Out,
+        };
+        work.validate()?;
+        Ok(work)
+    }
+}
+
+/// How the drawn tasks' states were read, sent when the drawn nodes look like a
+/// plan (one of them has the status or the claim attribute).
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusInfo {
+    /// The status attribute read.
+    pub attribute: String,
+    /// Its value for a done task.
+    pub done_value: String,
+    /// The claim attribute read.
+    pub claim_attribute: String,
+    /// Drawn tasks done.
+    pub done: usize,
+    /// Drawn tasks claimed (a live lease, or a status of `in_progress` / `claimed`).
+    pub claimed: usize,
+    /// Drawn tasks blocked (waiting on a task not done, or a status of `blocked`).
+    pub blocked: usize,
+    /// Drawn tasks ready (the rest).
+    pub ready: usize,
+}
 
 /// One line of the network list.
 #[derive(Debug, Clone, Serialize)]
@@ -154,6 +237,13 @@ pub struct ViewNode {
     pub in_degree: usize,
     /// Out-degree in the whole network.
     pub out: usize,
+    /// The task's state when the drawing is a plan: `done`, `claimed`, `blocked`
+    /// or `ready` (see [`StatusInfo`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<&'static str>,
+    /// The worker holding a claimed task.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimed_by: Option<String>,
 }
 
 /// One drawn edge: all parallel edges between two nodes, drawn once.
@@ -169,11 +259,14 @@ pub struct ViewEdge {
     pub weights: Vec<f64>,
     /// On a cycle.
     pub cyclic: bool,
-    /// Points to pass through, `[x, y]`.
+    /// Cut to break a cycle: drawn back, from a later column to an earlier one.
+    pub back: bool,
+    /// Points to pass through, `[x, y]`, from the source to the target.
     pub bends: Vec<(f64, f64)>,
 }
 
-/// A box around a cyclic component.
+/// A box around a cyclic component. None are drawn since cycles are broken by
+/// cut edges instead of stacked; the field stays for pages that read it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ViewGroup {
     /// Left.
@@ -211,14 +304,29 @@ pub struct GraphView {
     pub layers: usize,
     /// Edge crossings left between adjacent columns.
     pub crossings: usize,
+    /// Edges cut to break cycles (drawn back).
+    pub back_edges: usize,
     /// Node box height.
     pub node_height: f64,
     /// Drawn nodes.
     pub nodes: Vec<ViewNode>,
     /// Drawn edges.
     pub edges: Vec<ViewEdge>,
-    /// Boxes around cyclic components.
+    /// Boxes around cyclic components (empty: see [`ViewGroup`]).
     pub groups: Vec<ViewGroup>,
+    /// How task states were read, when the drawing is a plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusInfo>,
+}
+
+/// One drawn node as copied out of the network.
+#[derive(Debug, Clone)]
+struct NodeExtract {
+    id: String,
+    in_degree: usize,
+    out: usize,
+    state: Option<&'static str>,
+    claimed_by: Option<String>,
 }
 
 /// What a drawing needs, copied out of a network under its read lock.
@@ -231,19 +339,27 @@ pub struct Extract {
     max_nodes: usize,
     truncated: bool,
     summary: Summary,
-    /// `(id, in-degree, out-degree)` of each drawn node.
-    nodes: Vec<(String, usize, usize)>,
+    nodes: Vec<NodeExtract>,
     /// `(source, target, edge id, weight)`, indices into `nodes`.
     edges: Vec<(usize, usize, u64, f64)>,
+    status: Option<StatusInfo>,
 }
 
 impl Extract {
-    /// Copies the part of `network` that `request` asks for. O(V + E) for the
-    /// summary plus the part drawn.
+    /// Copies the part of `network` that `request` asks for, with each task's
+    /// state at `now` (ms since the Unix epoch) read as `status` says. O(V + E) for
+    /// the summary plus the part drawn.
     ///
     /// # Errors
-    /// [`Error::NodeNotFound`] (with suggestions) for an unknown focus node.
-    pub fn from_network(network: &Network, request: &ViewRequest) -> Result<Extract> {
+    /// [`Error::NodeNotFound`] (with suggestions) for an unknown focus node, and
+    /// the errors of [`StatusSpec::work`].
+    pub fn from_network(
+        network: &Network,
+        request: &ViewRequest,
+        status: &StatusSpec,
+        now: u64,
+    ) -> Result<Extract> {
+        let work = status.work()?;
         let max_nodes = request.max_nodes.max(1);
         let summary = summary(network);
         let (mode, chosen, truncated): (&'static str, Vec<NodeIndex>, bool) = match &request.focus {
@@ -291,11 +407,46 @@ impl Extract {
             }
             edges.extend(out);
         }
+        let is_plan = chosen.iter().any(|&ix| {
+            let a = &g[ix].attributes;
+            a.get(&status.attribute).is_some() || a.get(&status.claim_attribute).is_some()
+        });
+        let mut info = is_plan.then(|| StatusInfo {
+            attribute: status.attribute.clone(),
+            done_value: status.done_value.clone(),
+            claim_attribute: status.claim_attribute.clone(),
+            done: 0,
+            claimed: 0,
+            blocked: 0,
+            ready: 0,
+        });
         let nodes = chosen
             .iter()
             .map(|&ix| {
                 let (i, o) = network.degrees(ix);
-                (network.id_at(ix).to_string(), i, o)
+                let (state, claimed_by) = match info.as_mut() {
+                    Some(info) => {
+                        let state = task_state(network, ix, &work, status, now);
+                        match state {
+                            "done" => info.done += 1,
+                            "claimed" => info.claimed += 1,
+                            "blocked" => info.blocked += 1,
+                            _ => info.ready += 1,
+                        }
+                        let worker = (state == "claimed")
+                            .then(|| network.claim_on(ix, &work).map(|(w, _)| w.to_string()))
+                            .flatten();
+                        (Some(state), worker)
+                    }
+                    None => (None, None),
+                };
+                NodeExtract {
+                    id: network.id_at(ix).to_string(),
+                    in_degree: i,
+                    out: o,
+                    state,
+                    claimed_by,
+                }
             })
             .collect();
         let focused = mode == "focus";
@@ -309,6 +460,7 @@ impl Extract {
             summary,
             nodes,
             edges,
+            status: info,
         })
     }
 
@@ -318,7 +470,13 @@ impl Extract {
         let widths: Vec<f64> = self
             .nodes
             .iter()
-            .map(|(id, _, _)| label_width(id))
+            .map(|n| {
+                let mark = match n.state {
+                    Some("done" | "claimed" | "blocked") => STATE_MARK_WIDTH,
+                    _ => 0.0,
+                };
+                label_width(&n.id) + mark
+            })
             .collect();
         // Parallel edges are drawn once: group them by (source, target).
         let mut grouped: Vec<(usize, usize, Vec<u64>, Vec<f64>)> = Vec::new();
@@ -338,15 +496,17 @@ impl Extract {
             .into_iter()
             .zip(&drawn.nodes)
             .zip(widths)
-            .map(|(((id, i, o), place), w)| ViewNode {
-                id,
+            .map(|((n, place), w)| ViewNode {
+                id: n.id,
                 x: round(place.x),
                 y: round(place.y),
                 w,
                 layer: place.layer,
                 cyclic: place.cyclic,
-                in_degree: i,
-                out: o,
+                in_degree: n.in_degree,
+                out: n.out,
+                state: n.state,
+                claimed_by: n.claimed_by,
             })
             .collect();
         let edges = grouped
@@ -358,6 +518,7 @@ impl Extract {
                 ids,
                 weights,
                 cyclic: route.cyclic,
+                back: route.back,
                 bends: route
                     .bends
                     .into_iter()
@@ -377,31 +538,46 @@ impl Extract {
             height: round(drawn.height),
             layers: drawn.layers,
             crossings: drawn.crossings,
+            back_edges: drawn.back_edges,
             node_height: spacing.node_height,
             nodes,
             edges,
-            groups: drawn
-                .groups
-                .into_iter()
-                .map(|g| ViewGroup {
-                    x: round(g.x),
-                    y: round(g.y),
-                    w: round(g.width),
-                    h: round(g.height),
-                })
-                .collect(),
+            groups: Vec::new(),
+            status: self.status,
         }
     }
+}
+
+/// The drawing of one network, fetched from a registry, task states read with the
+/// work tools' default attributes at the system clock's time.
+///
+/// # Errors
+/// [`Error::NetworkNotFound`] or [`Error::NodeNotFound`].
+pub fn graph(registry: &NetworkRegistry, name: &str, request: &ViewRequest) -> Result<GraphView> {
+    graph_with_status(
+        registry,
+        name,
+        request,
+        &StatusSpec::default(),
+        SystemClock.now_ms(),
+    )
 }
 
 /// The drawing of one network, fetched from a registry: the lock is held only for
 /// [`Extract::from_network`].
 ///
 /// # Errors
-/// [`Error::NetworkNotFound`] or [`Error::NodeNotFound`].
-pub fn graph(registry: &NetworkRegistry, name: &str, request: &ViewRequest) -> Result<GraphView> {
+/// [`Error::NetworkNotFound`], [`Error::NodeNotFound`], or the errors of
+/// [`StatusSpec::work`].
+pub fn graph_with_status(
+    registry: &NetworkRegistry,
+    name: &str,
+    request: &ViewRequest,
+    status: &StatusSpec,
+    now: u64,
+) -> Result<GraphView> {
     let extract = registry.read(name, |network| {
-        let mut extract = Extract::from_network(network, request)?;
+        let mut extract = Extract::from_network(network, request, status, now)?;
         extract.network = name.to_string();
         Ok(extract)
     })?;
@@ -468,6 +644,30 @@ pub fn error_body(error: &Error) -> Value {
     serde_json::json!({"error": error.to_string(), "code": error.code()})
 }
 
+/// A task's state as the work tools see it (`network_progress`), refined by a
+/// status set by hand: `in_progress` or `claimed` count as claimed, `blocked` as
+/// blocked. O(degree).
+fn task_state(
+    network: &Network,
+    ix: NodeIndex,
+    work: &WorkAttributes,
+    status: &StatusSpec,
+    now: u64,
+) -> &'static str {
+    let by_hand = network.graph()[ix]
+        .attributes
+        .get(&status.attribute)
+        .and_then(Value::as_str);
+    match network.task_state(ix, work, now) {
+        TaskState::Done => "done",
+        TaskState::Claimed => "claimed",
+        _ if by_hand.is_some_and(|v| CLAIMED_VALUES.contains(&v)) => "claimed",
+        _ if by_hand == Some(BLOCKED_VALUE) => "blocked",
+        TaskState::Blocked => "blocked",
+        TaskState::Ready => "ready",
+    }
+}
+
 fn summary(network: &Network) -> Summary {
     let d = network.describe(0, TOP_K);
     let ids = |list: Vec<(NodeIndex, usize)>| {
@@ -505,6 +705,7 @@ fn round(v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::network::AttributeUpdate;
 
     fn net(edges: &[(&str, &str)]) -> Network {
         let mut n = Network::named("t");
@@ -520,7 +721,7 @@ mod tests {
     #[test]
     fn full_view_groups_parallel_edges() {
         let n = net(&[("a", "b"), ("a", "b"), ("b", "c")]);
-        let v = Extract::from_network(&n, &ViewRequest::default())
+        let v = Extract::from_network(&n, &ViewRequest::default(), &StatusSpec::default(), 0)
             .unwrap()
             .render();
         assert_eq!(v.mode, "full");
@@ -537,7 +738,9 @@ mod tests {
             max_nodes: 3,
             ..ViewRequest::default()
         };
-        let v = Extract::from_network(&n, &small).unwrap().render();
+        let v = Extract::from_network(&n, &small, &StatusSpec::default(), 0)
+            .unwrap()
+            .render();
         assert_eq!((v.mode, v.nodes.len()), ("summary", 0));
         let focus = ViewRequest {
             focus: Some("c".into()),
@@ -545,7 +748,9 @@ mod tests {
             max_nodes: 10,
             ..ViewRequest::default()
         };
-        let v = Extract::from_network(&n, &focus).unwrap().render();
+        let v = Extract::from_network(&n, &focus, &StatusSpec::default(), 0)
+            .unwrap()
+            .render();
         let ids: Vec<&str> = v.nodes.iter().map(|n| n.id.as_str()).collect();
         assert_eq!(ids, ["a", "b", "c", "x"]);
         assert_eq!(v.mode, "focus");
@@ -554,8 +759,98 @@ mod tests {
             ..ViewRequest::default()
         };
         assert_eq!(
-            Extract::from_network(&n, &unknown).unwrap_err().code(),
+            Extract::from_network(&n, &unknown, &StatusSpec::default(), 0)
+                .unwrap_err()
+                .code(),
             "node_not_found"
         );
+    }
+
+    #[test]
+    fn task_states_follow_the_work_tools() {
+        // a needs b, b needs c; c done, b claimed until 10,000 ms, d blocked by hand.
+        let mut n = net(&[("a", "b"), ("b", "c"), ("e", "c")]);
+        let set = |n: &mut Network, id: &str, attrs: serde_json::Value| {
+            let Value::Object(map) = attrs else {
+                unreachable!()
+            };
+            n.update_node(id, None, Some(map), AttributeUpdate::Merge, &[])
+                .unwrap();
+        };
+        set(&mut n, "c", serde_json::json!({"status": "done"}));
+        set(
+            &mut n,
+            "b",
+            serde_json::json!({"claimed_by": "w1", "lease_expires_ms": 10_000}),
+        );
+        n.add_node("d").unwrap();
+        set(&mut n, "d", serde_json::json!({"status": "blocked"}));
+        let states = |now: u64, spec: &StatusSpec| {
+            let v = Extract::from_network(&n, &ViewRequest::default(), spec, now)
+                .unwrap()
+                .render();
+            let states: Vec<(String, Option<&str>)> =
+                v.nodes.iter().map(|n| (n.id.clone(), n.state)).collect();
+            (states, v)
+        };
+        let (got, v) = states(5_000, &StatusSpec::default());
+        let expected = [
+            ("a", "blocked"),
+            ("b", "claimed"),
+            ("c", "done"),
+            ("e", "ready"),
+            ("d", "blocked"),
+        ];
+        assert_eq!(
+            got,
+            expected.map(|(id, s)| (id.to_string(), Some(s))).to_vec()
+        );
+        let info = v.status.unwrap();
+        assert_eq!(
+            (info.done, info.claimed, info.blocked, info.ready),
+            (1, 1, 2, 1)
+        );
+        assert_eq!(v.nodes[1].claimed_by.as_deref(), Some("w1"));
+        // The mark makes room: b's box is wider than its label alone.
+        assert!(v.nodes[1].w > label_width("b"));
+        // The lease ran out: b is ready again (c is done).
+        let (got, _) = states(20_000, &StatusSpec::default());
+        assert_eq!(got[1].1, Some("ready"));
+        // Another status attribute: nothing has it and nothing is claimed there.
+        let other = StatusSpec {
+            attribute: "state".into(),
+            claim_attribute: "owner".into(),
+            ..StatusSpec::default()
+        };
+        let (got, v) = states(5_000, &other);
+        assert!(got.iter().all(|(_, s)| s.is_none()) && v.status.is_none());
+        // A clash of names is refused.
+        let clash = StatusSpec {
+            claim_attribute: "status".into(),
+            ..StatusSpec::default()
+        };
+        assert!(Extract::from_network(&n, &ViewRequest::default(), &clash, 0).is_err());
+    }
+
+    #[test]
+    fn a_graph_without_states_has_none() {
+        let n = net(&[("a", "b")]);
+        let v = Extract::from_network(&n, &ViewRequest::default(), &StatusSpec::default(), 0)
+            .unwrap()
+            .render();
+        assert!(v.status.is_none() && v.nodes.iter().all(|n| n.state.is_none()));
+    }
+
+    #[test]
+    fn a_full_cycle_has_one_back_edge() {
+        let n = net(&[("a", "b"), ("b", "c"), ("c", "d"), ("d", "a")]);
+        let v = Extract::from_network(&n, &ViewRequest::default(), &StatusSpec::default(), 0)
+            .unwrap()
+            .render();
+        assert_eq!(v.layers, 4);
+        assert_eq!(v.back_edges, 1);
+        assert!(v.edges.iter().all(|e| e.cyclic));
+        assert_eq!(v.edges.iter().filter(|e| e.back).count(), 1);
+        assert!(v.groups.is_empty());
     }
 }

@@ -212,7 +212,8 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
     );
     assert_eq!(node["successors"], json!(["core", "log"]));
 
-    // Close a cycle: log → cli. cli, core, log become one stacked component.
+    // Close a cycle: log → cli. cli, core, log are flagged; one edge is cut and
+    // drawn back, the others still point right.
     add_edges(&mut mcp, "deps", &[("log", "cli")]);
     let view = get_json(&server, "/ui/api/graph?network=deps");
     assert_eq!(view["summary"]["is_dag"], false);
@@ -223,7 +224,9 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
         .map(|n| n["id"].as_str().unwrap())
         .collect();
     assert_eq!(cyclic, ["cli", "core", "log"]);
-    assert_eq!(view["groups"].as_array().unwrap().len(), 1);
+    assert_eq!(view["groups"].as_array().unwrap().len(), 0);
+    assert_eq!(view["back_edges"], 1);
+    let mut back = 0;
     for e in view["edges"].as_array().unwrap() {
         let (s, t) = (
             &nodes[e["s"].as_u64().unwrap() as usize],
@@ -231,10 +234,18 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
         );
         let inside = s["cyclic"] == true && t["cyclic"] == true;
         assert_eq!(e["cyclic"], inside, "{e}");
-        if !inside {
+        if e["back"] == true {
+            back += 1;
+            assert!(inside, "{e}");
+            assert!(s["layer"].as_u64() > t["layer"].as_u64(), "{e}");
+        } else {
             assert!(s["layer"].as_u64() < t["layer"].as_u64(), "{e}");
         }
     }
+    assert_eq!(back, 1);
+    let columns: std::collections::BTreeSet<u64> =
+        nodes.iter().map(|n| n["layer"].as_u64().unwrap()).collect();
+    assert_eq!(columns.len(), 5, "{view}");
 
     // Ancestors of core: everything that reaches it.
     let view = get_json(
@@ -266,6 +277,64 @@ fn graph_layers_follow_edge_direction_and_cycles_are_flagged() {
         .send()
         .unwrap();
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+}
+
+#[test]
+fn task_states_are_read_from_the_status_attribute_named() {
+    let server = start(&[], None);
+    let mut mcp = Session::open(&server, None);
+    mcp.ok("network_create", json!({"network_name": "plan"}));
+    for (id, attributes) in [
+        ("ship", json!({"status": "todo", "state": "open"})),
+        ("build", json!({"status": "done", "state": "open"})),
+        ("spec", json!({"status": "done", "state": "finished"})),
+    ] {
+        mcp.ok(
+            "network_add_node",
+            json!({"network_name": "plan", "node_id": id, "attributes": attributes}),
+        );
+    }
+    add_edges(&mut mcp, "plan", &[("ship", "build"), ("build", "spec")]);
+    let states = |view: &Value| -> Vec<(String, Value)> {
+        view["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| (n["id"].as_str().unwrap().to_string(), n["state"].clone()))
+            .collect()
+    };
+    let view = get_json(&server, "/ui/api/graph?network=plan");
+    assert_eq!(
+        states(&view),
+        [
+            ("ship".to_string(), json!("ready")),
+            ("build".to_string(), json!("done")),
+            ("spec".to_string(), json!("done")),
+        ]
+    );
+    assert_eq!(view["status"]["attribute"], "status");
+    assert_eq!(view["status"]["done"], 2);
+    let view = get_json(
+        &server,
+        "/ui/api/graph?network=plan&status_attribute=state&done_value=finished",
+    );
+    assert_eq!(
+        states(&view),
+        [
+            ("ship".to_string(), json!("blocked")),
+            ("build".to_string(), json!("ready")),
+            ("spec".to_string(), json!("done")),
+        ]
+    );
+    assert_eq!(view["status"]["attribute"], "state");
+    // Two parts of the state in one attribute: refused, saying which.
+    let clash = client()
+        .get(server.url("/ui/api/graph?network=plan&status_attribute=claimed_by"))
+        .send()
+        .unwrap();
+    assert_eq!(clash.status(), StatusCode::BAD_REQUEST);
+    let body: Value = clash.json().unwrap();
+    assert_eq!(body["code"], "invalid_value", "{body}");
 }
 
 #[test]

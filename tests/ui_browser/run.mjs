@@ -1,15 +1,18 @@
 // Browser test of the web view: starts networks-mcp --http with a token, builds a
 // network through /mcp (plain JSON-RPC over HTTP POST), opens /ui?token=... in
 // headless Debian chromium (driven by playwright-core, no bundled browser) and
-// checks what a person would: the nodes are drawn, cycles are coloured, clicking
-// a node shows its data, a write through /mcp shows up without a reload, search
-// and the ancestors toggle work. Saves artifacts/ui.png.
+// checks what a person would: the nodes are drawn and fitted to the window (the
+// page says so with body[data-ready="true"]), cycles are coloured and broken by
+// edges drawn back, weights label the edges, tasks are styled by status, the
+// degree chips carry counts, clicking a node shows its data, a write through /mcp
+// shows up without a reload, search and the ancestors toggle work. Saves
+// artifacts/ui.png, ui-small-plan.png, ui-cycle.png and ui-status.png.
 //
 //   bash tests/ui_browser/run.sh            (installs what it needs, then runs this)
 //
 // Environment: NETWORKS_MCP_BIN (default target/debug/networks-mcp), CHROMIUM
-// (default /usr/bin/chromium), UPDATE_DOCS_SCREENSHOT=1 also copies the screenshot
-// to docs/ui.png.
+// (default /usr/bin/chromium), UPDATE_DOCS_SCREENSHOT=1 also copies the screenshots
+// to docs/.
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +42,8 @@ function fail(msg) {
 function startServer() {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NETWORKS_MCP')));
   env.NETWORKS_MCP_AUTH_TOKEN = token;
-  const child = spawn(bin, ['--http', '127.0.0.1:0', '--log-level', 'info'], {
+  const toolsets = 'core,edit,analysis,interchange,work';
+  const child = spawn(bin, ['--http', '127.0.0.1:0', '--log-level', 'info', '--toolsets', toolsets], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -116,6 +120,24 @@ class Mcp {
   }
 }
 
+/** How much of the drawing area the drawn graph covers on screen: [width, height] shares. */
+async function drawnShare(page) {
+  return page.evaluate(() => {
+    const area = document.getElementById('graph').getBoundingClientRect();
+    const drawn = document.getElementById('viewport').getBoundingClientRect();
+    return [drawn.width / area.width, drawn.height / area.height];
+  });
+}
+
+/** Opens a network fresh and waits until the page says it is drawn and fitted. */
+async function openFresh(page, base, network, extra = '') {
+  await page.goto('about:blank'); // a new document: a hash change alone would not reload
+  await page.goto(`${base}/ui${extra}#network=${encodeURIComponent(network)}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+  const shown = await page.textContent('#title');
+  if (shown !== network) fail(`opened ${network}, the page shows ${shown}`);
+}
+
 const NETWORK = 'release_plan';
 // "A → B": A depends on B. design → requirements; a review loop makes a cycle.
 const EDGES = [
@@ -173,7 +195,7 @@ async function main() {
     // 1. The token once in the URL; the page then lives on the cookie.
     await page.goto(`${base}/ui?token=${encodeURIComponent(token)}`);
     if (page.url().includes('token=')) fail(`the token stayed in the address bar: ${page.url()}`);
-    await page.waitForSelector('body[data-state="ready"]', { timeout: 15000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
     const cookies = await context.cookies(`${base}/ui`);
     const cookie = cookies.find((c) => c.name === 'networks_mcp_ui');
     if (!cookie || !cookie.httpOnly || cookie.sameSite !== 'Strict' || cookie.path !== '/ui') {
@@ -200,7 +222,10 @@ async function main() {
     if (!leftToRight) fail('columns do not follow edge direction');
     const title = await page.locator('#edges g').first().locator('title').textContent();
     if (!/weight \d/.test(title)) fail(`edge title without weight: ${title}`);
-    log(`${drawn} nodes and ${edgesDrawn} edges drawn left to right, the 3-node cycle in red`);
+    if ((await page.locator('#edges path.edge.back').count()) !== 1) fail('the cycle should have one edge drawn back');
+    const [sw, sh] = await drawnShare(page);
+    if (Math.max(sw, sh) < 0.6) fail(`the fitted drawing covers only ${sw.toFixed(2)} x ${sh.toFixed(2)} of the view`);
+    log(`${drawn} nodes and ${edgesDrawn} edges drawn left to right, the 3-node cycle in red, one edge drawn back; fitted to ${(sw * 100).toFixed(0)}% x ${(sh * 100).toFixed(0)}% of the view`);
 
     // 3. Click a node: its details.
     await page.click('.node[data-id="design"]');
@@ -288,6 +313,103 @@ async function main() {
     await page.waitForSelector('#details .id[data-node-id="step_1000"]', { timeout: 5000 });
     if ((await ids()) !== 'step_1000,step_1001,step_1002,step_998,step_999') fail(`neighbourhood: ${await ids()}`);
     log('a 2,101-node network shows a summary; searching step_1000 draws its 2-hop neighbourhood');
+
+    const docs = process.env.UPDATE_DOCS_SCREENSHOT === '1';
+    const snap = async (name) => {
+      const file = join(artifacts, name);
+      await page.screenshot({ path: file });
+      if (docs) copyFileSync(file, join(root, 'docs', name));
+      return file;
+    };
+
+    // 9. A small plan with durations as weights: fitted, weights on the edges, counts in the chips.
+    const SMALL = [
+      ['design', 'research', 8], ['build', 'design', 5], ['docs', 'design', 2],
+      ['test', 'build', 3], ['ship', 'test', 1], ['ship', 'docs', 1.5],
+    ];
+    await mcp.tool('network_create', { network_name: 'small_plan', description: 'Six tasks, weights in days' });
+    await mcp.tool('network_add_edges', {
+      network_name: 'small_plan',
+      edges: SMALL.map(([source, target, weight]) => ({ source, target, weight })),
+      create_missing_nodes: true,
+    });
+    await openFresh(page, base, 'small_plan');
+    const labels = await page.locator('#weights text.weight').evaluateAll((els) => els.map((e) => e.textContent).sort());
+    const expectedLabels = SMALL.map(([, , w]) => String(w)).sort();
+    if (labels.join() !== expectedLabels.join()) fail(`weight labels ${labels}, expected ${expectedLabels}`);
+    if (!(await page.locator('#weights').isVisible())) fail('weight labels hidden at the fitted scale');
+    const [pw, ph] = await drawnShare(page);
+    if (pw < 0.6 && ph < 0.6) fail(`small plan covers only ${pw.toFixed(2)} x ${ph.toFixed(2)} of the view`);
+    const chips = await page.locator('#summary .linklist button').evaluateAll((els) => els.map((e) => e.textContent));
+    if (!chips.length || !chips.every((c) => /\d$/.test(c))) fail(`degree chips without counts: ${chips}`);
+    if (!chips.includes('design2')) fail(`"design" (2 tasks need it) should show 2: ${chips}`);
+    const summary = await page.textContent('#summary');
+    if (!summary.includes('6 nodes in 5 layers')) fail(`summary: ${summary}`);
+    log(`small plan: ${labels.length} weight labels, fitted to ${(pw * 100).toFixed(0)}% x ${(ph * 100).toFixed(0)}%, chips ${chips.join(' ')}; ${await snap('ui-small-plan.png')}`);
+    // User zoom still works after the fit.
+    const fitted = await page.getAttribute('#viewport', 'transform');
+    await page.mouse.move(700, 300);
+    await page.mouse.wheel(0, 400);
+    await page.waitForFunction((t) => document.getElementById('viewport').getAttribute('transform') !== t, fitted);
+
+    // 10. A cycle through every node: spread over columns, one edge drawn back.
+    const RING = ['draft', 'review', 'revise', 'approve', 'publish', 'collect_feedback'];
+    await mcp.tool('network_create', { network_name: 'review_cycle' });
+    await mcp.tool('network_add_edges', {
+      network_name: 'review_cycle',
+      edges: RING.map((a, i) => ({ source: a, target: RING[(i + 1) % RING.length], weight: 1 })),
+      create_missing_nodes: true,
+    });
+    await openFresh(page, base, 'review_cycle');
+    const columns = await page.locator('#nodes .node').evaluateAll((els) =>
+      new Set(els.map((e) => Math.round(e.getBoundingClientRect().x))).size);
+    if (columns < 2) fail(`a full cycle uses ${columns} column(s)`);
+    if ((await page.locator('#edges path.edge.back').count()) !== 1) fail('a full cycle needs exactly one edge drawn back');
+    if ((await page.locator('#edges path.edge.cyclic').count()) !== RING.length) fail('every edge of the ring is on the cycle');
+    if ((await page.locator('#weights text').count()) !== 0) fail('all weights are 1: no labels expected');
+    const ringSummary = await page.textContent('#summary');
+    if (/\b1 columns\b|\b1 layers\b/.test(ringSummary) || !ringSummary.includes(`${RING.length} layers`)) fail(`summary: ${ringSummary}`);
+    if (!ringSummary.includes('1 edge drawn back')) fail(`summary: ${ringSummary}`);
+    log(`full cycle: ${columns} columns, 1 edge drawn back; ${await snap('ui-cycle.png')}`);
+
+    // 11. A plan with done, claimed and blocked tasks, styled and in the legend.
+    const PLAN = [
+      ['release', 'qa'], ['release', 'notes'], ['qa', 'backend'], ['qa', 'frontend'],
+      ['backend', 'schema'], ['frontend', 'schema'], ['notes', 'schema'],
+    ];
+    await mcp.tool('network_create', { network_name: 'team_plan', description: 'done, claimed, blocked' });
+    await mcp.tool('network_add_edges', {
+      network_name: 'team_plan',
+      edges: PLAN.map(([source, target]) => ({ source, target })),
+      create_missing_nodes: true,
+    });
+    const claim = (worker, count) => mcp.tool('network_claim_ready', { network_name: 'team_plan', worker, count, lease_seconds: 3600 });
+    // Ready tasks are claimed in insertion order: schema, then notes, backend, frontend.
+    const claimed = async (worker) => (await claim(worker, 1)).claimed.map((t) => t.node_id).join();
+    const got = [await claimed('ana')];
+    await mcp.tool('network_complete_claim', { network_name: 'team_plan', worker: 'ana', node_ids: ['schema'] });
+    got.push(await claimed('ana'));
+    await mcp.tool('network_complete_claim', { network_name: 'team_plan', worker: 'ana', node_ids: ['notes'] });
+    got.push(await claimed('bo'), await claimed('cy'));
+    if (got.join(' ') !== 'schema notes backend frontend') fail(`claims went to ${got}`);
+    await openFresh(page, base, 'team_plan');
+    const byState = await page.locator('#nodes .node').evaluateAll((els) => Object.fromEntries(
+      els.map((e) => [e.dataset.id, [...e.classList].find((c) => c.startsWith('state-')) || ''])));
+    const want = { schema: 'state-done', notes: 'state-done', backend: 'state-claimed', frontend: 'state-claimed', qa: 'state-blocked', release: 'state-blocked' };
+    for (const [id, cls] of Object.entries(want)) {
+      if (byState[id] !== cls) fail(`${id} is ${byState[id]}, expected ${cls}: ${JSON.stringify(byState)}`);
+    }
+    const doneLabel = await page.textContent('.node[data-id="schema"] text');
+    if (!doneLabel.startsWith('\u2713')) fail(`a done task has no check mark: ${doneLabel}`);
+    if (await page.locator('#legend-status').isHidden()) fail('the status legend is hidden');
+    const legendText = await page.textContent('#legend-status');
+    if (!/done\s*2/.test(legendText) || !/claimed\s*2/.test(legendText) || !/blocked\s*2/.test(legendText)) fail(`legend: ${legendText}`);
+    log(`plan with states: done, claimed, blocked styled, legend "${legendText.replace(/\s+/g, ' ').trim()}"; ${await snap('ui-status.png')}`);
+    // Another status attribute, from the address: nothing has it, nothing is styled.
+    await openFresh(page, base, 'team_plan', '?status_attribute=phase&claim_attribute=owner');
+    if ((await page.locator('#nodes .node[class*="state-"]').count()) !== 0) fail('?status_attribute=phase still styled tasks');
+    if (!(await page.locator('#legend-status').isHidden())) fail('the status legend shows for an attribute nobody has');
+    log('?status_attribute=phase&claim_attribute=owner: no task styled, no status legend');
 
     if (problems.length) fail(problems.join('\n'));
     log(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -6,8 +6,9 @@
 # Installs, only when missing: chromium (apt-get, with sudo when not root) and
 # playwright-core (npm, pinned in package.json, into tests/ui_browser/node_modules,
 # gitignored). Runs with the Node 22 that .ci/interop.sh installs, or any node >= 18
-# on PATH. Writes tests/ui_browser/artifacts/ui.png (gitignored);
-# UPDATE_DOCS_SCREENSHOT=1 also copies it to docs/ui.png.
+# on PATH. Writes tests/ui_browser/artifacts/{ui,ui-small-plan,ui-cycle,ui-status}.png
+# (gitignored); UPDATE_DOCS_SCREENSHOT=1 also copies them to docs/. For one
+# screenshot of a running server: node tests/ui_browser/screenshot.mjs URL out.png
 set -euo pipefail
 started=$SECONDS
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -11,6 +11,13 @@ const DEBOUNCE_MS = 200;
 const FAR_ZOOM = 0.45; // below this scale labels are hidden
 const HIT_PATHS_UP_TO = 2000; // edges
 const LARGE = 1500; // nodes: draw for speed over precision
+const MAX_FIT_SCALE = 2; // fitting never magnifies more: two nodes stay node-sized
+const FIT_PAD = 16; // px kept free around a fitted drawing
+const WEIGHT_LABELS_UP_TO = 400; // edges: past this, weights only on hover
+const WEIGHT_ZOOM = 0.7; // below this scale weight labels are too small to read
+// Where task states live; sent to /ui/api/graph when set (see docs/web-view.md).
+const STATUS_PARAMS = ['status_attribute', 'done_value', 'claim_attribute', 'lease_attribute'];
+const STATE_MARKS = { done: '\u2713', claimed: '\u25B6', blocked: '\u2298' };
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +35,8 @@ const state = {
   pending: { list: false, graph: false },
   timer: null,
   renders: 0,
+  status: {}, // status_attribute etc. from the address (query or hash)
+  readyPending: false,
 };
 
 // ---------- small DOM helpers (text always through textContent) ----------
@@ -84,6 +93,13 @@ async function getJSON(path, params) {
 
 function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
+  // The status attribute and its friends: from /ui?status_attribute=… or the hash.
+  const q = new URLSearchParams(location.search);
+  for (const key of STATUS_PARAMS) {
+    const v = p.get(key) || q.get(key);
+    if (v) state.status[key] = v;
+    else delete state.status[key];
+  }
   state.network = p.get('network');
   state.scope = ['neighborhood', 'ancestors', 'descendants'].includes(p.get('scope')) ? p.get('scope') : 'all';
   state.focus = state.scope === 'all' ? null : p.get('focus');
@@ -97,6 +113,7 @@ function writeHash() {
     p.set('scope', state.scope);
     p.set('focus', state.focus);
   }
+  for (const [k, v] of Object.entries(state.status)) p.set(k, v);
   history.replaceState(null, '', '#' + p);
 }
 
@@ -136,6 +153,7 @@ function openNetwork(name) {
     b.classList.toggle('current', b.dataset.network === name);
   }
   writeHash();
+  document.body.dataset.ready = 'false';
   return loadGraph(false);
 }
 
@@ -143,7 +161,7 @@ function openNetwork(name) {
 
 async function loadGraph(keepView) {
   if (!state.network) return;
-  const params = { network: state.network };
+  const params = { network: state.network, ...state.status };
   if (state.scope !== 'all' && state.focus) {
     params.focus = state.focus;
     params.scope = state.scope;
@@ -162,9 +180,11 @@ async function loadGraph(keepView) {
     if (err.code === 'network_not_found') {
       clearDrawing();
       message(`Network '${state.network}' no longer exists.`);
+      document.body.dataset.ready = 'true';
       return;
     }
     message(err.message);
+    document.body.dataset.ready = 'true';
     return;
   }
   render(view, keepView);
@@ -173,41 +193,80 @@ async function loadGraph(keepView) {
 function clearDrawing() {
   state.view = null;
   state.index = new Map();
-  for (const id of ['groups', 'edges', 'nodes']) $(id).replaceChildren();
+  for (const id of ['groups', 'edges', 'weights', 'nodes']) $(id).replaceChildren();
 }
 
-function edgePath(e, nodes, h) {
+/// The point at t = 1/2 of one cubic segment [p0, c1, c2, p1].
+function bezierMid([p0, c1, c2, p1]) {
+  return [(p0[0] + 3 * c1[0] + 3 * c2[0] + p1[0]) / 8, (p0[1] + 3 * c1[1] + 3 * c2[1] + p1[1]) / 8];
+}
+
+/// An edge as cubic segments, its SVG path and its midpoint (for the weight label).
+/// Forward edges leave the right side of their source for the left side of their
+/// target. A cut edge (e.back) closes a cycle right to left: it leaves the bottom
+/// (or top) of its source's left half and enters the bottom (or top) of its
+/// target's right half, whichever faces its route, so it never runs over a forward
+/// edge between the same nodes.
+function edgeGeometry(e, nodes, h) {
   const s = nodes[e.s];
   const t = nodes[e.t];
+  let segments;
   if (e.s === e.t) {
     const x = s.x + s.w / 2;
-    return `M${x},${s.y - 5} C${x + 28},${s.y - 24} ${x + 28},${s.y + 24} ${x},${s.y + 5}`;
+    segments = [[[x, s.y - 5], [x + 28, s.y - 24], [x + 28, s.y + 24], [x, s.y + 5]]];
+  } else if (!e.back) {
+    const points = [[s.x + s.w / 2, s.y], ...e.bends, [t.x - t.w / 2, t.y]];
+    segments = horizontal(points);
+  } else {
+    const next = e.bends.length ? e.bends[0] : [t.x, t.y];
+    const prev = e.bends.length ? e.bends[e.bends.length - 1] : [s.x, s.y];
+    const down = e.bends.length ? next[1] >= s.y : true; // a direct back edge sags below
+    const up = e.bends.length ? prev[1] >= t.y : true;
+    const ds = down ? 1 : -1;
+    const dt = up ? 1 : -1;
+    const points = [[s.x - s.w / 4, s.y + ds * h / 2], ...e.bends, [t.x + t.w / 4, t.y + dt * h / 2]];
+    segments = horizontal(points);
+    const first = segments[0];
+    const last = segments[segments.length - 1];
+    const reach = 18 + Math.abs(points[points.length - 1][0] - points[0][0]) * 0.08;
+    first[1] = [first[0][0], first[0][1] + ds * reach];
+    last[2] = [last[3][0], last[3][1] + dt * reach];
   }
-  if (s.layer === t.layer) {
-    // Inside a stacked cyclic component: downward edges on the right, upward on the left.
-    const down = t.y > s.y;
-    const side = down ? 1 : -1;
-    const x1 = s.x + side * s.w / 2;
-    const x2 = t.x + side * t.w / 2;
-    const bulge = 22 + Math.abs(t.y - s.y) * 0.2;
-    const xm = down ? Math.max(x1, x2) + bulge : Math.min(x1, x2) - bulge;
-    return `M${x1},${s.y} C${xm},${s.y} ${xm},${t.y} ${x2},${t.y}`;
-  }
-  const points = [[s.x + s.w / 2, s.y], ...e.bends, [t.x - t.w / 2, t.y]];
-  let d = `M${points[0][0]},${points[0][1]}`;
+  let d = `M${segments[0][0][0]},${segments[0][0][1]}`;
+  for (const [, c1, c2, p1] of segments) d += ` C${c1[0]},${c1[1]} ${c2[0]},${c2[1]} ${p1[0]},${p1[1]}`;
+  const m = segments.length;
+  const mid = m % 2 ? bezierMid(segments[(m - 1) / 2]) : segments[m / 2][0];
+  return { d, mid };
+}
+
+/// Cubic segments through `points`, leaving and entering each point horizontally.
+function horizontal(points) {
+  const segments = [];
   for (let i = 1; i < points.length; i++) {
     const [x0, y0] = points[i - 1];
     const [x1, y1] = points[i];
     const mx = (x0 + x1) / 2;
-    d += ` C${mx},${y0} ${mx},${y1} ${x1},${y1}`;
+    segments.push([[x0, y0], [mx, y0], [mx, y1], [x1, y1]]);
   }
-  return d;
+  return segments;
+}
+
+function formatWeight(w) {
+  return Number.isInteger(w) ? String(w) : String(Number(w.toPrecision(3)));
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function edgeMarker(e) {
+  return e.back ? 'url(#arrow-back)' : e.cyclic ? 'url(#arrow-cyclic)' : 'url(#arrow)';
 }
 
 function edgeTitle(e, nodes) {
   const head = `${nodes[e.s].id} \u2192 ${nodes[e.t].id}`;
   const lines = e.ids.map((id, k) => `weight ${e.weights[k]} (edge #${id})`);
-  return [head, ...lines].join('\n') + (e.cyclic ? '\non a cycle' : '');
+  return [head, ...lines].join('\n') + (e.back ? '\ndrawn back: closes a cycle' : e.cyclic ? '\non a cycle' : '');
 }
 
 function render(view, keepView) {
@@ -220,15 +279,27 @@ function render(view, keepView) {
   for (const g of view.groups) {
     groups.append(svg('rect', { class: 'group', x: g.x, y: g.y, width: g.w, height: g.h, rx: 6 }));
   }
+  // Weights are labelled only when they say something: a plan built without
+  // weights has weight 1 on every edge (the default of network_add_edge), and a "1"
+  // on each edge would be noise. So labels appear when some weight differs from 1,
+  // and only on drawings sparse enough to place them (else: hover, as always).
+  const weighted = view.edges.length <= WEIGHT_LABELS_UP_TO
+    && view.edges.some((e) => e.weights.some((w) => w !== 1));
   const edges = document.createDocumentFragment();
+  const weights = document.createDocumentFragment();
   view.edges.forEach((e, i) => {
-    const d = edgePath(e, view.nodes, view.node_height);
+    const { d, mid } = edgeGeometry(e, view.nodes, view.node_height);
     const g = svg('g', { 'data-edge': i });
     const path = svg('path', {
       d,
-      class: 'edge' + (e.cyclic ? ' cyclic' : ''),
-      'marker-end': e.cyclic ? 'url(#arrow-cyclic)' : 'url(#arrow)',
+      class: 'edge' + (e.cyclic ? ' cyclic' : '') + (e.back ? ' back' : ''),
+      'marker-end': edgeMarker(e),
     });
+    if (weighted) {
+      const text = svg('text', { class: 'weight' + (e.cyclic ? ' cyclic' : ''), x: mid[0], y: mid[1] - 7, 'data-edge': i });
+      text.textContent = e.weights.map(formatWeight).join(', ');
+      weights.append(text);
+    }
     const title = svg('title');
     title.textContent = edgeTitle(e, view.nodes);
     g.append(path);
@@ -241,22 +312,26 @@ function render(view, keepView) {
   const h = view.node_height;
   view.nodes.forEach((n, i) => {
     const g = svg('g', {
-      class: 'node' + (n.cyclic ? ' cyclic' : '') + (n.id === view.focus ? ' focus' : ''),
+      class: 'node' + (n.cyclic ? ' cyclic' : '') + (n.id === view.focus ? ' focus' : '')
+        + (n.state ? ` state-${n.state}` : ''),
       transform: `translate(${n.x - n.w / 2},${n.y - h / 2})`,
       'data-id': n.id,
       'data-index': i,
     });
     const rect = svg('rect', { width: n.w, height: h, rx: 4 });
     const text = svg('text', { x: n.w / 2, y: h / 2, 'text-anchor': 'middle' });
-    text.textContent = label(n.id);
+    const mark = STATE_MARKS[n.state];
+    text.textContent = (mark ? mark + ' ' : '') + label(n.id);
     const title = svg('title');
-    title.textContent = `${n.id}\nin ${n.in} \u00b7 out ${n.out}` + (n.cyclic ? '\non a cycle' : '');
+    const stateLine = n.state ? `\n${n.state}` + (n.claimed_by ? ` by ${n.claimed_by}` : '') : '';
+    title.textContent = `${n.id}\nin ${n.in} \u00b7 out ${n.out}` + stateLine + (n.cyclic ? '\non a cycle' : '');
     g.append(rect, text, title);
     nodes.append(g);
   });
   $('graph').classList.toggle('large', view.nodes.length > LARGE);
   $('groups').replaceChildren(groups);
   $('edges').replaceChildren(edges);
+  $('weights').replaceChildren(weights);
   $('nodes').replaceChildren(nodes);
 
   const ids = $('ids');
@@ -277,7 +352,10 @@ function render(view, keepView) {
     message(null);
   }
 
+  renderLegend(view);
   updateScopeButtons();
+  // data-ready turns "true" once this drawing is on screen with its transform.
+  state.readyPending = true;
   if (!keepView) fit();
   else applyTransform();
   if (state.selected && state.index.has(state.selected)) select(state.selected, false);
@@ -294,9 +372,32 @@ function row(dl, term, value) {
   dl.append(el('dt', {}, term), el('dd', {}, value));
 }
 
-function nodeButtons(ids) {
-  return el('ul', { class: 'linklist' }, ...ids.map((id) =>
-    el('li', {}, el('button', { type: 'button', onclick: () => findNode(id) }, label(id)))));
+/// Buttons that find a node; with `counts`, each shows its number (a degree).
+function nodeButtons(ids, counts, what) {
+  return el('ul', { class: 'linklist' }, ...ids.map((id, k) => {
+    const attrs = { type: 'button', onclick: () => findNode(id) };
+    if (counts) attrs.title = `${id}: ${what} ${counts[k]}`;
+    return el('li', {}, el('button', attrs, label(id),
+      counts ? el('span', { class: 'count' }, String(counts[k])) : null));
+  }));
+}
+
+/// The status half of the legend: shown when the drawing is a plan.
+function renderLegend(view) {
+  const st = view.status;
+  $('legend-status').hidden = !st;
+  const attr = state.status.status_attribute || (st && st.attribute) || '';
+  if (document.activeElement !== $('status-attribute')) $('status-attribute').value = state.status.status_attribute || '';
+  $('status-attribute').placeholder = (st && st.attribute) || 'status';
+  if (!st) {
+    $('status-note').textContent = `No drawn node has the attribute "${attr || 'status'}" or a claim, so tasks are not styled.`;
+    return;
+  }
+  $('legend-attribute').textContent = `${st.attribute}:`;
+  for (const span of document.querySelectorAll('#legend-status [data-state]')) {
+    span.querySelector('.n').textContent = String(st[span.dataset.state]);
+  }
+  $('status-note').textContent = `Read from "${st.attribute}" (done = "${st.done_value}") and claims in "${st.claim_attribute}".`;
 }
 
 function renderSummary(view) {
@@ -304,20 +405,25 @@ function renderSummary(view) {
   const dl = el('dl');
   row(dl, 'nodes', s.nodes);
   row(dl, 'edges', s.edges);
-  row(dl, 'DAG', s.is_dag ? 'yes' : 'no (cycles in red)');
+  row(dl, 'DAG', s.is_dag ? 'yes'
+    : view.back_edges ? `no: cycles in red, ${plural(view.back_edges, 'edge')} drawn back (dashed)` : 'no (cycles in red)');
   row(dl, 'components', s.weakly_connected_components);
   row(dl, 'sources / sinks', `${s.sources} / ${s.sinks}`);
   if (s.isolated) row(dl, 'isolated', s.isolated);
   if (s.self_loops) row(dl, 'self-loops', s.self_loops);
-  if (view.nodes.length) row(dl, 'drawn', `${view.nodes.length} nodes, ${view.layers} columns, ${view.crossings} crossings`);
+  if (view.nodes.length) {
+    // Columns are dependency layers: every edge not drawn back points one or more to the right.
+    row(dl, 'drawn', `${plural(view.nodes.length, 'node')} in ${plural(view.layers, 'layer')} (columns, left to right)`);
+    row(dl, 'crossings', view.crossings);
+  }
   const parts = [dl];
   if (s.top_in_degree.length) {
     parts.push(el('h2', { class: 'sub' }, 'most depended on (in-degree)'),
-      nodeButtons(s.top_in_degree.map((p) => p[0])));
+      nodeButtons(s.top_in_degree.map((p) => p[0]), s.top_in_degree.map((p) => p[1]), 'in-degree'));
   }
   if (s.top_out_degree.length) {
     parts.push(el('h2', { class: 'sub' }, 'most dependencies (out-degree)'),
-      nodeButtons(s.top_out_degree.map((p) => p[0])));
+      nodeButtons(s.top_out_degree.map((p) => p[0]), s.top_out_degree.map((p) => p[1]), 'out-degree'));
   }
   $('summary').replaceChildren(...parts);
 }
@@ -337,7 +443,8 @@ function select(id, fetchDetails = true) {
   for (const g of document.querySelectorAll('.node.selected')) g.classList.remove('selected');
   for (const p of document.querySelectorAll('.edge.hl')) {
     p.classList.remove('hl');
-    p.setAttribute('marker-end', p.classList.contains('cyclic') ? 'url(#arrow-cyclic)' : 'url(#arrow)');
+    p.setAttribute('marker-end', p.classList.contains('back') ? 'url(#arrow-back)'
+      : p.classList.contains('cyclic') ? 'url(#arrow-cyclic)' : 'url(#arrow)');
   }
   const i = state.index.get(id);
   if (i !== undefined) {
@@ -431,17 +538,35 @@ function applyTransform() {
     const { x, y, k } = state.t;
     $('viewport').setAttribute('transform', `translate(${x},${y}) scale(${k})`);
     $('graph').classList.toggle('far', k < FAR_ZOOM);
+    $('graph').classList.toggle('weights-small', k < WEIGHT_ZOOM);
+    if (state.readyPending) {
+      state.readyPending = false;
+      document.body.dataset.ready = 'true';
+    }
   });
 }
 
+/// Zooms and pans so the whole drawing fills the area (above the legend), never
+/// magnifying past MAX_FIT_SCALE. Measures what is drawn (self-loops and edges
+/// drawn back reach past the layout's box), not the layout's size.
 function fit() {
-  const v = state.view;
   const box = $('graph').getBoundingClientRect();
-  if (!v || !v.width || !v.height || !box.width) {
+  let bb = null;
+  try {
+    bb = state.view && state.view.nodes.length ? $('viewport').getBBox() : null;
+  } catch (_) { /* not rendered */ }
+  if (!bb || !bb.width || !bb.height || !box.width) {
     state.t = { x: 0, y: 0, k: 1 };
   } else {
-    const k = Math.min(1.25, box.width / v.width, box.height / v.height);
-    state.t = { k, x: (box.width - v.width * k) / 2, y: Math.max(0, (box.height - v.height * k) / 2) };
+    const legend = $('legend').offsetHeight + 8;
+    const w = Math.max(1, box.width - 2 * FIT_PAD);
+    const h = Math.max(1, box.height - 2 * FIT_PAD - legend);
+    const k = Math.max(0.02, Math.min(MAX_FIT_SCALE, w / bb.width, h / bb.height));
+    state.t = {
+      k,
+      x: FIT_PAD + (w - bb.width * k) / 2 - bb.x * k,
+      y: FIT_PAD + (h - bb.height * k) / 2 - bb.y * k,
+    };
   }
   applyTransform();
 }
@@ -557,6 +682,14 @@ async function start() {
   for (const b of document.querySelectorAll('.scope button')) {
     b.addEventListener('click', () => setScope(b.dataset.scope));
   }
+  $('status-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const value = $('status-attribute').value.trim();
+    if (value) state.status.status_attribute = value;
+    else delete state.status.status_attribute;
+    writeHash();
+    loadGraph(true);
+  });
   window.addEventListener('resize', () => { if (state.view) applyTransform(); });
   readHash();
   let networks;
@@ -565,6 +698,7 @@ async function start() {
   } catch (err) {
     message(err.message);
     document.body.dataset.state = 'error';
+    document.body.dataset.ready = 'true';
     return;
   }
   if (!state.network || !networks.some((n) => n.name === state.network)) {
@@ -580,6 +714,7 @@ async function start() {
   } else {
     message('No networks yet. Create one through /mcp; it appears here when it does.');
     document.body.dataset.state = 'ready';
+    document.body.dataset.ready = 'true';
   }
 }
 
