@@ -181,14 +181,19 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
     let elapsed = started.elapsed();
     let out = session.out;
     writeln!(out)?;
+    let server = server_command();
     writeln!(
         out,
-        "{calls} calls in {:.1} ms. To connect a real client: `claude mcp add networks -- networks-mcp`,",
+        "{calls} calls in {:.1} ms. Next, list the tools with a real client, the MCP Inspector:",
         elapsed.as_secs_f64() * 1000.0
     )?;
     writeln!(
         out,
-        "or try the tools by hand: `npx @modelcontextprotocol/inspector networks-mcp`."
+        "  npx @modelcontextprotocol/inspector --cli {server} --method tools/list"
+    )?;
+    writeln!(
+        out,
+        "or connect Claude Code: claude mcp add networks -- {server}"
     )?;
     out.flush()?;
     Ok(session.outcomes)
@@ -299,6 +304,18 @@ fn compact(value: &Value) -> String {
         }
         scalar => scalar.to_string(),
     }
+}
+
+/// How to start this server from a shell: the path of the running binary when it
+/// is `networks-mcp` (so the line works right after `cargo run --release -- demo`,
+/// before any install), else the name an installed binary has on `PATH`.
+fn server_command() -> String {
+    std::env::current_exe()
+        .ok()
+        .filter(|path| path.file_stem().is_some_and(|stem| stem == "networks-mcp"))
+        .and_then(|path| path.to_str().map(str::to_string))
+        .filter(|path| !path.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)))
+        .unwrap_or_else(|| "networks-mcp".to_string())
 }
 
 #[cfg(test)]

@@ -411,6 +411,15 @@ async function main() {
     if (!(await page.locator('#legend-status').isHidden())) fail('the status legend shows for an attribute nobody has');
     log('?status_attribute=phase&claim_attribute=owner: no task styled, no status legend');
 
+    // The documented one-line screenshot (docs/web-view.md) waits for the ready signal.
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const oneLiner = join(artifacts, 'one-liner.png');
+    const address = `${base}/ui?token=${encodeURIComponent(token)}#network=small_plan`;
+    const { stdout: said } = await promisify(execFile)(process.execPath, [join(here, 'screenshot.mjs'), address, oneLiner, '1280x760']);
+    if (!/: 6 nodes drawn/.test(said)) fail(`screenshot.mjs did not wait for the drawing: ${said}`);
+    log(`the one-line screenshot command: ${said.trim()}`);
+
     if (problems.length) fail(problems.join('\n'));
     log(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
