@@ -231,3 +231,34 @@ fn an_evicted_answer_is_computed_again_and_what_is_kept_stays_bounded() {
     assert_eq!(first["scores"].as_array().unwrap()[..], whole[..10]);
     assert_eq!(second["scores"].as_array().unwrap()[..], whole[10..]);
 }
+
+#[test]
+fn redundant_edges_and_bridges_are_kept_too() {
+    // A DAG with shortcuts (i -> i+2 is implied by i -> i+1 -> i+2) and a tail
+    // of bridges.
+    let with_dag = || {
+        let server = server();
+        let mut net = Network::named("dag");
+        for i in 0..60 {
+            net.add_node(&format!("d{i}")).unwrap();
+        }
+        for i in 0..59usize {
+            let reach = if i < 40 { 3 } else { 1 };
+            for j in i + 1..(i + 1 + reach).min(60) {
+                net.add_edge(&format!("d{i}"), &format!("d{j}"), 1.0)
+                    .unwrap();
+            }
+        }
+        server.registry().insert("dag", net).unwrap();
+        server
+    };
+    for method in ["redundant_edges", "bridges"] {
+        let paging = with_dag();
+        let args = json!({"network_name": "dag", "method": method});
+        let (paged, computed) = all_pages(&paging, "network_structure", &args, &["edges"], 3);
+        let (whole, _) = all_pages(&with_dag(), "network_structure", &args, &["edges"], 10_000);
+        assert!(paged[0].len() > 3, "{method}: more than one page");
+        assert_eq!(paged, whole, "{method}");
+        assert_eq!(computed, 1, "{method}: one computation for every page");
+    }
+}
