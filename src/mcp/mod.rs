@@ -10,6 +10,7 @@
 // touch it carry their own `#[allow(deprecated)]`, so any other deprecation in rmcp
 // still warns.
 
+pub(crate) mod answers;
 pub(crate) mod app;
 mod calls;
 pub mod compute;
@@ -115,6 +116,8 @@ struct Inner {
     pool: compute::ComputePool,
     /// Calls running as MCP tasks, for every session (see [`tasks`]).
     tasks: tasks::Tasks,
+    /// Answers kept for the later pages of paged calls (see [`answers`]).
+    answers: answers::Answers,
 }
 
 impl NetworksServer {
@@ -146,6 +149,7 @@ impl NetworksServer {
                 listed,
                 pool,
                 tasks,
+                answers: answers::Answers::default(),
             }),
         }
     }
@@ -171,6 +175,21 @@ impl NetworksServer {
     fn context<'a>(&'a self, progress: &'a tool::Progress) -> ToolContext<'a> {
         ToolContext::new(&self.registry, &self.inner.options.limits, progress)
             .with_clock(self.inner.options.clock.as_ref())
+            .with_answers(&self.inner.answers)
+    }
+
+    /// How many answers this server's paged tools computed because none was kept
+    /// for the page asked (see [`answers`]); for tests and benchmarks.
+    #[doc(hidden)]
+    pub fn answers_computed(&self) -> u64 {
+        self.inner.answers.computed()
+    }
+
+    /// The estimated bytes and the number of answers kept now, within the
+    /// cache's bounds (64 MiB, 32 answers).
+    #[doc(hidden)]
+    pub fn answers_held(&self) -> (usize, usize) {
+        self.inner.answers.held()
     }
 
     /// Applies a write: journaled first when durable (compacting when due), else

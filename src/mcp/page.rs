@@ -16,7 +16,13 @@
 //!   are numbered per process), so the key needs no storing.
 //!
 //! So paging through a whole result yields exactly the unpaged result, each item
-//! once, or fails loudly; it never silently skips or repeats. The text is opaque to
+//! once, or fails loudly; it never silently skips or repeats.
+//!
+//! A cursor needs nothing kept on the server. Tools whose answer costs more than
+//! a page (a diff, a ranking, a partition, a search) may read a later page from
+//! the answer the server kept for the first ([`crate::mcp::answers`]), keyed by
+//! the same question and network states; that is only a shortcut, and a page
+//! whose answer was not kept computes it again. The text is opaque to
 //! the caller: `c2.<instance>.<version>.<call>.<offset>.<tag>` in hexadecimal.
 //!
 //! The byte bound: a page holds items while their serialized size fits the

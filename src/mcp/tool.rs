@@ -116,6 +116,8 @@ pub struct ToolContext<'a> {
     pub clock: &'a dyn Clock,
     /// The time this call read from `clock`, once read: the journal records it.
     pub read_at: Cell<Option<u64>>,
+    /// The server's answers kept for later pages (none in a replay or dry run).
+    pub answers: Option<&'a super::answers::Answers>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -133,6 +135,15 @@ impl<'a> ToolContext<'a> {
             written: Cell::new(None),
             clock: &SystemClock,
             read_at: Cell::new(None),
+            answers: None,
+        }
+    }
+
+    /// The same context keeping answers for later pages in `answers`.
+    pub(crate) fn with_answers(self, answers: &'a super::answers::Answers) -> Self {
+        ToolContext {
+            answers: Some(answers),
+            ..self
         }
     }
 
@@ -323,6 +334,7 @@ impl ToolDef {
                 written: Cell::new(None),
                 clock: outer.clock,
                 read_at: Cell::new(outer.read_at.get()),
+                answers: outer.answers,
             };
             let output = body(&ctx, params);
             outer.read_at.set(ctx.read_at.get());

@@ -26,6 +26,7 @@ mod mcp_interchange_tools;
 mod mcp_resources;
 mod model_based;
 mod numbers;
+mod page_cache;
 mod paging;
 mod prop_interchange;
 mod reply_bounds;

@@ -7,11 +7,13 @@ use serde_json::{Map, Value};
 
 use super::{MAX_SCORES_LIMIT, default_true};
 use crate::error::{Error, Result};
+use crate::mcp::answers::{AnswerKey, Weigh, answer, vec_bytes};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit};
 use crate::network::centrality::{BetweennessOptions, DegreeKind, PageRankOptions, Scores};
 use crate::network::{Network, validate};
+use petgraph::stable_graph::NodeIndex;
 
 /// The most shortest-path searches' worth of work (sources × (V + E)) one
 /// betweenness or closeness call may do: about a few seconds. Past it, a sample.
@@ -189,6 +191,28 @@ fn measure(net: &Network, p: &CentralityParams) -> Result<Scores> {
     }
 }
 
+/// The scores, highest first (ties in insertion order), as kept between pages
+/// ([`crate::mcp::answers`]): 16 bytes a node, and a page costs O(limit).
+struct Ranked(Vec<(NodeIndex, f64)>);
+
+impl Ranked {
+    fn of(scores: Scores) -> Result<Ranked> {
+        Ok(Ranked(
+            scores
+                .ranked()
+                .into_iter()
+                .map(|i| (scores.nodes[i], scores.values[i]))
+                .collect(),
+        ))
+    }
+}
+
+impl Weigh for Ranked {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + vec_bytes(&self.0)
+    }
+}
+
 fn centrality(ctx: &ToolContext<'_>, p: CentralityParams) -> Result<CentralityOutput> {
     let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
@@ -210,23 +234,27 @@ fn centrality(ctx: &ToolContext<'_>, p: CentralityParams) -> Result<CentralityOu
             ctx,
             net,
             "network_centrality",
-            query,
+            &query,
             p.cursor.as_deref(),
             limit,
             MAX_SCORES_LIMIT,
         )?;
-        let scores = measure(net, &p)?;
-        let ranked = scores.ranked();
-        let listed: Vec<ScoreOut> = page.fill(page.slice(&ranked).iter().map(|&i| ScoreOut {
-            node_id: net.id_at(scores.nodes[i]).to_string(),
-            score: scores.values[i],
-        }));
-        let paging = Paging::of_total(&page, listed.len(), ranked.len());
+        // Measured and ranked once for all pages while the network stays as it is.
+        let key = AnswerKey::new("network_centrality", &[net], &query);
+        let ranked = answer(ctx, key, || Ranked::of(measure(net, &p)?))?;
+        let listed: Vec<ScoreOut> =
+            page.fill(page.slice(&ranked.0).iter().map(|&(node, score)| ScoreOut {
+                node_id: net.id_at(node).to_string(),
+                score,
+            }));
+        let ranked_len = ranked.0.len();
+        let paging = Paging::of_total(&page, listed.len(), ranked_len);
+        ranked.keep_if(paging.next_cursor.is_some());
         Ok(CentralityOutput {
             status: Success::Success,
             measure: p.measure,
+            total: ranked_len,
             scores: listed,
-            total: ranked.len(),
             paging,
         })
     })

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{MAX_SCORES_LIMIT, default_true};
 use crate::error::{Error, Result};
+use crate::mcp::answers::{AnswerKey, Weigh, answer, vec_bytes};
 use crate::mcp::page::{Page, halve, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit};
@@ -107,6 +108,20 @@ fn largest_first(groups: &mut [Vec<NodeIndex>]) {
     groups.sort_by(|a, b| b.len().cmp(&a.len()).then(a.first().cmp(&b.first())));
 }
 
+/// The groups, largest first, as kept between pages ([`crate::mcp::answers`]):
+/// a page then costs O(limit × max_nodes_per_group).
+struct Groups {
+    groups: Vec<Vec<NodeIndex>>,
+    modularity: Option<f64>,
+}
+
+impl Weigh for Groups {
+    fn bytes(&self) -> usize {
+        let members: usize = self.groups.iter().map(vec_bytes).sum();
+        std::mem::size_of::<Self>() + vec_bytes(&self.groups) + members
+    }
+}
+
 fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<CommunitiesOutput> {
     let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
     if p.min_size == 0 {
@@ -132,20 +147,26 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
             limit,
             MAX_SCORES_LIMIT,
         )?;
-        let (mut groups, modularity) = match p.method {
-            GroupMethod::Louvain => {
-                let found = net.louvain(&LouvainOptions {
-                    resolution: p.resolution,
-                    seed: p.seed,
-                    weighted: p.weighted,
-                    ..LouvainOptions::default()
-                })?;
-                (found.groups, Some(found.modularity))
-            }
-            GroupMethod::Weak => (net.components(Connectivity::Weak), None),
-            GroupMethod::Strong => (net.components(Connectivity::Strong), None),
-        };
-        largest_first(&mut groups);
+        // Grouped and sorted once for all pages while the network stays as it is.
+        let key = AnswerKey::new("network_communities", &[net], query);
+        let found = answer(ctx, key, || {
+            let (mut groups, modularity) = match p.method {
+                GroupMethod::Louvain => {
+                    let found = net.louvain(&LouvainOptions {
+                        resolution: p.resolution,
+                        seed: p.seed,
+                        weighted: p.weighted,
+                        ..LouvainOptions::default()
+                    })?;
+                    (found.groups, Some(found.modularity))
+                }
+                GroupMethod::Weak => (net.components(Connectivity::Weak), None),
+                GroupMethod::Strong => (net.components(Connectivity::Strong), None),
+            };
+            largest_first(&mut groups);
+            Ok(Groups { groups, modularity })
+        })?;
+        let (groups, modularity) = (&found.groups, found.modularity);
         let all_groups = groups.len();
         // Largest first: the groups big enough are a prefix.
         let kept = groups.partition_point(|g| g.len() >= p.min_size);
@@ -173,11 +194,13 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
                 p.max_nodes_per_group
             ));
         }
+        let total = kept.len();
+        found.keep_if(paging.next_cursor.is_some());
         Ok(CommunitiesOutput {
             status: Success::Success,
             method: p.method,
             groups: listed,
-            total: kept.len(),
+            total,
             all_groups,
             modularity,
             paging,

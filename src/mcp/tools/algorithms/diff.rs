@@ -8,8 +8,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+
 use super::MAX_SCORES_LIMIT;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::mcp::answers::{AnswerKey, Weigh, answer, vec_bytes};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit};
@@ -114,6 +118,101 @@ fn window<'a, T>(list: &'a [T], start: &mut usize, page: &Range<usize>) -> &'a [
     &list[first..last.max(first)]
 }
 
+/// A diff as kept between pages ([`crate::mcp::answers`]): indices into the two
+/// networks instead of copies of their ids and attributes, valid while both are
+/// at the versions the answer's key names (a page reads them under the same
+/// read locks). A page then costs O(limit), whatever the size of the diff.
+struct DiffAnswer {
+    /// Nodes of `a`.
+    nodes_removed: Vec<NodeIndex>,
+    /// Nodes of `b`.
+    nodes_added: Vec<NodeIndex>,
+    /// (in `a`, in `b`).
+    nodes_changed: Vec<(NodeIndex, NodeIndex)>,
+    /// An edge of `a` with the removed content, and how many were removed.
+    edges_removed: Vec<(EdgeIndex, usize)>,
+    /// An edge of `b` with the added content, and how many were added.
+    edges_added: Vec<(EdgeIndex, usize)>,
+    edges_removed_count: usize,
+    edges_added_count: usize,
+}
+
+impl Weigh for DiffAnswer {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + vec_bytes(&self.nodes_removed)
+            + vec_bytes(&self.nodes_added)
+            + vec_bytes(&self.nodes_changed)
+            + vec_bytes(&self.edges_removed)
+            + vec_bytes(&self.edges_added)
+    }
+}
+
+/// What the diff names, found again in the network it came from.
+fn lost() -> Error {
+    Error::Internal {
+        message: "a node or edge of the diff was not found in its network".into(),
+    }
+}
+
+fn node_ix(net: &Network, node: &Node) -> Result<NodeIndex> {
+    net.index_of(&node.id).ok_or_else(lost)
+}
+
+/// The edge `change` was read from (its attributes are that edge's own field).
+fn edge_ix(net: &Network, change: &EdgeChange<'_>) -> Result<(EdgeIndex, usize)> {
+    let source = net.index_of(change.source).ok_or_else(lost)?;
+    let target = net.index_of(change.target).ok_or_else(lost)?;
+    net.graph()
+        .edges_connecting(source, target)
+        .find(|e| std::ptr::eq(&e.weight().attributes, change.attributes))
+        .map(|e| (e.id(), change.count))
+        .ok_or_else(lost)
+}
+
+impl DiffAnswer {
+    fn of(a: &Network, b: &Network, diff: &Diff<'_>) -> Result<DiffAnswer> {
+        let multiplicity = |list: &[EdgeChange<'_>]| list.iter().map(|e| e.count).sum();
+        Ok(DiffAnswer {
+            nodes_removed: diff
+                .nodes_removed
+                .iter()
+                .map(|n| node_ix(a, n))
+                .collect::<Result<_>>()?,
+            nodes_added: diff
+                .nodes_added
+                .iter()
+                .map(|n| node_ix(b, n))
+                .collect::<Result<_>>()?,
+            nodes_changed: diff
+                .nodes_changed
+                .iter()
+                .map(|(x, y)| Ok((node_ix(a, x)?, node_ix(b, y)?)))
+                .collect::<Result<_>>()?,
+            edges_removed: diff
+                .edges_removed
+                .iter()
+                .map(|e| edge_ix(a, e))
+                .collect::<Result<_>>()?,
+            edges_added: diff
+                .edges_added
+                .iter()
+                .map(|e| edge_ix(b, e))
+                .collect::<Result<_>>()?,
+            edges_removed_count: multiplicity(&diff.edges_removed),
+            edges_added_count: multiplicity(&diff.edges_added),
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.nodes_removed.is_empty()
+            && self.nodes_added.is_empty()
+            && self.nodes_changed.is_empty()
+            && self.edges_removed.is_empty()
+            && self.edges_added.is_empty()
+    }
+}
+
 fn node_change(before: &Node, after: &Node) -> NodeChangeOut {
     let mut attributes_before = Map::new();
     let mut attributes_after = Map::new();
@@ -134,41 +233,46 @@ fn node_change(before: &Node, after: &Node) -> NodeChangeOut {
     }
 }
 
-fn edge_change(change: &EdgeChange<'_>) -> EdgeChangeOut {
+fn edge_change(net: &Network, &(ix, count): &(EdgeIndex, usize)) -> EdgeChangeOut {
+    let graph = net.graph();
+    let edge = &graph[ix];
+    let (source, target) = graph
+        .edge_endpoints(ix)
+        .map_or(("", ""), |(s, t)| (net.id_at(s), net.id_at(t)));
     EdgeChangeOut {
-        source: change.source.to_string(),
-        target: change.target.to_string(),
-        weight: change.weight,
-        attributes: change.attributes.to_map(),
-        count: change.count,
+        source: source.to_string(),
+        target: target.to_string(),
+        weight: edge.weight,
+        attributes: edge.attributes.to_map(),
+        count,
     }
 }
 
-fn ids<'a>(nodes: &'a [&Node]) -> impl Iterator<Item = String> + 'a {
-    nodes.iter().map(|n| n.id.to_string())
+fn ids<'a>(net: &'a Network, nodes: &'a [NodeIndex]) -> impl Iterator<Item = String> + 'a {
+    nodes.iter().map(|&n| net.id_at(n).to_string())
 }
 
-fn page_of(diff: &Diff<'_>, page: &Page) -> DiffOutput {
+fn page_of(a: &Network, b: &Network, diff: &DiffAnswer, page: &Page) -> DiffOutput {
     let range = page.offset..page.end();
     let mut start = 0;
     // One page over the five lists in turn: once the byte bound stops it, the
     // later lists take nothing, and the cursor continues where it stopped.
-    let nodes_removed = page.fill(ids(window(&diff.nodes_removed, &mut start, &range)));
-    let nodes_added = page.fill(ids(window(&diff.nodes_added, &mut start, &range)));
+    let nodes_removed = page.fill(ids(a, window(&diff.nodes_removed, &mut start, &range)));
+    let nodes_added = page.fill(ids(b, window(&diff.nodes_added, &mut start, &range)));
     let nodes_changed: Vec<NodeChangeOut> = page.fill(
         window(&diff.nodes_changed, &mut start, &range)
             .iter()
-            .map(|(before, after)| node_change(before, after)),
+            .map(|&(before, after)| node_change(&a.graph()[before], &b.graph()[after])),
     );
     let edges_removed: Vec<EdgeChangeOut> = page.fill(
         window(&diff.edges_removed, &mut start, &range)
             .iter()
-            .map(edge_change),
+            .map(|e| edge_change(a, e)),
     );
     let edges_added: Vec<EdgeChangeOut> = page.fill(
         window(&diff.edges_added, &mut start, &range)
             .iter()
-            .map(edge_change),
+            .map(|e| edge_change(b, e)),
     );
     let total = start;
     let returned = nodes_removed.len()
@@ -176,7 +280,6 @@ fn page_of(diff: &Diff<'_>, page: &Page) -> DiffOutput {
         + nodes_changed.len()
         + edges_removed.len()
         + edges_added.len();
-    let multiplicity = |list: &[EdgeChange<'_>]| list.iter().map(|e| e.count).sum();
     DiffOutput {
         status: Success::Success,
         identical: diff.is_empty(),
@@ -184,8 +287,8 @@ fn page_of(diff: &Diff<'_>, page: &Page) -> DiffOutput {
             nodes_removed: diff.nodes_removed.len(),
             nodes_added: diff.nodes_added.len(),
             nodes_changed: diff.nodes_changed.len(),
-            edges_removed: multiplicity(&diff.edges_removed),
-            edges_added: multiplicity(&diff.edges_added),
+            edges_removed: diff.edges_removed_count,
+            edges_added: diff.edges_added_count,
         },
         nodes_removed,
         nodes_added,
@@ -214,7 +317,12 @@ fn diff(ctx: &ToolContext<'_>, p: DiffParams) -> Result<DiffOutput> {
             limit,
             MAX_SCORES_LIMIT,
         )?;
-        Ok(page_of(&a.diff(b), &page))
+        // Computed once for all pages while both networks stay as they are.
+        let key = AnswerKey::new("network_diff", &[a, b], query);
+        let diff = answer(ctx, key, || DiffAnswer::of(a, b, &a.diff(b)))?;
+        let out = page_of(a, b, &diff, &page);
+        diff.keep_if(out.paging.next_cursor.is_some());
+        Ok(out)
     };
     if p.network_name == p.other {
         let net = before.read();

@@ -7,12 +7,13 @@ use serde_json::{Map, Value};
 
 use super::MAX_SCORES_LIMIT;
 use crate::error::{Error, Result};
+use crate::mcp::answers::{AnswerKey, Weigh, answer, vec_bytes};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{
     Paging, Success, check_limit, flat_attributes_schema, no_attributes,
 };
-use crate::network::search::{SearchFields, SearchMode, SearchOptions, normalize};
+use crate::network::search::{Match, SearchFields, SearchMode, SearchOptions, normalize};
 use crate::network::{NodeFilter, validate};
 
 /// The longest matched text a match shows, in characters.
@@ -120,6 +121,22 @@ fn shown(text: &str) -> String {
     }
 }
 
+/// The matches, best first, as kept between pages ([`crate::mcp::answers`]):
+/// a page then costs O(limit), not a pass over every node's text.
+struct Found(Vec<Match>);
+
+impl Weigh for Found {
+    fn bytes(&self) -> usize {
+        let names: usize = self
+            .0
+            .iter()
+            .filter_map(|m| m.field.as_ref())
+            .map(String::capacity)
+            .sum();
+        std::mem::size_of::<Self>() + vec_bytes(&self.0) + names
+    }
+}
+
 fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
     let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
     validate::attributes("attributes", &p.attributes)?;
@@ -161,20 +178,25 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
             attributes: p.attributes.clone(),
             ..NodeFilter::default()
         });
-        let found = net.search(&SearchOptions {
-            query: &p.query,
-            mode: match p.mode {
-                SearchModeParam::Substring => SearchMode::Substring,
-                SearchModeParam::Fuzzy => SearchMode::Fuzzy,
-            },
-            fields: match &p.in_attributes {
-                Some(names) => SearchFields::These(names),
-                None => SearchFields::All,
-            },
-            max_distance: p.max_distance,
-            filter: filter.as_ref(),
+        // Searched once for all pages while the network stays as it is.
+        let key = AnswerKey::new("network_search", &[net], query);
+        let found = answer(ctx, key, || {
+            net.search(&SearchOptions {
+                query: &p.query,
+                mode: match p.mode {
+                    SearchModeParam::Substring => SearchMode::Substring,
+                    SearchModeParam::Fuzzy => SearchMode::Fuzzy,
+                },
+                fields: match &p.in_attributes {
+                    Some(names) => SearchFields::These(names),
+                    None => SearchFields::All,
+                },
+                max_distance: p.max_distance,
+                filter: filter.as_ref(),
+            })
+            .map(Found)
         })?;
-        let listed: Vec<MatchOut> = page.fill(page.slice(&found).iter().map(|m| {
+        let listed: Vec<MatchOut> = page.fill(page.slice(&found.0).iter().map(|m| {
             MatchOut {
                 node_id: net.id_at(m.node).to_string(),
                 field: m
@@ -185,12 +207,15 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
                 distance: m.distance,
             }
         }));
+        let total = found.0.len();
+        let paging = Paging::of_total(&page, listed.len(), total);
+        found.keep_if(paging.next_cursor.is_some());
         Ok(SearchOutput {
             status: Success::Success,
-            note: found.is_empty().then(|| nothing_found(&p)),
-            paging: Paging::of_total(&page, listed.len(), found.len()),
+            note: (total == 0).then(|| nothing_found(&p)),
+            paging,
             matches: listed,
-            total: found.len(),
+            total,
         })
     })
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{MAX_REDUCTION_WORK, MAX_SCORES_LIMIT};
 use crate::error::{Error, Result};
+use crate::mcp::answers::{AnswerKey, Weigh, answer, vec_bytes};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit};
@@ -141,6 +142,15 @@ fn require_root(p: &StructureParams) -> Result<&str> {
     })
 }
 
+/// Redundant edges or bridges, as kept between pages ([`crate::mcp::answers`]).
+struct EdgeIds(Vec<EdgeId>);
+
+impl Weigh for EdgeIds {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + vec_bytes(&self.0)
+    }
+}
+
 fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutput> {
     let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
     for (field, id) in [("root", &p.root), ("target", &p.target)] {
@@ -167,16 +177,23 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
         )?;
         let out = match p.method {
             StructureMethod::RedundantEdges | StructureMethod::Bridges => {
-                let ids = if p.method == StructureMethod::Bridges {
-                    net.bridges()
-                } else {
-                    net.transitive_reduction_within(MAX_REDUCTION_WORK)?
-                };
-                let listed = page.fill(edges_out(net, page.slice(&ids)));
-                let paging = Paging::of_total(&page, listed.len(), ids.len());
+                // Computed once for all pages while the network stays as it is:
+                // a transitive reduction can take a second.
+                let key = AnswerKey::new("network_structure", &[net], query);
+                let ids = answer(ctx, key, || {
+                    Ok(EdgeIds(if p.method == StructureMethod::Bridges {
+                        net.bridges()
+                    } else {
+                        net.transitive_reduction_within(MAX_REDUCTION_WORK)?
+                    }))
+                })?;
+                let listed = page.fill(edges_out(net, page.slice(&ids.0)));
+                let paging = Paging::of_total(&page, listed.len(), ids.0.len());
+                let ids_len = ids.0.len();
+                ids.keep_if(paging.next_cursor.is_some());
                 StructureOutput {
                     edges: Some(listed),
-                    ..StructureOutput::empty(p.method, ids.len(), paging)
+                    ..StructureOutput::empty(p.method, ids_len, paging)
                 }
             }
             StructureMethod::ArticulationPoints => {
