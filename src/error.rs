@@ -99,6 +99,18 @@ pub enum Error {
         /// The ids of one cycle, in order.
         cycle: Vec<String>,
     },
+    /// A computation would take more steps than the bound it was given: too long
+    /// for one call. Nothing was computed. Its code is `invalid_value`, as for
+    /// any argument that asks for too much.
+    WorkExceeded {
+        /// The parameter that chose the computation (`"method"`).
+        field: String,
+        /// What would take too long ("the transitive reduction of 300 nodes and
+        /// 15000 edges this densely connected").
+        operation: String,
+        /// The bound, in steps.
+        max_work: u64,
+    },
     /// A cycle whose total weight is negative makes shortest paths undefined.
     NegativeCycle {
         /// The id the search started from.
@@ -327,6 +339,13 @@ impl Error {
                 "the network has a cycle, so {operation} is undefined: {}.",
                 format_cycle(cycle)
             ),
+            Error::WorkExceeded {
+                field,
+                operation,
+                max_work,
+            } => format!(
+                "invalid {field}: {operation} takes more than {max_work} steps, too long for one call."
+            ),
             Error::NegativeCycle { source_id } => format!(
                 "the network has a cycle of negative total weight reachable from '{source_id}', so shortest paths are undefined."
             ),
@@ -491,6 +510,9 @@ fn library_advice(error: &Error) -> Option<String> {
         Error::NegativeCycle { .. } => {
             "Use `Weighted::No` to count hops, or make the weights non-negative."
         }
+        Error::WorkExceeded { .. } => {
+            "Allow more steps (`max_work`), or copy a part with `Network::extract` (`Extract::Induced` or `Extract::Neighborhood`) and ask again on the copy."
+        }
         Error::WeightOverflow { hops_possible, .. } => {
             return Some(format!(
                 "Rescale the weights (e.g. divide them all by 1e300){}.",
@@ -585,7 +607,7 @@ impl Error {
             Error::InvalidId { .. } => "invalid_id",
             Error::InvalidAttributes { .. } => "invalid_attributes",
             Error::InvalidWeight { .. } => "invalid_weight",
-            Error::InvalidValue { .. } => "invalid_value",
+            Error::InvalidValue { .. } | Error::WorkExceeded { .. } => "invalid_value",
             Error::NetworkNotFound { .. } => "network_not_found",
             Error::NodeNotFound { .. } | Error::NodesNotFound { .. } => "node_not_found",
             Error::EdgeNotFound { .. } => "edge_not_found",
@@ -617,7 +639,8 @@ impl Error {
             Error::InvalidArguments { field, .. } => json!({ "field": field }),
             Error::InvalidId { field, .. }
             | Error::InvalidAttributes { field, .. }
-            | Error::InvalidValue { field, .. } => json!({ "field": field }),
+            | Error::InvalidValue { field, .. }
+            | Error::WorkExceeded { field, .. } => json!({ "field": field }),
             Error::InvalidWeight { .. } => json!({ "field": "weight" }),
             Error::NetworkNotFound { name, available } => {
                 json!({ "network_name": name, "available_networks": available })

@@ -59,6 +59,9 @@ fn tool_advice(error: &Error) -> Option<String> {
         Error::NegativeCycle { .. } => {
             "Use weighted: false to count hops, or make the weights non-negative."
         }
+        Error::WorkExceeded { .. } => {
+            "Copy a part with network_copy (method \"induced\" or \"neighborhood\"), then ask again on the copy."
+        }
         Error::WeightOverflow { hops_possible, .. } => {
             return Some(format!(
                 "Rescale the weights (e.g. divide them all by 1e300){}.",
@@ -147,6 +150,25 @@ mod tests {
                 .unwrap()
                 .contains("a cycle of 300000 nodes")
         );
+    }
+
+    #[test]
+    fn too_much_work_is_advised_in_tool_terms_here_and_library_terms_in_the_core() {
+        let error = Error::WorkExceeded {
+            field: "method".into(),
+            operation: "the transitive reduction of 300 nodes and 15000 edges".into(),
+            max_work: 1_000,
+        };
+        let object = error.to_object();
+        let message = object["error"].as_str().unwrap();
+        assert_eq!(object["code"], "invalid_value");
+        assert_eq!(object["field"], "method");
+        assert!(message.contains("more than 1000 steps"), "{message}");
+        assert!(message.contains("network_copy"), "{message}");
+        assert!(!message.contains("Network::"), "{message}");
+        let library = error.to_string();
+        assert!(library.contains("`Network::extract`"), "{library}");
+        assert!(!library.contains("network_copy"), "{library}");
     }
 
     #[test]

@@ -16,3 +16,4 @@ mod prop_simple_paths;
 mod prop_subgraph_diff;
 mod prop_topology;
 mod prop_traversal_paths;
+mod speaks_no_tools;

@@ -12,6 +12,9 @@
 //!   ignore them.
 //! * Weighted shortest paths need non-negative weights; PageRank with weights
 //!   needs non-negative weights too. Otherwise the call is refused.
+//! * Zero weights: weighted betweenness counts shortest paths exactly however
+//!   zero-weight edges tie them (where NetworkX does not), and refuses a cycle
+//!   of zero-weight edges; see [`Network::betweenness`].
 //!
 //! Determinism: every loop runs in insertion order; betweenness with a sample of
 //! `k` sources draws them with a seeded generator, the same for the same seed
@@ -181,36 +184,53 @@ fn sample(n: usize, k: usize, seed: u64) -> Vec<usize> {
 
 /// The per-source work space of Brandes' algorithm, reused between sources.
 struct Brandes {
+    /// The nodes reached, in the order settled (Dijkstra) or discovered (BFS).
     order: Vec<u32>,
-    preds: Vec<Vec<u32>>,
+    /// By weight: the nodes reached in an order where every tight predecessor
+    /// comes first (see [`Brandes::tight_order`]).
+    tight: Vec<u32>,
     sigma: Vec<f64>,
     dist: Vec<f64>,
     settled: Vec<bool>,
     delta: Vec<f64>,
+    /// By weight: how many tight predecessors of each node are not yet in `tight`.
+    waiting: Vec<u32>,
+    /// Whether a distance of the last Dijkstra search overflowed `f64`.
+    overflowed: bool,
 }
+
+/// Why the shortest paths from one source cannot be counted by weight: a cycle
+/// of tight edges (weight 0, or too light to change a distance), as positions.
+struct TightCycle(Vec<u32>);
 
 impl Brandes {
     fn new(n: usize) -> Brandes {
         Brandes {
             order: Vec::with_capacity(n),
-            preds: vec![Vec::new(); n],
+            tight: Vec::new(),
             sigma: vec![0.0; n],
             dist: vec![f64::INFINITY; n],
             settled: vec![false; n],
             delta: vec![0.0; n],
+            waiting: Vec::new(),
+            overflowed: false,
         }
     }
 
     fn reset(&mut self) {
         for &v in &self.order {
             let v = v as usize;
-            self.preds[v].clear();
             self.sigma[v] = 0.0;
             self.dist[v] = f64::INFINITY;
             self.settled[v] = false;
             self.delta[v] = 0.0;
+            if let Some(waiting) = self.waiting.get_mut(v) {
+                *waiting = 0;
+            }
         }
         self.order.clear();
+        self.tight.clear();
+        self.overflowed = false;
     }
 
     /// Shortest paths from `s` by hops (NetworkX's
@@ -259,29 +279,21 @@ impl Brandes {
         }
     }
 
-    /// Shortest paths from `s` by weight (NetworkX's
-    /// `_single_source_dijkstra_path_basic`, equal distances compared exactly).
-    /// Every node it reaches is settled, so [`Brandes::reset`] finds them all in
-    /// `order`. Path counts are half NetworkX's (it counts the source twice),
-    /// which their ratios, all that betweenness uses, do not see.
+    /// Distances from `s` by weight (Dijkstra; equal distances settle in the
+    /// order pushed), and the nodes reached in the order settled. Every node it
+    /// reaches is settled, so [`Brandes::reset`] finds them all in `order`.
+    /// Sets `overflowed` when a distance passed the range of an `f64`.
     fn dijkstra(&mut self, rows: &SimpleRows, s: usize) {
         let mut heap = QuaternaryHeap::new();
         let mut count = 0u64;
-        self.sigma[s] = 1.0;
         self.dist[s] = 0.0;
-        // Ties in the order pushed, as NetworkX's counter breaks them; the item
-        // is (predecessor, node).
         heap.push(Nearest {
             dist: 0.0,
             tie: count,
-            item: (s as u32, s as u32),
+            item: s as u32,
         });
-        // `dist` holds NetworkX's `seen`; `settled` its `D`.
-        let mut first = true;
         while let Some(Nearest {
-            dist,
-            item: (pred, node),
-            ..
+            dist, item: node, ..
         }) = heap.pop()
         {
             let v = node as usize;
@@ -289,47 +301,205 @@ impl Brandes {
             if self.settled[v] {
                 continue;
             }
-            if !first {
-                self.sigma[v] += self.sigma[pred as usize];
-            }
-            first = false;
             self.order.push(node);
             self.settled[v] = true;
             for k in rows.of(v) {
                 let w = rows.target[k] as usize;
                 let vw = dist + rows.weight[k];
+                self.overflowed |= vw == f64::INFINITY;
                 if !self.settled[w] && (self.dist[w].is_infinite() || vw < self.dist[w]) {
                     self.dist[w] = vw;
                     count += 1;
                     heap.push(Nearest {
                         dist: vw,
                         tie: count,
-                        item: (node, w as u32),
+                        item: w as u32,
                     });
-                    self.sigma[w] = 0.0;
-                    self.preds[w].clear();
-                    self.preds[w].push(node);
-                } else if vw == self.dist[w] {
-                    self.sigma[w] += self.sigma[v];
-                    self.preds[w].push(node);
                 }
             }
         }
     }
 
-    /// Adds `s`'s dependencies to `scores` (NetworkX's `_accumulate_basic`).
-    fn accumulate(&mut self, s: usize, scores: &mut [f64]) {
-        for &w in self.order.iter().rev() {
-            let w = w as usize;
-            let coefficient = (1.0 + self.delta[w]) / self.sigma[w];
-            for &v in &self.preds[w] {
-                self.delta[v as usize] += self.sigma[v as usize] * coefficient;
+    /// Whether the edge `v → rows.target[k]` lies on a shortest path from the
+    /// source: `dist[v] + weight == dist[target]`, compared exactly.
+    #[inline]
+    fn is_tight(&self, rows: &SimpleRows, v: usize, k: usize) -> bool {
+        self.dist[v] + rows.weight[k] == self.dist[rows.target[k] as usize]
+    }
+
+    /// After [`Brandes::dijkstra`]: the shortest-path counts `sigma`, summed
+    /// over the DAG of tight edges in an order where every tight predecessor of
+    /// a node comes before it (Kahn's algorithm from `s`), equal distances
+    /// included. Dijkstra's settle order is not such an order: a zero-weight
+    /// edge may join two nodes at the same distance in either order, and
+    /// counting in settle order then misses the paths through it. O(V + E).
+    ///
+    /// Fails with the nodes of one cycle of tight edges when there is one: then
+    /// there are infinitely many shortest walks.
+    fn tight_order(&mut self, rows: &SimpleRows, s: usize) -> std::result::Result<(), TightCycle> {
+        if self.waiting.len() < self.sigma.len() {
+            self.waiting.resize(self.sigma.len(), 0);
+        }
+        for i in 0..self.order.len() {
+            let v = self.order[i] as usize;
+            crate::budget::charge(1 + rows.of(v).len() as u64);
+            for k in rows.of(v) {
+                if self.is_tight(rows, v, k) {
+                    self.waiting[rows.target[k] as usize] += 1;
+                }
             }
-            if w != s {
-                scores[w] += self.delta[w];
+        }
+        self.sigma[s] = 1.0;
+        if self.waiting[s] == 0 {
+            self.tight.push(s as u32);
+        }
+        let mut head = 0;
+        while let Some(&v) = self.tight.get(head) {
+            head += 1;
+            let v = v as usize;
+            crate::budget::charge(1 + rows.of(v).len() as u64);
+            let sv = self.sigma[v];
+            for k in rows.of(v) {
+                if self.is_tight(rows, v, k) {
+                    let w = rows.target[k] as usize;
+                    self.sigma[w] += sv;
+                    self.waiting[w] -= 1;
+                    if self.waiting[w] == 0 {
+                        self.tight.push(w as u32);
+                    }
+                }
+            }
+        }
+        if self.tight.len() == self.order.len() {
+            return Ok(());
+        }
+        // The nodes left wait on each other: each has a tight predecessor
+        // among them. Walking back along one of them from any node closes a cycle.
+        let mut back = vec![u32::MAX; self.sigma.len()];
+        for &u in &self.order {
+            let u = u as usize;
+            if self.waiting[u] == 0 {
+                continue;
+            }
+            for k in rows.of(u) {
+                let w = rows.target[k] as usize;
+                if self.is_tight(rows, u, k) && self.waiting[w] > 0 {
+                    back[w] = u as u32;
+                }
+            }
+        }
+        Err(TightCycle(close_cycle(&back, &self.waiting)))
+    }
+
+    /// Adds `s`'s dependencies to `scores` after [`Brandes::tight_order`]: in
+    /// the reverse of that order, each node's dependency is the sum over its
+    /// tight successors `w` of `sigma[v] / sigma[w] · (1 + delta[w])`.
+    fn accumulate_tight(&mut self, rows: &SimpleRows, s: usize, scores: &mut [f64]) {
+        for i in (0..self.tight.len()).rev() {
+            let v = self.tight[i] as usize;
+            crate::budget::charge(1 + rows.of(v).len() as u64);
+            let mut share = 0.0;
+            for k in rows.of(v) {
+                if self.is_tight(rows, v, k) {
+                    let w = rows.target[k] as usize;
+                    share += (1.0 + self.delta[w]) / self.sigma[w];
+                }
+            }
+            self.delta[v] = self.sigma[v] * share;
+            if v != s {
+                scores[v] += self.delta[v];
             }
         }
     }
+}
+
+/// One cycle of the graph given by `back` (each node with `waiting > 0` points
+/// to a predecessor that also has `waiting > 0`), in edge order.
+fn close_cycle(back: &[u32], waiting: &[u32]) -> Vec<u32> {
+    let Some(start) = waiting.iter().position(|&w| w > 0) else {
+        return Vec::new();
+    };
+    // Walk back until a node repeats; the walk from its first visit is a cycle.
+    let mut step = vec![usize::MAX; back.len()];
+    let mut walk: Vec<u32> = Vec::new();
+    let mut v = start;
+    while step[v] == usize::MAX {
+        step[v] = walk.len();
+        walk.push(v as u32);
+        v = back[v] as usize;
+    }
+    let mut cycle = walk.split_off(step[v]);
+    cycle.reverse();
+    cycle
+}
+
+/// The refusal of weighted betweenness over a cycle of edges that add nothing
+/// to a path's length.
+fn infinitely_many(net: &Network, nodes: &[NodeIndex], cycle: &[u32]) -> Error {
+    const SHOWN: usize = 8;
+    let mut ids: Vec<String> = cycle
+        .iter()
+        .take(SHOWN)
+        .map(|&v| format!("'{}'", net.id_at(nodes[v as usize])))
+        .collect();
+    if cycle.len() > SHOWN {
+        ids.push(format!("… ({} nodes)", cycle.len()));
+    } else if let Some(first) = ids.first().cloned() {
+        ids.push(first);
+    }
+    Error::InvalidValue {
+        field: "weighted".into(),
+        reason: format!(
+            "betweenness by weight counts shortest paths, and the cycle {} adds nothing to a path's length (its edges weigh 0, or too little to change a distance), so there are infinitely many shortest paths; count hops instead (weighted false), or give an edge of the cycle a positive weight",
+            ids.join(" → ")
+        ),
+    }
+}
+
+/// A cycle of zero-weight edges (lightest parallel edge, self-loops left out),
+/// if there is one: Kahn's algorithm on those edges alone. O(V + E).
+fn zero_weight_cycle(rows: &SimpleRows, n: usize) -> Option<Vec<u32>> {
+    let mut waiting = vec![0u32; n];
+    for (k, &w) in rows.target.iter().enumerate() {
+        if rows.weight[k] == 0.0 {
+            waiting[w as usize] += 1;
+        }
+    }
+    crate::budget::charge(1 + rows.target.len() as u64);
+    let mut ready: Vec<u32> = (0..n as u32)
+        .filter(|&v| waiting[v as usize] == 0)
+        .collect();
+    let mut done = 0;
+    while let Some(v) = ready.pop() {
+        done += 1;
+        let v = v as usize;
+        crate::budget::charge(1 + rows.of(v).len() as u64);
+        for k in rows.of(v) {
+            if rows.weight[k] == 0.0 {
+                let w = rows.target[k] as usize;
+                waiting[w] -= 1;
+                if waiting[w] == 0 {
+                    ready.push(w as u32);
+                }
+            }
+        }
+    }
+    if done == n {
+        return None;
+    }
+    let mut back = vec![u32::MAX; n];
+    for u in 0..n {
+        if waiting[u] == 0 {
+            continue;
+        }
+        for k in rows.of(u) {
+            let w = rows.target[k] as usize;
+            if rows.weight[k] == 0.0 && waiting[w] > 0 {
+                back[w] = u as u32;
+            }
+        }
+    }
+    Some(close_cycle(&back, &waiting))
 }
 
 impl Network {
@@ -517,12 +687,42 @@ impl Network {
     /// through it, with NetworkX's `betweenness_centrality` definition
     /// (endpoints excluded, directed, its rescaling for `normalized` and `k`).
     ///
+    /// **By weight, the counts are exact, ties of every kind included.** From
+    /// each source, Dijkstra finds the distances; the shortest paths are then
+    /// the paths of the DAG of *tight* edges (those with `dist[u] + w ==
+    /// dist[v]`, compared exactly as floats), and they are counted, and the
+    /// dependencies accumulated, in an order where every tight predecessor of a
+    /// node comes before it, among nodes at equal distance too (Kahn's
+    /// algorithm over the tight edges). So a zero-weight edge between two nodes
+    /// at the same distance counts however the nodes were inserted: with
+    /// `a → b` (2), `a → c` (2) and `c → b` (0) there are two shortest paths
+    /// from `a` to `b`, and `c` scores 0.5. **NetworkX differs here:** its
+    /// `betweenness_centrality` counts paths in Dijkstra's settle order, so it
+    /// misses paths through a zero-weight edge into an already settled node and
+    /// answers 0 or 0.5 for `c` depending on insertion order. Without
+    /// zero-weight edges (and distances small enough that no weight vanishes in
+    /// rounding) the two agree.
+    ///
+    /// **Cycles of zero-weight edges are refused.** Such a cycle makes
+    /// infinitely many shortest walks, and counting the shortest *simple* paths
+    /// instead is #P-hard in general; so weighted betweenness fails with
+    /// [`Error::InvalidValue`] (field `"weighted"`) naming one such cycle,
+    /// whether or not a sampled source reaches it (the answer never depends on
+    /// the seed's luck). NetworkX answers on such a network, with numbers that
+    /// depend on insertion order. By hops every edge counts 1, so
+    /// `weighted: false` always answers. The same refusal comes when edges
+    /// light enough to vanish in a distance's rounding (e.g. weight 1 after a
+    /// distance of 1e17) close a cycle from some source.
+    ///
     /// Complexity: O(S·E) by hops, O(S·(E + V log V)) by weight, S being the
-    /// sources: every node, or the `k` of the sample.
+    /// sources: every node, or the `k` of the sample; plus O(V + E) for the
+    /// zero-weight cycle check.
     ///
     /// # Errors
-    /// [`Error::InvalidValue`] for weighted paths on negative weights, or a
-    /// sample of 0 sources.
+    /// [`Error::InvalidValue`] for weighted paths on negative weights or over
+    /// a cycle of zero-weight edges (field `"weighted"`), or a sample of 0
+    /// sources (field `"k"`); [`Error::WeightOverflow`] when a weighted
+    /// distance is past the range of an `f64`.
     ///
     /// ```
     /// use networks_mcp::network::{Network, centrality::BetweennessOptions};
@@ -534,6 +734,20 @@ impl Network {
     /// net.add_edge("b", "c", 1.0)?;
     /// let b = net.betweenness(&BetweennessOptions::default())?;
     /// assert_eq!(b.values, [0.0, 1.0, 0.0]);
+    ///
+    /// // Two shortest paths from a to b by weight, one through c (by a
+    /// // zero-weight edge): c scores 1/2, in any insertion order.
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// net.add_edge("a", "b", 2.0)?;
+    /// net.add_edge("a", "c", 2.0)?;
+    /// net.add_edge("c", "b", 0.0)?;
+    /// let by_weight = BetweennessOptions { weighted: true, ..BetweennessOptions::default() };
+    /// assert_eq!(net.betweenness(&by_weight)?.values, [0.0, 0.0, 0.5]);
+    ///
+    /// // A cycle of zero-weight edges: infinitely many shortest paths.
+    /// net.add_edge("b", "c", 0.0)?;
+    /// assert!(net.betweenness(&by_weight).is_err());
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn betweenness(&self, options: &BetweennessOptions) -> Result<Scores> {
@@ -554,13 +768,27 @@ impl Network {
         };
         let rows = SimpleRows::new(self, &position, &nodes, false);
         let incoming = (!options.weighted).then(|| SimpleRows::new(self, &position, &nodes, true));
+        if options.weighted
+            && let Some(cycle) = zero_weight_cycle(&rows, n)
+        {
+            return Err(infinitely_many(self, &nodes, &cycle));
+        }
         let mut scores = vec![0.0; n];
         let mut work = Brandes::new(n);
         for &s in &sources {
             match &incoming {
                 None => {
                     work.dijkstra(&rows, s);
-                    work.accumulate(s, &mut scores);
+                    if work.overflowed {
+                        return Err(Error::WeightOverflow {
+                            what: format!("a shortest path from '{}'", self.id_at(nodes[s])),
+                            hops_possible: true,
+                        });
+                    }
+                    if let Err(TightCycle(cycle)) = work.tight_order(&rows, s) {
+                        return Err(infinitely_many(self, &nodes, &cycle));
+                    }
+                    work.accumulate_tight(&rows, s, &mut scores);
                 }
                 Some(incoming) => {
                     work.bfs_counts(&rows, s);

@@ -149,8 +149,10 @@ impl Network {
     /// dependency graph never reaches the limit, a dense 1M-node DAG can.
     ///
     /// # Errors
-    /// As [`Network::transitive_reduction`], and [`Error::InvalidValue`] for
-    /// field `method` when the work would pass `max_work`.
+    /// As [`Network::transitive_reduction`], and [`Error::WorkExceeded`] (code
+    /// `invalid_value`, field `method`) when the work would pass `max_work`: its
+    /// message advises a larger `max_work`, or the reduction of a part copied
+    /// with [`Network::extract`].
     pub fn transitive_reduction_within(&self, max_work: u64) -> Result<Vec<EdgeId>> {
         let children = self.children_by_position()?;
         let mut redundant = vec![false; children.kid.len()];
@@ -158,13 +160,14 @@ impl Network {
         if unsettled.iter().any(|&u| u)
             && !reach_by_blocks(&children, &unsettled, &mut redundant, max_work)
         {
-            return Err(Error::InvalidValue {
+            return Err(Error::WorkExceeded {
                 field: "method".into(),
-                reason: format!(
-                    "the transitive reduction of {} nodes and {} edges this densely connected takes more than {max_work} steps, too long for one call; reduce a part: network_copy with method \"induced\" or \"neighborhood\", then ask again on the copy",
+                operation: format!(
+                    "the transitive reduction of {} nodes and {} edges this densely connected",
                     self.node_count(),
                     self.edge_count()
                 ),
+                max_work,
             });
         }
         let mut out = Vec::new();
@@ -978,7 +981,17 @@ mod tests {
         }
         let err = net.transitive_reduction_within(1_000).unwrap_err();
         assert_eq!(err.code(), "invalid_value");
-        assert!(err.to_string().contains("network_copy"), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::WorkExceeded {
+                    max_work: 1_000,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("`Network::extract`"), "{err}");
         assert_eq!(
             net.transitive_reduction_within(u64::MAX).unwrap(),
             net.transitive_reduction().unwrap()
