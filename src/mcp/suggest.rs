@@ -959,6 +959,27 @@ mod tests {
     }
 
     #[test]
+    fn fuzzy_search_ranks_the_swapped_family_first() {
+        use crate::network::search::{SearchFields, SearchMode, SearchOptions};
+        let net = network(&packages());
+        for (query, family) in [
+            ("libsld2", "libsdl2-"),
+            ("pyhton3", "python3"),
+            ("sytsemd", "systemd"),
+        ] {
+            let options = SearchOptions {
+                mode: SearchMode::Fuzzy,
+                fields: SearchFields::These(&[]),
+                ..SearchOptions::new(query)
+            };
+            let found = net.search(&options).unwrap();
+            let first = net.id_at(found[0].node);
+            assert!(first.starts_with(family), "{query}: {first}");
+            assert_eq!(found[0].distance, 1, "{query}");
+        }
+    }
+
+    #[test]
     fn a_large_network_uses_its_cached_index() {
         let ids: Vec<String> = (0..SCAN_UP_TO + 10)
             .map(|i| format!("pkg-{i}-dev"))
