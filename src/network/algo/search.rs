@@ -16,9 +16,10 @@
 //! * **Substring** ([`SearchMode::Substring`]): a field matches when its
 //!   normalised text contains the normalised query; every hit has distance 0.
 //! * **Fuzzy** ([`SearchMode::Fuzzy`]): a field's distance is the smallest
-//!   Levenshtein distance (insertions, deletions and substitutions of
-//!   characters, each costing 1) between the query and any substring of the
-//!   field's text — approximate substring matching as defined by Sellers, "The
+//!   restricted Damerau–Levenshtein distance (optimal string alignment:
+//!   insertions, deletions and substitutions of characters and swaps of two
+//!   adjacent characters, each costing 1, no substring edited twice) between
+//!   the query and any substring of the field's text — approximate substring matching as defined by Sellers, "The
 //!   theory and computation of evolutionary distances: pattern recognition",
 //!   J. Algorithms 1 (1980). A field matches when that distance is at most
 //!   `max_distance` (default: a third of the normalised query's length in
@@ -46,7 +47,8 @@
 //! * fuzzy with a query of at most 64 characters: O(T) — one machine word of
 //!   bit-parallel work per text character (Myers, "A fast bit-vector algorithm
 //!   for approximate string matching based on dynamic programming", J. ACM 46(3),
-//!   1999, in the search form of its section 4) — plus O(k log k) to rank;
+//!   1999, in the search form of its section 4, with Hyyrö's swap extension,
+//!   Nordic J. Computing 10(1), 2003) — plus O(k log k) to rank;
 //! * fuzzy with a query of 65 to 256 characters: O(m·T), the column-by-column
 //!   dynamic programme of Sellers (1980); a text shorter than `m − max_distance`
 //!   characters is skipped in O(1), as its distance exceeds the bound.
@@ -324,8 +326,8 @@ struct Scratch {
     text: String,
     /// A number's JSON text.
     number: String,
-    /// One column of the dynamic programme, for long queries.
-    column: Vec<usize>,
+    /// The last three columns of the dynamic programme, for long queries.
+    columns: [Vec<usize>; 3],
 }
 
 /// The normalised query and what matching it needs.
@@ -426,7 +428,7 @@ impl Matcher {
                 None => sellers(
                     &self.chars,
                     text.bytes().map(|b| b.to_ascii_lowercase() as char),
-                    &mut scratch.column,
+                    &mut scratch.columns,
                 ),
             };
             (d, n)
@@ -438,7 +440,7 @@ impl Matcher {
             }
             let d = match &self.peq {
                 Some(peq) => myers(m, scratch.text.chars().map(|c| peq.of(c))),
-                None => sellers(&self.chars, scratch.text.chars(), &mut scratch.column),
+                None => sellers(&self.chars, scratch.text.chars(), &mut scratch.columns),
             };
             (d, n)
         };
@@ -589,28 +591,39 @@ fn prefetch_first_attribute(g: &StableDiGraph<Node, Edge>, order: &[NodeIndex], 
 /// formulation of Hyyrö 2001) for a query of `m` (1..=64) characters, given
 /// each text character's pattern mask: the minimum, over the text's end
 /// positions, of the last row of Sellers' table, whose first row is all zeros
-/// (a match may start anywhere). O(text length), one word per character.
+/// (a match may start anywhere). A swap of two adjacent characters counts one
+/// edit (optimal string alignment): Hyyrö's extension of the algorithm to the
+/// Damerau distance ("A bit-vector algorithm for computing Levenshtein and
+/// Damerau edit distances", Nordic J. Computing 10(1), 2003), one more word
+/// operation per character. O(text length), one word per character.
 fn myers(m: usize, masks: impl Iterator<Item = u64>) -> usize {
     debug_assert!((1..=WORD_BITS).contains(&m));
     let last = 1u64 << (m - 1);
     // Vertical deltas of the current column: all +1 down the column 0..=m.
     let mut pv = !0u64;
     let mut mv = 0u64;
+    // The previous column's diagonal zeros and the previous character's mask.
+    let mut d0_before = !0u64;
+    let mut eq_before = 0u64;
     let mut score = m;
     let mut best = m;
     for eq in masks {
-        let xv = eq | mv;
-        let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
-        let mut ph = mv | !(xh | pv);
-        let mut mh = pv & xh;
+        // Rows where the query's pair i-1, i is the text's pair, swapped, and the
+        // diagonal before it grew: a transposition keeps the diagonal.
+        let swap = ((!d0_before & eq) << 1) & eq_before;
+        let d0 = ((eq & pv).wrapping_add(pv) ^ pv) | eq | mv | swap;
+        let mut ph = mv | !(d0 | pv);
+        let mut mh = pv & d0;
         // Without branches: the delta's sign is data-dependent, so a branch on
         // it would be mispredicted about as often as not. At most one is set.
         score = score + usize::from(ph & last != 0) - usize::from(mh & last != 0);
         // The first row is 0 everywhere, so no horizontal delta enters at the top.
         ph <<= 1;
         mh <<= 1;
-        pv = mh | !(xv | ph);
-        mv = ph & xv;
+        pv = mh | !(d0 | ph);
+        mv = ph & d0;
+        d0_before = d0;
+        eq_before = eq;
         best = best.min(score);
         if best == 0 {
             break;
@@ -619,22 +632,37 @@ fn myers(m: usize, masks: impl Iterator<Item = u64>) -> usize {
     best
 }
 
-/// Sellers' dynamic programme for the same distance as [`myers`], one column
-/// per text character: O(m) per character, for queries longer than a word.
-fn sellers(query: &[char], text: impl Iterator<Item = char>, column: &mut Vec<usize>) -> usize {
+/// Sellers' dynamic programme for the same distance as [`myers`] (a swap of
+/// two adjacent characters included), one column per text character: O(m) per
+/// character, for queries longer than a word. `columns` holds the columns of
+/// the two characters before.
+fn sellers(
+    query: &[char],
+    text: impl Iterator<Item = char>,
+    columns: &mut [Vec<usize>; 3],
+) -> usize {
     let m = query.len();
-    column.clear();
-    column.extend(0..=m);
+    for column in columns.iter_mut() {
+        column.clear();
+        column.extend(0..=m);
+    }
     let mut best = m;
+    let mut before = None;
     for c in text {
+        let [two_back, one_back, column] = columns;
+        std::mem::swap(two_back, one_back);
+        std::mem::swap(one_back, column);
         // column[0] stays 0: a match may start at any position.
-        let mut diagonal = 0;
+        column[0] = 0;
         for i in 1..=m {
-            let left = column[i];
-            let substitute = diagonal + usize::from(query[i - 1] != c);
-            column[i] = substitute.min(left + 1).min(column[i - 1] + 1);
-            diagonal = left;
+            let substitute = one_back[i - 1] + usize::from(query[i - 1] != c);
+            let mut d = substitute.min(one_back[i] + 1).min(column[i - 1] + 1);
+            if i >= 2 && before == Some(query[i - 1]) && query[i - 2] == c {
+                d = d.min(two_back[i - 2] + 1);
+            }
+            column[i] = d;
         }
+        before = Some(c);
         best = best.min(column[m]);
         if best == 0 {
             break;
@@ -719,7 +747,8 @@ mod tests {
         }
     }
 
-    /// Sellers' table filled in full, the plainest statement of the distance.
+    /// Sellers' table filled in full, the plainest statement of the distance
+    /// (with the optimal-string-alignment swap of two adjacent characters).
     fn plain(query: &[char], text: &[char]) -> usize {
         let (m, n) = (query.len(), text.len());
         let mut d = vec![vec![0usize; n + 1]; m + 1];
@@ -732,6 +761,9 @@ mod tests {
                 d[i][j] = (d[i - 1][j - 1] + cost)
                     .min(d[i - 1][j] + 1)
                     .min(d[i][j - 1] + 1);
+                if i >= 2 && j >= 2 && query[i - 1] == text[j - 2] && query[i - 2] == text[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
             }
         }
         (0..=n).map(|j| d[m][j]).min().unwrap()
@@ -753,8 +785,12 @@ mod tests {
             let q: Vec<char> = (0..m).map(|_| alphabet[next(4)]).collect();
             let t: Vec<char> = (0..n).map(|_| alphabet[next(4)]).collect();
             let want = plain(&q, &t);
-            let mut column = Vec::new();
-            assert_eq!(sellers(&q, t.iter().copied(), &mut column), want);
+            let mut columns = Default::default();
+            assert_eq!(
+                sellers(&q, t.iter().copied(), &mut columns),
+                want,
+                "{q:?} {t:?}"
+            );
             if m <= WORD_BITS {
                 let peq = Peq::new(&q);
                 assert_eq!(myers(m, t.iter().map(|&c| peq.of(c))), want, "{q:?} {t:?}");

@@ -106,7 +106,7 @@ fn nothing_found(p: &SearchParams) -> String {
                 .max_distance
                 .unwrap_or_else(|| normalize(&p.query).chars().count() / 3);
             format!(
-                "No searched text is within {bound} edits of the query. Raise max_distance (e.g. to {}) to look further; a swap of two letters counts as 2 edits.",
+                "No searched text is within {bound} edits of the query. Raise max_distance (e.g. to {}) to look further.",
                 bound + 1
             )
         }
