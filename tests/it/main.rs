@@ -28,6 +28,7 @@ mod model_based;
 mod numbers;
 mod paging;
 mod prop_interchange;
+mod reachable;
 mod reply_bounds;
 mod reply_sizes;
 mod specs;
