@@ -501,3 +501,21 @@ fn no_advice_raises_a_parameter_past_its_maximum() {
         assert!(more.contains(advice), "{tool} on {network}: {reply}");
     }
 }
+
+#[test]
+fn a_debian_sized_weak_component_lists_whole() {
+    let (server, registry) = server(10);
+    registry
+        .insert(
+            "debian",
+            crate::common::debian_like::debian_like(68_039, 299_086, true),
+        )
+        .unwrap();
+    let args =
+        json!({"network_name": "debian", "method": "weak", "max_nodes_per_group": MAX_GROUP});
+    let (size, members, _, pages) = all_members(&server, "network_communities", args, "node_ids");
+    assert!(size > MAX_GROUP, "{size}");
+    assert_eq!(members.len(), size);
+    assert_eq!(members.iter().collect::<HashSet<_>>().len(), size);
+    assert_eq!(pages, size.div_ceil(MAX_GROUP));
+}
