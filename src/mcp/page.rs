@@ -25,6 +25,15 @@
 //! whose answer was not kept computes it again. The text is opaque to
 //! the caller: `c2.<instance>.<version>.<call>.<offset>.<tag>` in hexadecimal.
 //!
+//! An item of a list can be a list itself (a group's members): its own pages
+//! have a members cursor (`members_page`), `m2.<instance>.<version>.<call>.<group>.<offset>.<tag>`,
+//! made on the same state and call as the list's pages, so it goes stale with
+//! them. [`Page::members`] opens such a page; a cursor of one kind passed as the
+//! other is refused with advice.
+//!
+//! A list that is not a network's (the registry's list of networks) names its
+//! own state ([`State`]) instead of a network's instance and version.
+//!
 //! The byte bound: a page holds items while their serialized size fits the
 //! page's budget ([`Page::fill`]), measured one item at a time as the page is
 //! built, so an oversized reply is never built first. A page cut by bytes says so
@@ -43,6 +52,31 @@ use crate::network::Network;
 
 /// The prefix that marks this format of cursor.
 const FORMAT: &str = "c2";
+
+/// The prefix of a members cursor: a page of one group's members.
+const MEMBERS: &str = "m2";
+
+/// What a page is taken from: a network's state, or another list's (the
+/// registry's) named by a name and a number that changes when it does.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct State<'a> {
+    /// The network's name (empty for a list that is no network's).
+    pub name: &'a str,
+    /// The network's instance.
+    pub instance: u64,
+    /// The network's version, or a fingerprint of the list.
+    pub version: u64,
+}
+
+impl<'a> From<&'a Network> for State<'a> {
+    fn from(net: &'a Network) -> Self {
+        State {
+            name: net.name(),
+            instance: net.instance(),
+            version: net.version(),
+        }
+    }
+}
 
 /// The key of every cursor's tag: drawn from the OS once per process.
 fn key() -> &'static RandomState {
@@ -137,6 +171,9 @@ pub(crate) struct Page {
     stopped: Cell<bool>,
     /// Whether an item was cut to fit: nothing more fits after it.
     full: Cell<bool>,
+    /// On a page of one group's members: that group's position in the list,
+    /// and the parameter that sizes the page (named in [`Page::more`]).
+    group: Option<(usize, &'static str)>,
 }
 
 impl Page {
@@ -152,43 +189,143 @@ impl Page {
         limit: usize,
         max_limit: usize,
     ) -> Result<Page> {
+        Page::open_on(ctx, network.into(), tool, query, cursor, limit, max_limit)
+    }
+
+    /// [`Page::open`] on a list's `state`, a network's or another's.
+    pub fn open_on(
+        ctx: &ToolContext<'_>,
+        state: State<'_>,
+        tool: &str,
+        query: impl Hash,
+        cursor: Option<&str>,
+        limit: usize,
+        max_limit: usize,
+    ) -> Result<Page> {
+        let mut page = Page::first(ctx, state, tool, query, limit, max_limit);
+        if let Some(text) = cursor {
+            let cursor = Cursor::parse(text, "cursor")?;
+            if cursor.group.is_some() {
+                return Err(Error::InvalidValue {
+                    field: "cursor".into(),
+                    reason: "this is a group's members_page, which pages through that group's members: pass it as members_page instead, or pass a next_cursor as cursor".into(),
+                });
+            }
+            page.resume(&cursor, state, "cursor", "limit")?;
+        }
+        Ok(page)
+    }
+
+    /// The page of one group's members that the members cursor `cursor` (from
+    /// [`Page::members_cursor`] or a members page's [`Page::next`]) asks for:
+    /// `limit` members long, `limit_field` the parameter that sets it. The
+    /// group's position in the list is [`Page::group`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn members(
+        ctx: &ToolContext<'_>,
+        network: &Network,
+        tool: &str,
+        query: impl Hash,
+        cursor: &str,
+        limit: usize,
+        max_limit: usize,
+        limit_field: &'static str,
+    ) -> Result<Page> {
+        let state = network.into();
+        let mut page = Page::first(ctx, state, tool, query, limit, max_limit);
+        let parsed = Cursor::parse(cursor, "members_page")?;
+        let Some(group) = parsed.group else {
+            return Err(Error::InvalidValue {
+                field: "members_page".into(),
+                reason: "this is a next_cursor, which pages through the groups: pass it as cursor instead, or pass a group's members_page as members_page".into(),
+            });
+        };
+        page.resume(&parsed, state, "members_page", limit_field)?;
+        page.group = Some((group, limit_field));
+        Ok(page)
+    }
+
+    /// A first page, at offset 0.
+    fn first(
+        ctx: &ToolContext<'_>,
+        state: State<'_>,
+        tool: &str,
+        query: impl Hash,
+        limit: usize,
+        max_limit: usize,
+    ) -> Page {
         let mut hasher = DefaultHasher::new();
         tool.hash(&mut hasher);
-        network.name().hash(&mut hasher);
+        state.name.hash(&mut hasher);
         query.hash(&mut hasher);
-        let call = hasher.finish();
-        let mut page = Page {
+        Page {
             offset: 0,
             limit,
             max_limit,
-            instance: network.instance(),
-            version: network.version(),
-            call,
+            instance: state.instance,
+            version: state.version,
+            call: hasher.finish(),
             budget: ctx.limits.reply_item_bytes(),
             reply_bound: ctx.limits.max_reply_bytes,
             spent: Cell::new(0),
             taken: Cell::new(0),
             stopped: Cell::new(false),
             full: Cell::new(false),
-        };
-        if let Some(text) = cursor {
-            let cursor = Cursor::parse(text)?;
-            if cursor.call != call {
-                return Err(Error::InvalidValue {
-                    field: "cursor".into(),
-                    reason: "this cursor continues a different call (another tool, network or parameters). Repeat the call that returned it, changing only cursor (and limit, if you like), or omit cursor to start again".into(),
-                });
-            }
-            if (cursor.instance, cursor.version) != (page.instance, page.version) {
-                return Err(Error::CursorStale {
-                    network: network.name().to_string(),
-                    made_at: cursor.version,
-                    now: network.version(),
-                });
-            }
-            page.offset = cursor.offset;
+            group: None,
         }
-        Ok(page)
+    }
+
+    /// Moves the page to where `cursor` continues, once it is checked against
+    /// the call and the state.
+    /// `field` names the parameter that carried the cursor, `limit_field` the
+    /// one that sizes the page.
+    fn resume(
+        &mut self,
+        cursor: &Cursor,
+        state: State<'_>,
+        field: &str,
+        limit_field: &str,
+    ) -> Result<()> {
+        if cursor.call != self.call {
+            return Err(Error::InvalidValue {
+                field: field.into(),
+                reason: format!(
+                    "this {field} continues a different call (another tool, network or parameters). Repeat the call that returned it, changing only {field} (and {limit_field}, if you like), or omit {field} to start again"
+                ),
+            });
+        }
+        if (cursor.instance, cursor.version) != (self.instance, self.version) {
+            return Err(Error::CursorStale {
+                network: state.name.to_string(),
+                made_at: cursor.version,
+                now: state.version,
+            });
+        }
+        self.offset = cursor.offset;
+        Ok(())
+    }
+
+    /// Whether the page stopped at its byte budget before `limit`.
+    pub fn stopped_at_bytes(&self) -> bool {
+        self.stopped.get()
+    }
+
+    /// On a page of one group's members, that group's position in the list.
+    pub fn group(&self) -> Option<usize> {
+        self.group.map(|(group, _)| group)
+    }
+
+    /// The members cursor of the group at `group` in this page's list, for its
+    /// members from `offset` on: made on the same state and call as the page.
+    pub fn members_cursor(&self, group: usize, offset: usize) -> String {
+        Cursor {
+            instance: self.instance,
+            version: self.version,
+            call: self.call,
+            offset,
+            group: Some(group),
+        }
+        .to_string()
     }
 
     /// One past the index of the last item the page can hold.
@@ -281,6 +418,7 @@ impl Page {
                 version: self.version,
                 call: self.call,
                 offset,
+                group: self.group(),
             }
             .to_string(),
         )
@@ -298,19 +436,27 @@ impl Page {
         let first = self.offset.saturating_add(1);
         let last = self.offset.saturating_add(returned);
         let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+        let (what, field, limit_field) = match self.group {
+            Some((_, limit_field)) => (
+                "Members",
+                "members_page set to the group's members_page",
+                limit_field,
+            ),
+            None => ("Items", "cursor set to next_cursor", "limit"),
+        };
         if self.stopped.get() {
             return Some(format!(
-                "Items {first}-{last}{of} shown: the page stopped at the reply size bound ({} bytes, --max-reply-bytes) before limit. For the next page, repeat the call with cursor set to next_cursor.",
+                "{what} {first}-{last}{of} shown: the page stopped at the reply size bound ({} bytes, --max-reply-bytes) before {limit_field}. For the next page, repeat the call with {field}.",
                 self.reply_bound
             ));
         }
         let raise = if self.limit < self.max_limit {
-            format!(", or raise limit (at most {})", self.max_limit)
+            format!(", or raise {limit_field} (at most {})", self.max_limit)
         } else {
             String::new()
         };
         Some(format!(
-            "Items {first}-{last}{of} shown. For the next page, repeat the call with cursor set to next_cursor{raise}."
+            "{what} {first}-{last}{of} shown. For the next page, repeat the call with {field}{raise}."
         ))
     }
 }
@@ -322,15 +468,23 @@ struct Cursor {
     version: u64,
     call: u64,
     offset: usize,
+    /// A members cursor's group.
+    group: Option<usize>,
 }
 
 impl Cursor {
     /// The text before the tag: the fields, in the one spelling this server writes.
     fn body(&self) -> String {
-        format!(
-            "{FORMAT}.{:x}.{:x}.{:x}.{:x}",
-            self.instance, self.version, self.call, self.offset
-        )
+        match self.group {
+            None => format!(
+                "{FORMAT}.{:x}.{:x}.{:x}.{:x}",
+                self.instance, self.version, self.call, self.offset
+            ),
+            Some(group) => format!(
+                "{MEMBERS}.{:x}.{:x}.{:x}.{:x}.{:x}",
+                self.instance, self.version, self.call, group, self.offset
+            ),
+        }
     }
 
     /// The tag of `body`: keyed SipHash, so that it cannot be recomputed by a
@@ -340,11 +494,18 @@ impl Cursor {
         format!("{:016x}", key().hash_one(body))
     }
 
-    fn parse(text: &str) -> Result<Cursor> {
+    /// `field` names the parameter that carried it: `cursor` for a
+    /// `next_cursor`, `members_page` for a group's `members_page`.
+    fn parse(text: &str, field: &str) -> Result<Cursor> {
+        let given = if field == "cursor" {
+            "next_cursor"
+        } else {
+            field
+        };
         let invalid = || Error::InvalidValue {
-            field: "cursor".into(),
+            field: field.into(),
             reason: format!(
-                "'{}' is not a cursor this server made (cursors are checked, and one that was edited, or made before a restart, is refused). Pass the next_cursor of the previous page unchanged, or omit cursor for the first page",
+                "'{}' is not a cursor this server made (cursors are checked, and one that was edited, or made before a restart, is refused). Pass the {given} of the previous page unchanged, or omit {field} for the first page",
                 crate::error::clip(text, 80)
             ),
         };
@@ -353,20 +514,32 @@ impl Cursor {
             return Err(invalid());
         }
         let mut parts = body.split('.');
-        if parts.next() != Some(FORMAT) {
-            return Err(invalid());
-        }
+        let members = match parts.next() {
+            Some(FORMAT) => false,
+            Some(MEMBERS) => true,
+            _ => return Err(invalid()),
+        };
         let mut number = || {
             parts
                 .next()
                 .and_then(|part| u64::from_str_radix(part, 16).ok())
                 .ok_or_else(invalid)
         };
+        let instance = number()?;
+        let version = number()?;
+        let call = number()?;
+        let group = if members {
+            Some(usize::try_from(number()?).map_err(|_| invalid())?)
+        } else {
+            None
+        };
+        let offset = usize::try_from(number()?).map_err(|_| invalid())?;
         let cursor = Cursor {
-            instance: number()?,
-            version: number()?,
-            call: number()?,
-            offset: usize::try_from(number()?).map_err(|_| invalid())?,
+            instance,
+            version,
+            call,
+            offset,
+            group,
         };
         if parts.next().is_some() {
             return Err(invalid());
@@ -396,9 +569,19 @@ mod tests {
             version: 42,
             call: u64::MAX,
             offset: 100,
+            group: None,
         };
         let text = cursor.to_string();
-        assert_eq!(Cursor::parse(&text).unwrap(), cursor);
+        assert_eq!(Cursor::parse(&text, "cursor").unwrap(), cursor);
+        let members = Cursor {
+            group: Some(3),
+            ..Cursor::parse(&text, "cursor").unwrap()
+        };
+        assert_eq!(
+            Cursor::parse(&members.to_string(), "cursor").unwrap(),
+            members
+        );
+        assert!(members.to_string().starts_with("m2."));
         let body = cursor.body();
         for bad in [
             "",
@@ -414,7 +597,7 @@ mod tests {
             &format!("{text}.1"),
         ] {
             assert_eq!(
-                Cursor::parse(bad).unwrap_err().code(),
+                Cursor::parse(bad, "cursor").unwrap_err().code(),
                 "invalid_value",
                 "{bad}"
             );
@@ -444,6 +627,41 @@ mod tests {
             "cursor_stale",
             "a new network under the same name"
         );
+    }
+
+    #[test]
+    fn a_members_cursor_pages_one_group_and_is_refused_as_the_other_kind() {
+        let registry = NetworkRegistry::new();
+        let limits = Limits::default();
+        let ctx = ToolContext::new(&registry, &limits, &Progress::NONE);
+        let mut net = Network::named("plan");
+        net.add_node("a").unwrap();
+        let list = Page::open(&ctx, &net, "t", 1, None, 5, 10).unwrap();
+        let members = list.members_cursor(3, 20);
+        let page = Page::members(&ctx, &net, "t", 1, &members, 7, 10, "per_group").unwrap();
+        assert_eq!((page.group(), page.offset, page.end()), (Some(3), 20, 27));
+        // The next members page stays on the same group.
+        let next = page.next(true).unwrap();
+        let again = Page::members(&ctx, &net, "t", 1, &next, 7, 10, "per_group").unwrap();
+        assert_eq!((again.group(), again.offset), (Some(3), 27));
+        assert!(
+            again
+                .more(7, Some(40), &Some(next.clone()))
+                .unwrap()
+                .contains("raise per_group")
+        );
+        // Each kind passed as the other is refused, and so is another call's.
+        let wrong = Page::open(&ctx, &net, "t", 1, Some(&members), 5, 10).unwrap_err();
+        assert!(wrong.to_string().contains("members_page"), "{wrong}");
+        let list_cursor = list.next(true).unwrap();
+        let wrong =
+            Page::members(&ctx, &net, "t", 1, &list_cursor, 7, 10, "per_group").unwrap_err();
+        assert_eq!(wrong.code(), "invalid_value");
+        let other = Page::members(&ctx, &net, "t", 2, &members, 7, 10, "per_group").unwrap_err();
+        assert_eq!(other.code(), "invalid_value");
+        net.add_node("b").unwrap();
+        let stale = Page::members(&ctx, &net, "t", 1, &members, 7, 10, "per_group").unwrap_err();
+        assert_eq!(stale.code(), "cursor_stale");
     }
 
     #[test]

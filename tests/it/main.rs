@@ -29,6 +29,7 @@ mod numbers;
 mod page_cache;
 mod paging;
 mod prop_interchange;
+mod reachable;
 mod reply_bounds;
 mod reply_sizes;
 mod specs;

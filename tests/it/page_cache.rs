@@ -144,7 +144,11 @@ fn later_pages_are_read_from_the_answer_kept_for_the_first() {
         );
         // A fresh server computes the whole answer in one page: the same.
         let (whole, _) = all_pages(&server(), tool, &args, lists, 10_000);
-        assert_eq!(paged, whole, "{tool}: the pages join into the whole answer");
+        assert_eq!(
+            without_members_pages(paged),
+            without_members_pages(whole),
+            "{tool}: the pages join into the whole answer"
+        );
     }
 }
 
@@ -261,4 +265,24 @@ fn redundant_edges_and_bridges_are_kept_too() {
         assert_eq!(paged, whole, "{method}");
         assert_eq!(computed, 1, "{method}: one computation for every page");
     }
+}
+
+/// The items with each group's `members_page` left out: an opaque cursor that
+/// names the page it was cut from, so its bytes differ between page sizes even
+/// where the members it leads to are the same.
+fn without_members_pages(lists: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
+    lists
+        .into_iter()
+        .map(|items| {
+            items
+                .into_iter()
+                .map(|mut item| {
+                    if let Some(object) = item.as_object_mut() {
+                        object.remove("members_page");
+                    }
+                    item
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -133,8 +133,13 @@ fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutpu
         edges_drawn: view.edges.len(),
         truncated: view.truncated,
         more: view.truncated.then(|| {
+            let raise = if p.max_nodes < MAX_MAX_NODES {
+                format!(", or raise max_nodes (at most {MAX_MAX_NODES})")
+            } else {
+                String::new()
+            };
             format!(
-                "The part asked for has more than {} nodes. Draw the part around one node (node_id, with scope and depth), or raise max_nodes (at most {MAX_MAX_NODES}).",
+                "The part asked for has more than {} nodes. Draw the part around one node (node_id, with scope and depth){raise}.",
                 p.max_nodes
             )
         }),
@@ -151,7 +156,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolMeta {
             name: "network_visualize",
             title: "Show a network",
-            description: "Draw a network for a person, by dependency layers with cycles highlighted: all of it, or the neighbourhood, ancestors or descendants of node_id. MCP Apps hosts show an interactive view; others get a summary and Mermaid. For data use network_export.",
+            description: "Draw a network for a person, by dependency layers with cycles highlighted: all of it, or the neighbourhood, ancestors or descendants of node_id. MCP Apps hosts show an interactive view; others get a summary and Mermaid.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

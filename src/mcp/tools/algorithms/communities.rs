@@ -71,6 +71,9 @@ pub struct CommunitiesParams {
     /// The previous page's next_cursor.
     #[serde(default)]
     pub cursor: Option<String>,
+    /// A group's members_page: list its next nodes instead.
+    #[serde(default)]
+    pub members_page: Option<String>,
 }
 
 /// One group of nodes.
@@ -80,6 +83,9 @@ pub struct GroupOut {
     pub size: usize,
     /// Its first nodes, in insertion order.
     pub node_ids: Vec<String>,
+    /// When node_ids is cut: pass it as members_page for the next ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members_page: Option<String>,
 }
 
 /// Result of `network_communities`.
@@ -132,21 +138,36 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
         });
     }
     ctx.registry.read(&p.network_name, |net| {
+        // max_nodes_per_group is left out of the call: it sizes pages of
+        // members, as limit sizes pages of groups.
         let query = (
             p.method,
             p.resolution.to_bits(),
             p.seed,
             p.weighted,
             p.min_size,
-            p.max_nodes_per_group,
         );
-        let page = Page::open(ctx, net,
-            "network_communities",
-            query,
-            p.cursor.as_deref(),
-            limit,
-            MAX_SCORES_LIMIT,
-        )?;
+        let page = match (&p.members_page, &p.cursor) {
+            (Some(_), Some(_)) => return Err(Error::InvalidValue {
+                field: "members_page".into(),
+                reason: "give cursor (the next groups) or members_page (one group's next members), not both".into(),
+            }),
+            (Some(members), None) => Page::members(ctx, net,
+                "network_communities",
+                query,
+                members,
+                p.max_nodes_per_group,
+                MAX_SCORES_LIMIT,
+                "max_nodes_per_group",
+            )?,
+            (None, cursor) => Page::open(ctx, net,
+                "network_communities",
+                query,
+                cursor.as_deref(),
+                limit,
+                MAX_SCORES_LIMIT,
+            )?,
+        };
         // Grouped and sorted once for all pages while the network stays as it is.
         let key = AnswerKey::new("network_communities", &[net], query);
         let found = answer(ctx, key, || {
@@ -171,12 +192,19 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
         // Largest first: the groups big enough are a prefix.
         let kept = groups.partition_point(|g| g.len() >= p.min_size);
         let kept = &groups[..kept];
-        let listed: Vec<GroupOut> = page.fill_cut(
+        if let Some(group) = page.group() {
+            let out = group_members(net, &page, kept, group, all_groups, p.method, modularity);
+            // A group's members come page by page from the same kept grouping.
+            found.keep_if(out.is_ok());
+            return out;
+        }
+        let mut listed: Vec<GroupOut> = page.fill_cut(
             page.slice(kept).iter().map(|g| {
                 let shown = g.len().min(p.max_nodes_per_group);
                 GroupOut {
                     size: g.len(),
                     node_ids: net.ids(&g[..shown]).into_iter().map(String::from).collect(),
+                    members_page: None,
                 }
             }),
             // A group larger than the reply alone lists fewer members; size
@@ -186,11 +214,22 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
                 group
             },
         );
-        let cut = listed.iter().any(|g| g.node_ids.len() < g.size);
+        let mut cut = false;
+        for (i, group) in listed.iter_mut().enumerate() {
+            if group.node_ids.len() < group.size {
+                cut = true;
+                group.members_page = Some(page.members_cursor(page.offset + i, group.node_ids.len()));
+            }
+        }
         let mut paging = Paging::of_total(&page, listed.len(), kept.len());
         if cut {
+            let raise = if p.max_nodes_per_group < MAX_SCORES_LIMIT {
+                format!("raise max_nodes_per_group (at most {MAX_SCORES_LIMIT}), or ")
+            } else {
+                String::new()
+            };
             paging.add_note(format!(
-                "Groups of more than {0} nodes list their first {0}, fewer when the reply size bound cuts them (size counts them all); raise max_nodes_per_group to see more.",
+                "Groups of more than {0} nodes list their first {0}, fewer when the reply size bound cuts them (size counts them all); {raise}pass a cut group's members_page as members_page to list the rest page by page.",
                 p.max_nodes_per_group
             ));
         }
@@ -205,6 +244,48 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
             modularity,
             paging,
         })
+    })
+}
+
+/// The page of the members of `kept[group]` that `page` (a members page) asks for.
+fn group_members(
+    net: &crate::network::Network,
+    page: &Page,
+    kept: &[Vec<NodeIndex>],
+    group: usize,
+    all_groups: usize,
+    method: GroupMethod,
+    modularity: Option<f64>,
+) -> Result<CommunitiesOutput> {
+    let Some(members) = kept.get(group) else {
+        return Err(Error::InvalidValue {
+            field: "members_page".into(),
+            reason: "it names no group of this answer; omit it to list the groups".into(),
+        });
+    };
+    let node_ids: Vec<String> = page
+        .fill(page.slice(members).iter().map(|&n| net.id_at(n)))
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let next = page.next(page.end() < members.len());
+    let more = page.more(node_ids.len(), Some(members.len()), &next);
+    Ok(CommunitiesOutput {
+        status: Success::Success,
+        method,
+        groups: vec![GroupOut {
+            size: members.len(),
+            node_ids,
+            members_page: next.clone(),
+        }],
+        total: kept.len(),
+        all_groups,
+        modularity,
+        paging: Paging {
+            truncated: next.is_some(),
+            next_cursor: None,
+            more,
+        },
     })
 }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::MAX_ANALYSIS_LIMIT;
 use crate::error::Result;
-use crate::mcp::page::fit;
+use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, check_range};
 
@@ -25,14 +25,17 @@ fn default_top_k() -> usize {
 pub struct DescribeParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Most sources and sinks listed.
+    /// Sources and sinks per page.
     #[serde(default = "default_list_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub list_limit: usize,
-    /// How many top nodes by in- and out-degree.
+    /// Top nodes by in- and out-degree.
     #[serde(default = "default_top_k")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub top_k: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// A node with a degree.
@@ -92,6 +95,9 @@ pub struct DescribeOutput {
     pub max_weight: Option<f64>,
     /// True when sources or sinks were cut at list_limit, or a list at the reply size bound.
     pub truncated: bool,
+    /// Pass it as cursor for the next sources and sinks; absent on their last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
     /// When cut: how to see more of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more: Option<String>,
@@ -101,33 +107,66 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
     let list_limit = check_range("list_limit", p.list_limit, MAX_ANALYSIS_LIMIT)?;
     let top_k = check_range("top_k", p.top_k, MAX_ANALYSIS_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
-        let d = net.describe(list_limit, top_k);
-        // The four lists share what the reply size bound leaves, in this order.
-        let mut left = ctx.limits.reply_item_bytes();
-        let (sources, sources_cut) = fit(d.sources.iter().map(|&n| net.id_at(n)), &mut left);
-        let (sinks, sinks_cut) = fit(d.sinks.iter().map(|&n| net.id_at(n)), &mut left);
-        let mut degrees = |list: &[(NodeIndex, usize)]| {
-            fit(
-                list.iter().map(|&(n, degree)| Degree {
+        // One cursor pages both lists: page k shows the same positions of each.
+        let page = Page::open(
+            ctx,
+            net,
+            "network_describe",
+            (),
+            p.cursor.as_deref(),
+            list_limit,
+            MAX_ANALYSIS_LIMIT,
+        )?;
+        let d = net.describe(page.end(), top_k);
+        let longest = d.sources.len().max(d.sinks.len());
+        let end = page.end().min(longest);
+        // Measured as pairs, so that the page stops at the same position of both.
+        let pairs = page.fill((page.offset.min(end)..end).map(|i| {
+            (
+                d.sources.get(i).map(|&n| net.id_at(n)),
+                d.sinks.get(i).map(|&n| net.id_at(n)),
+            )
+        }));
+        let returned = pairs.len();
+        let (sources, sinks): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
+        // The degree lists take what the page leaves.
+        let degrees = |list: &[(NodeIndex, usize)]| -> (Vec<Degree>, bool) {
+            let listed: Vec<Degree> = list
+                .iter()
+                .map(|&(n, degree)| Degree {
                     node_id: net.id_at(n).to_string(),
                     degree,
-                }),
-                &mut left,
-            )
+                })
+                .take_while(|degree| page.charge(degree))
+                .collect();
+            let cut = listed.len() < list.len();
+            (listed, cut)
         };
         let (top_in_degree, in_cut) = degrees(&d.top_in_degree);
         let (top_out_degree, out_cut) = degrees(&d.top_out_degree);
-        let listed = d.sources_total > sources.len() || d.sinks_total > sinks.len();
-        let bound = sources_cut || sinks_cut || in_cut || out_cut;
+        let lists_total = d.sources_total.max(d.sinks_total);
+        let next_cursor = page.next(page.end() < lists_total);
         let mut more = Vec::new();
-        if listed {
+        if next_cursor.is_some() {
+            let first = page.offset.saturating_add(1);
+            let last = page.offset.saturating_add(returned);
+            let raise = if page.stopped_at_bytes() {
+                format!(
+                    " (the page stopped at the reply size bound, {} bytes, --max-reply-bytes)",
+                    ctx.limits.max_reply_bytes
+                )
+            } else if list_limit < MAX_ANALYSIS_LIMIT {
+                format!(", or raise list_limit (at most {MAX_ANALYSIS_LIMIT})")
+            } else {
+                String::new()
+            };
             more.push(format!(
-                "The first {list_limit} sources and sinks are listed; raise list_limit (at most {MAX_ANALYSIS_LIMIT}) for more."
+                "Sources and sinks {first}-{last} are listed. For the next ones, repeat the call with cursor set to next_cursor{raise}."
             ));
         }
-        if bound {
+        if in_cut || out_cut {
             more.push(format!(
-                "The reply size bound ({} bytes, --max-reply-bytes) cut the lists; network_list_nodes pages through every node.",
+                "The reply size bound ({} bytes, --max-reply-bytes) cut the top degree lists; ask for a smaller top_k.",
                 ctx.limits.max_reply_bytes
             ));
         }
@@ -142,11 +181,12 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
             is_dag: d.is_dag,
             weakly_connected_components: d.weakly_connected_components,
             self_loops: d.self_loops,
-            truncated: listed || bound,
+            truncated: next_cursor.is_some() || in_cut || out_cut,
+            next_cursor,
             more: (!more.is_empty()).then(|| more.join(" ")),
-            sources: sources.into_iter().map(String::from).collect(),
+            sources: sources.into_iter().flatten().map(String::from).collect(),
             sources_total: d.sources_total,
-            sinks: sinks.into_iter().map(String::from).collect(),
+            sinks: sinks.into_iter().flatten().map(String::from).collect(),
             sinks_total: d.sinks_total,
             isolated_total: d.isolated_total,
             top_in_degree,
@@ -164,7 +204,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_describe",
             title: "Describe a network",
-            description: "Summarise a network: counts, density, whether it is a DAG, weakly connected components, self-loops, sources and sinks, top nodes by in- and out-degree, weight range. Start here with an unknown network.",
+            description: "Summarise a network: counts, density, DAG or not, weak components, self-loops, sources and sinks (paged), top nodes by degree, weights. Start here with an unknown network.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

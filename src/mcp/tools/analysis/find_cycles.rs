@@ -5,8 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{MAX_ANALYSIS_LIMIT, ids};
-use crate::error::Result;
-use crate::mcp::page::{Page, halve, shrink_to};
+use crate::error::{Error, Result};
+use crate::mcp::page::{Page, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, check_range};
 
@@ -28,13 +28,16 @@ pub struct CyclesParams {
     #[serde(default = "default_group_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// Most member nodes, and cycle nodes, listed per group.
+    /// Nodes and cycle nodes listed per group.
     #[serde(default = "default_members_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub max_nodes_per_group: usize,
     /// The previous page's next_cursor.
     #[serde(default)]
     pub cursor: Option<String>,
+    /// A group's members_page: list its next nodes instead.
+    #[serde(default)]
+    pub members_page: Option<String>,
 }
 
 /// One group of nodes that all reach each other (a strongly connected component with a cycle).
@@ -48,6 +51,9 @@ pub struct CycleGroup {
     pub cycle: Vec<String>,
     /// Number of nodes on that cycle.
     pub cycle_length: usize,
+    /// When nodes or cycle is cut: pass it as members_page for the next ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members_page: Option<String>,
 }
 
 /// Result of `network_find_cycles`.
@@ -66,6 +72,8 @@ pub struct CyclesOutput {
     pub paging: Paging,
 }
 
+const TOOL: &str = "network_find_cycles";
+
 fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     let per_group = check_range(
@@ -73,33 +81,59 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
         p.max_nodes_per_group,
         MAX_ANALYSIS_LIMIT,
     )?;
+    if let Some(members) = &p.members_page {
+        if p.cursor.is_some() {
+            return Err(Error::InvalidValue {
+                field: "members_page".into(),
+                reason: "give cursor (the next groups) or members_page (one group's next members), not both".into(),
+            });
+        }
+        return ctx.registry.read(&p.network_name, |net| {
+            group_members(ctx, net, members, per_group)
+        });
+    }
     ctx.registry.read(&p.network_name, |net| {
-        let page = Page::open(ctx, net,
-            "network_find_cycles",
-            per_group,
-            p.cursor.as_deref(),
-            limit,
-            MAX_ANALYSIS_LIMIT,
-        )?;
+        // max_nodes_per_group is left out of the call: it sizes pages of
+        // members, as limit sizes pages of groups.
+        let page = Page::open(ctx, net, TOOL, (), p.cursor.as_deref(), limit, MAX_ANALYSIS_LIMIT)?;
         let cycles = net.find_cycles(page.end());
-        let groups: Vec<CycleGroup> = page.fill_cut(
+        let mut groups: Vec<CycleGroup> = page.fill_cut(
             page.slice(&cycles.components).iter().map(|c| CycleGroup {
                 size: c.nodes.len(),
                 nodes: ids(net, c.nodes.iter().take(per_group).copied()),
                 cycle: ids(net, c.cycle.iter().take(per_group).copied()),
                 cycle_length: c.cycle.len(),
+                members_page: None,
             }),
-            // Cut like max_nodes_per_group cuts: size and cycle_length still
-            // count every node, and the note below says so.
+            // Cut like max_nodes_per_group cuts, both lists at the same
+            // position: size and cycle_length still count every node, and
+            // members_page continues both there.
             |mut group, bytes| {
-                shrink_to(&mut group, bytes, |g| halve(&mut g.nodes) | halve(&mut g.cycle));
+                shrink_to(&mut group, bytes, |g| {
+                    let shown = g.nodes.len().max(g.cycle.len());
+                    g.nodes.truncate(shown / 2);
+                    g.cycle.truncate(shown / 2);
+                    shown > 0
+                });
                 group
             },
         );
+        // Each list is whole or shown up to the same position.
+        for (i, group) in groups.iter_mut().enumerate() {
+            if group.nodes.len() < group.size || group.cycle.len() < group.cycle_length {
+                let shown = group.nodes.len().max(group.cycle.len());
+                group.members_page = Some(page.members_cursor(page.offset + i, shown));
+            }
+        }
         let mut paging = Paging::of_total(&page, groups.len(), cycles.total);
-        if groups.iter().any(|g| g.nodes.len() < g.size || g.cycle.len() < g.cycle_length) {
+        if groups.iter().any(|g| g.members_page.is_some()) {
+            let raise = if per_group < MAX_ANALYSIS_LIMIT {
+                format!("raise max_nodes_per_group (at most {MAX_ANALYSIS_LIMIT}), or ")
+            } else {
+                String::new()
+            };
             paging.add_note(format!(
-                "Each group lists at most {per_group} members and cycle nodes, fewer when the reply size bound cuts it (size and cycle_length count them all); raise max_nodes_per_group (at most {MAX_ANALYSIS_LIMIT}), or take the group apart with network_copy, to see more."
+                "Each group lists at most {per_group} members and cycle nodes, fewer when the reply size bound cuts it (size and cycle_length count them all); {raise}pass a cut group's members_page as members_page to list the rest page by page."
             ));
         }
         Ok(CyclesOutput {
@@ -112,13 +146,70 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
     })
 }
 
+/// The page of one group's nodes and cycle nodes that `members` asks for: the
+/// same positions of both lists, each while it lasts.
+fn group_members(
+    ctx: &ToolContext<'_>,
+    net: &crate::network::Network,
+    members: &str,
+    per_group: usize,
+) -> Result<CyclesOutput> {
+    let page = Page::members(
+        ctx,
+        net,
+        TOOL,
+        (),
+        members,
+        per_group,
+        MAX_ANALYSIS_LIMIT,
+        "max_nodes_per_group",
+    )?;
+    let group = page.group().unwrap_or_default();
+    let cycles = net.find_cycles(group.saturating_add(1));
+    let Some(c) = cycles.components.get(group) else {
+        return Err(Error::InvalidValue {
+            field: "members_page".into(),
+            reason: "it names no group of this answer; omit it to list the groups".into(),
+        });
+    };
+    let longest = c.nodes.len().max(c.cycle.len());
+    let end = page.end().min(longest);
+    let pairs = page.fill((page.offset.min(end)..end).map(|i| {
+        (
+            c.nodes.get(i).map(|&n| net.id_at(n)),
+            c.cycle.get(i).map(|&n| net.id_at(n)),
+        )
+    }));
+    let returned = pairs.len();
+    let (nodes, cycle): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
+    let next = page.next(page.end() < longest);
+    let more = page.more(returned, Some(longest), &next);
+    Ok(CyclesOutput {
+        status: Success::Success,
+        is_dag: false,
+        groups: vec![CycleGroup {
+            size: c.nodes.len(),
+            nodes: nodes.into_iter().flatten().map(String::from).collect(),
+            cycle: cycle.into_iter().flatten().map(String::from).collect(),
+            cycle_length: c.cycle.len(),
+            members_page: next.clone(),
+        }],
+        total: cycles.total,
+        paging: Paging {
+            truncated: next.is_some(),
+            next_cursor: None,
+            more,
+        },
+    })
+}
+
 /// `network_find_cycles`.
 pub fn tool() -> ToolDef {
     ToolDef::new(
         ToolMeta {
             name: "network_find_cycles",
             title: "Find cycles",
-            description: "Every group of nodes caught in a cycle (strongly connected components of 2+ nodes, and self-loops), each with one concrete cycle; is_dag is true when there is none.",
+            description: "Every group of nodes caught in a cycle (strong components of 2+ nodes, and self-loops), each with one concrete cycle.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

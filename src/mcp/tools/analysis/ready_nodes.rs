@@ -136,8 +136,13 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
             } else {
                 ""
             };
+            let advice = if p.blocked_limit < MAX_ANALYSIS_LIMIT && bound.is_empty() {
+                format!("raise blocked_limit (at most {MAX_ANALYSIS_LIMIT}) for more")
+            } else {
+                "they are examples: to see the others, ask about a part of the network (network_copy)".to_string()
+            };
             cut.push(format!(
-                "{} of {} blocked nodes are shown{bound}; raise blocked_limit (at most {MAX_ANALYSIS_LIMIT}) for more.",
+                "{} of {} blocked nodes are shown{bound}; {advice}.",
                 blocked.len(),
                 r.blocked_total
             ));
@@ -168,7 +173,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_ready_nodes",
             title: "What can start now",
-            description: "What can start now: the nodes not done whose prerequisites are all done. Done means listed in done, or matching done_attributes such as {\"status\": \"done\"}. Prerequisites are out-neighbors (A -> B = A needs B) unless prerequisites is \"in\". Also counts blocked nodes.",
+            description: "The nodes not done whose prerequisites are all done. Done means listed in done, or matching done_attributes such as {\"status\": \"done\"}. Prerequisites are out-neighbors (A -> B = A needs B) unless prerequisites is \"in\".",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -92,8 +92,13 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         let exported = interchange::export_counted(net, p.format, only);
         let resource_uri = export_uri(&p.network_name, p.format);
         let note = truncated.then(|| {
+            let raise = if limit < MAX_EXPORT_LIMIT {
+                format!("Raise limit (up to {MAX_EXPORT_LIMIT}), export")
+            } else {
+                "Export".to_string()
+            };
             format!(
-                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). Raise limit (up to {MAX_EXPORT_LIMIT}), export the neighbourhood of some nodes with `nodes`, or read the resource {resource_uri} for everything."
+                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). {raise} the neighbourhood of some nodes with `nodes`, or read the resource {resource_uri} for everything."
             )
         });
         Ok(ExportOutput {

@@ -3,9 +3,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::Result;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use crate::error::{Error, Result};
+use crate::mcp::page::{Page, State};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Success, check_limit};
+use crate::mcp::tools::common::{Paging, Success, check_limit};
 
 const DEFAULT_LIST_LIMIT: usize = 100;
 const MAX_LIST_LIMIT: usize = 1_000;
@@ -18,10 +21,13 @@ fn default_list_limit() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListParams {
-    /// Most networks returned, by name.
+    /// Networks per page.
     #[serde(default = "default_list_limit")]
     #[schemars(range(min = 1, max = MAX_LIST_LIMIT))]
     pub limit: usize,
+    /// The previous page's next_cursor.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// One network in `network_list`.
@@ -45,34 +51,51 @@ pub struct NetworkInfo {
 pub struct ListOutput {
     /// "success".
     pub status: Success,
-    /// The networks, sorted by name.
+    /// This page of the networks, sorted by name.
     pub networks: Vec<NetworkInfo>,
     /// How many networks exist in all.
     pub total: usize,
-    /// True when `networks` holds only the first `limit` of `total`.
-    pub truncated: bool,
+    /// How to get the rest.
+    #[serde(flatten)]
+    pub paging: Paging,
 }
 
 fn list(ctx: &ToolContext<'_>, p: ListParams) -> Result<ListOutput> {
     let limit = check_limit(p.limit, MAX_LIST_LIMIT)?;
     let all = ctx.registry.list();
     let total = all.len();
-    let networks = all
-        .into_iter()
-        .take(limit)
-        .map(|s| NetworkInfo {
-            name: s.name,
-            description: s.description,
-            nodes: s.nodes,
-            edges: s.edges,
-            version: s.version,
-        })
-        .collect();
+    // The list's state is the set of names: a page never skips or repeats a
+    // network unless one was created or deleted, and then its cursor is
+    // refused. A write inside a network changes only its entry's counts.
+    let mut names = DefaultHasher::new();
+    for summary in &all {
+        summary.name.hash(&mut names);
+    }
+    let state = State {
+        name: "",
+        instance: 0,
+        version: names.finish(),
+    };
+    let page = Page::open_on(ctx, state, "network_list", (), p.cursor.as_deref(), limit, MAX_LIST_LIMIT)
+        .map_err(|error| match error {
+            Error::CursorStale { .. } => Error::InvalidValue {
+                field: "cursor".into(),
+                reason: "a network was created or deleted since this cursor was made, so the next page could skip or repeat one. Repeat the call without cursor to start again".into(),
+            },
+            other => other,
+        })?;
+    let networks = page.fill(page.slice(&all).iter().map(|s| NetworkInfo {
+        name: s.name.clone(),
+        description: s.description.clone(),
+        nodes: s.nodes,
+        edges: s.edges,
+        version: s.version,
+    }));
     Ok(ListOutput {
         status: Success::Success,
+        paging: Paging::of_total(&page, networks.len(), total),
         networks,
         total,
-        truncated: total > limit,
     })
 }
 
@@ -82,7 +105,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_list",
             title: "List networks",
-            description: "List the networks, sorted by name, with node and edge counts and descriptions. Call it first to find the network_name the other tools need.",
+            description: "The networks by name, with sizes. Call it first to find the network_name other tools need.",
             toolset: Toolset::Core,
             effect: Effect::Read,
             long_running: false,
