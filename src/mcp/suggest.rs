@@ -925,7 +925,8 @@ mod tests {
             ((state >> 33) % k as u64) as usize
         };
         let mut columns = Columns::default();
-        for _ in 0..2000 {
+        // 400 slips: each is a full scan of the 3,500 ids in a debug build.
+        for _ in 0..400 {
             let mut chars: Vec<char> = ids[next(ids.len())].chars().collect();
             for _ in 0..1 + next(2) {
                 let at = next(chars.len());
