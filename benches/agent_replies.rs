@@ -70,7 +70,8 @@ fn main() {
         let node = registry
             .read(&name, |n| Ok(n.node_ids().nth(40_000).unwrap().to_string()))
             .unwrap();
-        let args = json!({"network_name": name, "format": "mermaid", "nodes": [node], "depth": 1});
+        let args =
+            json!({"network_name": name, "format": "mermaid", "node_ids": [node], "depth": 1});
         let out = call(&server, "network_export", args.clone());
         let rounds = 2_000;
         let started = Instant::now();
@@ -82,8 +83,8 @@ fn main() {
             "| {} / {} | {} nodes, {} edges | {per_call:?} |",
             60_000 * scale,
             300_000 * scale,
-            out["nodes"],
-            out["edges"]
+            out["node_count"],
+            out["edge_count"]
         );
     }
 }

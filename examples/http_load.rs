@@ -343,8 +343,8 @@ async fn count(session: &mut Session) -> (usize, usize) {
         .find(|n| n["name"] == NETWORK)
         .map(|n| {
             (
-                n["nodes"].as_u64().unwrap_or(0) as usize,
-                n["edges"].as_u64().unwrap_or(0) as usize,
+                n["node_count"].as_u64().unwrap_or(0) as usize,
+                n["edge_count"].as_u64().unwrap_or(0) as usize,
             )
         })
         .unwrap_or((0, 0))

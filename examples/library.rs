@@ -19,7 +19,7 @@ fn main() -> Result<(), networks_mcp::Error> {
     }
     // The chain of work that decides how long the whole plan takes.
     let critical = plan.critical_path()?;
-    let hours = critical.length;
+    let hours = critical.total_weight;
     println!("critical: {:?}, {hours} h", plan.ids(&critical.nodes));
     Ok(())
 }

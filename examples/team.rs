@@ -403,18 +403,18 @@ fn run_team(args: &Args, durable: bool) -> (Duration, u64) {
     let describe = mcp.ok("network_describe", json!({"network_name": PLAN}));
     let expected = (args.tasks, 0, 0, 0, true);
     let got = (
-        progress["done"].as_u64().unwrap() as usize,
-        progress["claimed"].as_u64().unwrap() as usize,
-        progress["ready"].as_u64().unwrap() as usize,
-        progress["blocked"].as_u64().unwrap() as usize,
+        progress["done_count"].as_u64().unwrap() as usize,
+        progress["claimed_count"].as_u64().unwrap() as usize,
+        progress["ready_count"].as_u64().unwrap() as usize,
+        progress["blocked_count"].as_u64().unwrap() as usize,
         progress["finished"] == true,
     );
     if got != expected {
         ledger.violation(format!("final progress {progress}"));
     }
     let shape = (
-        describe["nodes"].as_u64().unwrap_or(0) as usize,
-        describe["edges"].as_u64().unwrap_or(0) as usize,
+        describe["node_count"].as_u64().unwrap_or(0) as usize,
+        describe["edge_count"].as_u64().unwrap_or(0) as usize,
     );
     if shape != (args.tasks, edges) {
         ledger.violation(format!(

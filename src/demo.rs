@@ -56,7 +56,7 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
     session.call(
         "network_add_nodes",
         json!({"network_name": "release", "nodes": nodes}),
-        |r| format!("{} tasks added", r["created"]),
+        |r| format!("{} tasks added", r["created_count"]),
     )?;
 
     session.heading(
@@ -80,7 +80,7 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
     session.call(
         "network_add_edges",
         json!({"network_name": "release", "edges": edges}),
-        |r| format!("{} dependencies added", r["created"]),
+        |r| format!("{} dependencies added", r["created_count"]),
     )?;
 
     session.heading("What can run in parallel? (dependencies first)")?;
@@ -106,8 +106,8 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
         |r| {
             format!(
                 "critical path: {} ({} days)",
-                names_joined(&r["path"], " → "),
-                r["length"]
+                names_joined(&r["node_ids"], " → "),
+                r["total_weight"]
             )
         },
     )?;
@@ -131,7 +131,12 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
     session.call(
         "network_remove_edge",
         json!({"network_name": "release", "edge_id": bad_edge}),
-        |r| format!("{} edge removed; the plan is acyclic again", r["count"]),
+        |r| {
+            format!(
+                "{} edge removed; the plan is acyclic again",
+                r["removed_count"]
+            )
+        },
     )?;
 
     session.heading("Design and schema are finished: mark them done")?;
@@ -141,7 +146,7 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
             {"node_id": "design", "attributes": {"status": "done"}},
             {"node_id": "schema", "attributes": {"status": "done"}},
         ]}),
-        |r| format!("{} tasks marked done", r["changed"]),
+        |r| format!("{} tasks marked done", r["changed_count"]),
     )?;
 
     session.heading("What is ready to start now?")?;
@@ -162,7 +167,7 @@ pub fn run(out: &mut dyn Write) -> io::Result<Vec<Outcome>> {
                     )
                 })
                 .collect();
-            let total = r["blocked_total"].as_u64().unwrap_or(0);
+            let total = r["blocked_count"].as_u64().unwrap_or(0);
             let rest = (total as usize).saturating_sub(blocked.len());
             let more = if rest > 0 {
                 format!(", {rest} more")
@@ -242,7 +247,7 @@ impl Session<'_> {
                 let object = error.to_object();
                 let code = text(&object["code"]);
                 let mut line = format!("error {code}: {}", text(&object["error"]));
-                if let Some(cycle) = object.get("cycle") {
+                if let Some(cycle) = object.get("cycle_node_ids") {
                     let first = cycle.get(0).map(text).unwrap_or_default();
                     line = format!(
                         "error {code}: cycle {} → {first}; nothing was ordered",

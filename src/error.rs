@@ -682,7 +682,7 @@ impl Error {
             Error::EdgeNotFound { network, edge_id } => {
                 json!({ "network_name": network, "edge_id": edge_id })
             }
-            Error::CycleDetected { cycle, .. } => json!({ "cycle": cycle }),
+            Error::CycleDetected { cycle, .. } => json!({ "cycle_node_ids": cycle }),
             Error::NegativeCycle { source_id } => json!({ "source": source_id }),
             Error::InvalidBatchItem {
                 field,

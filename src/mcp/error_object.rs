@@ -25,7 +25,11 @@ impl Error {
             let value = bounded(value, &mut cut);
             if let Some(total) = cut {
                 object.insert(format!("{key}_truncated"), json!(true));
-                object.entry(format!("{key}_total")).or_insert(json!(total));
+                // The vocabulary's count: `missing` -> `missing_count`, `cycle_node_ids` -> `cycle_node_count`.
+                let counted = key.strip_suffix("_ids").unwrap_or(&key);
+                object
+                    .entry(format!("{counted}_count"))
+                    .or_insert(json!(total));
             }
             object.entry(key).or_insert(value);
         }
@@ -141,9 +145,12 @@ mod tests {
         let object = error.to_object();
         let size = object.to_string().len();
         assert!(size < 4_000, "an error object of {size} bytes");
-        assert_eq!(object["cycle"].as_array().unwrap().len(), MAX_LISTED);
-        assert_eq!(object["cycle_total"], 300_000);
-        assert_eq!(object["cycle_truncated"], true);
+        assert_eq!(
+            object["cycle_node_ids"].as_array().unwrap().len(),
+            MAX_LISTED
+        );
+        assert_eq!(object["cycle_node_count"], 300_000);
+        assert_eq!(object["cycle_node_ids_truncated"], true);
         assert!(
             object["error"]
                 .as_str()
@@ -184,7 +191,7 @@ mod tests {
             "{}",
             object.to_string().len()
         );
-        assert_eq!(object["available_networks_total"], 1000);
+        assert_eq!(object["available_networks_count"], 1000);
         let error = Error::InvalidAttributes {
             field: "attributes".into(),
             reason: format!("attribute key '{huge}' is not valid"),

@@ -145,11 +145,11 @@ fn impact_analysis(args: &Args<'_>) -> String {
 Convention: an edge A -> B means "A depends on B", so everything that depends on "{node}" is found by walking edges backwards from it.
 
 1. network_get_node for "{node}": its data, attributes and degrees. If it is not found, the error lists close ids; pick the right one.
-2. network_ancestors of "{node}": every node that depends on it, directly (distance 1) or transitively, nearest first. If truncated is true, fetch the next page with cursor set to next_cursor, or summarise by distance and total.
+2. network_ancestors of "{node}": every node that depends on it, directly (depth 1) or transitively, nearest first. If truncated is true, fetch the next page with cursor set to next_cursor, or summarise by depth and total.
 3. network_get_neighbors with direction "in" for the direct dependents, and network_get_node on the most important ones.
 4. network_descendants of "{node}" if you also need what it relies on itself.{structure}
 
-Report: the direct dependents, the total number affected, the longest chain of impact (greatest distance), and which affected nodes look critical (high in-degree, a single point of failure, or attributes that say so). Quote node ids exactly as stored."#
+Report: the direct dependents, the total number affected, the longest chain of impact (greatest depth), and which affected nodes look critical (high in-degree, a single point of failure, or attributes that say so). Quote node ids exactly as stored."#
     )
 }
 
@@ -181,7 +181,7 @@ fn execute_plan(args: &Args<'_>) -> String {
         r#"You are worker "{worker}", one of several workers executing the plan in network "{network}" together, with the networks-mcp tools. Each task is a node; an edge A -> B means "A needs B first". A task is done when its attribute status is "done".
 
 Repeat:
-1. network_claim_ready with network_name "{network}", worker "{worker}", count 1 and lease_seconds a little longer than a task takes you (default 600). The tasks in claimed are yours alone: no other worker gets them while the lease holds.
+1. network_claim_ready with network_name "{network}", worker "{worker}", limit 1 and lease_seconds a little longer than a task takes you (default 600). The tasks in claimed are yours alone: no other worker gets them while the lease holds.
 2. If claimed is empty: if finished is true, every task is done: stop. If note says the plan has a dependency cycle, stop and report it. Otherwise other workers hold the tasks the rest waits on: wait (a client subscribed to the resource {ready} is told when tasks become ready; else wait until waiting.next_lease_end_ms) and go to 1.
 3. Do the task: its data and attributes say what it is. If it takes longer than the lease, call network_renew_claim with node_ids [the task] before the lease ends (lease_expires_ms, milliseconds since the Unix epoch; now_ms is the server's time).
 4. When it is done, network_complete_claim with node_ids [the task]. newly_ready lists the tasks this unblocked. If you cannot finish it, network_release_claim gives it back at once.

@@ -339,12 +339,12 @@ proptest! {
         let best = brute_longest_ending_at(&g);
         if g.n == 0 {
             prop_assert!(path.nodes.is_empty() && path.edges.is_empty());
-            prop_assert_eq!(path.length, 0.0);
+            prop_assert_eq!(path.total_weight, 0.0);
             return Ok(());
         }
         let max = best.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        prop_assert_eq!(path.length, max);
-        prop_assert!(path.length >= 0.0);
+        prop_assert_eq!(path.total_weight, max);
+        prop_assert!(path.total_weight >= 0.0);
         // Ends at the lowest index among the best ends.
         let end = (0..g.n).find(|&v| best[v] == max).unwrap();
         prop_assert_eq!(path.nodes.last().map(|v| v.index()), Some(end));
@@ -367,7 +367,7 @@ proptest! {
             prop_assert_eq!(Some(id), chosen);
             sum += e.weight;
         }
-        prop_assert_eq!(sum, path.length);
+        prop_assert_eq!(sum, path.total_weight);
 
         // Tie rules fix the path: each step comes from the lowest-index predecessor
         // reaching the best length, and the path starts where no extension is >= 0.
@@ -503,7 +503,7 @@ fn deep_chain_does_not_overflow() {
     }
     assert!(net.is_dag());
     assert_eq!(net.find_cycles(10).total, 0);
-    assert_eq!(net.critical_path().unwrap().length, (n - 1) as f64);
+    assert_eq!(net.critical_path().unwrap().total_weight, (n - 1) as f64);
     assert_eq!(
         net.topological_sort(Order::Reverse).unwrap().layers.len(),
         n
@@ -582,7 +582,10 @@ fn check_holes_change_nothing(
         };
         prop_assert_eq!(topo(&plain), topo(&holey));
     }
-    let critical = |net: &Network| net.critical_path().map(|p| (ids(net, &p.nodes), p.length));
+    let critical = |net: &Network| {
+        net.critical_path()
+            .map(|p| (ids(net, &p.nodes), p.total_weight))
+    };
     prop_assert_eq!(critical(&plain), critical(&holey));
 
     let done_for = |net: &Network| {

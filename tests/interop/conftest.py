@@ -177,7 +177,7 @@ class Server:
         listed = await self.ok("network_list", {})
         assert listed["status"] == "success"
         assert listed["total"] == len(listed["networks"])
-        return {n["name"]: (n["nodes"], n["edges"]) for n in listed["networks"]}
+        return {n["name"]: (n["node_count"], n["edge_count"]) for n in listed["networks"]}
 
     async def neighbors(self, network: str, node: str, **extra) -> dict[str, Any]:
         return await self.ok("network_get_neighbors", {"network_name": network, "node_id": node, **extra})

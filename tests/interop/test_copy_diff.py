@@ -25,7 +25,15 @@ import networkx as nx
 from conftest import build_network, connect, read_network, require_tools, run_async
 from graphs import ALGORITHMS, les_miserables
 DIRECTIONS = ("out", "in", "both")
-LISTS = ("nodes_added", "nodes_removed", "nodes_changed", "edges_added", "edges_removed")
+LISTS = ("added_node_ids", "removed_node_ids", "changed_nodes", "added_edges", "removed_edges")
+# Each list's total in `counts`.
+COUNT_OF = {
+    "added_node_ids": "added_node_count",
+    "removed_node_ids": "removed_node_count",
+    "changed_nodes": "changed_node_count",
+    "added_edges": "added_edge_count",
+    "removed_edges": "removed_edge_count",
+}
 
 
 # --- graphs -------------------------------------------------------------------------------
@@ -225,15 +233,15 @@ def expected_diff(a: nx.MultiDiGraph, b: nx.MultiDiGraph) -> dict:
         for e in order:
             if e in counts and e not in seen:
                 seen.add(e)
-                out.append({"source": e[0], "target": e[1], "weight": e[2], "count": counts[e]})
+                out.append({"source": e[0], "target": e[1], "weight": e[2], "edge_count": counts[e]})
         return out
 
     return {
-        "nodes_removed": nodes_removed,
-        "nodes_added": nodes_added,
-        "nodes_changed": nodes_changed,
-        "edges_removed": listed(ea, removed),
-        "edges_added": listed(eb, added),
+        "removed_node_ids": nodes_removed,
+        "added_node_ids": nodes_added,
+        "changed_nodes": nodes_changed,
+        "removed_edges": listed(ea, removed),
+        "added_edges": listed(eb, added),
     }
 
 
@@ -260,19 +268,19 @@ async def our_diff(server, before: str, after: str, limit: int) -> tuple[dict, l
 
 
 def shape(items: list[dict]) -> list[tuple]:
-    return [(e["source"], e["target"], float(e["weight"]), e["count"]) for e in items]
+    return [(e["source"], e["target"], float(e["weight"]), e["edge_count"]) for e in items]
 
 
 def compare_diff(label: str, got: dict, want: dict) -> None:
-    assert got["nodes_removed"] == want["nodes_removed"], label
-    assert got["nodes_added"] == want["nodes_added"], label
-    assert [c["node_id"] for c in got["nodes_changed"]] == [c["node_id"] for c in want["nodes_changed"]], label
-    for mine, theirs in zip(got["nodes_changed"], want["nodes_changed"]):
+    assert got["removed_node_ids"] == want["removed_node_ids"], label
+    assert got["added_node_ids"] == want["added_node_ids"], label
+    assert [c["node_id"] for c in got["changed_nodes"]] == [c["node_id"] for c in want["changed_nodes"]], label
+    for mine, theirs in zip(got["changed_nodes"], want["changed_nodes"]):
         assert mine["attributes_before"] == theirs["attributes_before"], (label, mine)
         assert mine["attributes_after"] == theirs["attributes_after"], (label, mine)
         assert mine["data_changed"] == theirs["data_changed"], (label, mine)
-    assert shape(got["edges_removed"]) == shape(want["edges_removed"]), label
-    assert shape(got["edges_added"]) == shape(want["edges_added"]), label
+    assert shape(got["removed_edges"]) == shape(want["removed_edges"]), label
+    assert shape(got["added_edges"]) == shape(want["added_edges"]), label
 
 
 @run_async
@@ -290,8 +298,8 @@ async def test_diff_matches_a_multiset_computation(binary, tmp_path):
             compare_diff(f"seed {seed}", full, want)
             # Node counts are of nodes; edge counts are of edges, parallel copies included.
             def count(k):
-                return sum(e["count"] for e in want[k]) if k.startswith("edges") else len(want[k])
-            assert full["counts"] == {k: count(k) for k in LISTS}, (full["counts"], seed)
+                return sum(e["edge_count"] for e in want[k]) if k.endswith("edges") else len(want[k])
+            assert full["counts"] == {COUNT_OF[k]: count(k) for k in LISTS}, (full["counts"], seed)
             assert full["identical"] == (not any(want[k] for k in LISTS))
 
             # A network and its whole copy, and a network and itself, are identical.

@@ -421,7 +421,7 @@ async def export_from_server(binary, tmp_path, nodes, edges, paths=()) -> Export
         await build_network(server, "net", nodes, edges)
         out = await server.ok("network_export", {"network_name": "net", "format": "cypher", "limit": 100000})
         assert out["status"] == "success" and out["format"] == "cypher", out
-        assert (out["nodes"], out["edges"]) == (len(nodes), len(edges)), out
+        assert (out["node_count"], out["edge_count"]) == (len(nodes), len(edges)), out
         held_nodes, held_edges = await read_network(server, "net")
         found = {}
         for source, target in paths:
@@ -493,9 +493,9 @@ def test_cypher_export_runs_in_falkordb(binary, tmp_path, falkordb_db):
             continue
         assert server["hops"] <= MAX_HOPS, f"{what}: pick a pair within {MAX_HOPS} hops"
         assert hops == server["hops"], f"{what}: FalkorDB {hops} hops ({node_paths}), server {server}"
-        assert server["path"] in node_paths and server["edge_ids"] in edge_paths, (what, server, edge_paths)
+        assert server["node_ids"] in node_paths and server["edge_ids"] in edge_paths, (what, server, edge_paths)
         if len(node_paths) == 1:
-            assert node_paths[0] == server["path"], what
+            assert node_paths[0] == server["node_ids"], what
         length = scalar(
             graph,
             "MATCH (a:Node {id: $s}), (b:Node {id: $t}) RETURN length(shortestPath((a)-[*]->(b)))",

@@ -108,7 +108,7 @@ async def test_dot_export_renders_with_graphviz(binary, tmp_path, dot_binary):
             [{"source": s, "target": t, "weight": w} for s, t, w in TRICKY_EDGES],
         )
         out = await server.ok("network_export", {"network_name": "dot", "format": "dot", "limit": 100000})
-        assert (out["status"], out["nodes"], out["edges"]) == ("success", len(TRICKY_IDS), len(TRICKY_EDGES)), out
+        assert (out["status"], out["node_count"], out["edge_count"]) == ("success", len(TRICKY_IDS), len(TRICKY_EDGES)), out
         document = out["content"]
         (tmp_path / "export.dot").write_text(document, encoding="utf-8")
 

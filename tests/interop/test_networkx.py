@@ -145,7 +145,7 @@ async def test_node_link_export_reads_back_in_networkx(binary, tmp_path):
         nodes = nodes_with_null()
         ids = await build_network(server, "nx", nodes, EDGES)
         out = await export(server, "nx", "node_link_json")
-        assert (out["nodes"], out["edges"], out["truncated"]) == (len(NODES), len(EDGES), False), out
+        assert (out["node_count"], out["edge_count"], out["truncated"]) == (len(NODES), len(EDGES), False), out
 
         document = json.loads(out["content"])
         assert document.get("directed") is True and document.get("multigraph") is True, {
@@ -163,7 +163,7 @@ async def test_graphml_export_reads_back_in_networkx(binary, tmp_path):
         await require_tools(server, "network_export")
         ids = await build_network(server, "nx", NODES, EDGES)
         out = await export(server, "nx", "graphml")
-        assert (out["nodes"], out["edges"], out["truncated"]) == (len(NODES), len(EDGES), False), out
+        assert (out["node_count"], out["edge_count"], out["truncated"]) == (len(NODES), len(EDGES), False), out
 
         path = tmp_path / "export.graphml"
         path.write_text(out["content"], encoding="utf-8")
@@ -228,7 +228,7 @@ async def test_subgraph_export_reads_back_in_networkx(binary, tmp_path):
             got = nx.node_link_graph(json.loads(out["content"]), edges="edges")
             want = induced(selected)
             assert_same_graph(got, want)
-            assert (out["nodes"], out["edges"], out["truncated"]) == (
+            assert (out["node_count"], out["edge_count"], out["truncated"]) == (
                 want.number_of_nodes(),
                 want.number_of_edges(),
                 False,
@@ -237,7 +237,7 @@ async def test_subgraph_export_reads_back_in_networkx(binary, tmp_path):
         out = await export(server, "nx", "node_link_json", nodes=["alpha"], direction="both", limit=2)
         got = nx.node_link_graph(json.loads(out["content"]), edges="edges")
         assert out["truncated"] is True, out
-        assert out["nodes"] == got.number_of_nodes() == 2, out
+        assert out["node_count"] == got.number_of_nodes() == 2, out
         assert "alpha" in got, "the start node must be kept when the export is cut"
         assert set(got.nodes) <= {"alpha", "ünïcødé ✓", "日本語"}
         assert_same_graph(got, induced(set(got.nodes)))
@@ -282,11 +282,11 @@ def as_ours(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
 async def import_and_compare(server, name: str, fmt: str, content: str, g: nx.MultiDiGraph) -> dict:
     imported = await server.ok("network_import", {"network_name": name, "format": fmt, "content": content})
     assert imported["status"] == "success" and imported["network_name"] == name, imported
-    assert (imported["nodes_created"], imported["edges_created"]) == (g.number_of_nodes(), g.number_of_edges()), (
+    assert (imported["created_node_count"], imported["created_edge_count"]) == (g.number_of_nodes(), g.number_of_edges()), (
         imported
     )
     assert (imported["node_count"], imported["edge_count"]) == (g.number_of_nodes(), g.number_of_edges()), imported
-    assert imported["nodes_existing"] == 0, imported
+    assert imported["existing_node_count"] == 0, imported
 
     got = await our_network_as_graph(server, name)
     want = as_ours(g)
@@ -337,7 +337,7 @@ async def test_import_merge_counts_existing_nodes(binary, tmp_path):
                 "mode": "merge",
             },
         )
-        assert (merged["nodes_created"], merged["nodes_existing"], merged["edges_created"]) == (1, 1, 2), merged
+        assert (merged["created_node_count"], merged["existing_node_count"], merged["created_edge_count"]) == (1, 1, 2), merged
         assert (merged["node_count"], merged["edge_count"]) == (2, 2), merged
         nodes, edges = await read_network(server, "m")
         assert list(nodes) == ["alpha", "beta"]
@@ -421,7 +421,7 @@ async def test_edge_list_csv_reads_with_the_csv_module(binary, tmp_path):
         imported = await server.ok(
             "network_import", {"network_name": "from_csv", "format": "edge_list_csv", "content": buffer.getvalue()}
         )
-        assert (imported["nodes_created"], imported["edges_created"]) == (3, 3), imported
+        assert (imported["created_node_count"], imported["created_edge_count"]) == (3, 3), imported
         _, edges = await read_network(server, "from_csv")
         # An empty cell is no attribute (or an empty string: either reads the same).
         assert sorted(

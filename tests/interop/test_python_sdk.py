@@ -443,7 +443,7 @@ async def test_delete_needs_confirmation(binary, tmp_path):
         )
 
         again = await server.ok("network_delete", {"network_name": "module_deps", "confirm": True})
-        assert (again["status"], again["deleted"], again["nodes"], again["edges"]) == ("success", False, 0, 0)
+        assert (again["status"], again["deleted"], again["node_count"], again["edge_count"]) == ("success", False, 0, 0)
 
 
 # --- logging and the wire --------------------------------------------------------------

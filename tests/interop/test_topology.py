@@ -148,7 +148,7 @@ async def check_transitive_reduction(server, name: str, g: nx.MultiDiGraph, edge
 async def check_dominators(server, name: str, g: nx.MultiDiGraph, root: str) -> None:
     theirs = {v: d for v, d in nx.immediate_dominators(g, root).items() if v != root}
     got = await structure(server, name, "dominators", "dominators", root=root)
-    mine = {e["node_id"]: e["immediate_dominator"] for e in got}
+    mine = {e["node_id"]: e["dominator"] for e in got}
     assert mine == theirs, f"{name} from {root}: ours {mine}, NetworkX {theirs}"
     order = list(g.nodes)
     listed = [order.index(e["node_id"]) for e in got]
@@ -257,7 +257,7 @@ async def test_a_cyclic_network_has_no_transitive_reduction(binary, tmp_path):
             refused = await server.err(
                 "network_structure", {"network_name": name, "method": "redundant_edges"}, "cycle_detected"
             )
-            cycle = refused["cycle"]  # a witness: each node has an edge to the next, the last to the first
+            cycle = refused["cycle_node_ids"]  # a witness: each node has an edge to the next, the last to the first
             assert cycle and all(g.has_edge(cycle[k], cycle[(k + 1) % len(cycle)]) for k in range(len(cycle))), cycle
             await server.err(
                 "network_copy",

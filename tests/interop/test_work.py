@@ -77,7 +77,7 @@ async def test_a_subscribed_worker_hears_of_newly_ready_work(binary, tmp_path):
             assert [t["node_id"] for t in first["claimed"]] == ["design"], first
             waiting = await bob.ok("network_claim_ready", {"network_name": "plan", "worker": "bob"})
             assert waiting["claimed"] == [] and waiting["finished"] is False, waiting
-            assert waiting["waiting"]["claimed"] == 1, waiting
+            assert waiting["waiting"]["claimed_count"] == 1, waiting
 
             # A claim makes no task ready: bob is not woken for it.
             await anyio.sleep(0.5)
@@ -91,9 +91,9 @@ async def test_a_subscribed_worker_hears_of_newly_ready_work(binary, tmp_path):
 
             read = await bob.session.read_resource(READY_URI)
             progress = json.loads(read.contents[0].text)
-            assert (progress["done"], progress["ready"], progress["blocked"]) == (1, 2, 1), progress
+            assert (progress["done_count"], progress["ready_count"], progress["blocked_count"]) == (1, 2, 1), progress
 
-            mine = await bob.ok("network_claim_ready", {"network_name": "plan", "worker": "bob", "count": 5})
+            mine = await bob.ok("network_claim_ready", {"network_name": "plan", "worker": "bob", "limit": 5})
             assert [t["node_id"] for t in mine["claimed"]] == ["build", "docs"], mine
 
             # Only the holder may complete; the error names the holder.

@@ -199,7 +199,7 @@ fn components_are_listed_as_groups() {
         json!([{"size": 2, "node_ids": ["a", "b"]}])
     );
     assert_eq!(
-        (&strong["total"], &strong["all_groups"]),
+        (&strong["total"], &strong["group_count"]),
         (&json!(1), &json!(8))
     );
     let cut = call(

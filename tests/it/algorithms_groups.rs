@@ -318,7 +318,7 @@ fn search_finds_substrings_and_typos_best_first() {
     )
     .unwrap();
     assert_eq!(fuzzy["matches"][0]["node_id"], "deploy-database", "{fuzzy}");
-    assert!(fuzzy["matches"][0]["distance"].as_u64().unwrap() <= 2);
+    assert!(fuzzy["matches"][0]["edit_distance"].as_u64().unwrap() <= 2);
     // A swap of two adjacent letters is one edit: within the default bound of
     // a 5-character query.
     let swapped = call(
@@ -328,7 +328,7 @@ fn search_finds_substrings_and_typos_best_first() {
     )
     .unwrap();
     assert_eq!(swapped["matches"][0]["node_id"], "write-tests", "{swapped}");
-    assert_eq!(swapped["matches"][0]["distance"], 1, "{swapped}");
+    assert_eq!(swapped["matches"][0]["edit_distance"], 1, "{swapped}");
     // Two changed letters are past that bound, and the answer says how to look further.
     let far = call(
         &server,
@@ -439,11 +439,11 @@ fn a_copy_is_atomic_and_a_diff_pages_through_every_change_once() {
     loop {
         let page = call(&server, "network_diff", args_page.clone()).unwrap();
         let on_page: usize = [
-            "nodes_removed",
-            "nodes_added",
-            "nodes_changed",
-            "edges_removed",
-            "edges_added",
+            "removed_node_ids",
+            "added_node_ids",
+            "changed_nodes",
+            "removed_edges",
+            "added_edges",
         ]
         .iter()
         .map(|k| page[k].as_array().unwrap().len())
@@ -458,7 +458,7 @@ fn a_copy_is_atomic_and_a_diff_pages_through_every_change_once() {
     // c removed with its 3 edges; e added with 1 edge; a changed.
     assert_eq!(
         counts,
-        json!({"nodes_removed": 1, "nodes_added": 1, "nodes_changed": 1, "edges_removed": 3, "edges_added": 1})
+        json!({"removed_node_count": 1, "added_node_count": 1, "changed_node_count": 1, "removed_edge_count": 3, "added_edge_count": 1})
     );
     assert_eq!(
         changes,

@@ -32,7 +32,7 @@ fn eight_writers_and_four_readers_lose_nothing() {
                         .dispatch(Call::new("network_add_edges", json!({"network_name": "shared", "edges": edges, "create_missing_nodes": true})))
                         .unwrap()
                         .unwrap();
-                    assert_eq!(out["created"], 10);
+                    assert_eq!(out["created_count"], 10);
                     // Single calls on the writer's own network.
                     server.dispatch(Call::new("network_add_node", json!({"network_name": format!("w{w}"), "node_id": format!("n{r}")}))).unwrap().unwrap();
                     if r > 0 {
@@ -58,8 +58,10 @@ fn eight_writers_and_four_readers_lose_nothing() {
                         .unwrap()
                         .unwrap();
                     // Batches are atomic: every batch brings 2 nodes and 10 edges together.
-                    let (nodes, edges) =
-                        (d["nodes"].as_u64().unwrap(), d["edges"].as_u64().unwrap());
+                    let (nodes, edges) = (
+                        d["node_count"].as_u64().unwrap(),
+                        d["edge_count"].as_u64().unwrap(),
+                    );
                     assert_eq!(
                         nodes * 5,
                         edges,
@@ -82,7 +84,7 @@ fn eight_writers_and_four_readers_lose_nothing() {
                     ))
                     .unwrap()
                     .unwrap();
-                if d["edges"].as_u64().unwrap() == (8 * ROUNDS * 10) as u64 {
+                if d["edge_count"].as_u64().unwrap() == (8 * ROUNDS * 10) as u64 {
                     break;
                 }
                 std::thread::yield_now();

@@ -146,7 +146,7 @@ fn state_survives_a_clean_restart_and_a_crash() {
     let described = s
         .call("network_describe", json!({"network_name": "plan"}))
         .unwrap();
-    assert_eq!(described["edges"], 3);
+    assert_eq!(described["edge_count"], 3);
     assert_eq!(described["description"], "kept");
     s.kill();
     let _ = std::fs::remove_dir_all(&dir);
@@ -503,8 +503,8 @@ fn dry_run_reports_and_changes_nothing() {
     assert_eq!(
         (
             would["dry_run"].as_bool(),
-            would["created"].as_u64(),
-            would["created_nodes"].as_u64()
+            would["created_count"].as_u64(),
+            would["created_node_count"].as_u64()
         ),
         (Some(true), Some(1), Some(1))
     );
@@ -528,7 +528,7 @@ fn dry_run_reports_and_changes_nothing() {
     assert_eq!(node_ids(&mut s, "p"), ["a"]);
     assert_eq!(
         s.call("network_describe", json!({"network_name": "p"}))
-            .unwrap()["edges"],
+            .unwrap()["edge_count"],
         0
     );
     s.kill();
@@ -589,7 +589,7 @@ fn a_copy_survives_a_crash_and_a_snapshot_with_its_edge_ids() {
             json!({"network_name": "plan", "edge_id": 0}),
         )
         .unwrap();
-    assert_eq!(removed["count"], 1, "{removed}");
+    assert_eq!(removed["removed_count"], 1, "{removed}");
     let copy = s
         .call(
             "network_copy",

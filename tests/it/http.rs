@@ -460,7 +460,7 @@ fn readiness_waits_for_durable_recovery() {
     );
     let mut session = Session::open(&server, None);
     let listed = session.tool("network_list", json!({}));
-    assert_eq!(listed["networks"][0]["nodes"], records, "{listed}");
+    assert_eq!(listed["networks"][0]["node_count"], records, "{listed}");
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -116,7 +116,10 @@ fn copies_and_imports_past_the_server_wide_bound_are_refused_and_make_nothing() 
         json!({"network_name": "first"}),
     )
     .unwrap();
-    assert_eq!(first["nodes"], 1_000, "the refused merge added nothing");
+    assert_eq!(
+        first["node_count"], 1_000,
+        "the refused merge added nothing"
+    );
     // A small part still fits, and room comes back when a network goes.
     dispatch(
         &server,

@@ -39,5 +39,6 @@ mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
 mod versions;
+mod vocabulary;
 mod work;
 mod work_model;

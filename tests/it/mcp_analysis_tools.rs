@@ -47,7 +47,7 @@ async fn the_planning_flow() {
         ]
     );
     assert_eq!(
-        strings(&order["order"]),
+        strings(&order["node_ids"]),
         ["schema", "api", "ui", "tests", "docs", "ship"]
     );
     assert_eq!(order["layer_count"], 4);
@@ -58,7 +58,7 @@ async fn the_planning_flow() {
         json!({"network_name": "release"}),
     )
     .await;
-    assert_eq!(strings(&forward["order"])[0], "ship");
+    assert_eq!(strings(&forward["node_ids"])[0], "ship");
 
     let ready = ok(
         &client,
@@ -67,7 +67,7 @@ async fn the_planning_flow() {
     )
     .await;
     assert_eq!(strings(&ready["ready"]), ["schema"]);
-    assert_eq!(ready["blocked_total"], 5);
+    assert_eq!(ready["blocked_count"], 5);
     ok(
         &client,
         "network_update_node",
@@ -81,7 +81,7 @@ async fn the_planning_flow() {
     )
     .await;
     assert_eq!(strings(&ready["ready"]), ["ui", "docs"]);
-    assert_eq!(ready["done_total"], 2);
+    assert_eq!(ready["done_count"], 2);
     let tests_blocked = ready["blocked"]
         .as_array()
         .unwrap()
@@ -97,10 +97,10 @@ async fn the_planning_flow() {
     )
     .await;
     assert_eq!(
-        strings(&critical["path"]),
+        strings(&critical["node_ids"]),
         ["ship", "tests", "api", "schema"]
     );
-    assert_eq!(critical["length"], 6.0);
+    assert_eq!(critical["total_weight"], 6.0);
     assert_eq!(critical["hops"], 3);
 
     let impact = ok(
@@ -113,12 +113,7 @@ async fn the_planning_flow() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|n| {
-            (
-                n["node_id"].as_str().unwrap(),
-                n["distance"].as_u64().unwrap(),
-            )
-        })
+        .map(|n| (n["node_id"].as_str().unwrap(), n["depth"].as_u64().unwrap()))
         .collect();
     assert_eq!(affected, [("tests", 1), ("docs", 1), ("ship", 2)]);
     let needs = ok(
@@ -136,7 +131,10 @@ async fn the_planning_flow() {
     )
     .await;
     assert_eq!(path["found"], true);
-    assert_eq!(strings(&path["path"]), ["ship", "tests", "ui", "schema"]);
+    assert_eq!(
+        strings(&path["node_ids"]),
+        ["ship", "tests", "ui", "schema"]
+    );
     assert_eq!(path["total_weight"], 4.0);
     assert_eq!(path["edge_ids"].as_array().unwrap().len(), 3);
     let hops = ok(
@@ -153,12 +151,12 @@ async fn the_planning_flow() {
     )
     .await;
     assert_eq!(none["found"], false);
-    assert_eq!(none["path"], json!([]));
+    assert_eq!(none["node_ids"], json!([]));
 
     let walk = ok(
         &client,
         "network_traverse",
-        json!({"network_name": "release", "start_nodes": ["ship"], "max_depth": 1}),
+        json!({"network_name": "release", "start_node_ids": ["ship"], "max_depth": 1}),
     )
     .await;
     assert_eq!(
@@ -177,7 +175,10 @@ async fn the_planning_flow() {
     )
     .await;
     assert_eq!(
-        (described["nodes"].as_u64(), described["edges"].as_u64()),
+        (
+            described["node_count"].as_u64(),
+            described["edge_count"].as_u64()
+        ),
         (Some(6), Some(7))
     );
     assert_eq!(described["is_dag"], true);
@@ -235,7 +236,7 @@ async fn a_cyclic_plan_names_a_real_cycle() {
             "cycle_detected",
         )
         .await;
-        let cycle = strings(&e["cycle"]);
+        let cycle = strings(&e["cycle_node_ids"]);
         assert_real_cycle(&cycle, &edges);
         assert!(e["error"].as_str().unwrap().contains(" -> "));
     }
@@ -247,7 +248,7 @@ async fn a_cyclic_plan_names_a_real_cycle() {
     .await;
     assert_eq!(cycles["total"], 1);
     assert_eq!(cycles["groups"][0]["size"], 6);
-    assert_real_cycle(&strings(&cycles["groups"][0]["cycle"]), &edges);
+    assert_real_cycle(&strings(&cycles["groups"][0]["cycle_node_ids"]), &edges);
 }
 
 #[tokio::test]
@@ -274,14 +275,14 @@ async fn negative_cycle_is_an_error_and_bad_arguments_are_caught() {
     err(
         &client,
         "network_traverse",
-        json!({"network_name": "n", "start_nodes": []}),
+        json!({"network_name": "n", "start_node_ids": []}),
         "invalid_value",
     )
     .await;
     err(
         &client,
         "network_traverse",
-        json!({"network_name": "n", "start_nodes": ["zz"]}),
+        json!({"network_name": "n", "start_node_ids": ["zz"]}),
         "node_not_found",
     )
     .await;
@@ -350,7 +351,7 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
         json!({"network_name": "big", "limit": limit}),
     )
     .await;
-    assert_eq!(topo["order"].as_array().unwrap().len(), limit);
+    assert_eq!(topo["node_ids"].as_array().unwrap().len(), limit);
     assert_eq!(
         topo["layers"]
             .as_array()
@@ -373,7 +374,7 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
     let walk = ok(
         &client,
         "network_traverse",
-        json!({"network_name": "big", "start_nodes": ["n0"], "direction": "in", "limit": limit}),
+        json!({"network_name": "big", "start_node_ids": ["n0"], "direction": "in", "limit": limit}),
     )
     .await;
     assert_eq!(walk["visited"].as_array().unwrap().len(), limit);
@@ -386,7 +387,7 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
     .await;
     assert_eq!(strings(&ready["ready"]), ["n0"]);
     assert_eq!(ready["blocked"].as_array().unwrap().len(), 3);
-    assert_eq!(ready["blocked_total"], 29_999);
+    assert_eq!(ready["blocked_count"], 29_999);
     let described = ok(
         &client,
         "network_describe",
@@ -401,7 +402,7 @@ async fn every_analysis_answer_stays_within_its_limit_on_a_large_network() {
         json!({"network_name": "big", "limit": 5}),
     )
     .await;
-    assert!(critical["path"].as_array().unwrap().len() <= 5);
+    assert!(critical["node_ids"].as_array().unwrap().len() <= 5);
     let nodes = ok(
         &client,
         "network_list_nodes",
@@ -486,7 +487,7 @@ async fn every_unknown_id_of_a_list_is_named_with_its_suggestions() {
     let e = err(
         &client,
         "network_traverse",
-        json!({"network_name": "release", "start_nodes": ["uii", "dcos"]}),
+        json!({"network_name": "release", "start_node_ids": ["uii", "dcos"]}),
         "node_not_found",
     )
     .await;
@@ -494,7 +495,7 @@ async fn every_unknown_id_of_a_list_is_named_with_its_suggestions() {
     let e = err(
         &client,
         "network_export",
-        json!({"network_name": "release", "format": "mermaid", "nodes": ["schemaa", "apii"]}),
+        json!({"network_name": "release", "format": "mermaid", "node_ids": ["schemaa", "apii"]}),
         "node_not_found",
     )
     .await;
@@ -526,7 +527,7 @@ async fn many_unknown_ids_give_a_bounded_error() {
     .await;
     assert_eq!(e["missing"].as_array().unwrap().len(), 20, "{e}");
     assert_eq!(e["missing_truncated"], true);
-    assert_eq!(e["missing_total"], 5000);
+    assert_eq!(e["missing_count"], 5000);
     assert!(
         e["error"].as_str().unwrap().starts_with("5000 ids of done"),
         "{e}"

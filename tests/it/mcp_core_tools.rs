@@ -346,11 +346,11 @@ async fn registry_tools_create_list_delete() {
     assert_eq!(list["total"], 2);
     assert_eq!(
         list["networks"][0],
-        json!({"name": "a", "nodes": 1, "edges": 0, "version": 1})
+        json!({"name": "a", "node_count": 1, "edge_count": 0, "version": 1})
     );
     assert_eq!(
         list["networks"][1],
-        json!({"name": "b", "description": "second", "nodes": 0, "edges": 0, "version": 1})
+        json!({"name": "b", "description": "second", "node_count": 0, "edge_count": 0, "version": 1})
     );
     let limited = ok(&client, "network_list", json!({"limit": 1})).await;
     assert_eq!(limited["networks"].as_array().unwrap().len(), 1);
@@ -371,7 +371,7 @@ async fn registry_tools_create_list_delete() {
     )
     .await;
     assert_eq!(deleted["deleted"], true);
-    assert_eq!(deleted["nodes"], 1);
+    assert_eq!(deleted["node_count"], 1);
     let again = ok(
         &client,
         "network_delete",

@@ -84,7 +84,7 @@ async fn get_update_and_remove_nodes() {
         json!({"network_name": "plan", "node_id": "build", "confirm": true}),
     )
     .await;
-    assert_eq!(removed["removed_edges"], 2);
+    assert_eq!(removed["removed_edge_count"], 2);
     let net = registry.get("plan").unwrap();
     assert_eq!((net.read().node_count(), net.read().edge_count()), (3, 1));
 }
@@ -105,7 +105,7 @@ async fn remove_edges_by_id_and_by_endpoints() {
         json!({"network_name": "plan", "source": "ship", "target": "test"}),
     )
     .await;
-    assert_eq!(by_pair["count"], 2);
+    assert_eq!(by_pair["removed_count"], 2);
     assert_eq!(by_pair["removed"][1]["edge_id"], extra["edge_id"]);
     let first = ok(
         &client,
@@ -120,7 +120,7 @@ async fn remove_edges_by_id_and_by_endpoints() {
         json!({"network_name": "plan", "edge_id": id}),
     )
     .await;
-    assert_eq!(by_id["count"], 1);
+    assert_eq!(by_id["removed_count"], 1);
     err(
         &client,
         "network_remove_edge",
@@ -272,15 +272,18 @@ async fn a_bad_batch_item_leaves_the_network_exactly_as_before() {
     let ok_batch = ok(&client, "network_add_edges", json!({"network_name": "plan", "edges": [{"source": "ship", "target": "qa"}, {"source": "qa", "target": "test"}], "create_missing_nodes": true, "include_ids": true})).await;
     assert_eq!(
         (
-            ok_batch["created"].as_u64(),
-            ok_batch["created_nodes"].as_u64()
+            ok_batch["created_count"].as_u64(),
+            ok_batch["created_node_count"].as_u64()
         ),
         (Some(2), Some(1))
     );
     assert_eq!(ok_batch["edge_ids"].as_array().unwrap().len(), 2);
     let dup = ok(&client, "network_add_nodes", json!({"network_name": "plan", "nodes": [{"node_id": "ship"}, {"node_id": "new"}, {"node_id": "new"}], "include_items": true})).await;
     assert_eq!(
-        (dup["created"].as_u64(), dup["duplicates"].as_u64()),
+        (
+            dup["created_count"].as_u64(),
+            dup["duplicate_count"].as_u64()
+        ),
         (Some(1), Some(2))
     );
     assert_eq!(
@@ -303,11 +306,14 @@ async fn update_nodes_marks_many_done_in_one_atomic_call() {
         {"node_id": "ship", "data": {"note": "go"}, "attributes": {"status": "todo"}, "mode": "replace"}
     ]});
     let out = ok(&client, "network_update_nodes", done.clone()).await;
-    assert_eq!((&out["changed"], &out["unchanged"]), (&json!(3), &json!(0)));
+    assert_eq!(
+        (&out["changed_count"], &out["unchanged_count"]),
+        (&json!(3), &json!(0))
+    );
     // Idempotent: the same call again changes nothing.
     let again = ok(&client, "network_update_nodes", done).await;
     assert_eq!(
-        (&again["changed"], &again["unchanged"]),
+        (&again["changed_count"], &again["unchanged_count"]),
         (&json!(0), &json!(3))
     );
     let ship = ok(

@@ -32,7 +32,7 @@ async fn export_gives_the_document_with_counts_and_a_resource_uri() {
     )
     .await;
     assert_eq!(
-        (&out["nodes"], &out["edges"], &out["truncated"]),
+        (&out["node_count"], &out["edge_count"], &out["truncated"]),
         (&json!(5), &json!(5), &json!(false))
     );
     assert_eq!(out["resource_uri"], "network://release/export/mermaid");
@@ -49,16 +49,16 @@ async fn export_of_a_neighbourhood_keeps_only_the_edges_among_its_nodes() {
     let out = ok(
         &client,
         "network_export",
-        json!({"network_name": "release", "format": "edge_list_csv", "nodes": ["api"], "direction": "in", "depth": 2}),
+        json!({"network_name": "release", "format": "edge_list_csv", "node_ids": ["api"], "direction": "in", "depth": 2}),
     )
     .await;
     // api, then what depends on it: tests (1), ship (2).
-    assert_eq!(out["nodes"], 3);
-    assert_eq!(out["total_nodes"], 3);
+    assert_eq!(out["node_count"], 3);
+    assert_eq!(out["selected_node_count"], 3);
     let content = out["content"].as_str().unwrap();
     let rows: Vec<&str> = content.lines().skip(1).collect();
     assert_eq!(rows, ["tests,api,1.0,2", "ship,tests,1.0,4"], "{content}");
-    assert_eq!(out["edges"], 2);
+    assert_eq!(out["edge_count"], 2);
 }
 
 #[tokio::test]
@@ -72,7 +72,10 @@ async fn a_limit_truncates_the_export_and_says_where_the_rest_is() {
     )
     .await;
     assert_eq!(out["truncated"], true);
-    assert_eq!((&out["nodes"], &out["total_nodes"]), (&json!(2), &json!(5)));
+    assert_eq!(
+        (&out["node_count"], &out["selected_node_count"]),
+        (&json!(2), &json!(5))
+    );
     let doc: Value = serde_json::from_str(out["content"].as_str().unwrap()).unwrap();
     assert_eq!(doc["nodes"].as_array().unwrap().len(), 2);
     assert!(
@@ -98,7 +101,7 @@ async fn export_errors_name_the_problem() {
     err(
         &client,
         "network_export",
-        json!({"network_name": "release", "format": "dot", "nodes": ["aip"]}),
+        json!({"network_name": "release", "format": "dot", "node_ids": ["aip"]}),
         "node_not_found",
     )
     .await;
@@ -135,7 +138,7 @@ async fn import_round_trips_every_importable_format() {
             json!({"network_name": name, "format": format, "content": doc["content"]}),
         )
         .await;
-        assert_eq!(imported["edges_created"], 5, "{format}");
+        assert_eq!(imported["created_edge_count"], 5, "{format}");
         assert_eq!(imported["node_count"], 5, "{format}");
         let copy = ok(&client, "network_list_edges", json!({"network_name": name})).await;
         let pairs = |v: &Value| -> Vec<(String, String, f64)> {
@@ -204,9 +207,9 @@ async fn merge_keeps_existing_nodes_and_create_refuses_a_taken_name() {
     .await;
     assert_eq!(
         (
-            &merged["nodes_created"],
-            &merged["nodes_existing"],
-            &merged["edges_created"]
+            &merged["created_node_count"],
+            &merged["existing_node_count"],
+            &merged["created_edge_count"]
         ),
         (&json!(1), &json!(1), &json!(1))
     );
@@ -289,8 +292,8 @@ fn load_preloads_networks_from_files_at_startup() {
     let listed = lines.iter().find(|l| l["id"] == 2).expect("answer");
     let networks = &listed["result"]["structuredContent"]["networks"];
     assert_eq!(networks[0]["name"], "deps", "{listed}");
-    assert_eq!(networks[0]["nodes"], 3);
-    assert_eq!(networks[0]["edges"], 2);
+    assert_eq!(networks[0]["node_count"], 3);
+    assert_eq!(networks[0]["edge_count"], 2);
 
     // A file that does not parse stops the server with a message, before serving.
     std::fs::write(&csv, "source,target,weight\ncli,agents,heavy\n").unwrap();

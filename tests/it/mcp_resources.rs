@@ -138,8 +138,8 @@ async fn each_network_is_a_resource_with_a_summary_and_export_templates() {
     let (body, mime) = text(&read.contents[0]);
     assert_eq!(mime, Some("application/json"));
     let summary: Value = serde_json::from_str(body).unwrap();
-    assert_eq!(summary["nodes"], 3);
-    assert_eq!(summary["edges"], 2);
+    assert_eq!(summary["node_count"], 3);
+    assert_eq!(summary["edge_count"], 2);
     assert_eq!(summary["is_dag"], true);
     assert_eq!(
         summary["exports"]["graphml"],
@@ -465,7 +465,7 @@ async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
     )
     .await;
     assert_eq!(out["mode"], "full");
-    assert_eq!(out["nodes_drawn"], 4);
+    assert_eq!(out["drawn_node_count"], 4);
     assert_eq!(out["ui_resource_uri"], uri);
     assert_eq!(out["summary"]["is_dag"], false);
     let view = &out["view"];
@@ -488,7 +488,7 @@ async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
     )
     .await;
     assert_eq!(focus["mode"], "focus");
-    assert_eq!(focus["nodes_drawn"], 2);
+    assert_eq!(focus["drawn_node_count"], 2);
 }
 
 #[tokio::test]

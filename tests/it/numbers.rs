@@ -38,8 +38,8 @@ fn base(tool: &str) -> Value {
         "network_get_neighbors" | "network_descendants" | "network_ancestors" => {
             json!({"node_id": "a"})
         }
-        "network_traverse" => json!({"start_nodes": ["a"]}),
-        "network_export" => json!({"format": "mermaid", "nodes": ["a"]}),
+        "network_traverse" => json!({"start_node_ids": ["a"]}),
+        "network_export" => json!({"format": "mermaid", "node_ids": ["a"]}),
         "network_visualize" => json!({"node_id": "a"}),
         _ => json!({}),
     };
@@ -187,7 +187,7 @@ fn imported_integers_past_64_bits_keep_their_exact_text() {
             .unwrap()
             .unwrap();
         assert_eq!(
-            (&out["nodes_created"], &out["edges_created"]),
+            (&out["created_node_count"], &out["created_edge_count"]),
             (&json!(2), &json!(1)),
             "{format}: two nodes, not one"
         );

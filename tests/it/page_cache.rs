@@ -98,11 +98,11 @@ fn all_pages(
 }
 
 const DIFF_LISTS: &[&str] = &[
-    "nodes_removed",
-    "nodes_added",
-    "nodes_changed",
-    "edges_removed",
-    "edges_added",
+    "removed_node_ids",
+    "added_node_ids",
+    "changed_nodes",
+    "removed_edges",
+    "added_edges",
 ];
 
 #[test]
@@ -177,8 +177,8 @@ fn a_change_between_pages_is_never_answered_from_the_old_state() {
     let (fresh, _) = page(&server, "network_diff", &args);
     assert_eq!(server.answers_computed(), 2);
     assert_eq!(
-        fresh["counts"]["nodes_added"],
-        json!(first["counts"]["nodes_added"].as_u64().unwrap() + 1)
+        fresh["counts"]["added_node_count"],
+        json!(first["counts"]["added_node_count"].as_u64().unwrap() + 1)
     );
     // The answer about the old state was dropped when the new one was kept.
     assert_eq!(server.answers_held().1, 1);
@@ -200,8 +200,8 @@ fn a_change_between_pages_is_never_answered_from_the_old_state() {
     let (after, _) = page(&server, "network_diff", &args);
     assert_eq!(server.answers_computed(), 3);
     assert_eq!(
-        after["counts"]["nodes_removed"],
-        json!(first["counts"]["nodes_removed"].as_u64().unwrap() + 1)
+        after["counts"]["removed_node_count"],
+        json!(first["counts"]["removed_node_count"].as_u64().unwrap() + 1)
     );
 }
 

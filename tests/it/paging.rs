@@ -79,9 +79,9 @@ fn lists(tool: &str) -> &'static [&'static str] {
     match tool {
         "network_traverse" => &["visited"],
         "network_descendants" | "network_ancestors" | "network_list_nodes" => &["nodes"],
-        "network_topological_sort" => &["order", "layers"],
+        "network_topological_sort" => &["node_ids", "layers"],
         "network_find_cycles" => &["groups"],
-        "network_critical_path" => &["path", "edge_ids"],
+        "network_critical_path" => &["node_ids", "edge_ids"],
         "network_ready_nodes" => &["ready"],
         "network_get_neighbors" => &["neighbors", "edges"],
         "network_list_edges" => &["edges"],
@@ -91,11 +91,11 @@ fn lists(tool: &str) -> &'static [&'static str] {
         "network_structure" => &["edges", "node_ids", "dominators"],
         "network_search" => &["matches"],
         "network_diff" => &[
-            "nodes_removed",
-            "nodes_added",
-            "nodes_changed",
-            "edges_removed",
-            "edges_added",
+            "removed_node_ids",
+            "added_node_ids",
+            "changed_nodes",
+            "removed_edges",
+            "added_edges",
         ],
         other => panic!("{other} is not paged"),
     }
@@ -157,7 +157,14 @@ fn paged(server: &NetworksServer, tool: &str, args: &Value, limit: usize) -> Res
             .is_none_or(|m| !m.contains("cursor")),
         "{tool}: {page}"
     );
-    for key in ["truncated", "next_cursor", "more", "count", "first_layer"] {
+    for key in [
+        "truncated",
+        "next_cursor",
+        "more",
+        "count",
+        "visited_count",
+        "first_layer",
+    ] {
         if let Some(object) = joined.as_object_mut() {
             object.remove(key);
         }
@@ -169,12 +176,12 @@ fn calls() -> Vec<(&'static str, Value, usize)> {
     vec![
         (
             "network_traverse",
-            json!({"start_nodes": ["n0", "n1"], "direction": "both"}),
+            json!({"start_node_ids": ["n0", "n1"], "direction": "both"}),
             10_000,
         ),
         (
             "network_traverse",
-            json!({"start_nodes": ["n2"], "order": "dfs"}),
+            json!({"start_node_ids": ["n2"], "order": "dfs"}),
             10_000,
         ),
         ("network_descendants", json!({"node_id": "n0"}), 10_000),
@@ -456,10 +463,10 @@ fn a_group_cut_at_max_nodes_per_group_says_how_to_see_more() {
     .unwrap();
     let group = &out["groups"][0];
     assert_eq!(
-        (&group["size"], &group["cycle_length"]),
+        (&group["size"], &group["cycle_node_count"]),
         (&json!(5), &json!(5))
     );
-    assert_eq!(group["nodes"].as_array().unwrap().len(), 2);
+    assert_eq!(group["node_ids"].as_array().unwrap().len(), 2);
     assert_eq!(out["truncated"], false, "one page holds the one group");
     assert!(
         out["more"]
@@ -473,7 +480,7 @@ fn a_group_cut_at_max_nodes_per_group_says_how_to_see_more() {
 /// Every paged tool, with arguments whose answer needs more than one page of 1.
 fn first_pages() -> Vec<(&'static str, Value)> {
     vec![
-        ("network_traverse", json!({"start_nodes": ["n0"]})),
+        ("network_traverse", json!({"start_node_ids": ["n0"]})),
         ("network_descendants", json!({"node_id": "n0"})),
         ("network_ancestors", json!({"node_id": "n4"})),
         ("network_topological_sort", json!({})),

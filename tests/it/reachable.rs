@@ -105,7 +105,7 @@ fn all_members(
     let group = &first["groups"][0];
     let size = group["size"].as_u64().unwrap() as usize;
     let mut members = strings(&group[field]);
-    let mut cycle = group.get("cycle").map(strings).unwrap_or_default();
+    let mut cycle = group.get("cycle_node_ids").map(strings).unwrap_or_default();
     let mut token = group["members_page"].as_str().map(String::from);
     let more = first["more"].as_str().unwrap_or_default();
     if token.is_some() {
@@ -121,7 +121,12 @@ fn all_members(
         assert_eq!(groups[0]["size"], size);
         assert!(page.get("next_cursor").is_none());
         members.extend(strings(&groups[0][field]));
-        cycle.extend(groups[0].get("cycle").map(strings).unwrap_or_default());
+        cycle.extend(
+            groups[0]
+                .get("cycle_node_ids")
+                .map(strings)
+                .unwrap_or_default(),
+        );
         token = groups[0]["members_page"].as_str().map(String::from);
         assert_eq!(page["truncated"], token.is_some(), "{}", page["more"]);
         if token.is_some() {
@@ -188,7 +193,7 @@ fn a_strong_component_larger_than_the_largest_page_lists_its_members_and_cycle()
     for per_group in [MAX_GROUP, 4_000] {
         let args = json!({"network_name": "deps", "max_nodes_per_group": per_group});
         let (size, members, witness, _) =
-            all_members(&server, "network_find_cycles", args, "nodes");
+            all_members(&server, "network_find_cycles", args, "node_ids");
         assert_eq!(size, 10_500);
         assert_each_once(&members, &cycle);
         assert_eq!(witness.len(), 10_500);
@@ -252,7 +257,7 @@ fn describe_pages_through_sources_and_sinks_past_its_largest_page() {
         loop {
             let page = ok(&server, "network_describe", args.clone());
             assert_eq!(
-                (page["sources_total"].as_u64(), page["sinks_total"].as_u64()),
+                (page["source_count"].as_u64(), page["sink_count"].as_u64()),
                 (Some(12_345), Some(10_500))
             );
             got_sources.extend(strings(&page["sources"]));
@@ -422,7 +427,7 @@ fn no_advice_raises_a_parameter_past_its_maximum() {
             json!({"method": "articulation_points"}),
         ),
         ("network_topological_sort", json!({})),
-        ("network_traverse", json!({"start_nodes": ["c0"]})),
+        ("network_traverse", json!({"start_node_ids": ["c0"]})),
         ("network_visualize", json!({})),
         // Writes that claim tasks: called last.
         ("network_claim_ready", json!({"worker": "w"})),

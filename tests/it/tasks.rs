@@ -425,7 +425,7 @@ fn over_http_a_sessionless_task_is_read_by_a_later_request_and_not_by_a_session(
     };
     assert_eq!(task["status"], "completed", "{task}");
     assert_eq!(
-        task["result"]["structuredContent"]["edges_created"], 1,
+        task["result"]["structuredContent"]["created_edge_count"], 1,
         "{task}"
     );
 

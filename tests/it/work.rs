@@ -109,13 +109,13 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
     let first = ok(
         &server,
         "network_claim_ready",
-        json!({"network_name": "plan", "worker": "w1", "count": 5, "lease_seconds": 60}),
+        json!({"network_name": "plan", "worker": "w1", "limit": 5, "lease_seconds": 60}),
     );
     assert_eq!(strings(&first["claimed"]), ["design"]);
     assert_eq!(first["lease_expires_ms"], T0 + 60_000);
     assert_eq!(first["claimed"][0]["attributes"]["claimed_by"], "w1");
     assert_eq!(first["finished"], false);
-    assert_eq!(first["waiting"]["blocked"], 4, "{first}");
+    assert_eq!(first["waiting"]["blocked_count"], 4, "{first}");
     assert!(first["version"].is_u64());
 
     // Held: the second worker gets nothing, and is told when the lease ends.
@@ -125,7 +125,7 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
         json!({"network_name": "plan", "worker": "w2"}),
     );
     assert_eq!(second["claimed"], json!([]));
-    assert_eq!(second["waiting"]["claimed"], 1);
+    assert_eq!(second["waiting"]["claimed_count"], 1);
     assert_eq!(second["waiting"]["next_lease_end_ms"], T0 + 60_000);
     assert!(
         second["note"].as_str().unwrap().contains("ends in 60 s"),
@@ -143,7 +143,7 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
     let message = e["error"].as_str().unwrap();
     assert!(message.contains("'design' is claimed by 'w1'"), "{message}");
     assert!(message.contains("'docs' is not claimed"), "{message}");
-    assert_eq!(progress(&server)["done"], before["done"]);
+    assert_eq!(progress(&server)["done_count"], before["done_count"]);
 
     let done = ok(
         &server,
@@ -152,7 +152,7 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
     );
     assert_eq!(strings(&done["completed"]), ["design"]);
     assert_eq!(strings(&done["newly_ready"]), ["build", "docs"]);
-    assert_eq!(done["newly_ready_total"], 2);
+    assert_eq!(done["newly_ready_count"], 2);
     // Repeating it is harmless.
     let again = ok(
         &server,
@@ -178,13 +178,18 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
 
     let p = progress(&server);
     assert_eq!(
-        (&p["done"], &p["claimed"], &p["ready"], &p["blocked"]),
+        (
+            &p["done_count"],
+            &p["claimed_count"],
+            &p["ready_count"],
+            &p["blocked_count"]
+        ),
         (&json!(1), &json!(2), &json!(0), &json!(2)),
         "{p}"
     );
     assert_eq!(
         p["workers"],
-        json!([{"worker": "w1", "claimed": 1}, {"worker": "w2", "claimed": 1}])
+        json!([{"worker": "w1", "claimed_count": 1}, {"worker": "w2", "claimed_count": 1}])
     );
     // What is left of the critical path: build (5) -> test (3) -> ship (1), in the
     // order the work runs.
@@ -192,7 +197,7 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
         p["remaining_critical_path"]["node_ids"],
         json!(["build", "test", "ship"])
     );
-    assert_eq!(p["remaining_critical_path"]["length"], 4.0);
+    assert_eq!(p["remaining_critical_path"]["total_weight"], 4.0);
 
     // Release gives a task back at once.
     let r = ok(
@@ -226,7 +231,7 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
     clock.advance(10_000);
     let p = progress(&server);
     assert_eq!(
-        (&p["claimed"], &p["ready"], &p["expired"]),
+        (&p["claimed_count"], &p["ready_count"], &p["expired_count"]),
         (&json!(1), &json!(1), &json!(1)),
         "{p}"
     );
@@ -276,8 +281,17 @@ fn workers_claim_complete_and_unblock_without_sharing_a_task() {
     );
     assert_eq!(last["finished"], true, "{last}");
     let p = progress(&server);
-    assert_eq!((&p["done"], &p["finished"]), (&json!(5), &json!(true)));
-    assert_eq!(p["remaining_critical_path"]["nodes_total"], 0);
+    assert_eq!(
+        (&p["done_count"], &p["finished"]),
+        (&json!(5), &json!(true))
+    );
+    assert_eq!(
+        (
+            &p["remaining_critical_path"]["node_ids"],
+            &p["remaining_critical_path"]["hops"]
+        ),
+        (&json!([]), &json!(0))
+    );
 }
 
 #[test]
@@ -343,8 +357,8 @@ fn numbers_out_of_range_and_unknown_tasks_are_refused() {
     let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
     plan(&server);
     for (field, value) in [
-        ("count", 0),
-        ("count", 101),
+        ("limit", 0),
+        ("limit", 101),
         ("lease_seconds", 0),
         ("lease_seconds", 86_401),
     ] {
@@ -448,7 +462,7 @@ fn claims_survive_a_restart_and_replay_at_the_time_they_were_made() {
         ok(
             &server,
             "network_claim_ready",
-            json!({"network_name": "plan", "worker": "w2", "count": 2, "lease_seconds": 10}),
+            json!({"network_name": "plan", "worker": "w2", "limit": 2, "lease_seconds": 10}),
         );
     }
     // Restarted after w2's leases ran out: its tasks are back in the pool.
@@ -456,14 +470,14 @@ fn claims_survive_a_restart_and_replay_at_the_time_they_were_made() {
     let server = durable(&dir, &clock);
     let p = progress(&server);
     assert_eq!(
-        (&p["claimed"], &p["ready"], &p["expired"]),
+        (&p["claimed_count"], &p["ready_count"], &p["expired_count"]),
         (&json!(0), &json!(2), &json!(2)),
         "{p}"
     );
     let c = ok(
         &server,
         "network_claim_ready",
-        json!({"network_name": "plan", "worker": "w3", "count": 2}),
+        json!({"network_name": "plan", "worker": "w3", "limit": 2}),
     );
     assert_eq!(strings(&c["claimed"]), ["build", "docs"]);
     assert_eq!(c["claimed"][0]["taken_from"], "w2");
@@ -498,7 +512,7 @@ fn a_plan_stuck_on_a_cycle_says_so() {
         "{note}"
     );
     let p = progress(&server);
-    assert_eq!(p["blocked"], 3);
+    assert_eq!(p["blocked_count"], 3);
     assert_eq!(p["remaining_critical_path"], Value::Null, "{p}");
 }
 
@@ -520,7 +534,7 @@ fn a_claim_reply_carries_at_most_a_mebibyte_of_task_data() {
     let c = ok(
         &server,
         "network_claim_ready",
-        json!({"network_name": "plan", "worker": "w1", "count": 3}),
+        json!({"network_name": "plan", "worker": "w1", "limit": 3}),
     );
     let tasks = c["claimed"].as_array().unwrap();
     assert_eq!(tasks.len(), 3);

@@ -270,8 +270,14 @@ fn same_state(server: &NetworksServer, model: &Model) -> Result<(), TestCaseErro
         json!({"network_name": "plan"}),
     )
     .unwrap();
-    let counts =
-        ["done", "claimed", "ready", "blocked", "expired"].map(|k| p[k].as_u64().unwrap() as usize);
+    let counts = [
+        "done_count",
+        "claimed_count",
+        "ready_count",
+        "blocked_count",
+        "expired_count",
+    ]
+    .map(|k| p[k].as_u64().unwrap() as usize);
     prop_assert_eq!(counts, model.counts(), "{}", p);
     Ok(())
 }
@@ -337,7 +343,7 @@ fn run(n: usize, needs: Vec<Vec<usize>>, ops: Vec<(Op, Condition)>) -> Result<()
                 lease_s,
             } => (
                 "network_claim_ready",
-                json!({"worker": WORKERS[*worker], "count": count, "lease_seconds": lease_s}),
+                json!({"worker": WORKERS[*worker], "limit": count, "lease_seconds": lease_s}),
             ),
             Op::Complete { worker, tasks } => (
                 "network_complete_claim",
@@ -402,7 +408,11 @@ fn run(n: usize, needs: Vec<Vec<usize>>, ops: Vec<(Op, Condition)>) -> Result<()
                     let [done, claimed, _, blocked, _] = model.counts();
                     let waiting = &reply["waiting"];
                     prop_assert_eq!(
-                        [&waiting["done"], &waiting["claimed"], &waiting["blocked"]],
+                        [
+                            &waiting["done_count"],
+                            &waiting["claimed_count"],
+                            &waiting["blocked_count"]
+                        ],
                         [&json!(done), &json!(claimed), &json!(blocked)],
                         "{}",
                         context

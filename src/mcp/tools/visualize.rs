@@ -85,9 +85,9 @@ pub struct VisualizeOutput {
     /// "full" (the whole network is drawn), "focus" (the part around node_id) or "summary" (too big to draw; only the facts).
     pub mode: String,
     /// Nodes in the drawing.
-    pub nodes_drawn: usize,
+    pub drawn_node_count: usize,
     /// Edge lines in the drawing (parallel edges share one).
-    pub edges_drawn: usize,
+    pub drawn_edge_count: usize,
     /// True when the part asked for had more than max_nodes nodes.
     pub truncated: bool,
     /// When truncated: how to draw more.
@@ -129,8 +129,8 @@ fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutpu
         status: Success::Success,
         network_name: p.network_name,
         mode: view.mode.to_string(),
-        nodes_drawn: view.nodes.len(),
-        edges_drawn: view.edges.len(),
+        drawn_node_count: view.nodes.len(),
+        drawn_edge_count: view.edges.len(),
         truncated: view.truncated,
         more: view.truncated.then(|| {
             let raise = if p.max_nodes < MAX_MAX_NODES {

@@ -15,7 +15,7 @@ pub struct CriticalPath {
     /// The stable ids of the path's edges; `edges[i]` joins `nodes[i]` to `nodes[i + 1]`.
     pub edges: Vec<EdgeId>,
     /// The sum of the edges' weights (0 for a single node).
-    pub length: f64,
+    pub total_weight: f64,
 }
 
 impl Network {
@@ -60,7 +60,7 @@ impl Network {
     /// let ids: Vec<&str> = path.nodes.iter().map(|&ix| net.id_at(ix)).collect();
     /// assert_eq!(ids, ["design", "build", "test"]);
     /// assert_eq!(path.edges[1], slow);
-    /// assert_eq!(path.length, 8.0);
+    /// assert_eq!(path.total_weight, 8.0);
     /// ```
     pub fn critical_path(&self) -> Result<CriticalPath> {
         match self.longest_path_among(&|_| true) {
@@ -148,7 +148,7 @@ impl Network {
             return Some(Ok(CriticalPath {
                 nodes: Vec::new(),
                 edges: Vec::new(),
-                length: 0.0,
+                total_weight: 0.0,
             }));
         };
         if !best[end.index()].is_finite() {
@@ -175,7 +175,7 @@ impl Network {
         Some(Ok(CriticalPath {
             nodes,
             edges,
-            length: best[end.index()],
+            total_weight: best[end.index()],
         }))
     }
 }

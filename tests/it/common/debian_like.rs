@@ -91,27 +91,27 @@ pub fn heavy_calls(mid: &str) -> Vec<(&'static str, Value)> {
         ("network_list_edges", json!({"node_id": HUB})),
         (
             "network_export",
-            json!({"format": "mermaid", "nodes": [mid], "depth": 2}),
+            json!({"format": "mermaid", "node_ids": [mid], "depth": 2}),
         ),
         (
             "network_export",
-            json!({"format": "node_link_json", "nodes": [mid], "depth": 2}),
+            json!({"format": "node_link_json", "node_ids": [mid], "depth": 2}),
         ),
         (
             "network_export",
-            json!({"format": "graphml", "nodes": [mid], "depth": 2}),
+            json!({"format": "graphml", "node_ids": [mid], "depth": 2}),
         ),
         (
             "network_export",
-            json!({"format": "dot", "nodes": [mid], "depth": 2}),
+            json!({"format": "dot", "node_ids": [mid], "depth": 2}),
         ),
         (
             "network_export",
-            json!({"format": "cypher", "nodes": [mid], "depth": 2}),
+            json!({"format": "cypher", "node_ids": [mid], "depth": 2}),
         ),
         (
             "network_export",
-            json!({"format": "edge_list_csv", "nodes": [mid], "depth": 2}),
+            json!({"format": "edge_list_csv", "node_ids": [mid], "depth": 2}),
         ),
         ("network_export", json!({"format": "mermaid"})),
         ("network_topological_sort", json!({"reverse": true})),

@@ -91,7 +91,7 @@ pub struct CentralityParams {
     #[serde(default = "default_scores_limit")]
     #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }

@@ -68,7 +68,7 @@ pub struct CommunitiesParams {
     #[serde(default = "default_group_limit")]
     #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
     pub max_nodes_per_group: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
     /// A group's members_page: list its next nodes instead.
@@ -100,7 +100,7 @@ pub struct CommunitiesOutput {
     /// How many groups have at least min_size nodes.
     pub total: usize,
     /// How many groups there are, of any size.
-    pub all_groups: usize,
+    pub group_count: usize,
     /// Louvain: the partition's modularity (NetworkX's directed definition, at most 1); higher is more clustered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modularity: Option<f64>,
@@ -240,7 +240,7 @@ fn communities(ctx: &ToolContext<'_>, p: CommunitiesParams) -> Result<Communitie
             method: p.method,
             groups: listed,
             total,
-            all_groups,
+            group_count: all_groups,
             modularity,
             paging,
         })
@@ -279,7 +279,7 @@ fn group_members(
             members_page: next.clone(),
         }],
         total: kept.len(),
-        all_groups,
+        group_count: all_groups,
         modularity,
         paging: Paging {
             truncated: next.is_some(),

@@ -52,7 +52,7 @@ pub struct CopyParams {
     pub network_name: String,
     /// The new network's name; it must not exist yet.
     pub into: String,
-    /// whole: everything. induced: node_ids and the edges among them. neighborhood: nodes within depth hops of node_ids. transitive_reduction: without the edges other paths imply (DAG only). condensation: each strong component (dependency cycle) as one node whose data lists its members, so a cyclic graph can be ordered.
+    /// whole: everything. induced: node_ids and the edges among them. neighborhood: within depth hops of node_ids. transitive_reduction: without edges other paths imply (DAG only). condensation: each strong component (cycle) as one node listing its members in data, so a cyclic graph can be ordered.
     pub method: CopyMethod,
     /// induced: the nodes to keep. neighborhood: the nodes to start from.
     #[serde(default)]
@@ -238,7 +238,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_copy",
             title: "Copy a network",
-            description: "Make a new network from an existing one: whole, induced (a subgraph on node_ids), neighborhood (within depth hops of node_ids), transitive_reduction or condensation. Atomic; the source is unchanged; edge IDs are kept (except by condensation). Use it for what-if questions: copy, edit the copy, compare with network_diff.",
+            description: "Make a new network from an existing one: whole, a subgraph, a neighbourhood, its transitive reduction or condensation (see method). Atomic; the source is unchanged; edge IDs are kept (except by condensation). For what-if questions: copy, edit the copy, compare with network_diff.",
             toolset: Toolset::Algorithms,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -36,7 +36,7 @@ pub struct DiffParams {
     #[serde(default = "default_diff_limit")]
     #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -45,15 +45,15 @@ pub struct DiffParams {
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct DiffCounts {
     /// Nodes only in network_name.
-    pub nodes_removed: usize,
+    pub removed_node_count: usize,
     /// Nodes only in other.
-    pub nodes_added: usize,
+    pub added_node_count: usize,
     /// Nodes in both whose attributes or data differ.
-    pub nodes_changed: usize,
+    pub changed_node_count: usize,
     /// Edges only in network_name (counting parallel copies).
-    pub edges_removed: usize,
+    pub removed_edge_count: usize,
     /// Edges only in other (counting parallel copies).
-    pub edges_added: usize,
+    pub added_edge_count: usize,
 }
 
 /// A node whose attributes or data changed.
@@ -82,7 +82,7 @@ pub struct EdgeChangeOut {
     #[serde(skip_serializing_if = "Map::is_empty", default)]
     pub attributes: Map<String, Value>,
     /// How many such edges were removed or added.
-    pub count: usize,
+    pub edge_count: usize,
 }
 
 /// Result of `network_diff`.
@@ -95,15 +95,15 @@ pub struct DiffOutput {
     /// Totals, of which this page shows a part.
     pub counts: DiffCounts,
     /// This page's node IDs only in network_name.
-    pub nodes_removed: Vec<String>,
+    pub removed_node_ids: Vec<String>,
     /// This page's node IDs only in other.
-    pub nodes_added: Vec<String>,
+    pub added_node_ids: Vec<String>,
     /// This page's changed nodes.
-    pub nodes_changed: Vec<NodeChangeOut>,
+    pub changed_nodes: Vec<NodeChangeOut>,
     /// This page's edges only in network_name. A changed weight or attribute shows as one removed and one added.
-    pub edges_removed: Vec<EdgeChangeOut>,
+    pub removed_edges: Vec<EdgeChangeOut>,
     /// This page's edges only in other.
-    pub edges_added: Vec<EdgeChangeOut>,
+    pub added_edges: Vec<EdgeChangeOut>,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -244,7 +244,7 @@ fn edge_change(net: &Network, &(ix, count): &(EdgeIndex, usize)) -> EdgeChangeOu
         target: target.to_string(),
         weight: edge.weight,
         attributes: edge.attributes.to_map(),
-        count,
+        edge_count: count,
     }
 }
 
@@ -284,17 +284,17 @@ fn page_of(a: &Network, b: &Network, diff: &DiffAnswer, page: &Page) -> DiffOutp
         status: Success::Success,
         identical: diff.is_empty(),
         counts: DiffCounts {
-            nodes_removed: diff.nodes_removed.len(),
-            nodes_added: diff.nodes_added.len(),
-            nodes_changed: diff.nodes_changed.len(),
-            edges_removed: diff.edges_removed_count,
-            edges_added: diff.edges_added_count,
+            removed_node_count: diff.nodes_removed.len(),
+            added_node_count: diff.nodes_added.len(),
+            changed_node_count: diff.nodes_changed.len(),
+            removed_edge_count: diff.edges_removed_count,
+            added_edge_count: diff.edges_added_count,
         },
-        nodes_removed,
-        nodes_added,
-        nodes_changed,
-        edges_removed,
-        edges_added,
+        removed_node_ids: nodes_removed,
+        added_node_ids: nodes_added,
+        changed_nodes: nodes_changed,
+        removed_edges: edges_removed,
+        added_edges: edges_added,
         paging: Paging::of_total(page, returned, total),
     }
 }

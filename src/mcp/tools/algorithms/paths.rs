@@ -74,7 +74,7 @@ pub struct PathsParams {
     #[serde(default = "default_paths_limit")]
     #[schemars(range(min = 1, max = MAX_PATHS_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -205,7 +205,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_paths",
             title: "Paths between two nodes",
-            description: "List paths from source to target that visit no node twice: all_simple (every one up to max_depth edges) or k_shortest (the best alternatives, shortest first, by weight or hops). Paged with cursors. For the single shortest path use network_shortest_path.",
+            description: "List paths source -> target that visit no node twice: all_simple (all up to max_depth edges) or k_shortest (the best alternatives first, by weight or hops). Paged. For one shortest path use network_shortest_path.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

@@ -61,7 +61,7 @@ pub struct SearchParams {
     #[serde(default = "default_search_limit")]
     #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -76,7 +76,7 @@ pub struct MatchOut {
     /// That field's text (its first 200 characters).
     pub text: String,
     /// Edits between the query and the closest part of the text (0: contains it).
-    pub distance: usize,
+    pub edit_distance: usize,
 }
 
 /// Result of `network_search`.
@@ -204,7 +204,7 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
                     .as_ref()
                     .map_or_else(|| "id".to_string(), |name| format!("attributes.{name}")),
                 text: shown(&m.text(net).unwrap_or_default()),
-                distance: m.distance,
+                edit_distance: m.distance,
             }
         }));
         let total = found.0.len();

@@ -50,7 +50,7 @@ pub struct StructureParams {
     #[serde(default = "default_structure_limit")]
     #[schemars(range(min = 1, max = MAX_SCORES_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -74,7 +74,7 @@ pub struct DominatorOut {
     /// The node ID.
     pub node_id: String,
     /// The nearest node every path from root to it passes.
-    pub immediate_dominator: String,
+    pub dominator: String,
 }
 
 /// Result of `network_structure`: the list its method fills.
@@ -227,7 +227,7 @@ fn structure(ctx: &ToolContext<'_>, p: StructureParams) -> Result<StructureOutpu
                             page.fill(page.slice(&idoms).iter().map(|&(node, idom)| {
                                 DominatorOut {
                                     node_id: net.id_at(node).to_string(),
-                                    immediate_dominator: net.id_at(idom).to_string(),
+                                    dominator: net.id_at(idom).to_string(),
                                 }
                             }));
                         let paging = Paging::of_total(&page, listed.len(), idoms.len());

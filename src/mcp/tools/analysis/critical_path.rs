@@ -20,7 +20,7 @@ pub struct CriticalParams {
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -31,11 +31,11 @@ pub struct CriticalOutput {
     /// "success".
     pub status: Success,
     /// This page of the node IDs of the longest path by total weight, in edge direction.
-    pub path: Vec<String>,
+    pub node_ids: Vec<String>,
     /// The ids of the edges leaving this page's nodes along the path, in order.
     pub edge_ids: Vec<u64>,
     /// Its total weight (with weights as durations: the least time the whole plan can take).
-    pub length: f64,
+    pub total_weight: f64,
     /// Number of edges on the path.
     pub hops: usize,
     /// How to get the rest.
@@ -74,9 +74,9 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
         Ok(CriticalOutput {
             status: Success::Success,
             paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
-            path: nodes,
+            node_ids: nodes,
             edge_ids: edges.into_iter().flatten().collect(),
-            length: path.length,
+            total_weight: path.total_weight,
             hops,
         })
     })
@@ -88,7 +88,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_critical_path",
             title: "Critical path",
-            description: "The longest path by total edge weight in an acyclic network, weights read as durations: the chain that sets the least total time of a plan. Returns its nodes, edge ids and length. A cycle is an error naming one.",
+            description: "The longest path by total edge weight in an acyclic network, weights as durations: the chain that sets a plan's least total time, as a path {node_ids, edge_ids, hops, total_weight}. A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

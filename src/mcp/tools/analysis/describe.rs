@@ -33,7 +33,7 @@ pub struct DescribeParams {
     #[serde(default = "default_top_k")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub top_k: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -60,27 +60,27 @@ pub struct DescribeOutput {
     /// Its version: it rises with every change.
     pub version: u64,
     /// Number of nodes.
-    pub nodes: usize,
+    pub node_count: usize,
     /// Number of edges.
-    pub edges: usize,
+    pub edge_count: usize,
     /// edges / (nodes * (nodes - 1)); 0 for fewer than 2 nodes.
     pub density: f64,
     /// True when there is no cycle (a topological order exists).
     pub is_dag: bool,
     /// Number of weakly connected components (pieces when edge direction is ignored).
-    pub weakly_connected_components: usize,
+    pub weak_component_count: usize,
     /// Number of self-loop edges.
-    pub self_loops: usize,
+    pub self_loop_count: usize,
     /// Nodes nothing points to (in a depends-on graph: nothing depends on them, e.g. final goals).
     pub sources: Vec<String>,
     /// How many sources exist.
-    pub sources_total: usize,
+    pub source_count: usize,
     /// Nodes that point to nothing (in a depends-on graph: no dependencies; they can start first).
     pub sinks: Vec<String>,
     /// How many sinks exist.
-    pub sinks_total: usize,
+    pub sink_count: usize,
     /// Nodes with no edge at all.
-    pub isolated_total: usize,
+    pub isolated_count: usize,
     /// Nodes with the most incoming edges (most depended upon).
     pub top_in_degree: Vec<Degree>,
     /// Nodes with the most outgoing edges (most dependencies).
@@ -175,20 +175,20 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
             network_name: p.network_name.clone(),
             description: net.description().map(str::to_string),
             version: net.version(),
-            nodes: d.nodes,
-            edges: d.edges,
+            node_count: d.nodes,
+            edge_count: d.edges,
             density: d.density,
             is_dag: d.is_dag,
-            weakly_connected_components: d.weakly_connected_components,
-            self_loops: d.self_loops,
+            weak_component_count: d.weakly_connected_components,
+            self_loop_count: d.self_loops,
             truncated: next_cursor.is_some() || in_cut || out_cut,
             next_cursor,
             more: (!more.is_empty()).then(|| more.join(" ")),
             sources: sources.into_iter().flatten().map(String::from).collect(),
-            sources_total: d.sources_total,
+            source_count: d.sources_total,
             sinks: sinks.into_iter().flatten().map(String::from).collect(),
-            sinks_total: d.sinks_total,
-            isolated_total: d.isolated_total,
+            sink_count: d.sinks_total,
+            isolated_count: d.isolated_total,
             top_in_degree,
             top_out_degree,
             total_weight: d.total_weight,

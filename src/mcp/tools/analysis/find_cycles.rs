@@ -32,7 +32,7 @@ pub struct CyclesParams {
     #[serde(default = "default_members_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub max_nodes_per_group: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
     /// A group's members_page: list its next nodes instead.
@@ -46,11 +46,11 @@ pub struct CycleGroup {
     /// Number of nodes in the group.
     pub size: usize,
     /// Member node IDs (the first max_nodes_per_group, in insertion order).
-    pub nodes: Vec<String>,
+    pub node_ids: Vec<String>,
     /// One concrete cycle in edge direction: each node has an edge to the next, and the last to the first (its first max_nodes_per_group nodes).
-    pub cycle: Vec<String>,
+    pub cycle_node_ids: Vec<String>,
     /// Number of nodes on that cycle.
-    pub cycle_length: usize,
+    pub cycle_node_count: usize,
     /// When nodes or cycle is cut: pass it as members_page for the next ones.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members_page: Option<String>,
@@ -100,19 +100,19 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
         let mut groups: Vec<CycleGroup> = page.fill_cut(
             page.slice(&cycles.components).iter().map(|c| CycleGroup {
                 size: c.nodes.len(),
-                nodes: ids(net, c.nodes.iter().take(per_group).copied()),
-                cycle: ids(net, c.cycle.iter().take(per_group).copied()),
-                cycle_length: c.cycle.len(),
+                node_ids: ids(net, c.nodes.iter().take(per_group).copied()),
+                cycle_node_ids: ids(net, c.cycle.iter().take(per_group).copied()),
+                cycle_node_count: c.cycle.len(),
                 members_page: None,
             }),
             // Cut like max_nodes_per_group cuts, both lists at the same
-            // position: size and cycle_length still count every node, and
+            // position: size and cycle_node_count still count every node, and
             // members_page continues both there.
             |mut group, bytes| {
                 shrink_to(&mut group, bytes, |g| {
-                    let shown = g.nodes.len().max(g.cycle.len());
-                    g.nodes.truncate(shown / 2);
-                    g.cycle.truncate(shown / 2);
+                    let shown = g.node_ids.len().max(g.cycle_node_ids.len());
+                    g.node_ids.truncate(shown / 2);
+                    g.cycle_node_ids.truncate(shown / 2);
                     shown > 0
                 });
                 group
@@ -120,8 +120,8 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
         );
         // Each list is whole or shown up to the same position.
         for (i, group) in groups.iter_mut().enumerate() {
-            if group.nodes.len() < group.size || group.cycle.len() < group.cycle_length {
-                let shown = group.nodes.len().max(group.cycle.len());
+            if group.node_ids.len() < group.size || group.cycle_node_ids.len() < group.cycle_node_count {
+                let shown = group.node_ids.len().max(group.cycle_node_ids.len());
                 group.members_page = Some(page.members_cursor(page.offset + i, shown));
             }
         }
@@ -133,7 +133,7 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
                 String::new()
             };
             paging.add_note(format!(
-                "Each group lists at most {per_group} members and cycle nodes, fewer when the reply size bound cuts it (size and cycle_length count them all); {raise}pass a cut group's members_page as members_page to list the rest page by page."
+                "Each group lists at most {per_group} members and cycle nodes, fewer when the reply size bound cuts it (size and cycle_node_count count them all); {raise}pass a cut group's members_page as members_page to list the rest page by page."
             ));
         }
         Ok(CyclesOutput {
@@ -189,9 +189,9 @@ fn group_members(
         is_dag: false,
         groups: vec![CycleGroup {
             size: c.nodes.len(),
-            nodes: nodes.into_iter().flatten().map(String::from).collect(),
-            cycle: cycle.into_iter().flatten().map(String::from).collect(),
-            cycle_length: c.cycle.len(),
+            node_ids: nodes.into_iter().flatten().map(String::from).collect(),
+            cycle_node_ids: cycle.into_iter().flatten().map(String::from).collect(),
+            cycle_node_count: c.cycle.len(),
             members_page: next.clone(),
         }],
         total: cycles.total,

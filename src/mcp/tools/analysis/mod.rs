@@ -99,7 +99,7 @@ pub struct ClosureParams {
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -110,7 +110,7 @@ pub struct Reached {
     /// The node ID.
     pub node_id: String,
     /// The fewest edges between it and the start.
-    pub distance: usize,
+    pub depth: usize,
 }
 
 /// Result of `network_descendants` and `network_ancestors`.
@@ -153,7 +153,7 @@ fn closure(
         let nodes: Vec<Reached> = page.fill(page.slice(&reach.nodes).iter().map(
             |&(n, distance)| Reached {
                 node_id: net.id_at(n).to_string(),
-                distance,
+                depth: distance,
             },
         ));
         Ok(ClosureOutput {

@@ -45,7 +45,7 @@ pub struct ReadyParams {
     #[serde(default = "default_blocked_limit")]
     #[schemars(range(min = 0, max = MAX_ANALYSIS_LIMIT))]
     pub blocked_limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -58,7 +58,7 @@ pub struct BlockedOut {
     /// Its prerequisites that are not done yet (the first 20).
     pub waiting_on: Vec<String>,
     /// How many prerequisites it waits on.
-    pub waiting_on_total: usize,
+    pub waiting_on_count: usize,
 }
 
 /// Result of `network_ready_nodes`.
@@ -69,13 +69,13 @@ pub struct ReadyOutput {
     /// This page of the nodes not done whose prerequisites are all done: what can start now (insertion order).
     pub ready: Vec<String>,
     /// How many nodes are ready in all.
-    pub ready_total: usize,
+    pub ready_count: usize,
     /// Examples of nodes still waiting, with what they wait on (first page only).
     pub blocked: Vec<BlockedOut>,
     /// How many nodes are blocked in all.
-    pub blocked_total: usize,
+    pub blocked_count: usize,
     /// How many nodes count as done.
-    pub done_total: usize,
+    pub done_count: usize,
     /// How to get the rest of `ready`.
     #[serde(flatten)]
     pub paging: Paging,
@@ -123,7 +123,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
             .map(|b| BlockedOut {
                 node_id: net.id_at(b.node).to_string(),
                 waiting_on: ids(net, b.waiting_on.iter().take(MAX_WAITING_LISTED).copied()),
-                waiting_on_total: b.waiting_on.len(),
+                waiting_on_count: b.waiting_on.len(),
             })
             .take_while(|b| page.charge(b))
             .collect();
@@ -149,7 +149,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
         }
         if r.blocked.iter().any(|b| b.waiting_on.len() > MAX_WAITING_LISTED) {
             cut.push(format!(
-                "A blocked node lists at most {MAX_WAITING_LISTED} prerequisites (waiting_on_total counts them all); network_get_neighbors of it gives all."
+                "A blocked node lists at most {MAX_WAITING_LISTED} prerequisites (waiting_on_count counts them all); network_get_neighbors of it gives all."
             ));
         }
         if !cut.is_empty() {
@@ -159,10 +159,10 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
             status: Success::Success,
             paging,
             ready,
-            ready_total: r.ready_total,
+            ready_count: r.ready_total,
             blocked,
-            blocked_total: r.blocked_total,
-            done_total: r.done_total,
+            blocked_count: r.blocked_total,
+            done_count: r.done_total,
         })
     })
 }

@@ -42,7 +42,7 @@ pub struct ShortestPathOutput {
     /// End node ID.
     pub target: String,
     /// Node IDs from source to target, both included (empty when not found).
-    pub path: Vec<String>,
+    pub node_ids: Vec<String>,
     /// The ids of the edges taken, in order.
     pub edge_ids: Vec<u64>,
     /// Sum of the taken edges' weights (absent when not found).
@@ -68,7 +68,7 @@ fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<Shortes
             found: found.is_some(),
             source: p.source.clone(),
             target: p.target.clone(),
-            path: Vec::new(),
+            node_ids: Vec::new(),
             edge_ids: Vec::new(),
             total_weight: None,
             hops: None,
@@ -86,7 +86,7 @@ fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<Shortes
                 &mut left,
             );
             let (path_ids, edges): (Vec<&str>, Vec<Option<u64>>) = nodes.into_iter().unzip();
-            out.path = path_ids.into_iter().map(String::from).collect();
+            out.node_ids = path_ids.into_iter().map(String::from).collect();
             out.edge_ids = edges.into_iter().flatten().collect();
             out.cut = cut;
             out.total_weight = Some(path.total_weight);
@@ -102,7 +102,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_shortest_path",
             title: "Shortest path",
-            description: "The cheapest path source -> target along edge direction: least total weight (weighted true; Dijkstra, or Bellman-Ford with negative weights) or fewest edges. Returns nodes, edge ids, total weight and hops; found: false if unreachable.",
+            description: "The cheapest path source -> target along edge direction: least total weight (weighted true; negative weights allowed) or fewest edges, as a path {node_ids, edge_ids, hops, total_weight}; found: false if unreachable.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -24,7 +24,7 @@ pub struct TopoParams {
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -35,7 +35,7 @@ pub struct TopoOutput {
     /// "success".
     pub status: Success,
     /// This page of an order of all node IDs that respects every edge (the layers concatenated).
-    pub order: Vec<String>,
+    pub node_ids: Vec<String>,
     /// The same page split by layer: `layers[i]` is (part of) layer `first_layer + i`. Layer k holds the nodes whose longest chain of predecessors has k edges; each layer needs only earlier layers, so its nodes can run in parallel.
     pub layers: Vec<Vec<String>>,
     /// The number of the page's first layer (0 on the first page).
@@ -67,7 +67,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             MAX_ANALYSIS_LIMIT,
         )?;
         let node_count = sorted.order.len();
-        // Each node is listed twice, in `order` and in its layer: measured as a
+        // Each node is listed twice, in `node_ids` and in its layer: measured as a
         // pair, so that the page stops where both fit.
         let order: Vec<String> = page
             .fill(
@@ -102,7 +102,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
         Ok(TopoOutput {
             status: Success::Success,
             paging: Paging::of_total(&page, order.len(), node_count),
-            order,
+            node_ids: order,
             layer_count: sorted.layers.len(),
             first_layer: first_layer.min(sorted.layers.len()),
             layers,
@@ -118,7 +118,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_topological_sort",
             title: "Order and parallel layers",
-            description: "Order the nodes so that every edge's source comes first, in layers whose nodes can run in parallel. For a depends-on graph pass reverse: true to get dependencies first, the order to do the work. Paged. A cycle is an error naming one to break.",
+            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel. For a depends-on graph pass reverse: true (dependencies first: the order of work). Paged. A cycle is an error naming one to break.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -19,7 +19,7 @@ pub struct TraverseParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// Node IDs to start from (depth 0).
-    pub start_nodes: Vec<String>,
+    pub start_node_ids: Vec<String>,
     /// "bfs": nearest first. "dfs": depth-first preorder.
     #[serde(default)]
     pub order: TraversalOrder,
@@ -34,7 +34,7 @@ pub struct TraverseParams {
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -59,7 +59,7 @@ pub struct TraverseOutput {
     /// This page of the visited nodes, in visit order.
     pub visited: Vec<VisitOut>,
     /// Number of visited nodes returned.
-    pub count: usize,
+    pub visited_count: usize,
     /// How to get the rest of the walk.
     #[serde(flatten)]
     pub paging: Paging,
@@ -68,15 +68,15 @@ pub struct TraverseOutput {
 fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     let max_depth = check_depth(p.max_depth)?;
-    if p.start_nodes.is_empty() {
+    if p.start_node_ids.is_empty() {
         return Err(Error::InvalidValue {
-            field: "start_nodes".into(),
+            field: "start_node_ids".into(),
             reason: "the list is empty; give at least one node ID".into(),
         });
     }
     ctx.registry.read(&p.network_name, |net| {
-        let starts = require_all(net, "start_nodes", &p.start_nodes)?;
-        let query = (&p.start_nodes, p.order, p.direction, max_depth);
+        let starts = require_all(net, "start_node_ids", &p.start_node_ids)?;
+        let query = (&p.start_node_ids, p.order, p.direction, max_depth);
         let page = Page::open(
             ctx,
             net,
@@ -104,7 +104,7 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
         }));
         Ok(TraverseOutput {
             status: Success::Success,
-            count: visited.len(),
+            visited_count: visited.len(),
             paging: Paging::of(&page, visited.len(), None, walk.truncated),
             visited,
         })
@@ -117,7 +117,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_traverse",
             title: "Traverse from nodes",
-            description: "Walk breadth-first (bfs) or depth-first (dfs) from start nodes along edges out, in or both, up to max_depth. Returns each visited node with its depth and parent. For plain reachability use network_descendants or network_ancestors.",
+            description: "Walk bfs or dfs from start nodes along edges out, in or both, up to max_depth: each visited node with its depth and parent. For plain reachability use network_descendants or network_ancestors.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

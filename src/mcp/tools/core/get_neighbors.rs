@@ -37,7 +37,7 @@ pub struct GetNeighborsParams {
     #[serde(default = "default_neighbors_limit")]
     #[schemars(range(min = 1, max = MAX_NEIGHBORS_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }

@@ -56,9 +56,9 @@ pub struct AddEdgesOutput {
     /// "success".
     pub status: Success,
     /// Edges added (always the number of items).
-    pub created: usize,
+    pub created_count: usize,
     /// Nodes created because create_missing_nodes was true.
-    pub created_nodes: usize,
+    pub created_node_count: usize,
     /// The new edge ids in item order, when include_ids was true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edge_ids: Option<Vec<u64>>,
@@ -111,8 +111,8 @@ fn add_edges(ctx: &ToolContext<'_>, p: AddEdgesParams) -> Result<AddEdgesOutput>
     info!(network = %p.network_name, created = outcome.edge_ids.len(), created_nodes = outcome.created_nodes.len(), "edges added in batch");
     Ok(AddEdgesOutput {
         status: Success::Success,
-        created: outcome.edge_ids.len(),
-        created_nodes: outcome.created_nodes.len(),
+        created_count: outcome.edge_ids.len(),
+        created_node_count: outcome.created_nodes.len(),
         edge_ids: p.include_ids.then_some(outcome.edge_ids),
     })
 }
@@ -123,7 +123,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_edges",
             title: "Add many edges",
-            description: "Add up to 10000 edges in one atomic call: if any item is invalid, nothing is added and the error names the item. Each item adds a new edge, as network_add_edge does; create_missing_nodes creates unknown endpoints.",
+            description: "Add up to 10000 edges in one atomic call: if any item is invalid, nothing is added and the error names it. Each item adds a new edge as network_add_edge does; create_missing_nodes creates unknown endpoints.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: false },
             long_running: true,

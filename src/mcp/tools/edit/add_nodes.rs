@@ -58,9 +58,9 @@ pub struct AddNodesOutput {
     /// "success".
     pub status: Success,
     /// Nodes added.
-    pub created: usize,
+    pub created_count: usize,
     /// Items whose ID already existed (or repeated an earlier item): left unchanged.
-    pub duplicates: usize,
+    pub duplicate_count: usize,
     /// Per-item outcomes, when include_items was true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<NodeItemOutcome>>,
@@ -107,8 +107,8 @@ fn add_nodes(ctx: &ToolContext<'_>, p: AddNodesParams) -> Result<AddNodesOutput>
     info!(network = %p.network_name, created, "nodes added in batch");
     Ok(AddNodesOutput {
         status: Success::Success,
-        created,
-        duplicates: outcomes.len() - created,
+        created_count: created,
+        duplicate_count: outcomes.len() - created,
         items: ids.map(|ids| {
             ids.into_iter()
                 .zip(outcomes)

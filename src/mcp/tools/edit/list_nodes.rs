@@ -24,7 +24,7 @@ pub struct ListNodesParams {
     #[serde(default = "default_page")]
     #[schemars(range(min = 1, max = MAX_PAGE))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
     /// Only nodes with all these attribute values, e.g. {"status": "todo"}.

@@ -32,7 +32,7 @@ pub struct RemoveEdgeOutput {
     /// "success".
     pub status: Success,
     /// How many edges were removed (0 when source and target had none between them).
-    pub count: usize,
+    pub removed_count: usize,
     /// The removed edges as they were.
     pub removed: Vec<RemovedEdgeOut>,
 }
@@ -65,7 +65,7 @@ fn remove_edge(ctx: &ToolContext<'_>, p: RemoveEdgeParams) -> Result<RemoveEdgeO
         info!(network = %p.network_name, count = removed.len(), "edges removed");
         Ok(RemoveEdgeOutput {
             status: Success::Success,
-            count: removed.len(),
+            removed_count: removed.len(),
             removed: removed
                 .into_iter()
                 .map(|e| RemovedEdgeOut {

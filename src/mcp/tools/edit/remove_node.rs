@@ -30,7 +30,7 @@ pub struct RemoveNodeOutput {
     /// The removed node's ID.
     pub node_id: String,
     /// How many edges went with it.
-    pub removed_edges: usize,
+    pub removed_edge_count: usize,
 }
 
 fn remove_node(ctx: &ToolContext<'_>, p: RemoveNodeParams) -> Result<RemoveNodeOutput> {
@@ -47,7 +47,7 @@ fn remove_node(ctx: &ToolContext<'_>, p: RemoveNodeParams) -> Result<RemoveNodeO
         Ok(RemoveNodeOutput {
             status: Success::Success,
             node_id: p.node_id.clone(),
-            removed_edges,
+            removed_edge_count: removed_edges,
         })
     })
 }

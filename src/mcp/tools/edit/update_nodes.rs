@@ -30,9 +30,9 @@ pub struct UpdateNodesOutput {
     /// "success".
     pub status: Success,
     /// How many nodes changed.
-    pub changed: usize,
+    pub changed_count: usize,
     /// How many already looked like this (nothing changed).
-    pub unchanged: usize,
+    pub unchanged_count: usize,
 }
 
 fn update_nodes(ctx: &ToolContext<'_>, p: UpdateNodesParams) -> Result<UpdateNodesOutput> {
@@ -78,8 +78,8 @@ fn update_nodes(ctx: &ToolContext<'_>, p: UpdateNodesParams) -> Result<UpdateNod
         info!(network = %p.network_name, changed, "nodes updated");
         Ok(UpdateNodesOutput {
             status: Success::Success,
-            changed,
-            unchanged: items - changed,
+            changed_count: changed,
+            unchanged_count: items - changed,
         })
     })
 }

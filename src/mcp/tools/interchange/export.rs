@@ -35,12 +35,12 @@ pub struct ExportParams {
     pub format: Format,
     /// Only these nodes and their neighbourhood (depth, direction); omit for all.
     #[serde(default)]
-    pub nodes: Option<Vec<String>>,
-    /// With nodes: how many edges away.
+    pub node_ids: Option<Vec<String>>,
+    /// With node_ids: how many edges away.
     #[serde(default = "default_depth")]
     #[schemars(range(min = 0, max = MAX_EXPORT_DEPTH))]
     pub depth: usize,
-    /// With nodes: which edges to follow.
+    /// With node_ids: which edges to follow.
     #[serde(default)]
     pub direction: Direction,
     /// Most nodes in the document.
@@ -61,11 +61,11 @@ pub struct ExportOutput {
     /// The document, as text.
     pub content: String,
     /// Nodes in the document.
-    pub nodes: usize,
+    pub node_count: usize,
     /// Edges in the document.
-    pub edges: usize,
-    /// Nodes selected before the limit was applied (the whole network, or the neighbourhood of `nodes`).
-    pub total_nodes: usize,
+    pub edge_count: usize,
+    /// Nodes selected before the limit was applied (the whole network, or the neighbourhood of `node_ids`).
+    pub selected_node_count: usize,
     /// True when `limit` cut the selection: the document is partial.
     pub truncated: bool,
     /// What was cut and how to get everything, when truncated.
@@ -84,11 +84,11 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         });
     }
     ctx.registry.read(&p.network_name, |net| {
-        let selected = select(net, p.nodes.as_deref(), p.depth, p.direction)?;
+        let selected = select(net, p.node_ids.as_deref(), p.depth, p.direction)?;
         let total_nodes = selected.len();
         let truncated = total_nodes > limit;
         let kept: HashSet<_> = selected.into_iter().take(limit).collect();
-        let only = (p.nodes.is_some() || truncated).then_some(&kept);
+        let only = (p.node_ids.is_some() || truncated).then_some(&kept);
         let exported = interchange::export_counted(net, p.format, only);
         let resource_uri = export_uri(&p.network_name, p.format);
         let note = truncated.then(|| {
@@ -98,7 +98,7 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
                 "Export".to_string()
             };
             format!(
-                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). {raise} the neighbourhood of some nodes with `nodes`, or read the resource {resource_uri} for everything."
+                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). {raise} the neighbourhood of some nodes with `node_ids`, or read the resource {resource_uri} for everything."
             )
         });
         Ok(ExportOutput {
@@ -106,9 +106,9 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
             network_name: p.network_name.clone(),
             format: p.format,
             content: exported.document,
-            nodes: exported.nodes,
-            edges: exported.edges,
-            total_nodes,
+            node_count: exported.nodes,
+            edge_count: exported.edges,
+            selected_node_count: total_nodes,
             truncated,
             note,
             resource_uri,
@@ -129,13 +129,13 @@ fn select(
     };
     if starts.is_empty() {
         return Err(Error::InvalidValue {
-            field: "nodes".into(),
-            reason: "the list is empty; give at least one node id, or omit nodes to export the whole network".into(),
+            field: "node_ids".into(),
+            reason: "the list is empty; give at least one node id, or omit node_ids to export the whole network".into(),
         });
     }
     let mut seen = HashSet::new();
     let mut order = Vec::new();
-    let starts = net.require_all("nodes", starts.iter().map(String::as_str))?;
+    let starts = net.require_all("node_ids", starts.iter().map(String::as_str))?;
     for &start in &starts {
         if seen.insert(start) {
             order.push(start);

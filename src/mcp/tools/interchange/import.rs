@@ -86,11 +86,11 @@ pub struct ImportOutput {
     /// The mode used.
     pub mode: ImportMode,
     /// Nodes created (including endpoints that only edges named).
-    pub nodes_created: usize,
+    pub created_node_count: usize,
     /// Nodes of the document that already existed and were left unchanged (merge).
-    pub nodes_existing: usize,
+    pub existing_node_count: usize,
     /// Edges added.
-    pub edges_created: usize,
+    pub created_edge_count: usize,
     /// The network's node count afterwards.
     pub node_count: usize,
     /// The network's edge count afterwards.
@@ -165,9 +165,9 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         status: Success::Success,
         network_name: p.network_name,
         mode: p.mode,
-        nodes_created: outcome.nodes_created,
-        nodes_existing: outcome.nodes_existing,
-        edges_created: outcome.edges_created,
+        created_node_count: outcome.nodes_created,
+        existing_node_count: outcome.nodes_existing,
+        created_edge_count: outcome.edges_created,
         node_count,
         edge_count,
     })
@@ -223,7 +223,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or with mode \"merge\" into an existing one. Atomic: if anything is invalid, nothing is imported and the error says where. Nodes named only by edges are created.",
+            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or with mode \"merge\" into an existing one. Atomic: if anything is invalid, nothing is imported and the error says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -72,7 +72,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_create",
             title: "Create a network",
-            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name changes nothing and gives status \"duplicate\". Then add nodes and edges. Call network_list first to reuse a network.",
+            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name changes nothing and gives status \"duplicate\". Call network_list first to reuse a network.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: true },
             long_running: false,

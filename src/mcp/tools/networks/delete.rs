@@ -29,9 +29,9 @@ pub struct DeleteOutput {
     /// True if the network existed and is now gone; false if there was nothing to delete.
     pub deleted: bool,
     /// Nodes removed with it.
-    pub nodes: usize,
+    pub node_count: usize,
     /// Edges removed with it.
-    pub edges: usize,
+    pub edge_count: usize,
     /// Human-readable result message.
     pub message: String,
 }
@@ -73,8 +73,8 @@ fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
         status: Success::Success,
         network_name: p.network_name,
         deleted,
-        nodes,
-        edges,
+        node_count: nodes,
+        edge_count: edges,
         message,
     })
 }

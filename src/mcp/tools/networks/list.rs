@@ -25,7 +25,7 @@ pub struct ListParams {
     #[serde(default = "default_list_limit")]
     #[schemars(range(min = 1, max = MAX_LIST_LIMIT))]
     pub limit: usize,
-    /// The previous page's next_cursor.
+    // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -39,9 +39,9 @@ pub struct NetworkInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Number of nodes.
-    pub nodes: usize,
+    pub node_count: usize,
     /// Number of edges.
-    pub edges: usize,
+    pub edge_count: usize,
     /// Its version: it rises with every change (pass it as if_version to write only if nothing changed since).
     pub version: u64,
 }
@@ -87,8 +87,8 @@ fn list(ctx: &ToolContext<'_>, p: ListParams) -> Result<ListOutput> {
     let networks = page.fill(page.slice(&all).iter().map(|s| NetworkInfo {
         name: s.name.clone(),
         description: s.description.clone(),
-        nodes: s.nodes,
-        edges: s.edges,
+        node_count: s.nodes,
+        edge_count: s.edges,
         version: s.version,
     }));
     Ok(ListOutput {

@@ -30,7 +30,7 @@ work_params! {
         /// How many ready tasks to take at most.
         #[serde(default = "default_count")]
         #[schemars(range(min = 1, max = MAX_CLAIM_COUNT))]
-        pub count: usize,
+        pub limit: usize,
         /// How long the claim holds before another worker may take the task.
         #[serde(default = "default_lease_seconds")]
         #[schemars(range(min = 1, max = MAX_LEASE_SECONDS))]
@@ -60,11 +60,11 @@ pub struct ClaimedTask {
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Waiting {
     /// Tasks held by other workers.
-    pub claimed: usize,
+    pub claimed_count: usize,
     /// Tasks waiting on a prerequisite.
-    pub blocked: usize,
+    pub blocked_count: usize,
     /// Tasks done.
-    pub done: usize,
+    pub done_count: usize,
     /// When the first lease of another worker ends (ms since the Unix epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_lease_end_ms: Option<u64>,
@@ -84,10 +84,10 @@ pub struct ClaimOutput {
     pub now_ms: u64,
     /// True when every task is done: stop.
     pub finished: bool,
-    /// When fewer than count were ready: what the others are.
+    /// When fewer than limit were ready: what the others are.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<Waiting>,
-    /// What to do next, when fewer than count were ready.
+    /// What to do next, when fewer than limit were ready.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -99,7 +99,7 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
     ctx.write(&p.network_name, |net| {
         let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
-        let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.count, lease, now)?;
+        let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.limit, lease, now)?;
         let mut data_budget = MAX_CLAIM_DATA_BYTES;
         let claimed = claimed
             .into_iter()
@@ -128,9 +128,9 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
                 .map(|w| waiting_note(&p.network_name, w, now, claimed.len())),
             claimed,
             waiting: waiting.map(|w| Waiting {
-                claimed: w.claimed,
-                blocked: w.blocked,
-                done: w.done,
+                claimed_count: w.claimed,
+                blocked_count: w.blocked,
+                done_count: w.done,
                 next_lease_end_ms: w.next_lease_end,
             }),
         })
@@ -179,7 +179,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_claim_ready",
             title: "Claim ready tasks",
-            description: "Take up to count tasks that are ready (not done, every prerequisite done) and not held by another worker, atomically: no two workers ever get the same task. They stay yours until lease_seconds pass; renew long work. A task is done when it has done_attributes (default {\"status\": \"done\"}). Returns the tasks, or why none is ready, and finished: true when all are done.",
+            description: "Atomically take up to limit ready tasks (not done, every prerequisite done, not held by another worker): no two workers ever get the same task. They stay yours for lease_seconds; renew long work. Done means having done_attributes (default {\"status\": \"done\"}). Returns the tasks, or why none is ready; finished: true when all are done.",
             toolset: Toolset::Work,
             effect: Effect::Write { idempotent: false },
             long_running: false,

@@ -34,7 +34,7 @@ pub struct CompleteOutput {
     /// Tasks that became ready because of this (the first 100).
     pub newly_ready: Vec<String>,
     /// How many became ready.
-    pub newly_ready_total: usize,
+    pub newly_ready_count: usize,
 }
 
 fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOutput> {
@@ -51,7 +51,7 @@ fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOu
             completed: ids(net, &done.completed),
             already_done: ids(net, &done.already_done),
             newly_ready: ids(net, &done.newly_ready[..listed]),
-            newly_ready_total: done.newly_ready.len(),
+            newly_ready_count: done.newly_ready.len(),
         })
     })
 }

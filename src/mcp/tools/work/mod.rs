@@ -112,7 +112,7 @@ fn check_tasks(node_ids: &[String]) -> Result<Vec<&str>> {
 pub fn frees_work(tool: &str, output: &Value) -> bool {
     match tool {
         "network_complete_claim" => output
-            .get("newly_ready_total")
+            .get("newly_ready_count")
             .and_then(Value::as_u64)
             .is_some_and(|n| n > 0),
         "network_release_claim" => true,

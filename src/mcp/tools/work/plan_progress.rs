@@ -28,7 +28,7 @@ work_params! {
         #[serde(default = "default_progress_limit")]
         #[schemars(range(min = 1, max = MAX_PROGRESS_LIMIT))]
         pub limit: usize,
-        /// The previous page's next_cursor.
+        // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
         #[serde(default)]
         pub cursor: Option<String>,
     }
@@ -53,18 +53,20 @@ pub struct WorkerOut {
     /// The worker id.
     pub worker: String,
     /// How many tasks it holds.
-    pub claimed: usize,
+    pub claimed_count: usize,
 }
 
 /// What is left of the critical path.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RemainingPath {
-    /// Its length: the sum of its edges' weights.
-    pub length: f64,
     /// Its first 20 tasks, in the order they can run.
     pub node_ids: Vec<String>,
-    /// How many tasks it has.
-    pub nodes_total: usize,
+    /// The ids of the edges between the listed tasks, in the same order.
+    pub edge_ids: Vec<u64>,
+    /// How many edges it has (one less than its tasks).
+    pub hops: usize,
+    /// The sum of its edges' weights.
+    pub total_weight: f64,
 }
 
 /// Result of `network_plan_progress`.
@@ -73,23 +75,23 @@ pub struct ProgressOutput {
     /// "success".
     pub status: Success,
     /// Tasks in the plan.
-    pub total: usize,
+    pub task_count: usize,
     /// Tasks done.
-    pub done: usize,
+    pub done_count: usize,
     /// Tasks held by a worker whose lease has not run out.
-    pub claimed: usize,
+    pub claimed_count: usize,
     /// Tasks any worker can claim now.
-    pub ready: usize,
+    pub ready_count: usize,
     /// Tasks waiting on a prerequisite.
-    pub blocked: usize,
+    pub blocked_count: usize,
     /// Claims whose lease ran out: their tasks count as ready or blocked again.
-    pub expired: usize,
+    pub expired_count: usize,
     /// True when every task is done.
     pub finished: bool,
     /// Workers holding tasks under a live lease, by id (the first 20).
     pub workers: Vec<WorkerOut>,
     /// How many workers hold tasks.
-    pub workers_total: usize,
+    pub worker_count: usize,
     /// This page of the claims on tasks not done, held or expired, in insertion order.
     pub claims: Vec<ClaimOut>,
     /// The longest path by weight through the tasks not done; null when they hold a cycle.
@@ -145,34 +147,37 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             }
         }
         let remaining_critical_path = net.remaining_critical_path(&plan)?.map(|path| {
-            let mut nodes = path.nodes;
+            let (mut nodes, mut edges) = (path.nodes, path.edges);
             if plan.prerequisites == Direction::Out {
                 // A -> B means A needs B: the path runs against the order of work.
                 nodes.reverse();
+                edges.reverse();
             }
+            let listed = nodes.len().min(MAX_PROGRESS_LISTED);
             RemainingPath {
-                length: path.length,
-                nodes_total: nodes.len(),
-                node_ids: ids(net, &nodes[..nodes.len().min(MAX_PROGRESS_LISTED)]),
+                node_ids: ids(net, &nodes[..listed]),
+                edge_ids: edges.into_iter().take(listed.saturating_sub(1)).collect(),
+                hops: nodes.len().saturating_sub(1),
+                total_weight: path.total_weight,
             }
         });
         let paging = Paging::of_total(&page, claims.len(), progress.claims.len());
         Ok(ProgressOutput {
             status: Success::Success,
-            total: net.node_count(),
-            done: progress.done,
-            claimed: progress.claimed,
-            ready: progress.ready,
-            blocked: progress.blocked,
-            expired: progress.expired,
+            task_count: net.node_count(),
+            done_count: progress.done,
+            claimed_count: progress.claimed,
+            ready_count: progress.ready,
+            blocked_count: progress.blocked,
+            expired_count: progress.expired,
             finished: progress.finished(),
-            workers_total: per_worker.len(),
+            worker_count: per_worker.len(),
             workers: per_worker
                 .into_iter()
                 .take(MAX_PROGRESS_LISTED)
                 .map(|(worker, claimed)| WorkerOut {
                     worker: worker.to_string(),
-                    claimed,
+                    claimed_count: claimed,
                 })
                 .collect(),
             claims,
