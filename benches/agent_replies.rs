@@ -51,7 +51,7 @@ fn main() {
         })
         .unwrap();
     println!("\n| call (default arguments) | reply bytes |\n|---|---:|");
-    let calls = heavy_calls(&mid);
+    let calls = heavy_calls(&mid, "debian");
     for (tool, args) in calls {
         let mut full = args.clone();
         full["network_name"] = json!("debian");
@@ -70,7 +70,8 @@ fn main() {
         let node = registry
             .read(&name, |n| Ok(n.node_ids().nth(40_000).unwrap().to_string()))
             .unwrap();
-        let args = json!({"network_name": name, "format": "mermaid", "nodes": [node], "depth": 1});
+        let args =
+            json!({"network_name": name, "format": "mermaid", "node_ids": [node], "depth": 1});
         let out = call(&server, "network_export", args.clone());
         let rounds = 2_000;
         let started = Instant::now();

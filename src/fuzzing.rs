@@ -77,7 +77,7 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
             let exported = server
                 .dispatch(Call::new(
                     "network_export",
-                    json!({"network_name": "f", "format": format, "limit": 100_000}),
+                    json!({"network_name": "f", "format": format, "limit": 10_000}),
                 ))
                 .expect("network_export is listed")
                 .expect("an imported network exports");

@@ -192,7 +192,7 @@ def parsed_or_fail(cypher_parse, document: str) -> dict:
 
 
 async def export_cypher(server, name: str, **extra) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": "cypher", "limit": 100000, **extra})
+    out = await server.ok("network_export", {"network_name": name, "format": "cypher", "limit": 10000, **extra})
     assert out["status"] == "success" and out["format"] == "cypher", out
     return out
 
@@ -203,7 +203,7 @@ async def test_cypher_export_parses_with_neo4js_parser(binary, tmp_path, cypher_
         await require_tools(server, "network_export")
         edge_ids = await build_network(server, "cy", NODES, EDGES)
         out = await export_cypher(server, "cy")
-        assert (out["nodes"], out["edges"]) == (len(NODES), len(EDGES)), out
+        assert (out["node_count"], out["edge_count"]) == (len(NODES), len(EDGES)), out
         document = out["content"]
         (tmp_path / "export.cypher").write_text(document, encoding="utf-8")
 
@@ -288,8 +288,8 @@ async def test_cypher_export_of_edge_cases_parses(binary, tmp_path, cypher_parse
         await build_network(server, "cy", NODES, EDGES)
         out = await export_cypher(server, "cy", nodes=["it's"], direction="both", limit=2)
         statements = parsed_or_fail(cypher_parse, out["content"])["statements"]
-        assert out["truncated"] is True and out["nodes"] == 2, out
-        assert len(statements) == out["nodes"] + out["edges"], (out, statements)
+        assert out["truncated"] is True and out["node_count"] == 2, out
+        assert len(statements) == out["node_count"] + out["edge_count"], (out, statements)
 
 
 def test_the_parser_rejects_broken_cypher(cypher_parse):

@@ -96,7 +96,7 @@ def label_edges(parsed: dict) -> tuple[Counter, Counter]:
 
 
 async def export_mermaid(server, name: str) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": "mermaid", "limit": 100000})
+    out = await server.ok("network_export", {"network_name": name, "format": "mermaid", "limit": 10000})
     assert out["status"] == "success" and out["format"] == "mermaid", out
     lines = [line.strip() for line in out["content"].splitlines()]
     assert "flowchart LR" in lines, f"expected a `flowchart LR` diagram:\n{out['content']}"
@@ -114,7 +114,7 @@ async def test_mermaid_export_parses_with_the_real_parser(binary, tmp_path, merm
             [{"source": s, "target": t} for s, t in TRICKY_EDGES],
         )
         out = await export_mermaid(server, "mm")
-        assert (out["nodes"], out["edges"]) == (len(TRICKY_IDS), len(TRICKY_EDGES)), out
+        assert (out["node_count"], out["edge_count"]) == (len(TRICKY_IDS), len(TRICKY_EDGES)), out
         document = out["content"]
         (tmp_path / "export.mmd").write_text(document, encoding="utf-8")
 
@@ -150,11 +150,11 @@ async def test_mermaid_export_of_edge_cases_parses(binary, tmp_path, mermaid_par
         )
         out = await server.ok(
             "network_export",
-            {"network_name": "mm", "format": "mermaid", "nodes": ["end"], "direction": "both", "limit": 2},
+            {"network_name": "mm", "format": "mermaid", "node_ids": ["end"], "direction": "both", "limit": 2},
         )
         parsed = parsed_or_fail(mermaid_parse, out["content"])
         labels, _ = label_edges(parsed)
-        assert "end" in labels and sum(labels.values()) == out["nodes"] == 2 and out["truncated"] is True, (out, parsed)
+        assert "end" in labels and sum(labels.values()) == out["node_count"] == 2 and out["truncated"] is True, (out, parsed)
 
 
 def test_the_parser_rejects_broken_flowcharts(mermaid_parse):

@@ -494,7 +494,7 @@ async fn every_unknown_id_of_a_list_is_named_with_its_suggestions() {
     let e = err(
         &client,
         "network_export",
-        json!({"network_name": "release", "format": "mermaid", "nodes": ["schemaa", "apii"]}),
+        json!({"network_name": "release", "format": "mermaid", "node_ids": ["schemaa", "apii"]}),
         "node_not_found",
     )
     .await;

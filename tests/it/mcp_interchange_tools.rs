@@ -32,9 +32,12 @@ async fn export_gives_the_document_with_counts_and_a_resource_uri() {
     )
     .await;
     assert_eq!(
-        (&out["nodes"], &out["edges"], &out["truncated"]),
+        (&out["node_count"], &out["edge_count"], &out["truncated"]),
         (&json!(5), &json!(5), &json!(false))
     );
+    assert_eq!(out["selected_node_count"], 5);
+    assert_eq!(out["mime_type"], "text/vnd.mermaid");
+    // The whole network: the embedded resource is the whole export's.
     assert_eq!(out["resource_uri"], "network://release/export/mermaid");
     let content = out["content"].as_str().unwrap();
     assert!(content.starts_with("flowchart LR"), "{content}");
@@ -49,16 +52,29 @@ async fn export_of_a_neighbourhood_keeps_only_the_edges_among_its_nodes() {
     let out = ok(
         &client,
         "network_export",
-        json!({"network_name": "release", "format": "edge_list_csv", "nodes": ["api"], "direction": "in", "depth": 2}),
+        json!({"network_name": "release", "format": "edge_list_csv", "node_ids": ["api"], "direction": "in", "depth": 2}),
     )
     .await;
     // api, then what depends on it: tests (1), ship (2).
-    assert_eq!(out["nodes"], 3);
-    assert_eq!(out["total_nodes"], 3);
+    assert_eq!(out["node_count"], 3);
+    assert_eq!(out["selected_node_count"], 3);
+    assert_eq!(out["mime_type"], "text/csv");
+    // A part: its URI says so, and the note names the whole network's.
+    let uri = out["resource_uri"].as_str().unwrap();
+    assert!(
+        uri.starts_with("network://release/export/edge_list_csv/part/v"),
+        "{uri}"
+    );
+    assert!(
+        out["note"]
+            .as_str()
+            .unwrap()
+            .contains("network://release/export/edge_list_csv")
+    );
     let content = out["content"].as_str().unwrap();
     let rows: Vec<&str> = content.lines().skip(1).collect();
     assert_eq!(rows, ["tests,api,1.0,2", "ship,tests,1.0,4"], "{content}");
-    assert_eq!(out["edges"], 2);
+    assert_eq!(out["edge_count"], 2);
 }
 
 #[tokio::test]
@@ -72,7 +88,10 @@ async fn a_limit_truncates_the_export_and_says_where_the_rest_is() {
     )
     .await;
     assert_eq!(out["truncated"], true);
-    assert_eq!((&out["nodes"], &out["total_nodes"]), (&json!(2), &json!(5)));
+    assert_eq!(
+        (&out["node_count"], &out["selected_node_count"]),
+        (&json!(2), &json!(5))
+    );
     let doc: Value = serde_json::from_str(out["content"].as_str().unwrap()).unwrap();
     assert_eq!(doc["nodes"].as_array().unwrap().len(), 2);
     assert!(
@@ -98,7 +117,7 @@ async fn export_errors_name_the_problem() {
     err(
         &client,
         "network_export",
-        json!({"network_name": "release", "format": "dot", "nodes": ["aip"]}),
+        json!({"network_name": "release", "format": "dot", "node_ids": ["aip"]}),
         "node_not_found",
     )
     .await;

@@ -39,7 +39,7 @@ fn base(tool: &str) -> Value {
             json!({"node_id": "a"})
         }
         "network_traverse" => json!({"start_nodes": ["a"]}),
-        "network_export" => json!({"format": "mermaid", "nodes": ["a"]}),
+        "network_export" => json!({"format": "mermaid", "node_ids": ["a"]}),
         "network_visualize" => json!({"node_id": "a"}),
         _ => json!({}),
     };
