@@ -102,7 +102,7 @@ def document(result) -> str | None:
     resource = blocks[0].resource
     sc = result.structured_content or {}
     assert str(resource.uri) == sc.get("resource_uri"), (resource.uri, sc)
-    assert resource.mimeType == sc.get("mime_type"), (resource.mimeType, sc)
+    assert resource.mime_type == sc.get("mime_type"), (resource.mime_type, sc)
     return resource.text
 
 
