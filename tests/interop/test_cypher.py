@@ -192,7 +192,7 @@ def parsed_or_fail(cypher_parse, document: str) -> dict:
 
 
 async def export_cypher(server, name: str, **extra) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": "cypher", "limit": 100000, **extra})
+    out = await server.ok("network_export", {"network_name": name, "format": "cypher", "limit": 10000, **extra})
     assert out["status"] == "success" and out["format"] == "cypher", out
     return out
 

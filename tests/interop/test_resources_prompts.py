@@ -329,5 +329,8 @@ async def test_mcp_apps_view_resource_and_visualize_tool(binary, tmp_path, trans
         out = await server.ok("network_visualize", {"network_name": "plan"})
         assert out["ui_resource_uri"] == uri
         assert out["mode"] == "full" and out["drawn_node_count"] == 3, out
-        assert {n["id"] for n in out["view"]["nodes"]} == {"design", "build", "ship"}
+        assert "view" not in out, "the drawing stays out of the reply"
+        drawing, mime = text_of(await server.session.read_resource(out["view_uri"]))
+        assert mime == "application/json"
+        assert {n["id"] for n in json.loads(drawing)["nodes"]} == {"design", "build", "ship"}
         assert out["mermaid"].startswith("flowchart"), out["mermaid"]
