@@ -106,7 +106,7 @@ async def test_list_and_read_network_resources(binary, tmp_path, transport):
             text, mime = text_of(await server.session.read_resource(str(resource.uri)))
             assert mime == "application/json"
             summary = json.loads(text)
-            assert (summary.get("network_name"), summary.get("nodes"), summary.get("edges")) == (name, nodes, edges), (
+            assert (summary.get("network_name"), summary.get("node_count"), summary.get("edge_count")) == (name, nodes, edges), (
                 summary
             )
 
