@@ -38,8 +38,8 @@ pub use graph::{adjacency, edit, estimate, query, snapshot, validate};
 #[cfg(feature = "search")]
 pub use algo::search;
 pub use algo::{
-    centrality, communities, components, critical, cycles, describe, diff, inventory, options,
-    ordering, paths, ready, simple_paths, subgraph, topology, traversal, work,
+    blocked, centrality, communities, components, critical, cycles, describe, diff, inventory,
+    options, ordering, paths, ready, simple_paths, subgraph, topology, traversal, work,
 };
 
 pub use algo::options::{Order, TraversalOrder, TraverseOptions, Weighted};

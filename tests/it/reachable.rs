@@ -420,6 +420,7 @@ fn no_advice_raises_a_parameter_past_its_maximum() {
             json!({"source": "s0", "target": "t0", "method": "all_simple"}),
         ),
         ("network_plan_progress", json!({})),
+        ("network_why_blocked", json!({"node_id": "c0"})),
         ("network_ready_nodes", json!({})),
         ("network_search", json!({"query": "t"})),
         (

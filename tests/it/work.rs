@@ -549,3 +549,110 @@ fn a_claim_reply_carries_at_most_a_mebibyte_of_task_data() {
     }
     assert!(serde_json::to_string(&c).unwrap().len() < 700 * 1024);
 }
+
+#[test]
+fn why_blocked_walks_down_to_the_work_that_can_start_now() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    plan(&server);
+    let why = |node: &str| {
+        ok(
+            &server,
+            "network_why_blocked",
+            json!({"network_name": "plan", "node_id": node}),
+        )
+    };
+    // Nothing done: ship waits on all four others; only design can start.
+    let all = why("ship");
+    assert_eq!(all["state"], "blocked");
+    let listed: Vec<(String, u64, String, String)> = all["blockers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["node_id"].as_str().unwrap().to_string(),
+                b["depth"].as_u64().unwrap(),
+                b["unblocks"].as_str().unwrap().to_string(),
+                b["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let row = |n: &str, d: u64, u: &str, s: &str| (n.into(), d, u.into(), s.into());
+    assert_eq!(
+        listed,
+        [
+            row("docs", 1, "ship", "blocked"),
+            row("test", 1, "ship", "blocked"),
+            row("design", 2, "docs", "ready"),
+            row("build", 2, "test", "blocked"),
+        ]
+    );
+    assert_eq!((&all["total"], &all["ready_count"]), (&json!(4), &json!(1)));
+    assert_eq!(
+        strings(&all["blockers"][2]["chain_node_ids"]),
+        ["design", "docs", "ship"]
+    );
+
+    // design done, docs claimed by w2: the spec's example.
+    ok(
+        &server,
+        "network_update_node",
+        json!({"network_name": "plan", "node_id": "design", "attributes": {"status": "done"}}),
+    );
+    ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1", "limit": 1}),
+    );
+    ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w2", "limit": 1}),
+    );
+    ok(
+        &server,
+        "network_release_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["build"]}),
+    );
+    let some = why("ship");
+    assert_eq!(
+        some["blockers"],
+        json!([
+            {"node_id": "docs", "depth": 1, "unblocks": "ship", "state": "claimed", "worker": "w2"},
+            {"node_id": "test", "depth": 1, "unblocks": "ship", "state": "blocked"},
+            {"node_id": "build", "depth": 2, "unblocks": "test", "state": "ready", "chain_node_ids": ["build", "test", "ship"]}
+        ])
+    );
+    assert_eq!(some["ready_count"], 2, "docs's prerequisites are done too");
+    // A ready task, and a done one, have no blockers.
+    let build = why("build");
+    assert_eq!(
+        (&build["state"], &build["total"]),
+        (&json!("ready"), &json!(0))
+    );
+    assert_eq!(why("design")["state"], "done");
+
+    // Pages join into the whole list; an unknown task is named with suggestions.
+    let first = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "ship", "limit": 2}),
+    );
+    assert_eq!(first["truncated"], true);
+    let rest = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "ship", "limit": 2, "cursor": first["next_cursor"]}),
+    );
+    let mut joined = strings(&first["blockers"]);
+    joined.extend(strings(&rest["blockers"]));
+    assert_eq!(joined, ["docs", "test", "build"]);
+    let unknown = err(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "shipp"}),
+        "node_not_found",
+    );
+    assert_eq!(unknown["suggestions"][0], "ship");
+}

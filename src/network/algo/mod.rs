@@ -21,6 +21,7 @@
 //! `simple_paths` on `paths::Path`), never in a circle. Nothing in `graph/`
 //! imports from here (`tests/core/layers.rs` checks it).
 
+pub mod blocked;
 pub mod centrality;
 pub mod communities;
 pub mod components;

@@ -199,7 +199,7 @@ pub struct Waiting {
 
 impl Network {
     /// Whether task `ix` has every done attribute value.
-    fn is_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
+    pub(crate) fn is_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
         let attributes = &self.graph()[ix].attributes;
         spec.done.iter().all(|(k, v)| attributes.get(k) == Some(v))
     }

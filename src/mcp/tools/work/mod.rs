@@ -13,6 +13,7 @@ mod complete_claim;
 mod plan_progress;
 mod release_claim;
 mod renew_claim;
+mod why_blocked;
 
 use serde_json::{Map, Value};
 
@@ -128,5 +129,6 @@ pub fn tools() -> Vec<ToolDef> {
         release_claim::tool(),
         renew_claim::tool(),
         plan_progress::tool(),
+        why_blocked::tool(),
     ]
 }
