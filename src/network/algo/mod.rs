@@ -28,6 +28,7 @@ pub mod critical;
 pub mod cycles;
 pub mod describe;
 pub mod diff;
+pub mod following;
 mod nearest;
 pub mod options;
 pub mod ordering;
