@@ -156,7 +156,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolMeta {
             name: "network_visualize",
             title: "Show a network",
-            description: "Draw a network for a person, by dependency layers with cycles highlighted: all of it, or the neighbourhood, ancestors or descendants of node_id. MCP Apps hosts show an interactive view; others get a summary and Mermaid.",
+            description: "Draw a network for a person in dependency layers, cycles highlighted: all of it, or node_id's neighbourhood, ancestors or descendants. MCP Apps hosts show an interactive view; others get a summary and Mermaid.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

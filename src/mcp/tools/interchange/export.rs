@@ -160,7 +160,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_export",
             title: "Export a network",
-            description: "Write a network, or the neighbourhood of some nodes, as a document: mermaid (renders in chat), dot, node_link_json (NetworkX), graphml, cypher or edge_list_csv. The document is the last text block of the result; resource_uri holds the whole network.",
+            description: "Write a network, or some nodes' neighbourhood, as a document: mermaid (renders in chat), dot, node_link_json (NetworkX), graphml, cypher or edge_list_csv; it is the result's last text block. resource_uri holds the whole network.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,
