@@ -89,6 +89,7 @@ impl StatusSpec {
             claimed_by: self.claim_attribute.clone(),
             lease_expires: self.lease_attribute.clone(),
             prerequisites: Direction::Out,
+            relations: crate::network::RelationFilter::all(),
         };
         work.validate()?;
         Ok(work)

@@ -30,6 +30,7 @@ mod page_cache;
 mod paging;
 mod prop_interchange;
 mod reachable;
+mod relations;
 mod reply_bounds;
 mod reply_sizes;
 mod specs;

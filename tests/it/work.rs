@@ -656,3 +656,36 @@ fn why_blocked_walks_down_to_the_work_that_can_start_now() {
     );
     assert_eq!(unknown["suggestions"][0], "ship");
 }
+
+#[test]
+fn why_blocked_follows_only_the_relations_that_block() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "p"}));
+    ok(
+        &server,
+        "network_add_edges",
+        json!({"network_name": "p", "create_missing_nodes": true, "edges": [
+            {"source": "a", "target": "b", "attributes": {"relation": "blocks"}},
+            {"source": "a", "target": "c", "attributes": {"relation": "related"}}
+        ]}),
+    );
+    let why = |extra: Value| {
+        let mut args = json!({"network_name": "p", "node_id": "a"});
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        strings(&ok(&server, "network_why_blocked", args)["blockers"])
+    };
+    assert_eq!(why(json!({})), ["b", "c"]);
+    assert_eq!(why(json!({"ignore_relations": ["related"]})), ["b"]);
+    assert_eq!(why(json!({"relations": ["related"]})), ["c"]);
+    // Declared once for the network: informational links block nothing.
+    ok(
+        &server,
+        "network_create",
+        json!({"network_name": "p", "nonblocking_relations": ["related"]}),
+    );
+    assert_eq!(why(json!({})), ["b"]);
+    assert_eq!(why(json!({"ignore_relations": []})), ["b", "c"]);
+}

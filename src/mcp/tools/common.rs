@@ -196,3 +196,71 @@ pub(crate) fn networks_bytes(registry: &NetworkRegistry) -> usize {
 pub(crate) fn memory_held(ctx: &ToolContext<'_>) -> Option<usize> {
     (ctx.limits.max_memory != usize::MAX).then(|| networks_bytes(ctx.registry))
 }
+
+/// The most relation types one `relations` or `ignore_relations` list names.
+pub const MAX_RELATIONS: usize = 100;
+/// The longest relation type name, in bytes.
+pub const MAX_RELATION_BYTES: usize = 256;
+
+/// The edges a call follows, from its `relations`, `ignore_relations` and
+/// `relation_attribute` parameters: only the types of `relations`, or all but
+/// those of `ignore_relations` (giving both is an error), or, with neither,
+/// the network's default ([`Network::default_relations`]: all but its
+/// non-blocking types). `""` names plain edges (no relation attribute).
+pub fn relation_filter(
+    net: &Network,
+    relations: Option<&[String]>,
+    ignore_relations: Option<&[String]>,
+    relation_attribute: Option<&str>,
+) -> crate::Result<crate::network::RelationFilter> {
+    use crate::network::RelationFilter;
+    let check = check_relation_names;
+    let filter = match (relations, ignore_relations) {
+        (Some(_), Some(_)) => {
+            return Err(crate::Error::InvalidArguments {
+                message: "give relations (follow only these relation types) or ignore_relations (follow all but these), not both".into(),
+                field: Some("ignore_relations".into()),
+            });
+        }
+        (Some(only), None) => {
+            check("relations", only)?;
+            RelationFilter::only(only)
+        }
+        (None, Some(except)) => {
+            check("ignore_relations", except)?;
+            RelationFilter::except(except)
+        }
+        (None, None) => net.default_relations(),
+    };
+    match relation_attribute {
+        Some(attribute) => {
+            crate::network::validate::id("relation_attribute", attribute)?;
+            Ok(filter.on_attribute(attribute))
+        }
+        None => Ok(filter),
+    }
+}
+
+/// Checks a list of relation type names against [`MAX_RELATIONS`] and
+/// [`MAX_RELATION_BYTES`]; `field` names the parameter.
+pub fn check_relation_names(field: &str, names: &[String]) -> crate::Result<()> {
+    if names.len() > MAX_RELATIONS {
+        return Err(crate::Error::InvalidValue {
+            field: field.into(),
+            reason: format!(
+                "it names {} relation types; give at most {MAX_RELATIONS}",
+                names.len()
+            ),
+        });
+    }
+    if let Some(long) = names.iter().find(|n| n.len() > MAX_RELATION_BYTES) {
+        return Err(crate::Error::InvalidValue {
+            field: field.into(),
+            reason: format!(
+                "a relation type is {} bytes long; give names of at most {MAX_RELATION_BYTES} bytes",
+                long.len()
+            ),
+        });
+    }
+    Ok(())
+}

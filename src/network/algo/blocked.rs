@@ -8,9 +8,10 @@ use std::collections::VecDeque;
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::NodeIndexable;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
-use crate::network::graph::{Direction, Network};
+use crate::network::algo::following::Following;
+use crate::network::graph::{Direction, Network, RelationFilter};
 
 /// One unfinished prerequisite of the task asked about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,16 +74,35 @@ impl Network {
         prerequisites: Direction,
         is_done: impl Fn(NodeIndex) -> bool,
     ) -> Blockers {
+        self.blockers_following(task, prerequisites, is_done, &RelationFilter::default())
+    }
+
+    fn blockers_following(
+        &self,
+        task: NodeIndex,
+        prerequisites: Direction,
+        is_done: impl Fn(NodeIndex) -> bool,
+        filter: &RelationFilter,
+    ) -> Blockers {
         let g = self.graph();
         let directions: &[petgraph::Direction] = match prerequisites {
             Direction::Out => &[Outgoing],
             Direction::In => &[Incoming],
             Direction::Both => &[Outgoing, Incoming],
         };
+        // Only the edges the filter keeps make prerequisites.
         let prerequisites_of = move |v: NodeIndex| {
-            directions
-                .iter()
-                .flat_map(move |&d| g.neighbors_directed(v, d))
+            directions.iter().flat_map(move |&d| {
+                g.edges_directed(v, d)
+                    .filter(|e| filter.keeps(e.weight()))
+                    .map(move |e| {
+                        if e.source() == v {
+                            e.target()
+                        } else {
+                            e.source()
+                        }
+                    })
+            })
         };
         // petgraph lists a node's edges newest first: sorted by index, the walk
         // meets a node's prerequisites in the order the nodes were inserted.
@@ -140,6 +160,20 @@ impl Network {
                 None => return Some(chain),
             }
         }
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::blockers`] along the edges the filter keeps: only kept edges
+    /// make prerequisites.
+    pub fn blockers(
+        &self,
+        task: NodeIndex,
+        prerequisites: Direction,
+        is_done: impl Fn(NodeIndex) -> bool,
+    ) -> Blockers {
+        self.net
+            .blockers_following(task, prerequisites, is_done, self.filter)
     }
 }
 

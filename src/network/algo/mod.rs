@@ -29,6 +29,7 @@ pub mod critical;
 pub mod cycles;
 pub mod describe;
 pub mod diff;
+pub mod following;
 pub mod inventory;
 mod nearest;
 pub mod options;

@@ -3,9 +3,10 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
-use petgraph::visit::NodeIndexable;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
-use crate::network::graph::{Direction, Network};
+use super::following::Following;
+use crate::network::graph::{Direction, Network, RelationFilter};
 
 /// A node that is not done and waits on some prerequisites.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,7 +94,7 @@ impl Network {
     ///
     /// ```
     /// use networks_mcp::network::{Direction, Network};
-    /// use petgraph::visit::NodeIndexable;
+    /// use petgraph::visit::{EdgeRef, NodeIndexable};
     ///
     /// let mut net = Network::new();
     /// net.add_nodes(["app", "log"])?;
@@ -111,7 +112,35 @@ impl Network {
         limit: usize,
         blocked_limit: usize,
     ) -> ReadyNodes {
+        self.ready_nodes_following(
+            done,
+            prerequisites,
+            limit,
+            blocked_limit,
+            RelationFilter::every_edge(),
+        )
+    }
+
+    fn ready_nodes_following(
+        &self,
+        done: &[bool],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+        filter: &RelationFilter,
+    ) -> ReadyNodes {
         let g = self.graph();
+        let prerequisites_of = |v: NodeIndex, d: petgraph::Direction| {
+            g.edges_directed(v, d)
+                .filter(|e| filter.keeps(e.weight()))
+                .map(move |e| {
+                    if e.source() == v {
+                        e.target()
+                    } else {
+                        e.source()
+                    }
+                })
+        };
         let directions: &[petgraph::Direction] = match prerequisites {
             Direction::Out => &[Outgoing],
             Direction::In => &[Incoming],
@@ -134,7 +163,7 @@ impl Network {
             }
             let waits = directions
                 .iter()
-                .any(|&d| g.neighbors_directed(v, d).any(|w| !is_done(w)));
+                .any(|&d| prerequisites_of(v, d).any(|w| !is_done(w)));
             if !waits {
                 result.ready_total += 1;
                 if result.ready.len() < limit {
@@ -146,7 +175,7 @@ impl Network {
             if result.blocked.len() < blocked_limit {
                 let mut waiting_on: Vec<NodeIndex> = directions
                     .iter()
-                    .flat_map(|&d| g.neighbors_directed(v, d))
+                    .flat_map(|&d| prerequisites_of(v, d))
                     .filter(|&w| !is_done(w))
                     .collect();
                 waiting_on.sort_unstable();
@@ -158,5 +187,35 @@ impl Network {
             }
         }
         result
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::ready_nodes`] along the edges the filter keeps: only kept
+    /// edges make prerequisites.
+    pub fn ready_nodes(
+        &self,
+        done: &[&str],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+    ) -> crate::error::Result<ReadyNodes> {
+        let mut mask = vec![false; self.net.graph().node_bound()];
+        for ix in self.net.require_all("done", done.iter().copied())? {
+            mask[ix.index()] = true;
+        }
+        Ok(self.ready_nodes_by_index(&mask, prerequisites, limit, blocked_limit))
+    }
+
+    /// [`Network::ready_nodes_by_index`] along the edges the filter keeps.
+    pub fn ready_nodes_by_index(
+        &self,
+        done: &[bool],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+    ) -> ReadyNodes {
+        self.net
+            .ready_nodes_following(done, prerequisites, limit, blocked_limit, self.filter)
     }
 }

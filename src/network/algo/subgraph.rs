@@ -159,6 +159,7 @@ impl Network {
         if matches!(what, Extract::Whole) {
             // As a restore from a snapshot sets it: not a change of its own.
             copy.restore_description(self.description().map(str::to_string));
+            copy.restore_nonblocking_relations(self.nonblocking_relations());
         }
         for (k, &ix) in chosen.nodes.iter().enumerate() {
             crate::budget::charge(1);
@@ -393,6 +394,7 @@ mod tests {
                 })
                 .to_vec(),
             edges: vec![edge(0, "a", "b"), edge(far, "a", "a")],
+            nonblocking_relations: Vec::new(),
         };
         let net = Network::from_data("far", data).unwrap();
         let mut copy = net.extract(Extract::Whole);

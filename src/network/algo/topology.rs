@@ -638,7 +638,13 @@ impl Network {
     /// ```
     pub fn condensation_with_mapping(&self) -> (Network, Vec<(NodeIndex, NodeIndex)>) {
         let g = self.graph();
-        let labels = scc_labels(g, self.rows(Outgoing));
+        let labels = scc_labels(
+            g,
+            &self.follow(
+                Outgoing,
+                crate::network::graph::RelationFilter::every_edge(),
+            ),
+        );
         // comp[v]: the position of v's component in first-member order.
         let mut slot = vec![NONE; labels.count];
         let mut comp = vec![NONE; g.node_bound()];

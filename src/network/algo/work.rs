@@ -27,11 +27,12 @@
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::EdgeRef;
 use serde_json::{Map, Value};
 
 use super::critical::CriticalPath;
 use crate::error::{Error, Result};
-use crate::network::graph::{Attributes, Direction, Frontier, Network, validate};
+use crate::network::graph::{Attributes, Direction, Frontier, Network, RelationFilter, validate};
 
 /// Where a plan keeps the state of its tasks, and which way its edges point.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +48,9 @@ pub struct WorkAttributes {
     /// Which neighbours a task needs first: [`Direction::Out`] when `A → B` means
     /// A needs B (the default), [`Direction::In`] when it means A comes before B.
     pub prerequisites: Direction,
+    /// Which edges make prerequisites, by relation type (default: every edge).
+    /// An edge the filter does not keep holds no task back.
+    pub relations: RelationFilter,
 }
 
 impl Default for WorkAttributes {
@@ -58,6 +62,7 @@ impl Default for WorkAttributes {
             claimed_by: "claimed_by".into(),
             lease_expires: "lease_expires_ms".into(),
             prerequisites: Direction::Out,
+            relations: RelationFilter::all(),
         }
     }
 }
@@ -176,8 +181,11 @@ impl WorkProgress {
 
 impl Frontier {
     fn matches(&self, version: u64, spec: &WorkAttributes) -> bool {
-        self.key.as_ref().is_some_and(|(v, done, d)| {
-            *v == version && *done == spec.done && *d == spec.prerequisites
+        self.key.as_ref().is_some_and(|(v, done, d, relations)| {
+            *v == version
+                && *done == spec.done
+                && *d == spec.prerequisites
+                && *relations == spec.relations
         })
     }
 }
@@ -225,11 +233,28 @@ impl Network {
     /// Whether every prerequisite of task `ix` is done (a self-loop makes a task
     /// its own prerequisite).
     fn prerequisites_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
-        spec.needs().iter().all(|&d| {
-            self.graph()
-                .neighbors_directed(ix, d)
-                .all(|w| self.is_done(w, spec))
-        })
+        spec.needs()
+            .iter()
+            .all(|&d| self.related(ix, d, spec).all(|w| self.is_done(w, spec)))
+    }
+
+    /// The neighbours of task `ix` along `d` by edges that `spec.relations` keeps.
+    fn related<'s>(
+        &'s self,
+        ix: NodeIndex,
+        d: petgraph::Direction,
+        spec: &'s WorkAttributes,
+    ) -> impl Iterator<Item = NodeIndex> + 's {
+        self.graph()
+            .edges_directed(ix, d)
+            .filter(|e| spec.relations.keeps(e.weight()))
+            .map(move |e| {
+                if e.source() == ix {
+                    e.target()
+                } else {
+                    e.source()
+                }
+            })
     }
 
     /// The state of task `ix` at time `now`. O(degree).
@@ -366,7 +391,12 @@ impl Network {
             return;
         }
         let mut frontier = Frontier {
-            key: Some((self.version(), spec.done.clone(), spec.prerequisites)),
+            key: Some((
+                self.version(),
+                spec.done.clone(),
+                spec.prerequisites,
+                spec.relations.clone(),
+            )),
             ..Frontier::default()
         };
         for ix in self.graph().node_indices() {
@@ -385,7 +415,7 @@ impl Network {
     /// version the call left the network at.
     fn frontier_at_current_version(&mut self) {
         let version = self.version();
-        if let Some((v, _, _)) = self.frontier_mut().key.as_mut() {
+        if let Some((v, _, _, _)) = self.frontier_mut().key.as_mut() {
             *v = version;
         }
     }
@@ -424,11 +454,10 @@ impl Network {
             frontier.done += 1;
             completion.completed.push(ix);
         }
-        let graph = self.graph();
         let mut candidates: Vec<NodeIndex> = Vec::new();
         for &ix in &completion.completed {
             for &d in spec.needed_by() {
-                candidates.extend(graph.neighbors_directed(ix, d));
+                candidates.extend(self.related(ix, d, spec));
             }
         }
         candidates.sort_unstable();
@@ -531,7 +560,7 @@ impl Network {
     /// `None` if the tasks not done hold a cycle. O(V + E).
     pub fn remaining_critical_path(&self, spec: &WorkAttributes) -> Result<Option<CriticalPath>> {
         spec.validate()?;
-        self.longest_path_among(&|ix| !self.is_done(ix, spec))
+        self.longest_path_among(&|ix| !self.is_done(ix, spec), &spec.relations)
             .transpose()
     }
 

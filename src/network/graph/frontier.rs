@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
-use super::{Direction, Network};
+use super::{Direction, Network, RelationFilter};
 
 /// What the work calls keep between calls, derived from the network at one
 /// version: the tasks not done whose prerequisites are all done (the ready and
@@ -23,7 +23,7 @@ use super::{Direction, Network};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Frontier {
     /// The version and the state's definition it was derived at.
-    pub(in crate::network) key: Option<(u64, Map<String, Value>, Direction)>,
+    pub(in crate::network) key: Option<(u64, Map<String, Value>, Direction, RelationFilter)>,
     /// Tasks not done whose prerequisites are all done (ready or claimed).
     pub(in crate::network) candidates: BTreeSet<NodeIndex>,
     /// How many tasks are done.

@@ -29,6 +29,7 @@ mod frontier;
 mod id_index;
 pub(crate) mod prefetch;
 pub mod query;
+pub mod relations;
 pub mod snapshot;
 pub(in crate::network) mod structure;
 mod types;
@@ -44,6 +45,7 @@ pub use edit::{
     AttributeUpdate, EdgeBatchOutcome, EdgeItem, EdgeSpec, MissingNodes, NodeSpec, RemovedEdge,
 };
 pub use query::NodeFilter;
+pub use relations::{DEFAULT_RELATION_ATTRIBUTE, PLAIN, RelationFilter};
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
 
 use crate::error::{Error, Result};
@@ -64,6 +66,9 @@ pub struct Network {
     edge_index: EdgeIdIndex,
     next_edge_id: EdgeId,
     description: Option<String>,
+    /// Relation types that hold nothing back in this network: followed only by
+    /// calls that ask for them (see [`Network::default_relations`]).
+    nonblocking_relations: Vec<String>,
     /// A label used in error messages ("network 'x'"); not part of the content.
     name: String,
     /// Derived from `graph`; every change to nodes or edges invalidates it.
@@ -140,6 +145,53 @@ impl Network {
             self.description = description;
             self.touch();
         }
+    }
+
+    /// The relation types declared non-blocking for this network (informational
+    /// links such as `related` or `discovered-from`), in the order given.
+    pub fn nonblocking_relations(&self) -> &[String] {
+        &self.nonblocking_relations
+    }
+
+    /// Declares the relation types that hold nothing back in this network
+    /// (duplicates dropped, order kept); an empty list declares none. A change
+    /// of content when it differs.
+    ///
+    /// ```
+    /// use networks_mcp::network::{EdgeSpec, Network, Order};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge_with(EdgeSpec::new("a", "b"))?;
+    /// net.add_edge_with(EdgeSpec::new("b", "a").with_attribute("relation", "related"))?;
+    /// net.set_nonblocking_relations(["related"]);
+    /// let blocking = net.default_relations();
+    /// assert!(net.following(&blocking).topological_sort(Order::Forward).is_ok());
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn set_nonblocking_relations<I, S>(&mut self, names: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut list: Vec<String> = Vec::new();
+        for name in names {
+            let name = name.into();
+            if !list.contains(&name) {
+                list.push(name);
+            }
+        }
+        if list != self.nonblocking_relations {
+            self.nonblocking_relations = list;
+            self.touch();
+        }
+    }
+
+    /// The filter a call that names no relation types follows: every edge but
+    /// those of the [non-blocking](Network::nonblocking_relations) types, read
+    /// from the default attribute `relation`.
+    pub fn default_relations(&self) -> RelationFilter {
+        RelationFilter::except(&self.nonblocking_relations)
     }
 
     /// How many changes of content this network has seen: it rises with every
@@ -223,6 +275,17 @@ impl Network {
     /// The rows of one direction, built now if needed (for whole-graph algorithms).
     pub(crate) fn rows(&self, dir: petgraph::Direction) -> &adjacency::Rows {
         self.adjacency.rows(&self.graph, &self.edge_index, dir)
+    }
+
+    /// The rows of one direction seen through `filter` (built now if needed,
+    /// with the filter's relation columns): whole-graph algorithms that follow
+    /// only some relation types read these.
+    pub(crate) fn follow(
+        &self,
+        dir: petgraph::Direction,
+        filter: &RelationFilter,
+    ) -> adjacency::Follow<'_> {
+        adjacency::Follow::new(self, dir, filter)
     }
 
     /// Frees the compact adjacency, if built (it is built again when next needed).

@@ -187,6 +187,12 @@ impl Network {
         self.description = description;
     }
 
+    /// Sets the non-blocking relation types as a restore does: not a change of
+    /// its own (a whole copy carries them with the description).
+    pub(in crate::network) fn restore_nonblocking_relations(&mut self, names: &[String]) {
+        self.nonblocking_relations = names.to_vec();
+    }
+
     /// Replaces the attributes of node `ix`, counting one change of version if
     /// they differ. Not structural: no derived fact depends on attributes.
     pub(in crate::network) fn set_attributes(&mut self, ix: NodeIndex, attributes: Attributes) {

@@ -39,7 +39,7 @@ pub struct DescribeParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Also return schema: attribute keys, value types, common values, relation types.
+    /// Also return schema: attribute keys, types, common values, relations.
     #[serde(default)]
     pub include_schema: bool,
 }

@@ -223,7 +223,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or with mode \"merge\" into an existing one. Atomic: if anything is invalid, nothing is imported and the error says where.",
+            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or (mode \"merge\") an existing one. Atomic: if anything is invalid, nothing is imported and the error says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -23,6 +23,7 @@ fn default_count() -> usize {
 }
 
 work_params! {
+    relations;
     /// Parameters of `network_claim_ready`.
     pub struct ClaimParams {
         /// Your worker id: the same in every call of this worker.
@@ -93,10 +94,10 @@ pub struct ClaimOutput {
 }
 
 fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
-    let plan = p.plan();
     // The clock is read under the network's lock, so that the times of the
     // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let plan = p.plan(net)?;
         let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
         let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.limit, lease, now)?;

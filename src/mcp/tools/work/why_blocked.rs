@@ -26,6 +26,7 @@ fn default_why_limit() -> usize {
 }
 
 work_params! {
+    relations;
     /// Parameters of `network_why_blocked`.
     pub struct WhyParams {
         /// The task to explain.
@@ -91,11 +92,11 @@ fn state_name(state: TaskState) -> &'static str {
 }
 
 fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
-    let plan = p.plan();
-    plan.validate()?;
     let limit = check_range("limit", p.limit, MAX_WHY_LIMIT)?;
     validate::id("node_id", &p.node_id)?;
     ctx.registry.read(&p.network_name, |net| {
+        let plan = p.plan(net)?;
+        plan.validate()?;
         let task = net.require("node_id", &p.node_id)?;
         let now = ctx.now();
         let query = (
@@ -104,6 +105,7 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             &p.claim_attribute,
             &p.lease_attribute,
             p.prerequisites,
+            &plan.relations,
         );
         let page = Page::open(
             ctx,
@@ -114,7 +116,9 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             limit,
             MAX_WHY_LIMIT,
         )?;
-        let why = net.blockers(task, plan.prerequisites, |w| net.is_done(w, &plan));
+        let why = net
+            .following(&plan.relations)
+            .blockers(task, plan.prerequisites, |w| net.is_done(w, &plan));
         let position: HashMap<NodeIndex, usize> = why
             .blockers
             .iter()
