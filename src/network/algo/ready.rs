@@ -79,11 +79,8 @@ impl Network {
         limit: usize,
         blocked_limit: usize,
     ) -> crate::error::Result<ReadyNodes> {
-        let mut mask = vec![false; self.graph().node_bound()];
-        for ix in self.require_all("done", done.iter().copied())? {
-            mask[ix.index()] = true;
-        }
-        Ok(self.ready_nodes_by_index(&mask, prerequisites, limit, blocked_limit))
+        self.following(&RelationFilter::all())
+            .ready_nodes(done, prerequisites, limit, blocked_limit)
     }
 
     /// [`Network::ready_nodes`] with done-ness as a mask over node indices:
