@@ -33,7 +33,7 @@
 mod algo;
 mod graph;
 
-pub use graph::{adjacency, edit, estimate, query, snapshot, validate};
+pub use graph::{adjacency, edit, estimate, history, query, snapshot, validate};
 
 #[cfg(feature = "search")]
 pub use algo::search;
@@ -44,7 +44,7 @@ pub use algo::{
 
 pub use algo::options::{Order, TraversalOrder, TraverseOptions, Weighted};
 pub use graph::{
-    AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, DEFAULT_WEIGHT, Direction, Edge,
-    EdgeBatchOutcome, EdgeId, EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node,
-    NodeFilter, NodeSpec, RemovedEdge,
+    AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, ChangeKind, ChangeRecord, ChangeWindow,
+    Changes, DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId, EdgeItem, EdgeSpec,
+    EdgeView, MissingNodes, Network, Node, NodeFilter, NodeSpec, RemovedEdge,
 };
