@@ -732,7 +732,9 @@ mod tests {
                 .ends_with("(1000 bytes in all)")
         );
         let mut copy = Network::from_data("copy", net.to_data()).unwrap();
-        copy.resume_version(net.version());
+        // As a restore resumes the version (storage's `resume_version`).
+        copy.version = net.version();
+        copy.forget_history();
         copy.restore_history(data.clone()).unwrap();
         assert_eq!(copy.history_data(), data);
         let mut late = data.clone();
