@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::mcp::{Call, NetworksServer, ServerOptions, Toolset};
-use networks_mcp::network::{AttributeUpdate, ChangeWindow, Network};
+use networks_mcp::network::{AttributeUpdate, ChangeWindow, MissingNodes, Network};
 use serde_json::{Map, Value, json};
 
 fn arg(name: &str, default: usize) -> usize {
@@ -188,5 +188,33 @@ fn main() {
     println!(
         "{}",
         json!({"measure": "library writes", "writes": writes, "window_on_ms": on_ms, "window_off_ms": off_ms})
+    );
+
+    // A bulk load: every node and edge is recorded, and all but the last
+    // 10,000 leave the window at once.
+    let bulk = |window: ChangeWindow| {
+        let nodes = 100_000;
+        let ids: Vec<String> = (0..nodes).map(|i| format!("n{i}")).collect();
+        let edges: Vec<(&str, &str, f64)> = (0..1_000_000usize)
+            .map(|i| {
+                (
+                    ids[i % nodes].as_str(),
+                    ids[(i * 7 + 1) % nodes].as_str(),
+                    1.0,
+                )
+            })
+            .collect();
+        let start = Instant::now();
+        let mut net = Network::new();
+        net.set_change_window(window);
+        net.add_nodes(ids.iter().map(String::as_str)).unwrap();
+        net.add_edges(edges, MissingNodes::Fail).unwrap();
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    let on: Vec<f64> = (0..5).map(|_| bulk(ChangeWindow::DEFAULT)).collect();
+    let off: Vec<f64> = (0..5).map(|_| bulk(ChangeWindow::OFF)).collect();
+    println!(
+        "{}",
+        json!({"measure": "bulk load, 100k nodes and 1M edges", "window_on_ms": median(on), "window_off_ms": median(off)})
     );
 }
