@@ -183,6 +183,20 @@ pub(crate) fn halve<T>(list: &mut Vec<T>) -> bool {
     true
 }
 
+/// Halves `map`, keeping its first keys: false when it is empty already.
+pub(crate) fn halve_map(map: &mut serde_json::Map<String, serde_json::Value>) -> bool {
+    if map.is_empty() {
+        return false;
+    }
+    let mut keep = map.len() / 2;
+    map.retain(|_, _| {
+        let kept = keep > 0;
+        keep = keep.saturating_sub(1);
+        kept
+    });
+    true
+}
+
 /// One page of a list result.
 #[derive(Debug, Clone)]
 pub(crate) struct Page {

@@ -33,7 +33,7 @@
 mod algo;
 mod graph;
 
-pub use graph::{adjacency, edit, estimate, query, relations, snapshot, validate};
+pub use graph::{adjacency, edit, estimate, history, query, relations, snapshot, validate};
 
 #[cfg(feature = "search")]
 pub use algo::search;
@@ -45,7 +45,8 @@ pub use algo::{
 pub use algo::following::Following;
 pub use algo::options::{Order, TraversalOrder, TraverseOptions, Weighted};
 pub use graph::{
-    AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, DEFAULT_RELATION_ATTRIBUTE,
-    DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId, EdgeItem, EdgeSpec, EdgeView,
-    MissingNodes, Network, Node, NodeFilter, NodeSpec, PLAIN, RelationFilter, RemovedEdge,
+    AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, ChangeKind, ChangeRecord, ChangeWindow,
+    Changes, DEFAULT_RELATION_ATTRIBUTE, DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId,
+    EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node, NodeFilter, NodeSpec, PLAIN,
+    RelationFilter, RemovedEdge,
 };

@@ -8,6 +8,7 @@ mod algorithms;
 mod algorithms_groups;
 mod algorithms_hostile;
 mod bad_input;
+mod changes;
 mod compute;
 mod concurrency;
 mod demo;

@@ -79,8 +79,12 @@ impl Network {
         limit: usize,
         blocked_limit: usize,
     ) -> crate::error::Result<ReadyNodes> {
-        self.following(&RelationFilter::all())
-            .ready_nodes(done, prerequisites, limit, blocked_limit)
+        self.following(&RelationFilter::all()).ready_nodes(
+            done,
+            prerequisites,
+            limit,
+            blocked_limit,
+        )
     }
 
     /// [`Network::ready_nodes`] with done-ness as a mask over node indices:

@@ -188,6 +188,8 @@ impl Network {
             copy.insert_edge_as(edge.id, a, b, edge.weight, edge.attributes.clone());
         }
         copy.set_next_edge_id(self.next_edge_id());
+        // A copy's past is its original's: its window starts now.
+        copy.forget_history();
         copy
     }
 

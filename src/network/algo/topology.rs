@@ -695,6 +695,8 @@ impl Network {
         joins.sort_unstable_by_key(|j| j.2);
 
         let mut dag = Network::with_capacity(count, joins.len());
+        // A result, not a network anyone comes back to: no window of changes.
+        dag.set_change_window(crate::network::ChangeWindow::OFF);
         for c in 0..count {
             let group = &members[start[c]..start[c + 1]];
             let ids: Vec<Value> = group.iter().map(|&v| Value::from(self.id_at(v))).collect();

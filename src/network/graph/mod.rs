@@ -26,6 +26,7 @@ mod edge_ids;
 pub mod edit;
 pub mod estimate;
 mod frontier;
+pub mod history;
 mod id_index;
 pub(crate) mod prefetch;
 pub mod query;
@@ -44,6 +45,7 @@ pub use adjacency::Adjacency;
 pub use edit::{
     AttributeUpdate, EdgeBatchOutcome, EdgeItem, EdgeSpec, MissingNodes, NodeSpec, RemovedEdge,
 };
+pub use history::{ChangeKind, ChangeRecord, ChangeWindow, Changes};
 pub use query::NodeFilter;
 pub use relations::{DEFAULT_RELATION_ATTRIBUTE, PLAIN, RelationFilter};
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
@@ -84,6 +86,9 @@ pub struct Network {
     /// Derived from the content at one version: the tasks a claim can take
     /// ([`work`](crate::network::work)), so that a claim does not scan the whole plan.
     frontier: Frontier,
+    /// The window of recent changes ([`Network::changes_since`]), recorded by
+    /// the change path as it counts each version.
+    history: history::History,
 }
 
 /// A number unique to each network made in this process, so that a version
@@ -143,7 +148,9 @@ impl Network {
     pub fn set_description(&mut self, description: Option<String>) {
         if self.description != description {
             self.description = description;
-            self.touch();
+            self.touch(history::Entry::Kept(Box::new(
+                ChangeKind::DescriptionChanged,
+            )));
         }
     }
 
@@ -183,7 +190,9 @@ impl Network {
         }
         if list != self.nonblocking_relations {
             self.nonblocking_relations = list;
-            self.touch();
+            self.touch(history::Entry::Kept(Box::new(
+                ChangeKind::NonblockingRelationsChanged,
+            )));
         }
     }
 
@@ -228,10 +237,19 @@ impl Network {
     #[cfg(feature = "storage")]
     pub(crate) fn resume_version(&mut self, version: u64) {
         self.version = self.version.max(version);
+        // What the rebuild recorded is not the network's past.
+        self.history.forget(self.version);
     }
 
-    /// Records one change of content.
-    fn touch(&mut self) {
+    /// Counts one change of content and records what it did in the window of
+    /// recent changes, with the version it made.
+    fn touch(&mut self, entry: history::Entry) {
+        self.next_version();
+        self.history.push(self.version, entry);
+    }
+
+    /// Counts one change of content, to be recorded by the caller.
+    fn next_version(&mut self) {
         // Saturating: a version restored from a hand-edited snapshot may sit at the
         // top of the range, and a write must not overflow on it.
         self.version = self.version.saturating_add(1);

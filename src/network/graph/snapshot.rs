@@ -120,6 +120,8 @@ impl Network {
             net.insert_edge_unchecked(a, b, edge.weight, edge.attributes);
         }
         net.next_edge_id = data.next_edge_id;
+        // The rebuild is not the network's past.
+        net.forget_history();
         Ok(net)
     }
 }

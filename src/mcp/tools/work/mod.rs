@@ -8,6 +8,7 @@
 //! bounds on tasks and leases, and [`frees_work`], which tells the server when
 //! a call made tasks ready.
 
+mod changes;
 mod claim_ready;
 mod complete_claim;
 mod plan_progress;
@@ -185,5 +186,6 @@ pub fn tools() -> Vec<ToolDef> {
         renew_claim::tool(),
         plan_progress::tool(),
         why_blocked::tool(),
+        changes::tool(),
     ]
 }
