@@ -229,8 +229,13 @@ fn changes(ctx: &ToolContext<'_>, p: ChangesParams) -> Result<ChangesOutput> {
             truncated: next_cursor.is_some(),
             more: next_cursor.as_ref().map(|_| {
                 let at = from - first;
+                let longer = if limit < MAX_CHANGES_LIMIT {
+                    format!("; raise limit (at most {MAX_CHANGES_LIMIT}) for longer pages")
+                } else {
+                    String::new()
+                };
                 format!(
-                    "Changes {}-{} of {total} shown. For the next page, repeat the call with cursor set to next_cursor (changes made meanwhile come after these); give limit (at most {MAX_CHANGES_LIMIT}) for longer pages.",
+                    "Changes {}-{} of {total} shown. For the next page, repeat the call with cursor set to next_cursor (changes made meanwhile come after these){longer}.",
                     at + 1,
                     at + items.len() as u64,
                 )
