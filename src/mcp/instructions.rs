@@ -11,6 +11,10 @@ An edge's type is its attribute \"relation\" (e.g. blocks, related); without one
 Tools that follow edges take relations (follow only these types) or ignore_relations (all but these), \
 with \"\" for plain edges, and relation_attribute to read types from another attribute; without either \
 they skip the network's nonblocking_relations (set by network_create, also on an existing network). \
+network_ready_nodes and network_claim_ready take order (\"insertion\" by default; \"priority\": by the number in \
+priority_attribute, default \"priority\", lower first, tasks without one last; \"impact\": most direct dependents \
+not done first; ties go to impact, then insertion) and a filter: match_attributes (all these values) and labels \
+(all these in the comma-separated attribute \"labels\"). \
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
 and changes nothing. Destructive tools do nothing unless you pass confirm: true. \

@@ -43,7 +43,10 @@ pub use algo::{
 };
 
 pub use algo::following::Following;
-pub use algo::options::{Order, TraversalOrder, TraverseOptions, Weighted};
+pub use algo::options::{
+    Order, TASK_LABELS, TaskFilter, TaskOrder, TaskSelection, TraversalOrder, TraverseOptions,
+    Weighted,
+};
 pub use graph::{
     AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, ChangeKind, ChangeRecord, ChangeWindow,
     Changes, DEFAULT_RELATION_ATTRIBUTE, DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId,

@@ -264,3 +264,74 @@ pub fn check_relation_names(field: &str, names: &[String]) -> crate::Result<()> 
     }
     Ok(())
 }
+
+/// The `order` parameter of the tools that list or claim ready tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadyOrder {
+    /// Insertion order.
+    Insertion,
+    /// By the number in `priority_attribute`, lower first.
+    Priority,
+    /// Most direct dependents not done first.
+    Impact,
+}
+
+/// The schema of an optional `order`: the three names, without the `null`
+/// an `Option` would add (leaving it out is the default).
+pub fn ready_order_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "enum": ["insertion", "priority", "impact"]})
+}
+
+/// The most labels one `labels` filter names.
+pub const MAX_LABELS: usize = 100;
+
+/// How a worker picks among the ready tasks, from the parameters `order`,
+/// `priority_attribute` (default `"priority"`; giving it alone orders by it),
+/// `match_attributes` and `labels`. Without any, insertion order and every
+/// task: the answers of before these parameters.
+pub fn task_selection(
+    order: Option<ReadyOrder>,
+    priority_attribute: Option<&str>,
+    match_attributes: Option<&Map<String, Value>>,
+    labels: Option<&[String]>,
+) -> crate::Result<crate::network::TaskSelection> {
+    use crate::network::{TaskFilter, TaskOrder, TaskSelection, validate};
+    let order = match (order, priority_attribute) {
+        (None | Some(ReadyOrder::Insertion), None) => TaskOrder::Insertion,
+        (None | Some(ReadyOrder::Priority), attribute) => {
+            let attribute = attribute.unwrap_or("priority");
+            validate::id("priority_attribute", attribute)?;
+            TaskOrder::Priority(attribute.to_string())
+        }
+        (Some(ReadyOrder::Impact), None) => TaskOrder::Impact,
+        (Some(other), Some(_)) => {
+            return Err(crate::Error::InvalidArguments {
+                message: format!(
+                    "priority_attribute orders only with order \"priority\", not {:?}: drop one of them",
+                    format!("{other:?}").to_lowercase()
+                ),
+                field: Some("priority_attribute".into()),
+            });
+        }
+    };
+    let attributes = match_attributes.cloned().unwrap_or_default();
+    validate::attributes("match_attributes", &attributes)?;
+    let labels = labels.map(<[String]>::to_vec).unwrap_or_default();
+    if labels.len() > MAX_LABELS {
+        return Err(crate::Error::InvalidValue {
+            field: "labels".into(),
+            reason: format!(
+                "it names {} labels; name at most {MAX_LABELS}",
+                labels.len()
+            ),
+        });
+    }
+    for label in &labels {
+        validate::id("labels", label)?;
+    }
+    Ok(TaskSelection {
+        order,
+        filter: TaskFilter { attributes, labels },
+    })
+}

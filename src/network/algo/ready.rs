@@ -6,6 +6,7 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::following::Following;
+use super::options::{TaskOrder, TaskSelection, priority_rank};
 use crate::network::graph::{Direction, Network, RelationFilter};
 
 /// A node that is not done and waits on some prerequisites.
@@ -191,7 +192,117 @@ impl Network {
     }
 }
 
+impl Network {
+    /// Keeps the nodes of `ready` that `selection`'s filter admits and sorts
+    /// them in its order, with done-ness as in
+    /// [`Network::ready_nodes_by_index`]: what a worker with this selection
+    /// may take, first what it should take first (see [`TaskOrder`]; impact
+    /// counts the distinct direct dependents not done). `ready` is expected
+    /// sorted by index, as [`ReadyNodes::ready`] is. O(R log R + the edges
+    /// around the R nodes).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network, NodeSpec, TaskOrder, TaskSelection};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes([
+    ///     NodeSpec::new("docs"),
+    ///     NodeSpec::new("fix").with_attribute("priority", 1),
+    /// ])?;
+    /// let r = net.ready_nodes(&[], Direction::Out, usize::MAX, 0)?;
+    /// let mut ready = r.ready;
+    /// let by_priority = TaskSelection { order: TaskOrder::Priority("priority".into()), ..Default::default() };
+    /// net.select_ready(&mut ready, &[], Direction::Out, &by_priority);
+    /// assert_eq!(net.ids(&ready), ["fix", "docs"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn select_ready(
+        &self,
+        ready: &mut Vec<NodeIndex>,
+        done: &[bool],
+        prerequisites: Direction,
+        selection: &TaskSelection,
+    ) {
+        self.select_ready_following(
+            ready,
+            done,
+            prerequisites,
+            selection,
+            RelationFilter::every_edge(),
+        );
+    }
+
+    fn select_ready_following(
+        &self,
+        ready: &mut Vec<NodeIndex>,
+        done: &[bool],
+        prerequisites: Direction,
+        selection: &TaskSelection,
+        filter: &RelationFilter,
+    ) {
+        let g = self.graph();
+        if !selection.filter.is_everything() {
+            ready.retain(|&v| selection.filter.admits(&g[v].attributes));
+        }
+        let priority = match &selection.order {
+            TaskOrder::Insertion => return,
+            TaskOrder::Impact => None,
+            TaskOrder::Priority(attribute) => Some(attribute.as_str()),
+        };
+        let needed_by: &[petgraph::Direction] = match prerequisites {
+            Direction::Out => &[Incoming],
+            Direction::In => &[Outgoing],
+            Direction::Both => &[Outgoing, Incoming],
+        };
+        let is_done = |v: NodeIndex| done.get(v.index()).copied().unwrap_or(false);
+        let mut dependents = Vec::new();
+        let mut keyed: Vec<(u64, u64, NodeIndex)> = ready
+            .iter()
+            .map(|&v| {
+                crate::budget::charge(1);
+                dependents.clear();
+                for &d in needed_by {
+                    dependents.extend(
+                        g.edges_directed(v, d)
+                            .filter(|e| filter.keeps(e.weight()))
+                            .map(|e| {
+                                if e.source() == v {
+                                    e.target()
+                                } else {
+                                    e.source()
+                                }
+                            })
+                            .filter(|&w| w != v && !is_done(w)),
+                    );
+                }
+                dependents.sort_unstable();
+                dependents.dedup();
+                (
+                    priority_rank(&g[v].attributes, priority),
+                    u64::MAX - dependents.len() as u64,
+                    v,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        ready.clear();
+        ready.extend(keyed.into_iter().map(|(_, _, v)| v));
+    }
+}
+
 impl Following<'_> {
+    /// [`Network::select_ready`] along the edges the filter keeps.
+    pub fn select_ready(
+        &self,
+        ready: &mut Vec<NodeIndex>,
+        done: &[bool],
+        prerequisites: Direction,
+        selection: &TaskSelection,
+    ) {
+        self.net
+            .select_ready_following(ready, done, prerequisites, selection, self.filter);
+    }
+
     /// [`Network::ready_nodes`] along the edges the filter keeps: only kept
     /// edges make prerequisites.
     pub fn ready_nodes(

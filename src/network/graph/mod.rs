@@ -53,7 +53,7 @@ pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, N
 use crate::error::{Error, Result};
 use adjacency::AdjacencyCache;
 use edge_ids::EdgeIdIndex;
-pub(crate) use frontier::Frontier;
+pub(crate) use frontier::{Frontier, Ranked};
 use id_index::IdIndex;
 
 /// The default weight of an edge.

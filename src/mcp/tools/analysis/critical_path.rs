@@ -102,7 +102,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_critical_path",
             title: "Critical path",
-            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time), as a path {node_ids, edge_ids, hops, total_weight}. A cycle is an error naming one.",
+            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time),. A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -10,7 +10,8 @@ use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{
-    Paging, Success, check_limit, flat_attributes_schema, no_attributes, relation_filter,
+    Paging, ReadyOrder, Success, check_limit, flat_attributes_schema, no_attributes,
+    relation_filter, task_selection,
 };
 use crate::network::{Direction, validate};
 
@@ -55,6 +56,17 @@ pub struct ReadyParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
+    // The order and the filter on the ready nodes: described once, in the
+    // server instructions.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::mcp::tools::common::ready_order_schema")]
+    pub order: Option<ReadyOrder>,
+    #[serde(default)]
+    pub priority_attribute: Option<String>,
+    #[serde(default)]
+    pub match_attributes: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub labels: Option<Vec<String>>,
 }
 
 /// A node that cannot start yet.
@@ -73,7 +85,7 @@ pub struct BlockedOut {
 pub struct ReadyOutput {
     /// "success".
     pub status: Success,
-    /// This page of the nodes not done whose prerequisites are all done: what can start now (insertion order).
+    /// This page of the nodes not done whose prerequisites are all done: what can start now, in the order asked.
     pub ready: Vec<String>,
     /// How many nodes are ready in all.
     pub ready_count: usize,
@@ -93,6 +105,13 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     // blocked_limit's range (0 to MAX_ANALYSIS_LIMIT) is checked against its
     // schema before the body runs, like every integer parameter's.
     validate::attributes("done_attributes", &p.done_attributes)?;
+    let selection = task_selection(
+        p.order,
+        p.priority_attribute.as_deref(),
+        p.match_attributes.as_ref(),
+        p.labels.as_deref(),
+    )?;
+    let selected = selection != crate::network::TaskSelection::default();
     ctx.registry.read(&p.network_name, |net| {
         let mut done = vec![false; net.graph().node_bound()];
         for ix in require_all(net, "done", &p.done)? {
@@ -118,7 +137,17 @@ let filter = relation_filter(
             p.ignore_relations.as_deref(),
             p.relation_attribute.as_deref(),
         )?;
-        let query = (done_sorted, &p.done_attributes, p.prerequisites, &filter);
+        let query = (
+            done_sorted,
+            &p.done_attributes,
+            p.prerequisites,
+            &filter,
+            selected.then_some((
+                format!("{:?}", selection.order),
+                &selection.filter.attributes,
+                &selection.filter.labels,
+            )),
+        );
         let page = Page::open(ctx, net,
             "network_ready_nodes",
             query,
@@ -127,12 +156,17 @@ let filter = relation_filter(
             MAX_ANALYSIS_LIMIT,
         )?;
         let blocked_limit = if page.offset == 0 { p.blocked_limit } else { 0 };
-        let r = net.following(&filter).ready_nodes_by_index(
+        let following = net.following(&filter);
+        let mut r = following.ready_nodes_by_index(
             &done,
             p.prerequisites,
-            page.end(),
+            if selected { usize::MAX } else { page.end() },
             blocked_limit,
         );
+        if selected {
+            following.select_ready(&mut r.ready, &done, p.prerequisites, &selection);
+            r.ready_total = r.ready.len();
+        }
         let ready: Vec<String> = page.fill(page.slice(&r.ready).iter().map(|&n| net.id_at(n).to_string()));
         // The blocked examples take what the page leaves.
         let blocked: Vec<BlockedOut> = r

@@ -119,7 +119,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_shortest_path",
             title: "Shortest path",
-            description: "The cheapest path source -> target: least total weight (weighted true; negative weights allowed) or fewest edges, as a path {node_ids, edge_ids, hops, total_weight}; found: false if unreachable.",
+            description: "The cheapest path source -> target: least total weight (weighted true; negative weights allowed) or fewest edges; found: false if unreachable.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

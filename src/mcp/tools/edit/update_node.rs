@@ -100,7 +100,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_update_node",
             title: "Update a node",
-            description: "Change a node's data and attributes (see mode); remove_attributes deletes keys; data null clears the payload. Idempotent.",
+            description: "Change a node's data and attributes (see mode); remove_attributes deletes keys; data null clears the payload.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: true },
             long_running: false,
