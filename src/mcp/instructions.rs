@@ -15,6 +15,8 @@ network_ready_nodes and network_claim_ready take order (\"insertion\" by default
 priority_attribute, default \"priority\", lower first, tasks without one last; \"impact\": most direct dependents \
 not done first; ties go to impact, then insertion) and a filter: match_attributes (all these values) and labels \
 (all these in the comma-separated attribute \"labels\"). \
+Work tools read a task's parent (an epic: it waits on its children) from parent_attribute (default \"parent\") \
+and its exclusion group (tasks sharing one are claimed one at a time) from exclusion_attribute (default \"exclusion_group\"). \
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
 and changes nothing. Destructive tools do nothing unless you pass confirm: true. \

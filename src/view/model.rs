@@ -90,6 +90,7 @@ impl StatusSpec {
             lease_expires: self.lease_attribute.clone(),
             prerequisites: Direction::Out,
             relations: crate::network::RelationFilter::all(),
+            ..WorkAttributes::default()
         };
         work.validate()?;
         Ok(work)
@@ -412,6 +413,12 @@ impl Extract {
             let a = &g[ix].attributes;
             a.get(&status.attribute).is_some() || a.get(&status.claim_attribute).is_some()
         });
+        // Parents and exclusion groups, indexed once for every drawn task.
+        let index = if is_plan {
+            network.plan_index(&work).unwrap_or_default()
+        } else {
+            Default::default()
+        };
         let mut info = is_plan.then(|| StatusInfo {
             attribute: status.attribute.clone(),
             done_value: status.done_value.clone(),
@@ -427,7 +434,7 @@ impl Extract {
                 let (i, o) = network.degrees(ix);
                 let (state, claimed_by) = match info.as_mut() {
                     Some(info) => {
-                        let state = task_state(network, ix, &work, status, now);
+                        let state = task_state(network, &index, ix, &work, status, now);
                         match state {
                             "done" => info.done += 1,
                             "claimed" => info.claimed += 1,
@@ -647,9 +654,11 @@ pub fn error_body(error: &Error) -> Value {
 
 /// A task's state as the work tools see it (`network_progress`), refined by a
 /// status set by hand: `in_progress` or `claimed` count as claimed, `blocked` as
-/// blocked. O(degree).
+/// blocked; a task held back by its exclusion group counts as blocked (it
+/// cannot start now). O(degree).
 fn task_state(
     network: &Network,
+    index: &crate::network::work::PlanIndex,
     ix: NodeIndex,
     work: &WorkAttributes,
     status: &StatusSpec,
@@ -659,12 +668,12 @@ fn task_state(
         .attributes
         .get(&status.attribute)
         .and_then(Value::as_str);
-    match network.task_state(ix, work, now) {
+    match network.task_state_in(index, ix, work, now) {
         TaskState::Done => "done",
         TaskState::Claimed => "claimed",
         _ if by_hand.is_some_and(|v| CLAIMED_VALUES.contains(&v)) => "claimed",
         _ if by_hand == Some(BLOCKED_VALUE) => "blocked",
-        TaskState::Blocked => "blocked",
+        TaskState::Blocked | TaskState::Excluded => "blocked",
         TaskState::Ready => "ready",
     }
 }

@@ -74,15 +74,24 @@ impl Network {
         prerequisites: Direction,
         is_done: impl Fn(NodeIndex) -> bool,
     ) -> Blockers {
-        self.blockers_following(task, prerequisites, is_done, &RelationFilter::default())
+        self.blockers_following(
+            task,
+            prerequisites,
+            is_done,
+            &RelationFilter::default(),
+            |_| &[],
+        )
     }
 
-    fn blockers_following(
+    /// The walk of [`Network::blockers`] along the edges `filter` keeps, with
+    /// `more(v)` prerequisites of `v` besides its edges' (a parent's children).
+    pub(crate) fn blockers_following<'m>(
         &self,
         task: NodeIndex,
         prerequisites: Direction,
         is_done: impl Fn(NodeIndex) -> bool,
         filter: &RelationFilter,
+        more: impl Fn(NodeIndex) -> &'m [NodeIndex],
     ) -> Blockers {
         let g = self.graph();
         let directions: &[petgraph::Direction] = match prerequisites {
@@ -91,18 +100,22 @@ impl Network {
             Direction::Both => &[Outgoing, Incoming],
         };
         // Only the edges the filter keeps make prerequisites.
+        let more = &more;
         let prerequisites_of = move |v: NodeIndex| {
-            directions.iter().flat_map(move |&d| {
-                g.edges_directed(v, d)
-                    .filter(|e| filter.keeps(e.weight()))
-                    .map(move |e| {
-                        if e.source() == v {
-                            e.target()
-                        } else {
-                            e.source()
-                        }
-                    })
-            })
+            directions
+                .iter()
+                .flat_map(move |&d| {
+                    g.edges_directed(v, d)
+                        .filter(|e| filter.keeps(e.weight()))
+                        .map(move |e| {
+                            if e.source() == v {
+                                e.target()
+                            } else {
+                                e.source()
+                            }
+                        })
+                })
+                .chain(more(v).iter().copied())
         };
         // petgraph lists a node's edges newest first: sorted by index, the walk
         // meets a node's prerequisites in the order the nodes were inserted.
@@ -173,7 +186,7 @@ impl Following<'_> {
         is_done: impl Fn(NodeIndex) -> bool,
     ) -> Blockers {
         self.net
-            .blockers_following(task, prerequisites, is_done, self.filter)
+            .blockers_following(task, prerequisites, is_done, self.filter, |_| &[])
     }
 }
 

@@ -14,7 +14,25 @@
 //! * **ready**: not done, not claimed, and every prerequisite done. A claim whose
 //!   lease ran out no longer holds its task: the task is ready again (or blocked,
 //!   if a prerequisite was reopened since);
+//! * **excluded**: would be ready, but another task of its exclusion group
+//!   ([`WorkAttributes::exclusion`]) is claimed: tasks that share a value of
+//!   that attribute (migrations of one database, say) run one at a time;
 //! * **blocked**: not done, not claimed, and waiting on a prerequisite.
+//!
+//! **Parents.** A task may name its parent (an epic) by node id in
+//! [`WorkAttributes::parent`]. A parent's children are prerequisites of it: it
+//! is blocked until every child is done, then ready like any task (a worker
+//! claims and closes it, a review say), or completed with its last child
+//! ([`Parents::Complete`]). A parent id that names no node is ignored. Parent
+//! chains that loop make every task of the loop wait on the next: blocked for
+//! good, as in a cycle of edges. Nothing walks parent chains recursively.
+//!
+//! **Exclusion groups.** While a task of a group is claimed (lease not run out,
+//! not done), the other tasks of its group are not ready; completing or
+//! releasing it, or its lease running out, frees the group. Claims never take
+//! two tasks of one group, but writes of the attributes by other tools can
+//! leave two claimed at once: both stay claimed, and no other task of the group
+//! is ready until both end.
 //!
 //! Time is an argument (`now`, milliseconds since the Unix epoch): the core reads no
 //! clock, so that the same calls at the same times give the same state, which is
@@ -36,6 +54,7 @@ use crate::error::{Error, Result};
 use crate::network::graph::{
     Attributes, Direction, Frontier, Network, Ranked, RelationFilter, validate,
 };
+pub use crate::network::graph::{Group, PlanIndex};
 
 /// Where a plan keeps the state of its tasks, and which way its edges point.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +73,13 @@ pub struct WorkAttributes {
     /// Which edges make prerequisites, by relation type (default: every edge).
     /// An edge the filter does not keep holds no task back.
     pub relations: RelationFilter,
+    /// The attribute naming a task's parent (its epic) by node id: a parent
+    /// waits on its children. Default: `"parent"`.
+    pub parent: String,
+    /// The attribute naming a task's exclusion group (a string or a number; a
+    /// task without it, or with another value, is in no group): tasks of one
+    /// group are claimed one at a time. Default: `"exclusion_group"`.
+    pub exclusion: String,
 }
 
 impl Default for WorkAttributes {
@@ -66,6 +92,8 @@ impl Default for WorkAttributes {
             lease_expires: "lease_expires_ms".into(),
             prerequisites: Direction::Out,
             relations: RelationFilter::all(),
+            parent: "parent".into(),
+            exclusion: "exclusion_group".into(),
         }
     }
 }
@@ -81,22 +109,24 @@ impl WorkAttributes {
                 reason: "it is empty, so every task would count as done; give the attribute values a done task has, e.g. {\"status\": \"done\"}".into(),
             });
         }
-        validate::id("claim_attribute", &self.claimed_by)?;
-        validate::id("lease_attribute", &self.lease_expires)?;
-        let clash = if self.claimed_by == self.lease_expires {
-            Some(("lease_attribute", &self.lease_expires))
-        } else if self.done.contains_key(&self.claimed_by) {
-            Some(("claim_attribute", &self.claimed_by))
-        } else if self.done.contains_key(&self.lease_expires) {
-            Some(("lease_attribute", &self.lease_expires))
-        } else {
-            None
-        };
-        if let Some((field, name)) = clash {
+        let named = [
+            ("claim_attribute", &self.claimed_by),
+            ("lease_attribute", &self.lease_expires),
+            ("parent_attribute", &self.parent),
+            ("exclusion_attribute", &self.exclusion),
+        ];
+        for (field, name) in named {
+            validate::id(field, name)?;
+        }
+        // The first name that repeats an earlier one, or a done attribute.
+        let clash = named.iter().enumerate().find(|(i, (_, name))| {
+            self.done.contains_key(name.as_str()) || named[..*i].iter().any(|(_, n)| n == name)
+        });
+        if let Some((_, (field, name))) = clash {
             return Err(Error::InvalidValue {
-                field: field.into(),
+                field: (*field).into(),
                 reason: format!(
-                    "attribute '{name}' is already used for another part of the state; done_attributes, claim_attribute and lease_attribute must name different attributes"
+                    "attribute '{name}' is already used for another part of the state; done_attributes, claim_attribute, lease_attribute, parent_attribute and exclusion_attribute must name different attributes"
                 ),
             });
         }
@@ -131,8 +161,21 @@ pub enum TaskState {
     Claimed,
     /// Can be claimed now.
     Ready,
-    /// Waits on a prerequisite that is not done.
+    /// Would be ready, but another task of its exclusion group is claimed.
+    Excluded,
+    /// Waits on a prerequisite that is not done (a child, for a parent).
     Blocked,
+}
+
+/// What completing a task does to its parent (see [`Network::complete_claimed_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Parents {
+    /// Leave it: once its last child is done it is ready, for a worker to
+    /// claim and close.
+    #[default]
+    Leave,
+    /// Complete it too when its last child is done, and so on up the chain.
+    Complete,
 }
 
 /// One task a claim took.
@@ -151,8 +194,13 @@ pub struct Completion {
     pub completed: Vec<NodeIndex>,
     /// The tasks this worker had completed before (a repeated call), in the order given.
     pub already_done: Vec<NodeIndex>,
-    /// The tasks that became ready because of it, sorted by index.
+    /// The tasks that became ready because of it, sorted by index: those
+    /// whose last prerequisite or child it completed, and those of an
+    /// exclusion group it freed.
     pub newly_ready: Vec<NodeIndex>,
+    /// The parents completed with their last child ([`Parents::Complete`]),
+    /// nearest first.
+    pub parents_completed: Vec<NodeIndex>,
 }
 
 /// How far a plan is, from [`Network::work_progress`].
@@ -166,6 +214,8 @@ pub struct WorkProgress {
     pub ready: usize,
     /// Tasks waiting on a prerequisite.
     pub blocked: usize,
+    /// Tasks held back by a claimed task of their exclusion group.
+    pub excluded: usize,
     /// Claims whose lease ran out and that no worker took again: their tasks count
     /// as ready (or blocked).
     pub expired: usize,
@@ -178,18 +228,23 @@ pub struct WorkProgress {
 impl WorkProgress {
     /// Whether every task is done.
     pub fn finished(&self) -> bool {
-        self.claimed == 0 && self.ready == 0 && self.blocked == 0
+        self.claimed == 0 && self.ready == 0 && self.blocked == 0 && self.excluded == 0
     }
 }
 
 impl Frontier {
     fn matches(&self, version: u64, spec: &WorkAttributes) -> bool {
-        self.key.as_ref().is_some_and(|(v, done, d, relations)| {
-            *v == version
-                && *done == spec.done
-                && *d == spec.prerequisites
-                && *relations == spec.relations
-        })
+        self.key
+            .as_ref()
+            .is_some_and(|(v, done, d, relations, names)| {
+                *v == version
+                    && *done == spec.done
+                    && *d == spec.prerequisites
+                    && *relations == spec.relations
+                    && names[0] == spec.claimed_by
+                    && names[1] == spec.parent
+                    && names[2] == spec.exclusion
+            })
     }
 }
 
@@ -202,6 +257,10 @@ pub struct Waiting {
     pub claimed: usize,
     /// Tasks waiting on a prerequisite.
     pub blocked: usize,
+    /// Tasks that would be ready but for a claimed task of their exclusion group.
+    pub excluded: usize,
+    /// One of those groups, and the claimed task holding it.
+    pub exclusion: Option<(Group, NodeIndex)>,
     /// Tasks done.
     pub done: usize,
     /// Whether every task is done.
@@ -235,12 +294,154 @@ impl Network {
             .is_some_and(|(_, expires)| expires > now)
     }
 
-    /// Whether every prerequisite of task `ix` is done (a self-loop makes a task
-    /// its own prerequisite).
-    fn prerequisites_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
+    /// Whether every prerequisite of task `ix` by an edge is done (a self-loop
+    /// makes a task its own prerequisite).
+    fn edge_prerequisites_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
         spec.needs()
             .iter()
             .all(|&d| self.related(ix, d, spec).all(|w| self.is_done(w, spec)))
+    }
+
+    /// Whether every prerequisite of task `ix` is done: its edges', and its
+    /// children by `index`'s count. O(degree).
+    fn prerequisites_done_in(
+        &self,
+        index: &PlanIndex,
+        ix: NodeIndex,
+        spec: &WorkAttributes,
+    ) -> bool {
+        !index.unfinished.contains_key(&ix) && self.edge_prerequisites_done(ix, spec)
+    }
+
+    /// Task `ix`'s prerequisites: by edges, then its children.
+    fn prerequisites_of<'s>(
+        &'s self,
+        index: &'s PlanIndex,
+        ix: NodeIndex,
+        spec: &'s WorkAttributes,
+    ) -> impl Iterator<Item = NodeIndex> + 's {
+        spec.needs()
+            .iter()
+            .flat_map(move |&d| self.related(ix, d, spec))
+            .chain(index.children.get(&ix).into_iter().flatten().copied())
+    }
+
+    /// The tasks that need task `ix`: by edges, then its parent.
+    fn dependents_of<'s>(
+        &'s self,
+        ix: NodeIndex,
+        spec: &'s WorkAttributes,
+    ) -> impl Iterator<Item = NodeIndex> + 's {
+        spec.needed_by()
+            .iter()
+            .flat_map(move |&d| self.related(ix, d, spec))
+            .chain(self.parent_of(ix, spec))
+    }
+
+    /// The node task `ix` names as its parent, if its parent attribute is a
+    /// string naming a node.
+    pub fn parent_of(&self, ix: NodeIndex, spec: &WorkAttributes) -> Option<NodeIndex> {
+        let id = self.graph().node_weight(ix)?.attributes.get(&spec.parent)?;
+        self.index_of(id.as_str()?)
+    }
+
+    /// Task `ix`'s exclusion group: a string or number value of the exclusion
+    /// attribute.
+    pub fn group_of(&self, ix: NodeIndex, spec: &WorkAttributes) -> Option<Group> {
+        match self
+            .graph()
+            .node_weight(ix)?
+            .attributes
+            .get(&spec.exclusion)?
+        {
+            Value::String(text) => Some(Group::Text(text.as_str().into())),
+            Value::Number(n) => Some(Group::Number(n.to_string().into())),
+            _ => None,
+        }
+    }
+
+    /// The parents, children and exclusion groups of the plan: what
+    /// [`Network::task_state_in`] reads beside a task's own edges. O(V).
+    ///
+    /// # Errors
+    /// [`WorkAttributes::validate`]'s.
+    pub fn plan_index(&self, spec: &WorkAttributes) -> Result<PlanIndex> {
+        spec.validate()?;
+        Ok(self.build_plan_index(spec))
+    }
+
+    fn build_plan_index(&self, spec: &WorkAttributes) -> PlanIndex {
+        let mut index = PlanIndex::default();
+        for ix in self.graph().node_indices() {
+            let done = self.is_done(ix, spec);
+            if let Some(parent) = self.parent_of(ix, spec) {
+                index.children.entry(parent).or_default().push(ix);
+                if !done {
+                    *index.unfinished.entry(parent).or_default() += 1;
+                }
+            }
+            if let Some(group) = self.group_of(ix, spec) {
+                if !done && self.claim_on(ix, spec).is_some() {
+                    index.named.entry(group.clone()).or_default().push(ix);
+                }
+                index.members.entry(group).or_default().push(ix);
+            }
+        }
+        index
+    }
+
+    /// The claimed task (lease live at `now`, not done) that holds the
+    /// exclusion group of task `ix`, if another than `ix` does. O(the named
+    /// tasks of its group), usually one.
+    pub fn exclusion_holder_in(
+        &self,
+        index: &PlanIndex,
+        ix: NodeIndex,
+        spec: &WorkAttributes,
+        now: u64,
+    ) -> Option<NodeIndex> {
+        let group = self.group_of(ix, spec)?;
+        self.group_holder(index, &group, Some(ix), spec, now)
+    }
+
+    /// The first task of `group` held at `now`, other than `except`.
+    fn group_holder(
+        &self,
+        index: &PlanIndex,
+        group: &Group,
+        except: Option<NodeIndex>,
+        spec: &WorkAttributes,
+        now: u64,
+    ) -> Option<NodeIndex> {
+        index
+            .named
+            .get(group)?
+            .iter()
+            .copied()
+            .find(|&t| Some(t) != except && self.is_held(t, spec, now))
+    }
+
+    /// The state of task `ix` at time `now`, with `index` from
+    /// [`Network::plan_index`] for the same `spec`. O(degree + the named
+    /// tasks of its group).
+    pub fn task_state_in(
+        &self,
+        index: &PlanIndex,
+        ix: NodeIndex,
+        spec: &WorkAttributes,
+        now: u64,
+    ) -> TaskState {
+        if self.is_done(ix, spec) {
+            TaskState::Done
+        } else if self.is_held(ix, spec, now) {
+            TaskState::Claimed
+        } else if !self.prerequisites_done_in(index, ix, spec) {
+            TaskState::Blocked
+        } else if self.exclusion_holder_in(index, ix, spec, now).is_some() {
+            TaskState::Excluded
+        } else {
+            TaskState::Ready
+        }
     }
 
     /// The neighbours of task `ix` along `d` by edges that `spec.relations` keeps.
@@ -262,17 +463,11 @@ impl Network {
             })
     }
 
-    /// The state of task `ix` at time `now`. O(degree).
+    /// The state of task `ix` at time `now`. O(V): it indexes the plan's
+    /// parents and groups first; to ask about many tasks, build the index once
+    /// ([`Network::plan_index`]) and use [`Network::task_state_in`].
     pub fn task_state(&self, ix: NodeIndex, spec: &WorkAttributes, now: u64) -> TaskState {
-        if self.is_done(ix, spec) {
-            TaskState::Done
-        } else if self.is_held(ix, spec, now) {
-            TaskState::Claimed
-        } else if self.prerequisites_done(ix, spec) {
-            TaskState::Ready
-        } else {
-            TaskState::Blocked
-        }
+        self.task_state_in(&self.build_plan_index(spec), ix, spec, now)
     }
 
     /// Claims up to `count` ready tasks for `worker`, each with a lease that ends
@@ -321,8 +516,12 @@ impl Network {
     ///
     /// Complexity: O(V + E) on the first work call at a version that another
     /// kind of write made (to build the frontier); then O(log V + h + k), h being
-    /// the claims held before the k-th ready task in insertion order, and
-    /// O(h_all) more for the reason when the claim comes back short.
+    /// the tasks skipped before the k-th ready task in insertion order: those
+    /// held, and those whose exclusion group is held (O(1) each: the frontier
+    /// keeps each group's claimed tasks, so a skip reads one or two leases; a
+    /// large group held at the front of the order is skipped task by task on
+    /// every claim). O(C) more for the reason when the claim comes back short,
+    /// C the tasks whose prerequisites are done.
     pub fn claim_ready_counted(
         &mut self,
         spec: &WorkAttributes,
@@ -390,17 +589,32 @@ impl Network {
         let lease_ms = lease_ms.max(1);
         let filter = &selection.filter;
         let mut chosen = Vec::new();
+        // The groups this claim took a task of: at most one task each.
+        let mut taken: Vec<Group> = Vec::new();
         let mut take = |net: &Self, ix: NodeIndex| {
             if chosen.len() >= count {
                 return false;
             }
-            if !net.is_held(ix, spec, now) && filter.admits(&net.graph()[ix].attributes) {
-                let taken_from = net.claim_on(ix, spec).map(|(w, _)| w.to_string());
-                chosen.push(Claimed {
-                    node: ix,
-                    taken_from,
-                });
+            if net.is_held(ix, spec, now) || !filter.admits(&net.graph()[ix].attributes) {
+                return true;
             }
+            let group = net.group_of(ix, spec);
+            if let Some(group) = group {
+                let plan = &net.frontier().plan;
+                if taken.contains(&group)
+                    || net
+                        .group_holder(plan, &group, Some(ix), spec, now)
+                        .is_some()
+                {
+                    return true;
+                }
+                taken.push(group);
+            }
+            let taken_from = net.claim_on(ix, spec).map(|(w, _)| w.to_string());
+            chosen.push(Claimed {
+                node: ix,
+                taken_from,
+            });
             true
         };
         match (&selection.order, &self.frontier().ranked) {
@@ -429,6 +643,12 @@ impl Network {
                 ],
                 &[],
             );
+            if let Some(group) = self.group_of(claimed.node, spec) {
+                let named = self.frontier_mut().plan.named.entry(group).or_default();
+                if !named.contains(&claimed.node) {
+                    named.push(claimed.node);
+                }
+            }
         }
         self.frontier_at_current_version();
         let waiting = (chosen.len() < count).then(|| {
@@ -446,19 +666,24 @@ impl Network {
                 .count();
             let total = self.node_count();
             let not_candidates = total - frontier.done - frontier.candidates.len();
-            let unmatched = if filter.is_everything() {
-                0
-            } else {
-                frontier
-                    .candidates
-                    .iter()
-                    .filter(|&&ix| {
-                        !self.is_held(ix, spec, now) && !filter.admits(&self.graph()[ix].attributes)
-                    })
-                    .count()
-            };
+            let (mut unmatched, mut excluded, mut exclusion) = (0, 0, None);
+            for &ix in &frontier.candidates {
+                if self.is_held(ix, spec, now) {
+                    continue;
+                }
+                if let Some(holder) = self.exclusion_holder_in(&frontier.plan, ix, spec, now) {
+                    excluded += 1;
+                    if exclusion.is_none() {
+                        exclusion = self.group_of(ix, spec).map(|g| (g, holder));
+                    }
+                } else if !filter.admits(&self.graph()[ix].attributes) {
+                    unmatched += 1;
+                }
+            }
             Waiting {
                 unmatched,
+                excluded,
+                exclusion,
                 claimed: held.len(),
                 blocked: not_candidates - held_blocked,
                 done: frontier.done,
@@ -484,13 +709,19 @@ impl Network {
                 spec.done.clone(),
                 spec.prerequisites,
                 spec.relations.clone(),
+                [
+                    spec.claimed_by.clone(),
+                    spec.parent.clone(),
+                    spec.exclusion.clone(),
+                ],
             )),
+            plan: self.build_plan_index(spec),
             ..Frontier::default()
         };
         for ix in self.graph().node_indices() {
             if self.is_done(ix, spec) {
                 frontier.done += 1;
-            } else if self.prerequisites_done(ix, spec) {
+            } else if self.prerequisites_done_in(&frontier.plan, ix, spec) {
                 frontier.candidates.insert(ix);
             } else if self.claim_on(ix, spec).is_some() {
                 frontier.named_blocked.insert(ix);
@@ -530,10 +761,8 @@ impl Network {
     /// Task `ix`'s key in a ranking by `priority`: its priority rank, then
     /// its impact, most first.
     fn rank_key(&self, ix: NodeIndex, spec: &WorkAttributes, priority: Option<&str>) -> (u64, u64) {
-        let mut dependents: Vec<NodeIndex> = spec
-            .needed_by()
-            .iter()
-            .flat_map(|&d| self.related(ix, d, spec))
+        let mut dependents: Vec<NodeIndex> = self
+            .dependents_of(ix, spec)
             .filter(|&w| w != ix && !self.is_done(w, spec))
             .collect();
         dependents.sort_unstable();
@@ -570,7 +799,7 @@ impl Network {
     /// version the call left the network at.
     fn frontier_at_current_version(&mut self) {
         let version = self.version();
-        if let Some((v, _, _, _)) = self.frontier_mut().key.as_mut() {
+        if let Some((v, _, _, _, _)) = self.frontier_mut().key.as_mut() {
             *v = version;
         }
     }
@@ -579,6 +808,8 @@ impl Network {
     /// removes the lease (the claim attribute stays, naming who did it). Returns
     /// them and the tasks that became ready at `now` because of them. Repeating the call is
     /// harmless: tasks this worker already completed are reported as such.
+    /// A parent whose last child this completes becomes ready (as
+    /// [`Network::complete_claimed_with`] with [`Parents::Leave`]).
     ///
     /// # Errors
     /// Unknown ids, all named; [`Error::ClaimNotHeld`] naming every task the worker
@@ -593,32 +824,96 @@ impl Network {
         ids: &[&str],
         now: u64,
     ) -> Result<Completion> {
+        self.complete_claimed_with(spec, worker, ids, now, Parents::Leave)
+    }
+
+    /// [`Network::complete_claimed`], and with [`Parents::Complete`], a parent
+    /// whose last child not done this completes is completed too (the done
+    /// attributes set, its lease removed), then its own parent in turn, up the
+    /// chain: one step at a time, never recursively, each parent at most once.
+    /// `Completion::parents_completed` lists them.
+    ///
+    /// Complexity: O(k + p + the edges around them and their dependents), p
+    /// the parents completed; each task completed costs O(1) more for its
+    /// parent (a count of children not done is kept per parent), and one that
+    /// frees its exclusion group O(the group's size) to find who is ready now.
+    pub fn complete_claimed_with(
+        &mut self,
+        spec: &WorkAttributes,
+        worker: &str,
+        ids: &[&str],
+        now: u64,
+        parents: Parents,
+    ) -> Result<Completion> {
         let tasks = self.held_tasks(spec, worker, ids, true)?;
         self.ensure_frontier(spec);
         let mut completion = Completion::default();
-        for &(ix, done) in &tasks {
+        // Tasks to mark done now: those asked, then the parents they finish.
+        // A stack: a parent is completed right after its last child.
+        let mut queue: Vec<(NodeIndex, bool)> = Vec::new();
+        for &(ix, done) in tasks.iter().rev() {
             if done {
                 completion.already_done.push(ix);
+            } else {
+                queue.push((ix, true));
+            }
+        }
+        completion.already_done.reverse();
+        let mut finished: Vec<NodeIndex> = Vec::new();
+        let mut freed: Vec<Group> = Vec::new();
+        while let Some((ix, asked)) = queue.pop() {
+            if self.is_done(ix, spec) {
                 continue;
             }
+            let held_group = self
+                .group_of(ix, spec)
+                .filter(|_| self.is_held(ix, spec, now));
             let done_values = spec.done.iter().map(|(k, v)| (k.as_str(), v.clone()));
             self.set_work_attributes(ix, done_values, std::slice::from_ref(&spec.lease_expires));
             self.unrank(ix);
+            let group = self.group_of(ix, spec);
+            let parent = self.parent_of(ix, spec);
             let frontier = self.frontier_mut();
             frontier.candidates.remove(&ix);
             frontier.named_blocked.remove(&ix);
             frontier.done += 1;
-            completion.completed.push(ix);
+            if let Some(group) = group
+                && let Some(named) = frontier.plan.named.get_mut(&group)
+            {
+                named.retain(|&t| t != ix);
+            }
+            if let Some(group) = held_group
+                && !freed.contains(&group)
+            {
+                freed.push(group);
+            }
+            if let Some(parent) = parent
+                && let Some(left) = frontier.plan.unfinished.get_mut(&parent)
+            {
+                *left -= 1;
+                if *left == 0 {
+                    frontier.plan.unfinished.remove(&parent);
+                    if parents == Parents::Complete && !self.is_done(parent, spec) {
+                        queue.push((parent, false));
+                    }
+                }
+            }
+            finished.push(ix);
+            if asked {
+                completion.completed.push(ix);
+            } else {
+                completion.parents_completed.push(ix);
+            }
         }
         let mut candidates: Vec<NodeIndex> = Vec::new();
-        for &ix in &completion.completed {
-            for &d in spec.needed_by() {
-                candidates.extend(self.related(ix, d, spec));
-            }
+        for &ix in &finished {
+            candidates.extend(self.dependents_of(ix, spec));
         }
         candidates.sort_unstable();
         candidates.dedup();
-        candidates.retain(|&ix| !self.is_done(ix, spec) && self.prerequisites_done(ix, spec));
+        candidates.retain(|&ix| {
+            !self.is_done(ix, spec) && self.prerequisites_done_in(&self.frontier().plan, ix, spec)
+        });
         for &ix in &candidates {
             let frontier = self.frontier_mut();
             frontier.named_blocked.remove(&ix);
@@ -630,10 +925,8 @@ impl Network {
             // needed: usually none is a candidate (they are done), but a task
             // completed while a prerequisite was reopened leaves one behind.
             let mut needed: Vec<NodeIndex> = Vec::new();
-            for &ix in &completion.completed {
-                for &d in spec.needs() {
-                    needed.extend(self.related(ix, d, spec));
-                }
+            for &ix in &finished {
+                needed.extend(self.prerequisites_of(&self.frontier().plan, ix, spec));
             }
             needed.sort_unstable();
             needed.dedup();
@@ -645,9 +938,28 @@ impl Network {
             }
         }
         self.frontier_at_current_version();
+        // A freed group's tasks that are candidates are ready again, unless
+        // another claim of the group (written by hand) still holds it.
+        for group in &freed {
+            let plan = &self.frontier().plan;
+            if self.group_holder(plan, group, None, spec, now).is_some() {
+                continue;
+            }
+            if let Some(members) = plan.members.get(group) {
+                candidates.extend(members.iter().copied().filter(|ix| {
+                    self.frontier().candidates.contains(ix) && !self.is_held(*ix, spec, now)
+                }));
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let plan = &self.frontier().plan;
         completion.newly_ready = candidates
             .into_iter()
-            .filter(|&ix| !self.is_held(ix, spec, now))
+            .filter(|&ix| {
+                !self.is_held(ix, spec, now)
+                    && self.exclusion_holder_in(plan, ix, spec, now).is_none()
+            })
             .collect();
         Ok(completion)
     }
@@ -668,7 +980,14 @@ impl Network {
         let removed = [spec.claimed_by.clone(), spec.lease_expires.clone()];
         for &(ix, _) in &tasks {
             self.set_work_attributes(ix, [], &removed);
-            self.frontier_mut().named_blocked.remove(&ix);
+            let group = self.group_of(ix, spec);
+            let frontier = self.frontier_mut();
+            frontier.named_blocked.remove(&ix);
+            if let Some(group) = group
+                && let Some(named) = frontier.plan.named.get_mut(&group)
+            {
+                named.retain(|&t| t != ix);
+            }
         }
         self.frontier_at_current_version();
         Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
@@ -702,6 +1021,26 @@ impl Network {
         Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
     }
 
+    /// Why task `task` is not ready: [`Network::blockers`] along the edges
+    /// `spec` follows, with each parent's children among its prerequisites
+    /// (from `index`, built by [`Network::plan_index`] for `spec`). A parent
+    /// chain that loops ends the walk as a cycle of edges does.
+    /// Breadth-first: O(reached + their edges and children).
+    pub fn task_blockers(
+        &self,
+        index: &PlanIndex,
+        task: NodeIndex,
+        spec: &WorkAttributes,
+    ) -> crate::network::blocked::Blockers {
+        self.blockers_following(
+            task,
+            spec.prerequisites,
+            |w| self.is_done(w, spec),
+            &spec.relations,
+            |v| index.children.get(&v).map_or(&[][..], Vec::as_slice),
+        )
+    }
+
     /// Counts the tasks by state at time `now` and lists the claimed ones. O(V + E).
     pub fn work_progress(&self, spec: &WorkAttributes, now: u64) -> Result<WorkProgress> {
         spec.validate()?;
@@ -710,15 +1049,18 @@ impl Network {
             claimed: 0,
             ready: 0,
             blocked: 0,
+            excluded: 0,
             expired: 0,
             claims: Vec::new(),
         };
+        let index = self.build_plan_index(spec);
         for ix in self.graph().node_indices() {
-            let state = self.task_state(ix, spec, now);
+            let state = self.task_state_in(&index, ix, spec, now);
             match state {
                 TaskState::Done => progress.done += 1,
                 TaskState::Claimed => progress.claimed += 1,
                 TaskState::Ready => progress.ready += 1,
+                TaskState::Excluded => progress.excluded += 1,
                 TaskState::Blocked => progress.blocked += 1,
             }
             if state != TaskState::Done && self.claim_on(ix, spec).is_some() {
@@ -1008,5 +1350,189 @@ mod tests {
             .unwrap();
         assert_eq!(net.id_at(c[0].node), "c");
         assert_eq!(c.len(), 1);
+    }
+
+    fn ids_of(net: &Network, claimed: &[Claimed]) -> Vec<String> {
+        claimed
+            .iter()
+            .map(|c| net.id_at(c.node).to_string())
+            .collect()
+    }
+
+    fn migrations() -> Network {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        net.add_nodes([
+            NodeSpec::new("m1").with_attribute("exclusion_group", "db"),
+            NodeSpec::new("m2").with_attribute("exclusion_group", "db"),
+            NodeSpec::new("n1").with_attribute("exclusion_group", 7),
+            NodeSpec::new("n2").with_attribute("exclusion_group", "7"),
+            NodeSpec::new("free").with_attribute("exclusion_group", Value::Null),
+        ])
+        .unwrap();
+        net
+    }
+
+    #[test]
+    fn a_claimed_task_holds_its_group_until_it_ends() {
+        let mut net = migrations();
+        let plan = WorkAttributes::default();
+        // One of "db"; 7 and "7" are two groups; null is none.
+        let (c, waiting) = net.claim_ready_counted(&plan, "w1", 10, 100, 0).unwrap();
+        assert_eq!(ids_of(&net, &c), ["m1", "n1", "n2", "free"]);
+        let waiting = waiting.unwrap();
+        assert_eq!(waiting.excluded, 1);
+        let (group, holder) = waiting.exclusion.unwrap();
+        assert_eq!(
+            (group.to_string(), net.id_at(holder)),
+            ("\"db\"".into(), "m1")
+        );
+        let m2 = net.index_of("m2").unwrap();
+        assert_eq!(net.task_state(m2, &plan, 50), TaskState::Excluded);
+        assert_eq!(net.work_progress(&plan, 50).unwrap().excluded, 1);
+        assert!(
+            net.claim_ready(&plan, "w2", 10, 100, 50)
+                .unwrap()
+                .is_empty()
+        );
+        // Completing m1 frees the group: m2 is newly ready.
+        let done = net.complete_claimed(&plan, "w1", &["m1"], 60).unwrap();
+        assert_eq!(net.ids(&done.newly_ready), ["m2"]);
+        let c = net.claim_ready(&plan, "w2", 10, 100, 60).unwrap();
+        assert_eq!(ids_of(&net, &c), ["m2"]);
+        // Releasing frees it too; so does a lease running out.
+        net.release_claimed(&plan, "w2", &["m2"]).unwrap();
+        assert_eq!(net.task_state(m2, &plan, 61), TaskState::Ready);
+        let c = net.claim_ready(&plan, "w2", 1, 10, 61).unwrap();
+        assert_eq!(ids_of(&net, &c), ["m2"]);
+        assert_eq!(net.task_state(m2, &plan, 71), TaskState::Ready);
+    }
+
+    #[test]
+    fn two_claims_of_one_group_written_by_hand_both_hold_it() {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        net.add_nodes([
+            NodeSpec::new("a")
+                .with_attribute("exclusion_group", "g")
+                .with_attribute("claimed_by", "x")
+                .with_attribute("lease_expires_ms", 100),
+            NodeSpec::new("b")
+                .with_attribute("exclusion_group", "g")
+                .with_attribute("claimed_by", "y")
+                .with_attribute("lease_expires_ms", 200),
+            NodeSpec::new("c").with_attribute("exclusion_group", "g"),
+        ])
+        .unwrap();
+        let plan = WorkAttributes::default();
+        let state =
+            |net: &Network, id: &str, now| net.task_state(net.index_of(id).unwrap(), &plan, now);
+        assert_eq!(state(&net, "a", 0), TaskState::Claimed);
+        assert_eq!(state(&net, "b", 0), TaskState::Claimed);
+        assert!(net.claim_ready(&plan, "w", 5, 10, 0).unwrap().is_empty());
+        net.complete_claimed(&plan, "x", &["a"], 0).unwrap();
+        assert_eq!(state(&net, "c", 0), TaskState::Excluded);
+        assert!(net.claim_ready(&plan, "w", 5, 10, 0).unwrap().is_empty());
+        // b's lease runs out at 200: c and b itself are free again, one at a time.
+        let c = net.claim_ready(&plan, "w", 5, 10, 200).unwrap();
+        assert_eq!(ids_of(&net, &c), ["b"]);
+    }
+
+    fn epics() -> Network {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        net.add_nodes([
+            NodeSpec::new("root"),
+            NodeSpec::new("epic").with_attribute("parent", "root"),
+            NodeSpec::new("c1").with_attribute("parent", "epic"),
+            NodeSpec::new("c2").with_attribute("parent", "epic"),
+            NodeSpec::new("x").with_attribute("parent", "nowhere"),
+        ])
+        .unwrap();
+        net.add_edge("c1", "x", 1.0).unwrap();
+        net
+    }
+
+    #[test]
+    fn a_parent_waits_on_its_children() {
+        let mut net = epics();
+        let plan = WorkAttributes::default();
+        let c = net.claim_ready(&plan, "w", 10, 100, 0).unwrap();
+        // "nowhere" names no node: ignored.
+        assert_eq!(ids_of(&net, &c), ["c2", "x"]);
+        let epic = net.index_of("epic").unwrap();
+        assert_eq!(net.task_state(epic, &plan, 0), TaskState::Blocked);
+        let index = net.plan_index(&plan).unwrap();
+        let why = net.task_blockers(&index, epic, &plan);
+        let listed: Vec<&str> = why.blockers.iter().map(|b| net.id_at(b.node)).collect();
+        assert_eq!(listed, ["c1", "c2", "x"]);
+        let done = net.complete_claimed(&plan, "w", &["x", "c2"], 1).unwrap();
+        assert_eq!(net.ids(&done.newly_ready), ["c1"]);
+        net.claim_ready(&plan, "w", 1, 100, 1).unwrap();
+        let done = net.complete_claimed(&plan, "w", &["c1"], 2).unwrap();
+        assert_eq!(net.ids(&done.newly_ready), ["epic"]);
+        assert!(done.parents_completed.is_empty());
+    }
+
+    #[test]
+    fn completing_parents_climbs_the_chain() {
+        let mut net = epics();
+        let plan = WorkAttributes::default();
+        net.claim_ready(&plan, "w", 10, 100, 0).unwrap();
+        net.complete_claimed_with(&plan, "w", &["x"], 1, Parents::Complete)
+            .unwrap();
+        net.claim_ready(&plan, "w", 10, 100, 1).unwrap();
+        let done = net
+            .complete_claimed_with(&plan, "w", &["c1", "c2"], 2, Parents::Complete)
+            .unwrap();
+        assert_eq!(net.ids(&done.completed), ["c1", "c2"]);
+        assert_eq!(net.ids(&done.parents_completed), ["epic", "root"]);
+        assert!(net.work_progress(&plan, 2).unwrap().finished());
+    }
+
+    #[test]
+    fn parents_that_loop_wait_on_each_other() {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        net.add_nodes([
+            NodeSpec::new("a").with_attribute("parent", "b"),
+            NodeSpec::new("b").with_attribute("parent", "a"),
+            NodeSpec::new("me").with_attribute("parent", "me"),
+        ])
+        .unwrap();
+        let plan = WorkAttributes::default();
+        let (c, waiting) = net.claim_ready_counted(&plan, "w", 3, 100, 0).unwrap();
+        assert!(c.is_empty());
+        assert_eq!(waiting.unwrap().blocked, 3);
+        let index = net.plan_index(&plan).unwrap();
+        let a = net.index_of("a").unwrap();
+        let why = net.task_blockers(&index, a, &plan);
+        assert_eq!(why.blockers.len(), 1);
+        assert_eq!(net.id_at(why.blockers[0].node), "b");
+    }
+
+    #[test]
+    fn parent_and_exclusion_names_must_be_their_own() {
+        for (parent, exclusion, field) in [
+            ("claimed_by", "exclusion_group", "parent_attribute"),
+            ("parent", "status", "exclusion_attribute"),
+            ("parent", "parent", "exclusion_attribute"),
+            ("parent", "lease_expires_ms", "exclusion_attribute"),
+        ] {
+            let plan = WorkAttributes {
+                parent: parent.into(),
+                exclusion: exclusion.into(),
+                ..WorkAttributes::default()
+            };
+            match plan.validate() {
+                Err(Error::InvalidValue { field: f, .. }) => assert_eq!(f, field),
+                other => panic!("{parent}/{exclusion}: {other:?}"),
+            }
+        }
+        let plan = WorkAttributes {
+            exclusion: String::new(),
+            ..WorkAttributes::default()
+        };
+        assert!(plan.validate().is_err());
     }
 }

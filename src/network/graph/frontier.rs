@@ -22,8 +22,10 @@ use super::{Direction, Network, RelationFilter};
 /// the version past the one recorded, and the next work call rebuilds it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Frontier {
-    /// The version and the state's definition it was derived at.
-    pub(in crate::network) key: Option<(u64, Map<String, Value>, Direction, RelationFilter)>,
+    /// The version and the state's definition it was derived at: the done
+    /// values, the direction of prerequisites, the relations followed, and the
+    /// claim, parent and exclusion attribute names.
+    pub(in crate::network) key: Option<FrontierKey>,
     /// Tasks not done whose prerequisites are all done (ready or claimed).
     pub(in crate::network) candidates: BTreeSet<NodeIndex>,
     /// How many tasks are done.
@@ -35,6 +37,57 @@ pub(crate) struct Frontier {
     /// any: kept with the candidates from then on, so that a claim in that
     /// order stays O(log V).
     pub(in crate::network) ranked: Option<Ranked>,
+    /// Parents and exclusion groups, kept with the candidates.
+    pub(in crate::network) plan: PlanIndex,
+}
+
+/// What a [`Frontier`] was derived from (see its `key`).
+pub(crate) type FrontierKey = (
+    u64,
+    Map<String, Value>,
+    Direction,
+    RelationFilter,
+    [String; 3],
+);
+
+/// A value of a plan's exclusion attribute: the group a task is in. Values are
+/// compared as JSON values: a string and a number never name the same group,
+/// and a number by its JSON text (`1` and `1.0` differ).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// A string value.
+    Text(Box<str>),
+    /// A number, by its JSON text.
+    Number(Box<str>),
+}
+
+impl std::fmt::Display for Group {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Group::Text(text) => write!(f, "{:?}", &**text),
+            Group::Number(text) => f.write_str(text),
+        }
+    }
+}
+
+/// What the state of a task depends on beyond its own edges, derived from the
+/// plan in one O(V) pass (`Network::plan_index`): which tasks name each task
+/// as their parent (a parent waits on its children), how many of them are not
+/// done, and which tasks are in each exclusion group. The work calls keep one
+/// in their frontier; a read builds it once and asks it about many tasks.
+#[derive(Debug, Clone, Default)]
+pub struct PlanIndex {
+    /// Each parent's children (the tasks naming it), in index order.
+    pub(in crate::network) children: hashbrown::HashMap<NodeIndex, Vec<NodeIndex>>,
+    /// Each parent's count of children not done; a parent with none left (or
+    /// no children) is absent.
+    pub(in crate::network) unfinished: hashbrown::HashMap<NodeIndex, usize>,
+    /// Each exclusion group's tasks, done or not, in index order: fixed
+    /// between rebuilds, since only another kind of write changes a value.
+    pub(in crate::network) members: hashbrown::HashMap<Group, Vec<NodeIndex>>,
+    /// Each exclusion group's tasks not done that name a worker (lease live or
+    /// run out): the ones that may hold the group. Usually one or none.
+    pub(in crate::network) named: hashbrown::HashMap<Group, Vec<NodeIndex>>,
 }
 
 /// The candidates ranked by a key the work family computes: (priority, impact)

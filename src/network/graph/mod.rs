@@ -54,6 +54,7 @@ use crate::error::{Error, Result};
 use adjacency::AdjacencyCache;
 use edge_ids::EdgeIdIndex;
 pub(crate) use frontier::{Frontier, Ranked};
+pub use frontier::{Group, PlanIndex};
 use id_index::IdIndex;
 
 /// The default weight of an edge.

@@ -77,6 +77,9 @@ pub struct Waiting {
     pub claimed_count: usize,
     /// Tasks waiting on a prerequisite.
     pub blocked_count: usize,
+    /// Ready tasks held back by a claimed task of their exclusion group.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub excluded_count: usize,
     /// Tasks done.
     pub done_count: usize,
     /// When the first lease of another worker ends (ms since the Unix epoch).
@@ -146,12 +149,13 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
             now_ms: now,
             note: waiting
                 .as_ref()
-                .map(|w| waiting_note(&p.network_name, w, now, claimed.len())),
+                .map(|w| waiting_note(net, &p.network_name, w, now, claimed.len())),
             claimed,
             waiting: waiting.map(|w| Waiting {
                 ready_count: w.unmatched,
                 claimed_count: w.claimed,
                 blocked_count: w.blocked,
+                excluded_count: w.excluded,
                 done_count: w.done,
                 next_lease_end_ms: w.next_lease_end,
             }),
@@ -163,7 +167,28 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: usize) -> String {
+/// The longest exclusion group value or task id a note quotes, in bytes.
+const NOTE_NAME_BYTES: usize = 64;
+
+/// `text` cut to [`NOTE_NAME_BYTES`] at a character boundary, marked when cut.
+fn clip(text: &str) -> String {
+    if text.len() <= NOTE_NAME_BYTES {
+        return text.to_string();
+    }
+    let mut end = NOTE_NAME_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+fn waiting_note(
+    net: &crate::network::Network,
+    network: &str,
+    waiting: &work::Waiting,
+    now: u64,
+    claimed_now: usize,
+) -> String {
     if waiting.finished {
         return "Every task is done: stop.".into();
     }
@@ -208,8 +233,20 @@ fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: u
         None => String::new(),
     };
     let blocked = count(waiting.blocked, "blocked");
+    let excluded = match &waiting.exclusion {
+        Some((group, holder)) => format!(
+            "; {} held back by their exclusion group (group {} is held by claimed task '{}')",
+            match waiting.excluded {
+                1 => "1 task is".to_string(),
+                n => format!("{n} tasks are"),
+            },
+            clip(&group.to_string()),
+            clip(net.id_at(*holder)),
+        ),
+        None => String::new(),
+    };
     format!(
-        "{got}{unmatched}: {claimed}{lease} and {blocked}. Work on what you hold, then call network_claim_ready again; a client subscribed to {} is told when tasks become ready. Stop when finished is true.",
+        "{got}{unmatched}: {claimed}{lease} and {blocked}{excluded}. Work on what you hold, then call network_claim_ready again; a client subscribed to {} is told when tasks become ready. Stop when finished is true.",
         crate::mcp::resources::ready_uri(network)
     )
 }

@@ -7,6 +7,7 @@ use super::{MAX_TASKS_PER_CALL, check_tasks, ids, work_params};
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::Success;
+use crate::network::work;
 
 /// Newly ready tasks listed by a completion; the total counts all.
 const MAX_NEWLY_READY_LISTED: usize = 100;
@@ -20,6 +21,9 @@ work_params! {
         /// The tasks you finished, all claimed by you.
         #[schemars(length(min = 1, max = MAX_TASKS_PER_CALL))]
         pub node_ids: Vec<String>,
+        /// Also complete a parent once all its children are done, and so up the chain.
+        #[serde(default)]
+        pub complete_parents: bool,
     }
 }
 
@@ -36,6 +40,16 @@ pub struct CompleteOutput {
     pub newly_ready: Vec<String>,
     /// How many became ready.
     pub newly_ready_count: usize,
+    /// Parents completed with their last child (complete_parents; the first 100).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub completed_parent_node_ids: Vec<String>,
+    /// How many parents were completed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub completed_parent_count: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOutput> {
@@ -45,14 +59,22 @@ fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOu
     ctx.write(&p.network_name, |net| {
         let plan = p.plan(net)?;
         let now = ctx.now();
-        let done = net.complete_claimed(&plan, &p.worker, &tasks, now)?;
+        let parents = if p.complete_parents {
+            work::Parents::Complete
+        } else {
+            work::Parents::Leave
+        };
+        let done = net.complete_claimed_with(&plan, &p.worker, &tasks, now, parents)?;
         let listed = done.newly_ready.len().min(MAX_NEWLY_READY_LISTED);
+        let parents_listed = done.parents_completed.len().min(MAX_NEWLY_READY_LISTED);
         Ok(CompleteOutput {
             status: Success::Success,
             completed: ids(net, &done.completed),
             already_done: ids(net, &done.already_done),
             newly_ready: ids(net, &done.newly_ready[..listed]),
             newly_ready_count: done.newly_ready.len(),
+            completed_parent_node_ids: ids(net, &done.parents_completed[..parents_listed]),
+            completed_parent_count: done.parents_completed.len(),
         })
     })
 }

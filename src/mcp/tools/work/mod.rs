@@ -42,6 +42,14 @@ fn default_lease_attribute() -> String {
     WorkAttributes::default().lease_expires
 }
 
+fn default_parent_attribute() -> String {
+    WorkAttributes::default().parent
+}
+
+fn default_exclusion_attribute() -> String {
+    WorkAttributes::default().exclusion
+}
+
 fn default_out() -> Direction {
     Direction::Out
 }
@@ -51,7 +59,7 @@ fn default_lease_seconds() -> u64 {
 }
 
 /// Declares a work tool's parameters: its own fields, then the network and the
-/// four that say where the plan keeps its state (the same in every work tool).
+/// six that say where the plan keeps its state (the same in every work tool).
 macro_rules! work_params {
     // A tool that follows edges (claim, complete, progress) also takes the
     // relation filter.
@@ -122,6 +130,11 @@ macro_rules! work_params {
             /// "out": A -> B means A needs B first. "in": A -> B means A comes before B.
             #[serde(default = "crate::mcp::tools::work::default_out")]
             pub prerequisites: $crate::network::Direction,
+            // Parents and exclusion groups: described once, in the server instructions.
+            #[serde(default = "crate::mcp::tools::work::default_parent_attribute")]
+            pub parent_attribute: String,
+            #[serde(default = "crate::mcp::tools::work::default_exclusion_attribute")]
+            pub exclusion_attribute: String,
             $($extra)*
         }
 
@@ -138,6 +151,8 @@ macro_rules! work_params {
                     lease_expires: self.lease_attribute.clone(),
                     prerequisites: self.prerequisites,
                     relations: self.relations(net)?,
+                    parent: self.parent_attribute.clone(),
+                    exclusion: self.exclusion_attribute.clone(),
                 })
             }
         }

@@ -83,8 +83,10 @@ pub struct ProgressOutput {
     pub claimed_count: usize,
     /// Tasks any worker can claim now.
     pub ready_count: usize,
-    /// Tasks waiting on a prerequisite.
+    /// Tasks waiting on a prerequisite (a parent: on a child).
     pub blocked_count: usize,
+    /// Tasks that would be ready but for a claimed task of their exclusion group.
+    pub excluded_count: usize,
     /// Claims whose lease ran out: their tasks count as ready or blocked again.
     pub expired_count: usize,
     /// True when every task is done.
@@ -171,6 +173,7 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             claimed_count: progress.claimed,
             ready_count: progress.ready,
             blocked_count: progress.blocked,
+            excluded_count: progress.excluded,
             expired_count: progress.expired,
             finished: progress.finished(),
             worker_count: per_worker.len(),
@@ -196,7 +199,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_plan_progress",
             title: "Plan progress",
-            description: "How far a plan is: tasks done, claimed, ready and blocked, expired claims, who holds what, and what is left of the critical path by weight.",
+            description: "How far a plan is: tasks done, claimed, ready, blocked and excluded, expired claims, who holds what, and what is left of the critical path by weight.",
             toolset: Toolset::Work,
             effect: Effect::Read,
             long_running: true,

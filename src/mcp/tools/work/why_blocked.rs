@@ -50,7 +50,7 @@ pub struct BlockerOut {
     pub depth: usize,
     /// The node it is a prerequisite of, one step nearer the task.
     pub unblocks: String,
-    /// "ready" (can start now), "claimed" (a worker holds it) or "blocked".
+    /// "ready" (can start now), "claimed" (a worker holds it), "excluded" or "blocked".
     pub state: String,
     /// The worker holding it, when claimed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +60,15 @@ pub struct BlockerOut {
     pub chain_node_ids: Option<Vec<String>>,
 }
 
+/// The claimed task holding an exclusion group.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct HolderOut {
+    /// The task.
+    pub node_id: String,
+    /// The worker holding it.
+    pub worker: String,
+}
+
 /// Result of `network_why_blocked`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct WhyOutput {
@@ -67,8 +76,11 @@ pub struct WhyOutput {
     pub status: Success,
     /// The task.
     pub node_id: String,
-    /// Its own state: "done", "claimed", "ready" or "blocked".
+    /// Its own state: "done", "claimed", "ready", "excluded" (its exclusion group is held) or "blocked".
     pub state: String,
+    /// When excluded: the claimed task holding its exclusion group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excluded_by: Option<HolderOut>,
     /// This page of its unfinished prerequisites, direct and indirect, nearest first.
     pub blockers: Vec<BlockerOut>,
     /// How many unfinished prerequisites it has in all.
@@ -87,6 +99,7 @@ fn state_name(state: TaskState) -> &'static str {
         TaskState::Done => "done",
         TaskState::Claimed => "claimed",
         TaskState::Ready => "ready",
+        TaskState::Excluded => "excluded",
         TaskState::Blocked => "blocked",
     }
 }
@@ -106,6 +119,7 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             &p.lease_attribute,
             p.prerequisites,
             &plan.relations,
+            &p.parent_attribute,
         );
         let page = Page::open(
             ctx,
@@ -116,9 +130,8 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             limit,
             MAX_WHY_LIMIT,
         )?;
-        let why = net
-            .following(&plan.relations)
-            .blockers(task, plan.prerequisites, |w| net.is_done(w, &plan));
+        let index = net.plan_index(&plan)?;
+        let why = net.task_blockers(&index, task, &plan);
         let position: HashMap<NodeIndex, usize> = why
             .blockers
             .iter()
@@ -126,7 +139,7 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             .map(|(i, b)| (b.node, i))
             .collect();
         let blockers: Vec<BlockerOut> = page.fill(page.slice(&why.blockers).iter().map(|b| {
-            let state = net.task_state(b.node, &plan, now);
+            let state = net.task_state_in(&index, b.node, &plan, now);
             BlockerOut {
                 node_id: net.id_at(b.node).to_string(),
                 depth: b.depth,
@@ -140,13 +153,32 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             }
         }));
         let paging = Paging::of_total(&page, blockers.len(), why.blockers.len());
+        let state = net.task_state_in(&index, task, &plan, now);
+        let excluded_by = (state == TaskState::Excluded)
+            .then(|| net.exclusion_holder_in(&index, task, &plan, now))
+            .flatten()
+            .map(|holder| HolderOut {
+                node_id: net.id_at(holder).to_string(),
+                worker: net
+                    .claim_on(holder, &plan)
+                    .map_or_else(String::new, |(w, _)| w.to_string()),
+            });
+        // Ready means it can start now: not held back by its exclusion group.
+        let ready_count = why
+            .blockers
+            .iter()
+            .filter(|b| {
+                b.ready && net.task_state_in(&index, b.node, &plan, now) != TaskState::Excluded
+            })
+            .count();
         Ok(WhyOutput {
             status: Success::Success,
             node_id: p.node_id.clone(),
-            state: state_name(net.task_state(task, &plan, now)).to_string(),
+            state: state_name(state).to_string(),
+            excluded_by,
             blockers,
             total: why.blockers.len(),
-            ready_count: why.ready_count,
+            ready_count,
             now_ms: now,
             paging,
         })
