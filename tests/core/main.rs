@@ -17,4 +17,5 @@ mod prop_simple_paths;
 mod prop_subgraph_diff;
 mod prop_topology;
 mod prop_traversal_paths;
+mod prop_work;
 mod speaks_no_tools;

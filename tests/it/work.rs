@@ -841,3 +841,159 @@ fn bad_selections_are_refused_with_their_field() {
     // Nothing was claimed.
     assert_eq!(progress(&server)["claimed_count"], 0);
 }
+
+/// Three migrations of one database (exclusion group "db"), one of another,
+/// and an epic "release" whose children are two of them.
+fn grouped_plan(server: &NetworksServer) {
+    ok(server, "network_create", json!({"network_name": "plan"}));
+    let nodes = json!([
+        {"node_id": "release"},
+        {"node_id": "m1", "attributes": {"exclusion_group": "db", "parent": "release"}},
+        {"node_id": "m2", "attributes": {"exclusion_group": "db", "parent": "release"}},
+        {"node_id": "m3", "attributes": {"exclusion_group": "db"}},
+        {"node_id": "cache", "attributes": {"exclusion_group": "cache"}},
+    ]);
+    ok(
+        server,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": nodes}),
+    );
+}
+
+#[test]
+fn an_exclusion_group_runs_one_task_at_a_time() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    grouped_plan(&server);
+    let claim = |worker: &str| {
+        ok(
+            &server,
+            "network_claim_ready",
+            json!({"network_name": "plan", "worker": worker, "limit": 5, "lease_seconds": 60}),
+        )
+    };
+    let first = claim("w1");
+    assert_eq!(strings(&first["claimed"]), ["m1", "cache"]);
+    assert_eq!(first["waiting"]["excluded_count"], 2, "{first}");
+    let note = first["note"].as_str().unwrap();
+    assert!(
+        note.contains("2 tasks are held back by their exclusion group (group \"db\" is held by claimed task 'm1')"),
+        "{note}"
+    );
+    let second = claim("w2");
+    assert_eq!(strings(&second["claimed"]), Vec::<String>::new());
+    assert_eq!(second["waiting"]["excluded_count"], 2);
+    let progress = progress(&server);
+    assert_eq!(progress["excluded_count"], 2, "{progress}");
+    assert_eq!(progress["ready_count"], 0);
+    assert_eq!(progress["blocked_count"], 1);
+    let why = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "m2"}),
+    );
+    assert_eq!(why["state"], "excluded");
+    assert_eq!(why["excluded_by"], json!({"node_id": "m1", "worker": "w1"}));
+    // Completing m1 frees the group: the next of it is newly ready.
+    let done = ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["m1"]}),
+    );
+    assert_eq!(strings(&done["newly_ready"]), ["m2", "m3"]);
+    assert_eq!(strings(&claim("w2")["claimed"]), ["m2"]);
+    // Releasing frees it too; a lease running out as well.
+    ok(
+        &server,
+        "network_release_claim",
+        json!({"network_name": "plan", "worker": "w2", "node_ids": ["m2"]}),
+    );
+    assert_eq!(strings(&claim("w3")["claimed"]), ["m2"]);
+    clock.advance(61_000);
+    // Both leases ran out: w4 takes both over.
+    assert_eq!(strings(&claim("w4")["claimed"]), ["m2", "cache"]);
+}
+
+#[test]
+fn an_epic_waits_for_its_children_and_can_close_with_them() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    grouped_plan(&server);
+    let why = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "release"}),
+    );
+    assert_eq!(why["state"], "blocked");
+    assert_eq!(strings(&why["blockers"]), ["m1", "m2"]);
+    let claim = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w", "limit": 1, "exclusion_attribute": "none"}),
+    );
+    assert_eq!(strings(&claim["claimed"]), ["m1"]);
+    let claim = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w", "limit": 1, "exclusion_attribute": "none"}),
+    );
+    assert_eq!(strings(&claim["claimed"]), ["m2"]);
+    // Without complete_parents, the epic becomes ready for a worker to close.
+    let done = ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w", "node_ids": ["m1"]}),
+    );
+    assert!(done.get("completed_parent_node_ids").is_none(), "{done}");
+    // With it, the last child closes the epic too.
+    let done = ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w", "node_ids": ["m2"], "complete_parents": true}),
+    );
+    assert_eq!(strings(&done["completed_parent_node_ids"]), ["release"]);
+    assert_eq!(done["completed_parent_count"], 1);
+    let node = ok(
+        &server,
+        "network_get_node",
+        json!({"network_name": "plan", "node_id": "release"}),
+    );
+    assert_eq!(node["attributes"]["status"], "done", "{node}");
+}
+
+#[test]
+fn parent_and_exclusion_names_are_checked_before_anything_changes() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    grouped_plan(&server);
+    let version =
+        ok(&server, "network_describe", json!({"network_name": "plan"}))["version"].clone();
+    for (args, field) in [
+        (
+            json!({"parent_attribute": "claimed_by"}),
+            "parent_attribute",
+        ),
+        (
+            json!({"exclusion_attribute": "status"}),
+            "exclusion_attribute",
+        ),
+        (
+            json!({"exclusion_attribute": "parent"}),
+            "exclusion_attribute",
+        ),
+        (json!({"exclusion_attribute": ""}), "exclusion_attribute"),
+    ] {
+        let mut call_args = json!({"network_name": "plan", "worker": "w", "limit": 5});
+        for (k, v) in args.as_object().unwrap() {
+            call_args[k] = v.clone();
+        }
+        let e = call(&server, "network_claim_ready", call_args).expect_err("refused");
+        assert_eq!(e["field"], field, "{e}");
+        assert!(
+            e["error"].as_str().unwrap().contains(field),
+            "the message names the parameter: {e}"
+        );
+    }
+    let after = ok(&server, "network_describe", json!({"network_name": "plan"}))["version"].clone();
+    assert_eq!(version, after, "nothing changed");
+}
