@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example team -- --server target/release/networks-mcp
 //!     [--tasks 10000] [--workers 16] [--dying 3] [--lease 3] [--durable] [--kills 2]
+//!     [--routed]
 //! cargo run --release --example team -- --server target/release/networks-mcp --bench
 //! ```
 //!
@@ -18,6 +19,19 @@
 //! - no two live claims on one task at any moment (each claim began after the
 //!   lease of the one before it ended, by the server's clock);
 //! - the final state is the plan with every task done.
+//!
+//! `--routed` gives the tasks priorities (0 to 3, or none), one of two roles
+//! (`backend`, `frontend`), and for some an exclusion group (one of 20), and adds
+//! epics (parents of up to 20 tasks, one per 500); each worker has a role and
+//! claims with `match_attributes` and `order: "priority"`, and half of them
+//! complete parents with their last child. Checked besides:
+//! - no epic claimed or completed before all its children were done;
+//! - never two tasks of one exclusion group held at once (a claim's hold ends
+//!   when its lease does or its completion was sent, whichever is first);
+//! - no claim took a task while a more urgent one (a lower priority number)
+//!   that its worker may do was certainly ready: every prerequisite's completion
+//!   acknowledged before the claim was sent, nobody's claim on it yet, and its
+//!   group free.
 //!
 //! `--bench` prints the figures of BENCHMARKS.md instead: tasks per second with
 //! 1, 4 and 16 workers through `network_claim_ready`, and, for comparison, the
@@ -50,6 +64,7 @@ struct Args {
     durable: bool,
     kills: usize,
     bench: bool,
+    routed: bool,
     seed: u64,
 }
 
@@ -63,6 +78,7 @@ fn args() -> Args {
         durable: false,
         kills: 2,
         bench: false,
+        routed: false,
         seed: 7,
     };
     let mut it = std::env::args().skip(1);
@@ -78,6 +94,7 @@ fn args() -> Args {
             "--seed" => args.seed = value().parse().expect("--seed N"),
             "--durable" => args.durable = true,
             "--bench" => args.bench = true,
+            "--routed" => args.routed = true,
             other => panic!("unknown option {other}"),
         }
     }
@@ -170,12 +187,87 @@ fn task_id(i: usize) -> String {
     format!("task-{i:05}")
 }
 
-fn load(mcp: &mut Mcp, needs: &[Vec<usize>]) -> usize {
+/// What `--routed` adds to each task: its priority, its role (0 backend, 1
+/// frontend), its exclusion group, and its parent; epics are the tasks past
+/// the DAG, each the parent of up to 20 of its tasks.
+#[derive(Clone, Default)]
+struct Routing {
+    priority: Vec<Option<u8>>,
+    role: Vec<u8>,
+    group: Vec<Option<usize>>,
+    parent: Vec<Option<usize>>,
+    /// Per task: its children (empty but for epics).
+    children: Vec<Vec<usize>>,
+}
+
+const ROLES: [&str; 2] = ["backend", "frontend"];
+const GROUPS: usize = 20;
+
+/// Routes a plan of `tasks` DAG tasks, adding one epic per 500; returns the
+/// routing and the plan's new size.
+fn route(tasks: usize, seed: u64) -> Routing {
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let epics = tasks / 500;
+    let total = tasks + epics;
+    let mut routing = Routing {
+        priority: Vec::with_capacity(total),
+        role: Vec::with_capacity(total),
+        group: Vec::with_capacity(total),
+        parent: vec![None; total],
+        children: vec![Vec::new(); total],
+    };
+    for i in 0..total {
+        let epic = i >= tasks;
+        routing.priority.push(match next() % 5 {
+            4 => None,
+            p if !epic => Some(p as u8),
+            _ => None,
+        });
+        routing.role.push((next() % 2) as u8);
+        routing
+            .group
+            .push((!epic && next() % 10 == 0).then(|| next() % GROUPS));
+    }
+    for e in tasks..total {
+        for _ in 0..1 + next() % 20 {
+            let child = next() % tasks;
+            if routing.parent[child].is_none() {
+                routing.parent[child] = Some(e);
+                routing.children[e].push(child);
+            }
+        }
+    }
+    routing
+}
+
+fn load(mcp: &mut Mcp, needs: &[Vec<usize>], routing: Option<&Routing>) -> usize {
     mcp.ok("network_create", json!({"network_name": PLAN}));
-    for chunk in (0..needs.len()).collect::<Vec<_>>().chunks(10_000) {
+    let total = routing.map_or(needs.len(), |r| r.role.len());
+    for chunk in (0..total).collect::<Vec<_>>().chunks(10_000) {
         let nodes: Vec<Value> = chunk
             .iter()
-            .map(|&i| json!({"node_id": task_id(i), "attributes": {"status": "todo"}}))
+            .map(|&i| {
+                let mut attributes = json!({"status": "todo"});
+                if let Some(r) = routing {
+                    attributes["role"] = json!(ROLES[r.role[i] as usize]);
+                    if let Some(p) = r.priority[i] {
+                        attributes["priority"] = json!(p);
+                    }
+                    if let Some(g) = r.group[i] {
+                        attributes["exclusion_group"] = json!(format!("db-{g}"));
+                    }
+                    if let Some(e) = r.parent[i] {
+                        attributes["parent"] = json!(task_id(e));
+                    }
+                }
+                json!({"node_id": task_id(i), "attributes": attributes})
+            })
             .collect();
         mcp.ok(
             "network_add_nodes",
@@ -201,8 +293,20 @@ fn load(mcp: &mut Mcp, needs: &[Vec<usize>]) -> usize {
 
 // ---------------------------------------------------------------- the ledger
 
-/// An acknowledged claim: `(worker, server time, lease end)`.
-type ClaimSeen = (usize, u64, u64);
+/// An acknowledged claim: `(worker, server time, lease end, wall time the
+/// request was sent)`.
+type ClaimSeen = (usize, u64, u64, u64);
+
+/// A claim of a task: `(server time, wall time the request was sent, task)`.
+type ClaimOf = (u64, u64, usize);
+
+/// The wall clock in ms since the Unix epoch: the server's clock too (one machine).
+fn wall_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
 
 /// What the workers saw, to check the invariants against.
 struct Ledger {
@@ -210,6 +314,10 @@ struct Ledger {
     complete_sent: Vec<AtomicBool>,
     /// Completions acknowledged per task.
     completions: Vec<AtomicUsize>,
+    /// Per task: when its completion was first sent, and acknowledged (wall
+    /// ms; 0: not yet).
+    sent_at: Vec<AtomicU64>,
+    acked_at: Vec<AtomicU64>,
     /// Per task: the claims acknowledged.
     claims: Mutex<HashMap<usize, Vec<ClaimSeen>>>,
     violations: Mutex<Vec<String>>,
@@ -221,6 +329,8 @@ impl Ledger {
         Ledger {
             complete_sent: (0..tasks).map(|_| AtomicBool::new(false)).collect(),
             completions: (0..tasks).map(|_| AtomicUsize::new(0)).collect(),
+            sent_at: (0..tasks).map(|_| AtomicU64::new(0)).collect(),
+            acked_at: (0..tasks).map(|_| AtomicU64::new(0)).collect(),
             claims: Mutex::default(),
             violations: Mutex::default(),
             done: AtomicUsize::new(0),
@@ -235,7 +345,8 @@ impl Ledger {
         violations.push(what);
     }
 
-    fn claimed(&self, needs: &[Vec<usize>], task: usize, worker: usize, now: u64, until: u64) {
+    fn claimed(&self, needs: &[Vec<usize>], task: usize, worker: usize, times: (u64, u64, u64)) {
+        let (now, until, sent) = times;
         for &p in &needs[task] {
             if !self.complete_sent[p].load(Ordering::SeqCst) {
                 self.violation(format!(
@@ -247,7 +358,7 @@ impl Ledger {
         }
         let mut claims = self.claims.lock().unwrap();
         let list = claims.entry(task).or_default();
-        if let Some(&(other, _, end)) = list.last()
+        if let Some(&(other, _, end, _)) = list.last()
             && end > now
         {
             self.violation(format!(
@@ -255,12 +366,134 @@ impl Ledger {
                 task_id(task)
             ));
         }
-        list.push((worker, now, until));
+        list.push((worker, now, until, sent));
     }
 
     fn completed(&self, task: usize) {
         self.completions[task].fetch_add(1, Ordering::SeqCst);
+        let _ =
+            self.acked_at[task].compare_exchange(0, wall_ms(), Ordering::SeqCst, Ordering::SeqCst);
         self.done.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Sets the flag and time of a completion about to be sent.
+    fn sending(&self, task: usize) {
+        let _ =
+            self.sent_at[task].compare_exchange(0, wall_ms(), Ordering::SeqCst, Ordering::SeqCst);
+        self.complete_sent[task].store(true, Ordering::SeqCst);
+    }
+
+    /// The checks of `--routed` on the whole run: no two claims of one group
+    /// at once, and no claim passed over a more urgent task its worker could
+    /// surely take.
+    fn check_routing(&self, routing: &Routing, needs: &[Vec<usize>]) {
+        let claims = self.claims.lock().unwrap();
+        // Each claim's hold: from its server time to its lease's end, or to
+        // when its completion was sent if that was first (the last claim of a
+        // task is the one that completed it).
+        // Also the latest it can have ended: its completion's acknowledgement.
+        let mut holds: Vec<Vec<(u64, u64, u64, usize)>> = vec![Vec::new(); GROUPS];
+        for (&task, list) in claims.iter() {
+            let Some(g) = routing.group[task] else {
+                continue;
+            };
+            for (k, &(_, start, until, _)) in list.iter().enumerate() {
+                let sent = self.sent_at[task].load(Ordering::SeqCst);
+                let acked = self.acked_at[task].load(Ordering::SeqCst);
+                let last = k + 1 == list.len();
+                let end = if last && sent > 0 {
+                    until.min(sent)
+                } else {
+                    until
+                };
+                let latest = if last && acked > 0 {
+                    until.min(acked)
+                } else {
+                    until
+                };
+                holds[g].push((start, end, latest, task));
+            }
+        }
+        for (g, list) in holds.iter_mut().enumerate() {
+            list.sort_unstable();
+            let mut held: Option<(u64, usize)> = None;
+            for &(start, end, _, task) in list.iter() {
+                if let Some((until, other)) = held
+                    && start < until
+                    && other != task
+                {
+                    self.violation(format!(
+                        "{} claimed at {start} while {} of group db-{g} was held until {until}",
+                        task_id(task),
+                        task_id(other)
+                    ));
+                }
+                if held.is_none_or(|(until, _)| end > until) {
+                    held = Some((end, task));
+                }
+            }
+        }
+        // Per (role, priority): the claims, by server time.
+        let rank = |t: usize| routing.priority[t].map_or(u64::from(u8::MAX), u64::from);
+        let mut by_rank: HashMap<(u8, u64), Vec<ClaimOf>> = HashMap::new();
+        for (&task, list) in claims.iter() {
+            for &(worker, start, _, sent) in list {
+                let role = (worker % 2) as u8;
+                if routing.role[task] == role {
+                    by_rank
+                        .entry((role, rank(task)))
+                        .or_default()
+                        .push((start, sent, task));
+                }
+            }
+        }
+        for list in by_rank.values_mut() {
+            list.sort_unstable();
+        }
+        let group_free_at = |g: usize, at: u64| {
+            holds[g]
+                .iter()
+                .all(|&(start, _, latest, _)| !(start <= at && at <= latest))
+        };
+        for (x, prerequisites) in needs.iter().enumerate() {
+            // Certainly ready from when its last prerequisite's completion was acknowledged...
+            let mut ready_from = 0;
+            let mut known = true;
+            for &p in prerequisites {
+                let at = self.acked_at[p].load(Ordering::SeqCst);
+                known &= at > 0;
+                ready_from = ready_from.max(at);
+            }
+            if !known {
+                continue;
+            }
+            // ...until the first claim on it (or the end, for an epic completed with its children).
+            let first_claim = claims
+                .get(&x)
+                .and_then(|l| l.iter().map(|c| c.1).min())
+                .unwrap_or_else(|| self.sent_at[x].load(Ordering::SeqCst));
+            let role = routing.role[x];
+            for (&(r, p), list) in &by_rank {
+                if r != role || p <= rank(x) {
+                    continue;
+                }
+                let from = list.partition_point(|c| c.0 <= ready_from);
+                for &(start, sent, task) in &list[from..] {
+                    if start >= first_claim {
+                        break;
+                    }
+                    if sent > ready_from && routing.group[x].is_none_or(|g| group_free_at(g, start))
+                    {
+                        self.violation(format!(
+                            "{} (priority {p}) claimed at {start} while {} (priority {}) was ready for its role",
+                            task_id(task),
+                            task_id(x),
+                            rank(x)
+                        ));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -272,6 +505,7 @@ fn index_of(node_id: &str) -> usize {
 
 struct Team {
     needs: Vec<Vec<usize>>,
+    routed: bool,
     ledger: Ledger,
     base: Arc<RwLock<String>>,
     lease: u64,
@@ -284,12 +518,17 @@ fn worker(team: &Team, me: usize, die_after: Option<usize>) {
     let mut mcp = Mcp::new(Arc::clone(&team.base));
     let name = format!("worker-{me:02}");
     let mut claims = 0;
+    let mut request = json!({"network_name": PLAN, "worker": name, "lease_seconds": team.lease});
+    if team.routed {
+        // Even workers are backend, odd frontend; half complete parents.
+        request["match_attributes"] = json!({"role": ROLES[me % 2]});
+        request["order"] = json!("priority");
+    }
+    let complete_parents = team.routed && me % 4 < 2;
     loop {
         team.claim_requests.fetch_add(1, Ordering::Relaxed);
-        let reply = match mcp.tool(
-            "network_claim_ready",
-            json!({"network_name": PLAN, "worker": name, "lease_seconds": team.lease}),
-        ) {
+        let sent = wall_ms();
+        let reply = match mcp.tool("network_claim_ready", request.clone()) {
             Ok(reply) => reply,
             // The claim may have been applied: its task waits for its lease to run out.
             Err(Lost) => continue,
@@ -304,19 +543,30 @@ fn worker(team: &Team, me: usize, die_after: Option<usize>) {
         };
         let now = reply["now_ms"].as_u64().unwrap();
         let until = reply["lease_expires_ms"].as_u64().unwrap();
-        team.ledger.claimed(&team.needs, task, me, now, until);
+        team.ledger
+            .claimed(&team.needs, task, me, (now, until, sent));
         claims += 1;
         if die_after == Some(claims) {
             return;
         }
-        team.ledger.complete_sent[task].store(true, Ordering::SeqCst);
+        team.ledger.sending(task);
         let mut lost_before = false;
         loop {
             match mcp.tool(
                 "network_complete_claim",
-                json!({"network_name": PLAN, "worker": name, "node_ids": [task_id(task)]}),
+                json!({"network_name": PLAN, "worker": name, "node_ids": [task_id(task)],
+                       "complete_parents": complete_parents}),
             ) {
                 Ok(reply) if reply["status"] == "success" => {
+                    for parent in reply["completed_parent_node_ids"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                    {
+                        let parent = index_of(parent.as_str().unwrap());
+                        team.ledger.complete_sent[parent].store(true, Ordering::SeqCst);
+                        team.ledger.completed(parent);
+                    }
                     let completed = reply["completed"].as_array().unwrap().len() == 1;
                     let repeated = reply["already_done"].as_array().unwrap().len() == 1;
                     if completed || (repeated && lost_before) {
@@ -358,10 +608,17 @@ fn run_team(args: &Args, durable: bool) -> (Duration, u64) {
     });
     let mut server = Server::start(&args.server, data_dir.as_ref());
     let base = Arc::new(RwLock::new(server.base()));
-    let needs = random_plan(args.tasks, args.seed);
-    let edges = load(&mut Mcp::new(Arc::clone(&base)), &needs);
+    let mut needs = random_plan(args.tasks, args.seed);
+    let routing = args.routed.then(|| route(args.tasks, args.seed));
+    let edges = load(&mut Mcp::new(Arc::clone(&base)), &needs, routing.as_ref());
+    // An epic needs its children.
+    if let Some(r) = &routing {
+        needs.extend(r.children[args.tasks..].iter().cloned());
+    }
+    let tasks = needs.len();
     let team = Team {
-        ledger: Ledger::new(args.tasks),
+        ledger: Ledger::new(tasks),
+        routed: args.routed,
         needs,
         base: Arc::clone(&base),
         lease: args.lease,
@@ -401,7 +658,10 @@ fn run_team(args: &Args, durable: bool) -> (Duration, u64) {
     let mut mcp = Mcp::new(base);
     let progress = mcp.ok("network_plan_progress", json!({"network_name": PLAN}));
     let describe = mcp.ok("network_describe", json!({"network_name": PLAN}));
-    let expected = (args.tasks, 0, 0, 0, true);
+    if let Some(r) = &routing {
+        ledger.check_routing(r, &team.needs);
+    }
+    let expected = (tasks, 0, 0, 0, true);
     let got = (
         progress["done_count"].as_u64().unwrap() as usize,
         progress["claimed_count"].as_u64().unwrap() as usize,
@@ -416,10 +676,10 @@ fn run_team(args: &Args, durable: bool) -> (Duration, u64) {
         describe["node_count"].as_u64().unwrap_or(0) as usize,
         describe["edge_count"].as_u64().unwrap_or(0) as usize,
     );
-    if shape != (args.tasks, edges) {
+    if shape != (tasks, edges) {
         ledger.violation(format!(
             "the plan changed shape: {shape:?}, not {:?}",
-            (args.tasks, edges)
+            (tasks, edges)
         ));
     }
     let taken_over = ledger
@@ -432,8 +692,12 @@ fn run_team(args: &Args, durable: bool) -> (Duration, u64) {
     let violations = ledger.violations.lock().unwrap().len();
     eprintln!(
         "team{}: {} tasks, {edges} edges, {} workers ({} dying), {kills} kills: {:.1} s, {} claim requests, {taken_over} tasks taken over after a lease ran out, {violations} violations",
-        if durable { " (durable)" } else { "" },
-        args.tasks,
+        match (durable, args.routed) {
+            (true, _) => " (durable)",
+            (_, true) => " (routed: priorities, 2 roles, 20 exclusion groups, epics)",
+            _ => "",
+        },
+        tasks,
         args.workers,
         args.dying,
         elapsed.as_secs_f64(),
@@ -513,6 +777,7 @@ fn bench(args: &Args) {
         load(
             &mut Mcp::new(Arc::clone(&base)),
             &random_plan(tasks, args.seed),
+            None,
         );
         let stop = AtomicBool::new(false);
         let started = Instant::now();
