@@ -997,3 +997,51 @@ fn parent_and_exclusion_names_are_checked_before_anything_changes() {
     let after = ok(&server, "network_describe", json!({"network_name": "plan"}))["version"].clone();
     assert_eq!(version, after, "nothing changed");
 }
+
+#[test]
+fn parents_completed_and_held_groups_survive_a_restart() {
+    let dir = temp_dir("parents");
+    let clock = Arc::new(ManualClock::new(T0));
+    {
+        let server = durable(&dir, &clock);
+        grouped_plan(&server);
+        let claim = ok(
+            &server,
+            "network_claim_ready",
+            json!({"network_name": "plan", "worker": "w1", "limit": 5, "lease_seconds": 60}),
+        );
+        assert_eq!(strings(&claim["claimed"]), ["m1", "cache"]);
+        ok(
+            &server,
+            "network_complete_claim",
+            json!({"network_name": "plan", "worker": "w1", "node_ids": ["m1"]}),
+        );
+        ok(
+            &server,
+            "network_claim_ready",
+            json!({"network_name": "plan", "worker": "w2", "limit": 1}),
+        );
+    }
+    {
+        // Replayed: m2 holds "db" again, so m3 waits.
+        let server = durable(&dir, &clock);
+        let p = progress(&server);
+        assert_eq!(p["excluded_count"], 1, "{p}");
+        let done = ok(
+            &server,
+            "network_complete_claim",
+            json!({"network_name": "plan", "worker": "w2", "node_ids": ["m2"], "complete_parents": true}),
+        );
+        assert_eq!(strings(&done["completed_parent_node_ids"]), ["release"]);
+        assert_eq!(strings(&done["newly_ready"]), ["m3"]);
+    }
+    let server = durable(&dir, &clock);
+    let node = ok(
+        &server,
+        "network_get_node",
+        json!({"network_name": "plan", "node_id": "release"}),
+    );
+    assert_eq!(node["attributes"]["status"], "done", "{node}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
