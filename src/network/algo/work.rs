@@ -11,7 +11,8 @@
 //! * **claimed**: not done, and [`WorkAttributes::claimed_by`] names a worker whose
 //!   lease ([`WorkAttributes::lease_expires`], milliseconds since the Unix epoch)
 //!   has not run out;
-//! * **ready**: not done, not claimed, and every prerequisite done. A claim whose
+//! * **ready**: not done, not claimed, every prerequisite done (a parent's
+//!   children included), and no other task of its exclusion group claimed. A claim whose
 //!   lease ran out no longer holds its task: the task is ready again (or blocked,
 //!   if a prerequisite was reopened since);
 //! * **excluded**: would be ready, but another task of its exclusion group
@@ -472,9 +473,11 @@ impl Network {
 
     /// Claims up to `count` ready tasks for `worker`, each with a lease that ends
     /// `lease_ms` milliseconds after `now`: sets the claim and lease attributes and
-    /// returns the tasks. Ready means not done, every prerequisite done, and not
-    /// held by a lease that has not run out (an expired claim is taken over).
-    /// Fewer than `count` (or none) when fewer are ready.
+    /// returns the tasks. Ready means not done, every prerequisite done (a
+    /// parent's children included), not held by a lease that has not run out
+    /// (an expired claim is taken over), and no other task of its exclusion
+    /// group held; one claim takes at most one task of a group. Fewer than
+    /// `count` (or none) when fewer are ready.
     ///
     /// Order: the first ready tasks by index (insertion order), as
     /// [`Network::ready_nodes`] lists them. Complexity: see
@@ -837,6 +840,28 @@ impl Network {
     /// the parents completed; each task completed costs O(1) more for its
     /// parent (a count of children not done is kept per parent), and one that
     /// frees its exclusion group O(the group's size) to find who is ready now.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, NodeSpec, work::{Parents, WorkAttributes}};
+    ///
+    /// // An epic with two migrations of one database: one at a time.
+    /// let mut net = Network::new();
+    /// net.add_nodes([
+    ///     NodeSpec::new("epic"),
+    ///     NodeSpec::new("m1").with_attribute("parent", "epic").with_attribute("exclusion_group", "db"),
+    ///     NodeSpec::new("m2").with_attribute("parent", "epic").with_attribute("exclusion_group", "db"),
+    /// ])?;
+    /// let plan = WorkAttributes::default();
+    /// let claimed = net.claim_ready(&plan, "w1", 3, 60_000, 0)?;
+    /// assert_eq!(net.id_at(claimed[0].node), "m1");
+    /// assert_eq!(claimed.len(), 1); // m2 waits for the group, the epic for both
+    /// let done = net.complete_claimed_with(&plan, "w1", &["m1"], 1, Parents::Complete)?;
+    /// assert_eq!(net.ids(&done.newly_ready), ["m2"]);
+    /// net.claim_ready(&plan, "w1", 1, 60_000, 2)?;
+    /// let done = net.complete_claimed_with(&plan, "w1", &["m2"], 3, Parents::Complete)?;
+    /// assert_eq!(net.ids(&done.parents_completed), ["epic"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn complete_claimed_with(
         &mut self,
         spec: &WorkAttributes,
