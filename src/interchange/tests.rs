@@ -132,7 +132,9 @@ fn round_trip(net: &Network, format: Format) -> Network {
 fn format_names_extensions_and_import_support() {
     for format in Format::ALL {
         assert_eq!(Format::parse(format.name()), Some(format));
-        assert_eq!(Format::from_extension(format.extension()), Some(format));
+        if format.can_export() {
+            assert_eq!(Format::from_extension(format.extension()), Some(format));
+        }
         let json = serde_json::to_value(format).unwrap();
         assert_eq!(json, json!(format.name()));
     }
@@ -148,11 +150,18 @@ fn format_names_extensions_and_import_support() {
             Format::NodeLinkJson,
             Format::Graphml,
             Format::Dot,
-            Format::EdgeListCsv
+            Format::Mermaid,
+            Format::EdgeListCsv,
+            Format::TaskmasterJson,
+            Format::BeadsJsonl,
+            Format::MemoryJsonl,
         ]
     );
-    let err = parse(Format::Mermaid, "flowchart LR").unwrap_err();
+    let exportable: Vec<_> = Format::ALL.into_iter().filter(|f| f.can_export()).collect();
+    assert_eq!(exportable, Format::EXPORTABLE);
+    let err = parse(Format::Cypher, "MERGE (n:Node {id: 'a'});").unwrap_err();
     assert_eq!(err.code(), "invalid_import");
+    assert!(export(&Network::new(), Format::BeadsJsonl, None).is_empty());
 }
 
 #[test]
@@ -667,8 +676,9 @@ fn mermaid_uses_safe_ids_and_escaped_labels() {
     let text = export(&sample(), Format::Mermaid, None);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "flowchart LR");
-    assert_eq!(lines[2], "  n1[\"quote#quot;d\"]");
-    assert_eq!(lines[5], "  n4[\"end\"]");
+    assert_eq!(lines[1], "%% networks-mcp export");
+    assert_eq!(lines[3], "  n1[\"quote#quot;d\"]");
+    assert_eq!(lines[6], "  n4[\"end\"]");
     assert!(lines.contains(&"  n0 -->|\"depends on (2.5)\"| n1"));
     assert!(
         lines.contains(&"  n0 --> n1"),
@@ -680,6 +690,41 @@ fn mermaid_uses_safe_ids_and_escaped_labels() {
         let label_quotes = line.matches('"').count();
         assert!(label_quotes == 0 || label_quotes == 2, "{line}");
     }
+}
+
+#[test]
+fn mermaid_export_reads_back_exactly() {
+    let mut net = sample();
+    // Relations that look like the export's other label forms.
+    for (i, relation) in ["2", "x (3)", "(", "1e5", "+1", " 5", "a\u{FB02}\u{B6}b"]
+        .into_iter()
+        .enumerate()
+    {
+        let weight = if i % 2 == 0 { 1.0 } else { 4.5 };
+        net.add_edge_with(
+            EdgeSpec::new("a b", "end")
+                .with_weight(weight)
+                .with_attribute("relation", relation),
+        )
+        .unwrap();
+    }
+    let text = export(&net, Format::Mermaid, None);
+    let copy = round_trip(&net, Format::Mermaid);
+    let ids = |n: &Network| n.node_ids().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(ids(&copy), ids(&net), "{text}");
+    // What the export writes: endpoints, weight, and `relation` when a string.
+    let shown = |n: &Network| {
+        edges_of(n)
+            .into_iter()
+            .map(|(s, t, w, mut a)| {
+                let relation = a
+                    .remove("relation")
+                    .filter(|r| r.as_str().is_some_and(|r| !r.is_empty()));
+                (s, t, w, relation)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shown(&copy), shown(&net), "{text}");
 }
 
 #[test]
@@ -726,7 +771,7 @@ fn only_exports_the_induced_subgraph() {
         .into_iter()
         .map(|id| net.index_of(id).unwrap())
         .collect();
-    for format in Format::ALL.into_iter().filter(|f| f.can_import()) {
+    for format in Format::EXPORTABLE.into_iter().filter(|f| f.can_import()) {
         let text = export(&net, format, Some(&only));
         let graph = parse(format, &text).unwrap();
         assert_eq!(graph.edges.len(), 2, "{format:?}");
@@ -742,7 +787,7 @@ fn only_exports_the_induced_subgraph() {
         }
     }
     let mermaid = export(&net, Format::Mermaid, Some(&only));
-    assert_eq!(mermaid.lines().count(), 5);
+    assert_eq!(mermaid.lines().count(), 6);
     let cypher = export(&net, Format::Cypher, Some(&only));
     assert_eq!(cypher.lines().count(), 4);
 }
@@ -897,7 +942,7 @@ fn apply_keeps_existing_nodes_and_adds_every_edge() {
 #[test]
 fn empty_network_exports_and_reimports() {
     let net = Network::new();
-    for format in Format::ALL {
+    for format in Format::EXPORTABLE {
         let text = export(&net, format, None);
         if format.can_import() && format != Format::EdgeListCsv {
             let graph = parse(format, &text).unwrap();
@@ -1112,7 +1157,7 @@ fn every_format_counts_what_it_makes_against_the_import_bound() {
         net.add_node(&b).unwrap();
         net.add_edge(&a, &b, 1.0).unwrap();
     }
-    for format in Format::ALL.into_iter().filter(|f| f.can_import()) {
+    for format in Format::EXPORTABLE.into_iter().filter(|f| f.can_import()) {
         let text = export(&net, format, None);
         let e = parse_limited(format, &text, &limits).unwrap_err();
         assert_eq!(e.code(), "limit_exceeded", "{format:?}");

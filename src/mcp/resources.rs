@@ -90,7 +90,10 @@ pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
     Some(match path {
         None => ResourceRef::Summary(name),
         Some("ready") => ResourceRef::Ready(name),
-        Some(path) => ResourceRef::Export(name, Format::parse(path.strip_prefix("export/")?)?),
+        Some(path) => ResourceRef::Export(
+            name,
+            Format::parse(path.strip_prefix("export/")?).filter(|f| f.can_export())?,
+        ),
     })
 }
 
@@ -127,7 +130,7 @@ impl NetworksServer {
 
     /// `resources/templates/list`: the export template.
     pub fn resource_templates() -> ListResourceTemplatesResult {
-        let formats: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        let formats: Vec<&str> = Format::EXPORTABLE.iter().map(|f| f.name()).collect();
         let templates = vec![
             ResourceTemplate::new(format!("{SCHEME}{{name}}"), "network")
                 .with_title("Network summary")
@@ -156,7 +159,7 @@ impl NetworksServer {
             return Err(ErrorData::invalid_params(
                 format!(
                     "'{uri}' is not a networks-mcp resource URI. Use network://{{name}} for a summary, network://{{name}}/ready for a plan's ready work, or network://{{name}}/export/{{format}} with format one of: {}. resources/list shows every network.",
-                    Format::ALL.map(|f| f.name()).join(", ")
+                    Format::EXPORTABLE.map(|f| f.name()).join(", ")
                 ),
                 Some(json!({ "uri": uri })),
             ));
@@ -204,7 +207,7 @@ impl NetworksServer {
         if let Value::Object(map) = &mut summary {
             map.remove("status");
             map.insert("uri".into(), Value::from(network_uri(name)));
-            let exports: serde_json::Map<String, Value> = Format::ALL
+            let exports: serde_json::Map<String, Value> = Format::EXPORTABLE
                 .iter()
                 .map(|f| (f.name().to_string(), Value::from(export_uri(name, *f))))
                 .collect();

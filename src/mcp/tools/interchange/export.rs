@@ -25,6 +25,38 @@ fn default_depth() -> usize {
     1
 }
 
+/// The formats `network_export` writes: every [`Format`] that
+/// [`Format::can_export`] (the formats of other tools are read only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// NetworkX node-link JSON (`directed`, `multigraph`, `graph`, `nodes`, `edges`).
+    NodeLinkJson,
+    /// GraphML XML with typed keys.
+    Graphml,
+    /// Graphviz DOT (`digraph`).
+    Dot,
+    /// A Mermaid `flowchart LR` (export only).
+    Mermaid,
+    /// Cypher statements for Neo4j or Memgraph (export only).
+    Cypher,
+    /// An edge list as CSV: `source,target,weight,edge_id,<attributes>`.
+    EdgeListCsv,
+}
+
+impl From<ExportFormat> for Format {
+    fn from(format: ExportFormat) -> Self {
+        match format {
+            ExportFormat::NodeLinkJson => Format::NodeLinkJson,
+            ExportFormat::Graphml => Format::Graphml,
+            ExportFormat::Dot => Format::Dot,
+            ExportFormat::Mermaid => Format::Mermaid,
+            ExportFormat::Cypher => Format::Cypher,
+            ExportFormat::EdgeListCsv => Format::EdgeListCsv,
+        }
+    }
+}
+
 /// Parameters of `network_export`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -32,7 +64,7 @@ pub struct ExportParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// The format: mermaid renders in chat; edge_list_csv leaves out isolated nodes.
-    pub format: Format,
+    pub format: ExportFormat,
     /// Only these nodes and their neighbourhood (depth, direction); omit for all.
     #[serde(default)]
     pub node_ids: Option<Vec<String>>,
@@ -57,7 +89,7 @@ pub struct ExportOutput {
     /// The exported network.
     pub network_name: String,
     /// The format of `content`.
-    pub format: Format,
+    pub format: ExportFormat,
     /// The document, as text.
     pub content: String,
     /// Nodes in the document.
@@ -89,8 +121,9 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         let truncated = total_nodes > limit;
         let kept: HashSet<_> = selected.into_iter().take(limit).collect();
         let only = (p.node_ids.is_some() || truncated).then_some(&kept);
-        let exported = interchange::export_counted(net, p.format, only);
-        let resource_uri = export_uri(&p.network_name, p.format);
+        let format = Format::from(p.format);
+        let exported = interchange::export_counted(net, format, only);
+        let resource_uri = export_uri(&p.network_name, format);
         let note = truncated.then(|| {
             let raise = if limit < MAX_EXPORT_LIMIT {
                 format!("Raise limit (up to {MAX_EXPORT_LIMIT}), export")

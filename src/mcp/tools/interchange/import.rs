@@ -45,6 +45,14 @@ pub enum ImportFormat {
     EdgeListCsv,
     /// Graphviz DOT (`digraph`).
     Dot,
+    /// A Mermaid flowchart.
+    Mermaid,
+    /// Task Master's tasks.json.
+    TaskmasterJson,
+    /// Beads' JSONL export.
+    BeadsJsonl,
+    /// The MCP memory server's JSONL.
+    MemoryJsonl,
 }
 
 impl From<ImportFormat> for Format {
@@ -54,6 +62,10 @@ impl From<ImportFormat> for Format {
             ImportFormat::Graphml => Format::Graphml,
             ImportFormat::EdgeListCsv => Format::EdgeListCsv,
             ImportFormat::Dot => Format::Dot,
+            ImportFormat::Mermaid => Format::Mermaid,
+            ImportFormat::TaskmasterJson => Format::TaskmasterJson,
+            ImportFormat::BeadsJsonl => Format::BeadsJsonl,
+            ImportFormat::MemoryJsonl => Format::MemoryJsonl,
         }
     }
 }
@@ -223,7 +235,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or with mode \"merge\" into an existing one. Atomic: if anything is invalid, nothing is imported and the error says where.",
+            description: "Load a document into a new network, or with mode \"merge\" into an existing one; also a plan from Mermaid, Task Master, Beads or the memory server. Atomic: if anything is invalid, nothing is imported and the error says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,
