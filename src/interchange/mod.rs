@@ -250,8 +250,9 @@ pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
 }
 
 /// [`parse`], refusing a document that produces more than `max_edges` edges with
-/// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs are
-/// counted as they are expanded, so the memory they would take is never taken.
+/// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs and
+/// Mermaid links between `&` groups are counted as they are expanded, so the
+/// memory they would take is never taken.
 pub fn parse_bounded(format: Format, content: &str, max_edges: usize) -> Result<ImportedGraph> {
     parse_within(format, content, max_edges, usize::MAX)
 }
@@ -286,7 +287,7 @@ fn parse_within(
         Format::Graphml => import::graphml::parse(content, &mut meter),
         Format::Dot => import::dot::parse(content, max_edges, &mut meter),
         Format::EdgeListCsv => import::csv::parse(content, &mut meter),
-        Format::Mermaid => import::mermaid::parse(content, &mut meter),
+        Format::Mermaid => import::mermaid::parse(content, max_edges, &mut meter),
         Format::TaskmasterJson => import::taskmaster::parse(content, &mut meter),
         Format::BeadsJsonl => import::beads::parse(content, &mut meter),
         Format::MemoryJsonl => import::memory::parse(content, &mut meter),

@@ -1165,3 +1165,178 @@ fn every_format_counts_what_it_makes_against_the_import_bound() {
         assert!(parse_limited(format, &text, &Limits::default()).is_ok());
     }
 }
+
+/// `a0 & … & a2999 --> b0 & … & b2999` stands for 9,000,000 edges: counted
+/// before they are made, and refused at the cap.
+#[test]
+fn mermaid_groups_are_counted_against_the_cap_before_they_are_made() {
+    let side = |p: &str| {
+        (0..3000)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let document = format!("flowchart LR\n{} --> {}\n", side("a"), side("b"));
+    let err = crate::interchange::parse_bounded(Format::Mermaid, &document, 1_000_000).unwrap_err();
+    assert_eq!(err.code(), "limit_exceeded");
+    assert!(err.to_string().contains("--max-import-edges"), "{err}");
+    let small = "flowchart LR\n  a & b --> c & d\n";
+    let graph = crate::interchange::parse_bounded(Format::Mermaid, small, 4).unwrap();
+    assert_eq!(graph.edges.len(), 4);
+    assert!(crate::interchange::parse_bounded(Format::Mermaid, small, 3).is_err());
+    // The memory the pairs take is counted as they are made, too.
+    let labelled = format!(
+        "flowchart LR\n{} -->|{}| {}\n",
+        side("a")
+            .replacen("a0", "x", 1)
+            .split(" & ")
+            .take(300)
+            .collect::<Vec<_>>()
+            .join(" & "),
+        "l".repeat(10_000),
+        side("b")
+            .split(" & ")
+            .take(300)
+            .collect::<Vec<_>>()
+            .join(" & ")
+    );
+    let limits = Limits {
+        max_import_bytes: 64 << 20,
+        ..Limits::default()
+    };
+    let err = crate::interchange::parse_limited(Format::Mermaid, &labelled, &limits).unwrap_err();
+    assert_eq!(err.code(), "limit_exceeded");
+    assert!(err.to_string().contains("mermaid"), "{err}");
+}
+
+/// Documents built to make a careless lexer quadratic, or its reader recurse
+/// without bound: each is read or refused in time linear in its size.
+#[test]
+fn mermaid_reading_is_linear_and_bounded_on_hostile_documents() {
+    let n = 200_000;
+    let documents = [
+        format!("flowchart LR\n{}A --> B\n", " ".repeat(n)),
+        format!("flowchart LR\n{}\n", "&".repeat(n)),
+        format!("flowchart LR\nA{} --> B\n", "@".repeat(n)),
+        format!("flowchart LR\n{} direction TB\n", "a ".repeat(n / 2)),
+        format!("flowchart LR\nA[{}\n", "x".repeat(n)),
+        format!("flowchart LR\n{}\n", "\"".repeat(n)),
+        format!("flowchart LR\n{}", "subgraph s\n".repeat(n / 16)),
+        format!("flowchart LR\n{}", "A --> ".repeat(n / 8)),
+        format!("flowchart LR\n{}B\n", "A & ".repeat(n / 8)),
+        format!("flowchart LR\nA@{{ {} }}\n", "k: v, ".repeat(n / 8)),
+        format!("{}flowchart LR\n", "%%{init: {}}%%\n".repeat(n / 16)),
+        format!("flowchart LR\n{}", "%% comment\n".repeat(n / 16)),
+        format!("flowchart LR\nA -- {} --> B\n", "x-".repeat(n / 2)),
+        format!("flowchart LR\n{}", "}    \n".repeat(n / 8)),
+        format!("flowchart LR\n{}", "#quot;".repeat(n / 8)),
+    ];
+    for document in documents {
+        let started = std::time::Instant::now();
+        let result = parse(Format::Mermaid, &document);
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(5),
+            "{} bytes took {took:?}: {:?}",
+            document.len(),
+            result.as_ref().err()
+        );
+        if let Err(e) = result {
+            assert!(
+                matches!(e.code(), "invalid_import" | "limit_exceeded"),
+                "{e}"
+            );
+        }
+    }
+    // Subgraphs nested past the bound are refused, never a stack overflow.
+    let deep = format!(
+        "flowchart LR\n{}A\n{}",
+        "subgraph s\n".repeat(200),
+        "end\n".repeat(200)
+    );
+    let err = parse(Format::Mermaid, &deep).unwrap_err();
+    assert!(err.to_string().contains("nested subgraphs"), "{err}");
+    let ok = format!(
+        "flowchart LR\n{}A\n{}",
+        "subgraph s\n".repeat(100),
+        "end\n".repeat(100)
+    );
+    assert!(parse(Format::Mermaid, &ok).is_ok());
+}
+
+/// Each reader of another tool's plan names the line and column (or the
+/// element path) of what is wrong.
+#[test]
+fn plans_from_other_tools_report_where_they_are_broken() {
+    let cases = [
+        (
+            Format::Mermaid,
+            "flowchart LR\n  A -->\n",
+            "line 3, column 1",
+        ),
+        (
+            Format::Mermaid,
+            "flowchart LR\n  A --> B\n  C[x\n",
+            "line 3, column 4",
+        ),
+        (
+            Format::MemoryJsonl,
+            "\n{\"type\":\"entity\",\"name\":1.5.2}\n",
+            "line 2, column",
+        ),
+        (
+            Format::MemoryJsonl,
+            "{\"type\":\"entity\"}\n",
+            "line 1, field \"name\"",
+        ),
+        (Format::BeadsJsonl, "[1]\n", "line 1, column 1"),
+        (
+            Format::BeadsJsonl,
+            "{\"id\":\"a\",\"labels\":\"x\"}\n",
+            "line 1, field \"labels\"",
+        ),
+        (Format::TaskmasterJson, "{\"tasks\": 3}", "tasks"),
+        (
+            Format::TaskmasterJson,
+            "{\"master\": {\"tasks\": [{\"id\": 1, \"dependencies\": [[1]]}]}}",
+            "master.tasks[0].dependencies[0]",
+        ),
+        (
+            Format::TaskmasterJson,
+            "{\"tasks\": [{\"id\": 1, \"subtasks\": [{\"title\": \"x\"}]}]}",
+            "tasks[0].subtasks[0].id",
+        ),
+    ];
+    for (format, document, location) in cases {
+        let err = parse(format, document).unwrap_err();
+        assert_eq!(err.code(), "invalid_import", "{format:?}: {err}");
+        assert!(err.to_string().contains(location), "{format:?}: {err}");
+    }
+}
+
+/// The readers of other tools' plans count what they make against the import
+/// memory bound too.
+#[test]
+fn plans_from_other_tools_count_what_they_make() {
+    let limits = Limits {
+        max_import_bytes: 64 << 10,
+        ..Limits::default()
+    };
+    let memory: String = (0..2000)
+        .map(|i| format!("{{\"type\":\"entity\",\"name\":\"e{i}\",\"entityType\":\"t\",\"observations\":[\"{i}\"]}}\n"))
+        .collect();
+    let beads: String = (0..2000)
+        .map(|i| format!("{{\"id\":\"bd-{i}\",\"title\":\"t\",\"dependencies\":[{{\"depends_on_id\":\"bd-0\",\"type\":\"blocks\"}}]}}\n"))
+        .collect();
+    let tasks = json!({"tasks": (0..2000).map(|i| json!({"id": i, "title": "t", "dependencies": [0]})).collect::<Vec<_>>()}).to_string();
+    for (format, document) in [
+        (Format::MemoryJsonl, memory),
+        (Format::BeadsJsonl, beads),
+        (Format::TaskmasterJson, tasks),
+    ] {
+        let e = parse_limited(format, &document, &limits).unwrap_err();
+        assert_eq!(e.code(), "limit_exceeded", "{format:?}");
+        assert!(e.to_string().contains(format.name()), "{format:?}: {e}");
+        assert!(parse_limited(format, &document, &Limits::default()).is_ok());
+    }
+}

@@ -53,8 +53,10 @@ pub(crate) const EXPORT_MARK: &str = "%% networks-mcp export";
 /// The deepest nesting of subgraphs read (the reader recurses once per level).
 const MAX_SUBGRAPH_DEPTH: usize = 128;
 
-/// Parses a Mermaid flowchart. O(size of the document).
-pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
+/// Parses a Mermaid flowchart. O(size of the document) plus the edges its `&`
+/// groups expand to, which are counted against `max_edges` (and the meter)
+/// before they are made.
+pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Result<ImportedGraph> {
     let content = content.strip_prefix('\u{FEFF}').unwrap_or(content);
     let ours = is_our_export(content);
     if let Some((body, _)) = prep::front_matter(content) {
@@ -91,6 +93,8 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     }
     let unclosed = lexer.open_at().map(|at| prepared.original(at));
     let mut reader = Reader {
+        meter,
+        max_edges,
         unclosed,
         text: &prepared.text,
         prepared: &prepared,
@@ -106,7 +110,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         parents: HashMap::new(),
     };
     reader.start()?;
-    reader.finish(ours, meter)
+    reader.finish(ours)
 }
 
 /// Whether the document is our own export (see the module doc).
@@ -153,7 +157,10 @@ struct Link {
 }
 
 /// The grammar's reader over the token list.
-struct Reader<'a> {
+struct Reader<'a, 'm> {
+    meter: &'m mut Meter,
+    /// The most edges the import may make (`--max-import-edges`).
+    max_edges: usize,
     /// Where a quote, bracket or link text left open at the end started.
     unclosed: Option<usize>,
     text: &'a str,
@@ -176,7 +183,7 @@ struct Reader<'a> {
 /// What one statement of a subgraph's body names (for membership).
 type Members = Vec<String>;
 
-impl<'a> Reader<'a> {
+impl<'a> Reader<'a, '_> {
     fn peek(&self) -> Kind {
         self.tokens.get(self.at).map_or(Kind::Stop, |t| t.kind)
     }
@@ -637,9 +644,29 @@ impl<'a> Reader<'a> {
             crate::budget::charge(1);
             let text = self.link()?;
             let next = self.node()?;
+            // `a & b --> c & d` is every pair: counted before any is made.
+            let pairs = previous.len().saturating_mul(next.len());
+            if self.edges.len().saturating_add(pairs) > self.max_edges {
+                return Err(crate::limits::Limits::import_edges_exceeded(self.max_edges));
+            }
             for source in &previous {
                 for target in &next {
                     crate::budget::charge(1);
+                    let line = self
+                        .tokens
+                        .get(self.at.saturating_sub(1))
+                        .map_or(0, |t| t.start);
+                    self.meter.edge(source, target, &Map::new(), || {
+                        format!(
+                            "at the links of the statement before {}",
+                            line_col(self.content, self.prepared.original(line))
+                        )
+                    })?;
+                    if let Some(text) = &text {
+                        self.meter.attribute(super::plans::RELATION, text, || {
+                            "at a link's text".to_string()
+                        })?;
+                    }
                     self.edges.push(Link {
                         source: source.clone(),
                         target: target.clone(),
@@ -892,7 +919,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The graph: nodes in order of first mention, then the links in order.
-    fn finish(self, ours: bool, meter: &mut Meter) -> Result<ImportedGraph> {
+    fn finish(self, ours: bool) -> Result<ImportedGraph> {
         let mut graph = ImportedGraph::default();
         let mut ids: HashMap<String, String> = HashMap::new();
         for vertex in &self.vertices {
@@ -914,7 +941,7 @@ impl<'a> Reader<'a> {
             if let Some(parent) = self.parents.get(&vertex.id) {
                 attributes.insert(super::plans::PARENT.into(), Value::String(parent.clone()));
             }
-            meter.node(&id, &attributes, None, || {
+            self.meter.node(&id, &attributes, None, || {
                 format!("at node '{}'", crate::error::clip(&id, 40))
             })?;
             graph.nodes.push(NodeSpec {
@@ -949,7 +976,6 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
-            meter.edge(&source, &target, &attributes, || "at a link".to_string())?;
             graph.edges.push(EdgeSpec {
                 source,
                 target,
