@@ -1340,3 +1340,15 @@ fn plans_from_other_tools_count_what_they_make() {
         assert!(parse_limited(format, &document, &Limits::default()).is_ok());
     }
 }
+
+/// Found by fuzzing: a lexical error inside text Mermaid's preparation rewrote
+/// (here a `%%` line and a multi-byte character) mapped back into the middle of
+/// a character of the document, and slicing there panicked.
+#[test]
+fn a_mermaid_error_inside_rewritten_text_names_a_real_place() {
+    let document = "flowchart LR\n    A[First] -----\ntitle: Release plan\n---\n%%\u{8a}ini> B\n   \0\0\0t:\0 \0";
+    let err = parse(Format::Mermaid, document).unwrap_err();
+    assert_eq!(err.code(), "invalid_import");
+    let accented = "flowchart LR\n  A --> B\n  é%%{x}%%ü°\n";
+    let _ = parse(Format::Mermaid, accented);
+}

@@ -75,8 +75,13 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
     loop {
         crate::budget::charge(1);
         let token = lexer.next_token().map_err(|e| {
-            let at = prepared.original(e.at);
-            let shown: String = content[at.min(content.len())..].chars().take(12).collect();
+            // A place inside a rewritten piece maps to the document's nearest
+            // character boundary at or before it.
+            let mut at = prepared.original(e.at).min(content.len());
+            while !content.is_char_boundary(at) {
+                at -= 1;
+            }
+            let shown: String = content[at..].chars().take(12).collect();
             invalid(
                 FORMAT,
                 Some(line_col(content, at)),
