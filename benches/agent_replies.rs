@@ -51,7 +51,7 @@ fn main() {
         })
         .unwrap();
     println!("\n| call (default arguments) | reply bytes |\n|---|---:|");
-    let calls = heavy_calls(&mid);
+    let calls = heavy_calls(&mid, "debian");
     for (tool, args) in calls {
         let mut full = args.clone();
         full["network_name"] = json!("debian");

@@ -12,6 +12,7 @@ use clap::Parser;
 use crate::limits::Limits;
 use crate::logging::{LogConfig, LogFormat};
 use crate::mcp::{ServerOptions, Toolset};
+use crate::network::ChangeWindow;
 
 /// An MCP server of named, directed, weighted graphs for AI agents that plan.
 ///
@@ -148,6 +149,11 @@ pub struct Cli {
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_memory, env = "NETWORKS_MCP_MAX_MEMORY")]
     pub max_memory: usize,
 
+    /// How many recent changes each network keeps for network_changes (within
+    /// 4 MiB a network); 0 keeps none.
+    #[arg(long, value_name = "N", default_value_t = ChangeWindow::DEFAULT.max_records, env = "NETWORKS_MCP_CHANGE_WINDOW")]
+    pub change_window: usize,
+
     /// With --data-dir: compact the journal into a snapshot after this many writes.
     #[arg(long, value_name = "N", default_value_t = 10_000, env = "NETWORKS_MCP_SNAPSHOT_EVERY", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_every: u64,
@@ -199,6 +205,15 @@ impl Cli {
             format: self.log_format,
             file: self.log_file.clone(),
             audit_file: self.audit_log.clone(),
+        }
+    }
+
+    /// The window of recent changes every network gets
+    /// ([`ChangeWindow::set_default`], before any network is made).
+    pub fn change_window(&self) -> ChangeWindow {
+        ChangeWindow {
+            max_records: self.change_window,
+            ..ChangeWindow::DEFAULT
         }
     }
 

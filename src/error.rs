@@ -360,8 +360,10 @@ impl Error {
                 "item {index} of {field} is invalid, so nothing was applied: {}",
                 inner.render(advice)
             ),
-            Error::LimitExceeded { what, limit, hint } => {
-                format!("{what} would exceed the limit of {limit}. Nothing was changed. {hint}")
+            // The hint is the advice (see `library_advice`): the MCP layer words it
+            // in tool terms.
+            Error::LimitExceeded { what, limit, .. } => {
+                format!("{what} would exceed the limit of {limit}. Nothing was changed.")
             }
             Error::ReadOnly { tool } => format!(
                 "{tool} changes data, and this server runs in read-only mode (--read-only). Only read tools are available."
@@ -487,6 +489,7 @@ fn in_network(name: &str) -> String {
 /// How to fix an error with the library's own calls.
 fn library_advice(error: &Error) -> Option<String> {
     let advice = match error {
+        Error::LimitExceeded { hint, .. } => return Some(hint.clone()),
         Error::NetworkNotFound { available, .. } if available.is_empty() => {
             "Create it first with `NetworkRegistry::create`."
         }

@@ -83,7 +83,7 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
             let exported = server
                 .dispatch(Call::new(
                     "network_export",
-                    json!({"network_name": "f", "format": format, "limit": 100_000}),
+                    json!({"network_name": "f", "format": format, "limit": 10_000}),
                 ))
                 .expect("network_export is listed")
                 .expect("an imported network exports");
@@ -121,6 +121,11 @@ pub fn dispatch(data: &[u8]) {
             json!({"network_name": "g", "create_missing_nodes": true, "edges": [{"source": "a", "target": "b"}, {"source": "b", "target": "a", "weight": -1}]}),
         ));
         for line in data.split(|b| *b == b'\n').take(64) {
+            // A line that starts like a resource URI is read as one.
+            if line.starts_with(b"network://") {
+                read_resource(server, &String::from_utf8_lossy(line));
+                continue;
+            }
             let (head, rest) = match line.iter().position(|b| *b == b' ') {
                 Some(i) => (&line[..i], &line[i + 1..]),
                 None => (line, &[][..]),
@@ -158,6 +163,23 @@ pub fn dispatch(data: &[u8]) {
             }
         }
     })
+}
+
+/// Reads `uri` as `resources/read` would: never a panic, never a change; a URI
+/// of ours is written back the same way it was read (views and export parts).
+fn read_resource(server: &NetworksServer, uri: &str) {
+    use crate::mcp::resources::{ResourceRef, parse_uri, view_uri};
+    if let Some(ResourceRef::View(name, request)) = parse_uri(uri) {
+        let again = view_uri(&name, &request);
+        assert_eq!(
+            parse_uri(&again),
+            Some(ResourceRef::View(name, request)),
+            "{uri} → {again}"
+        );
+    }
+    let before = fingerprint(server);
+    let _ = server.resource_read(uri);
+    assert_eq!(fingerprint(server), before, "reading {uri} changed state");
 }
 
 /// What a failed call must not move: each network's size and version.

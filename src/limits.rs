@@ -137,7 +137,7 @@ impl Limits {
                     "{what} (an estimated {added} bytes, on top of the {current} bytes all networks hold)"
                 ),
                 limit: self.max_memory as u64,
-                hint: "Delete networks that are no longer needed (network_delete), or copy or import a part (an induced or neighbourhood copy, a smaller document). The server operator can raise the bound with --max-memory.".into(),
+                hint: "Delete networks that are no longer needed (`NetworkRegistry::delete`), or copy or import a part (an induced or neighbourhood copy with `Network::extract`, a smaller document). The server operator can raise the bound with --max-memory.".into(),
             });
         }
         Ok(())
@@ -172,7 +172,7 @@ impl Limits {
             what: format!("the reply of {tool} ({bytes} bytes on the wire)"),
             limit: self.max_reply_bytes as u64,
             hint: format!(
-                "Ask for less in one call: a smaller limit, a narrower query, or a part of the network copied with network_copy. The server operator can raise --max-reply-bytes (at least {MIN_REPLY_BYTES})."
+                "Ask for less in one call: a smaller limit, a narrower query, or a part of the network copied with `Network::extract`. The server operator can raise --max-reply-bytes (at least {MIN_REPLY_BYTES})."
             ),
         }
     }

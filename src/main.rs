@@ -53,6 +53,8 @@ async fn run(cli: Cli) -> ExitCode {
         eprintln!("networks-mcp: {e}");
         return ExitCode::from(2);
     }
+    // Before any network is made: recovery's too.
+    networks_mcp::network::ChangeWindow::set_default(cli.change_window());
     let registry = Arc::new(NetworkRegistry::new());
     let mut server = NetworksServer::new(registry, cli.server_options());
     let mut recovered = None;

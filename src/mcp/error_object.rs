@@ -37,9 +37,26 @@ impl Error {
     }
 }
 
+/// The library calls a core hint may name, each with the tool that does the
+/// same for an MCP client.
+const TOOL_TERMS: [(&str, &str); 2] = [
+    ("`NetworkRegistry::delete`", "network_delete"),
+    ("`Network::extract`", "network_copy"),
+];
+
+/// A core hint (a limit's) in tool terms.
+fn in_tool_terms(hint: &str) -> String {
+    TOOL_TERMS
+        .iter()
+        .fold(hint.to_string(), |hint, (call, tool)| {
+            hint.replace(call, tool)
+        })
+}
+
 /// How to fix an error with the server's tools.
 fn tool_advice(error: &Error) -> Option<String> {
     let advice = match error {
+        Error::LimitExceeded { hint, .. } => return Some(in_tool_terms(hint)),
         Error::NetworkNotFound { available, .. } if available.is_empty() => {
             "Create it first with network_create."
         }
@@ -134,6 +151,34 @@ fn bounded(value: Value, cut: &mut Option<usize>) -> Value {
 mod tests {
     use super::*;
     use crate::error::MAX_MESSAGE_CHARS;
+
+    #[test]
+    fn a_limit_advises_in_library_terms_and_in_tool_terms_here() {
+        let limits = crate::limits::Limits {
+            max_memory: 10,
+            ..crate::limits::Limits::default()
+        };
+        let reply = limits.reply_exceeded("network_export", 99);
+        let memory = limits.check_memory(5, 6, "a copy").unwrap_err();
+        for (error, call, tool) in [
+            (&memory, "`NetworkRegistry::delete`", "network_delete"),
+            (&memory, "`Network::extract`", "network_copy"),
+            (&reply, "`Network::extract`", "network_copy"),
+        ] {
+            let library = error.to_string();
+            assert!(
+                library.contains(call) && !library.contains(tool),
+                "{library}"
+            );
+            let object = error.to_object();
+            let message = object["error"].as_str().unwrap();
+            assert!(
+                message.contains(tool) && !message.contains(call),
+                "{message}"
+            );
+            assert!(message.contains("Nothing was changed."), "{message}");
+        }
+    }
 
     #[test]
     fn a_long_cycle_is_cut_in_the_message_and_the_context() {

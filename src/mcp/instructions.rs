@@ -7,6 +7,14 @@ Start with network_list to see what exists, then network_create to make a networ
 (network_add_node) and edges (network_add_edge), and ask questions such as network_get_neighbors. \
 Edges point source -> target. In a dependency graph, an edge A -> B reads \"A depends on B\" \
 (e.g. agents -> logging): direction \"out\" follows what a node depends on, \"in\" what depends on it. \
+An edge's type is its attribute \"relation\" (e.g. blocks, related); without one it is plain. \
+Tools that follow edges take relations (follow only these types) or ignore_relations (all but these), \
+with \"\" for plain edges, and relation_attribute to read types from another attribute; without either \
+they skip the network's nonblocking_relations (set by network_create, also on an existing network). \
+network_ready_nodes and network_claim_ready take order (\"insertion\" by default; \"priority\": by the number in \
+priority_attribute, default \"priority\", lower first, tasks without one last; \"impact\": most direct dependents \
+not done first; ties go to impact, then insertion) and a filter: match_attributes (all these values) and labels \
+(all these in the comma-separated attribute \"labels\"). \
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
 and changes nothing. Destructive tools do nothing unless you pass confirm: true. \

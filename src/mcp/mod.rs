@@ -438,6 +438,17 @@ impl NetworksServer {
         Some(result)
     }
 
+    /// [`Self::dispatch`], answered as a client receives it: the
+    /// `CallToolResult` of `tools/call` (a success, or an error result).
+    #[doc(hidden)]
+    pub fn call_result(&self, call: Call<'_>) -> Option<CallToolResult> {
+        let document = tools::find(&self.inner.tools, call.tool)?.document;
+        Some(match self.dispatch(call)? {
+            Ok(value) => tool_result(value, document),
+            Err(error) => CallToolResult::structured_error(error.to_object()),
+        })
+    }
+
     /// Refuses a write in read-only mode.
     fn guard(&self, tool: &ToolDef) -> Result<(), Error> {
         if self.inner.options.read_only && tool.effect.writes() {
@@ -688,16 +699,29 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 
 /// A successful call's result. A document field (see [`ToolDef::with_document`])
 /// leaves `structuredContent` and goes once, as its own last text block.
+/// The result a client receives for a tool's answer `value`: `structuredContent`,
+/// and its JSON as the first text block (for clients that read only text). A
+/// document (see [`ToolDef::with_document`]) leaves both and travels once, as an
+/// embedded resource block whose `uri` and `mimeType` are the answer's
+/// `resource_uri` and `mime_type`.
 fn tool_result(mut value: Value, document: Option<&str>) -> CallToolResult {
-    let text = document
-        .and_then(|field| value.as_object_mut()?.remove(field))
-        .and_then(|text| match text {
-            Value::String(text) => Some(text),
-            _ => None,
-        });
+    let resource = document.and_then(|field| {
+        let object = value.as_object_mut()?;
+        let Value::String(text) = object.remove(field)? else {
+            return None;
+        };
+        let uri = object.get("resource_uri").and_then(Value::as_str)?;
+        let mime_type = object
+            .get("mime_type")
+            .and_then(Value::as_str)
+            .unwrap_or("text/plain");
+        Some(rmcp::model::ResourceContents::text(text, uri).with_mime_type(mime_type))
+    });
     let mut result = CallToolResult::structured(value);
-    if let Some(text) = text {
-        result.content.push(rmcp::model::ContentBlock::text(text));
+    if let Some(resource) = resource {
+        result
+            .content
+            .push(rmcp::model::ContentBlock::resource(resource));
     }
     result
 }

@@ -50,6 +50,14 @@ use crate::error::{Error, Result};
 use crate::mcp::tool::ToolContext;
 use crate::network::Network;
 
+/// The most bytes a reply takes on the wire when the call leaves `limit` out:
+/// about 2k tokens. A page of such a call stops at [`DEFAULT_ITEM_BYTES`].
+pub(crate) const DEFAULT_REPLY_BYTES: usize = 8 * 1024;
+
+/// The bytes a page's items may take in a call that leaves `limit` out: the
+/// default reply size less room for the result's other fields and notes.
+pub(crate) const DEFAULT_ITEM_BYTES: usize = DEFAULT_REPLY_BYTES - 5 * 512;
+
 /// The prefix that marks this format of cursor.
 const FORMAT: &str = "c2";
 
@@ -108,6 +116,35 @@ pub(crate) fn reply_bytes(value: &impl Serialize) -> usize {
     count.0
 }
 
+/// The JSON-RPC envelope of a tool result, in bytes: `{"jsonrpc":"2.0","id":…,
+/// "result":{"content":[{"type":"text","text":…}],"structuredContent":…}}`.
+pub(crate) const ENVELOPE_BYTES: usize = 256;
+
+/// What a document adds to a reply on the wire, sent once as an embedded
+/// resource block: its text as a JSON string (escaped once), its URI and MIME
+/// type, and the block's own keys.
+pub(crate) fn resource_bytes(text: &str, uri: &str, mime_type: &str) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    /// `{"type":"resource","resource":{"uri":"","mimeType":"","text":}}`.
+    const KEYS: usize = 64;
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, text);
+    count
+        .0
+        .saturating_add(uri.len())
+        .saturating_add(mime_type.len())
+        .saturating_add(KEYS)
+}
+
 /// For a list outside any page (a summary's examples): as many of `items` as
 /// fit in `left` bytes, which they are taken off; and whether any was left out.
 pub(crate) fn fit<T: Serialize>(
@@ -146,6 +183,20 @@ pub(crate) fn halve<T>(list: &mut Vec<T>) -> bool {
     true
 }
 
+/// Halves `map`, keeping its first keys: false when it is empty already.
+pub(crate) fn halve_map(map: &mut serde_json::Map<String, serde_json::Value>) -> bool {
+    if map.is_empty() {
+        return false;
+    }
+    let mut keep = map.len() / 2;
+    map.retain(|_, _| {
+        let kept = keep > 0;
+        keep = keep.saturating_sub(1);
+        kept
+    });
+    true
+}
+
 /// One page of a list result.
 #[derive(Debug, Clone)]
 pub(crate) struct Page {
@@ -162,6 +213,9 @@ pub(crate) struct Page {
     budget: usize,
     /// The reply's byte bound, named when a page stops at it.
     reply_bound: usize,
+    /// Whether `budget` is the default reply size's ([`DEFAULT_ITEM_BYTES`]):
+    /// the call left `limit` out.
+    by_default: bool,
     /// Bytes taken so far by [`Page::fill`] and [`Page::charge`].
     spent: Cell<usize>,
     /// Items of the result taken so far by [`Page::fill`].
@@ -258,6 +312,8 @@ impl Page {
         tool.hash(&mut hasher);
         state.name.hash(&mut hasher);
         query.hash(&mut hasher);
+        let bound = ctx.limits.reply_item_bytes();
+        let by_default = ctx.default_sized && DEFAULT_ITEM_BYTES < bound;
         Page {
             offset: 0,
             limit,
@@ -265,8 +321,13 @@ impl Page {
             instance: state.instance,
             version: state.version,
             call: hasher.finish(),
-            budget: ctx.limits.reply_item_bytes(),
+            budget: if by_default {
+                DEFAULT_ITEM_BYTES
+            } else {
+                bound
+            },
             reply_bound: ctx.limits.max_reply_bytes,
+            by_default,
             spent: Cell::new(0),
             taken: Cell::new(0),
             stopped: Cell::new(false),
@@ -444,6 +505,13 @@ impl Page {
             ),
             None => ("Items", "cursor set to next_cursor", "limit"),
         };
+        if self.stopped.get() && self.by_default {
+            return Some(format!(
+                "{what} {first}-{last}{of} shown: without {limit_field}, a reply stops at about {} KB. For the next page, repeat the call with {field}; give {limit_field} (at most {}) for longer pages.",
+                DEFAULT_REPLY_BYTES / 1024,
+                self.max_limit
+            ));
+        }
         if self.stopped.get() {
             return Some(format!(
                 "{what} {first}-{last}{of} shown: the page stopped at the reply size bound ({} bytes, --max-reply-bytes) before {limit_field}. For the next page, repeat the call with {field}.",

@@ -1,7 +1,13 @@
 //! MCP resources: each network is `network://{name}` (a JSON summary), the
-//! template `network://{name}/export/{format}` gives its full export, and
+//! template `network://{name}/export/{format}` gives its full export,
 //! `network://{name}/ready` the progress of a plan executed with the work tools,
-//! whose subscribers hear when tasks become ready to claim.
+//! whose subscribers hear when tasks become ready to claim, and
+//! `network://{name}/view?…` the laid-out drawing that `network_visualize`'s
+//! MCP Apps view fetches (so that it never enters the model's context).
+//!
+//! A part of an export, embedded in a `network_export` result, is named
+//! `network://{name}/export/{format}/part/v{version}.{key}`; it is not readable
+//! (reading it says where the whole network is).
 //!
 //! Names are percent-encoded in URIs (a `/` always is), so `network://a%2Fb` is the
 //! network `a/b` and never an export path.
@@ -16,9 +22,21 @@ use serde_json::{Value, json};
 
 use super::NetworksServer;
 use crate::interchange::{self, Format};
+use crate::view::model::{Scope, ViewRequest};
+
+/// The view resource's bounds, those of `network_visualize`'s parameters.
+pub(crate) const MAX_VIEW_DEPTH: usize = 10;
+/// See [`MAX_VIEW_DEPTH`].
+pub(crate) const MAX_VIEW_NODES: usize = 5_000;
+/// See [`MAX_VIEW_DEPTH`].
+pub(crate) const DEFAULT_VIEW_NODES: usize = 300;
 
 /// Every resource URI starts with this.
 pub const SCHEME: &str = "network://";
+
+/// What must be escaped in a query value of a URI: a name's set, and the
+/// query's own separators.
+const QUERY_VALUE: &AsciiSet = &NAME.add(b'&').add(b'=').add(b'+').add(b';');
 
 /// What must be escaped in a network name inside a URI.
 const NAME: &AsciiSet = &CONTROLS
@@ -49,6 +67,97 @@ pub fn export_uri(name: &str, format: Format) -> String {
     format!("{}/export/{}", network_uri(name), format.name())
 }
 
+/// The URI of a part of a network's export (a `network_export` of some nodes):
+/// the network's version and a key of the nodes it holds (FNV-1a over their
+/// ids), so that two different parts have two names. Not readable: the part
+/// travels only embedded in the result that named it.
+pub fn export_part_uri<'a>(
+    name: &str,
+    format: Format,
+    version: u64,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let mut key: u64 = 0xcbf2_9ce4_8422_2325;
+    for id in ids {
+        for &byte in id.as_bytes().iter().chain(&[0]) {
+            key ^= u64::from(byte);
+            key = key.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{}/part/v{version}.{key:016x}", export_uri(name, format))
+}
+
+/// The view resource: the laid-out drawing of `request` (what the MCP Apps
+/// view of `network_visualize` renders). Only what differs from the defaults of
+/// `network_visualize` is written, `max_nodes` always.
+pub fn view_uri(name: &str, request: &ViewRequest) -> String {
+    let mut uri = format!("{}/view?max_nodes={}", network_uri(name), request.max_nodes);
+    if let Some(focus) = &request.focus {
+        uri.push_str("&node_id=");
+        uri.extend(utf8_percent_encode(focus, QUERY_VALUE));
+        uri.push_str("&scope=");
+        uri.push_str(scope_name(request.scope));
+        if request.scope == Scope::Neighborhood {
+            uri.push_str(&format!("&depth={}", request.depth));
+        }
+    }
+    uri
+}
+
+fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Neighborhood => "neighborhood",
+        Scope::Ancestors => "ancestors",
+        Scope::Descendants => "descendants",
+    }
+}
+
+/// The drawing a view URI's query asks for: `max_nodes` (1 to
+/// [`MAX_VIEW_NODES`]), `node_id`, `scope` and `depth` (1 to
+/// [`MAX_VIEW_DEPTH`]), each at most once, values percent-encoded; a missing one
+/// takes `network_visualize`'s default. `None` for anything else.
+fn parse_view_query(query: &str) -> Option<ViewRequest> {
+    let mut request = ViewRequest {
+        max_nodes: DEFAULT_VIEW_NODES,
+        ..ViewRequest::default()
+    };
+    let mut seen = [false; 4];
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=')?;
+        let value = percent_decode_str(value).decode_utf8().ok()?;
+        let number = |max: usize| {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+        };
+        let slot = match key {
+            "max_nodes" => {
+                request.max_nodes = number(MAX_VIEW_NODES)?;
+                0
+            }
+            "node_id" => {
+                request.focus = Some(value.clone().into_owned()).filter(|id| !id.is_empty());
+                request.focus.as_ref()?;
+                1
+            }
+            "scope" => {
+                request.scope = Scope::parse(&value)?;
+                2
+            }
+            "depth" => {
+                request.depth = number(MAX_VIEW_DEPTH)?;
+                3
+            }
+            _ => return None,
+        };
+        if std::mem::replace(&mut seen[slot], true) {
+            return None;
+        }
+    }
+    Some(request)
+}
+
 /// The ready-work resource of a plan.
 pub fn ready_uri(name: &str) -> String {
     format!("{}/ready", network_uri(name))
@@ -63,6 +172,10 @@ pub enum ResourceRef {
     Export(String, Format),
     /// `network://{name}/ready`.
     Ready(String),
+    /// `network://{name}/export/{format}/part/{key}`: not readable.
+    ExportPart(String, Format),
+    /// `network://{name}/view?…`.
+    View(String, ViewRequest),
 }
 
 impl ResourceRef {
@@ -71,7 +184,9 @@ impl ResourceRef {
         match self {
             ResourceRef::Summary(name)
             | ResourceRef::Export(name, _)
-            | ResourceRef::Ready(name) => name,
+            | ResourceRef::Ready(name)
+            | ResourceRef::ExportPart(name, _)
+            | ResourceRef::View(name, _) => name,
         }
     }
 }
@@ -90,10 +205,25 @@ pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
     Some(match path {
         None => ResourceRef::Summary(name),
         Some("ready") => ResourceRef::Ready(name),
-        Some(path) => ResourceRef::Export(
-            name,
-            Format::parse(path.strip_prefix("export/")?).filter(|f| f.can_export())?,
-        ),
+        Some("view") => ResourceRef::View(name, parse_view_query("")?),
+        Some(path) if path.starts_with("view?") => {
+            ResourceRef::View(name, parse_view_query(&path["view?".len()..])?)
+        }
+        Some(path) => {
+            let export = path.strip_prefix("export/")?;
+            match export.split_once("/part/") {
+                None => ResourceRef::Export(name, Format::parse(export).filter(|f| f.can_export())?),
+                Some((format, key)) => {
+                    let key_ok = !key.is_empty()
+                        && key.len() <= 64
+                        && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.');
+                    if !key_ok {
+                        return None;
+                    }
+                    ResourceRef::ExportPart(name, Format::parse(format).filter(|f| f.can_export())?)
+                }
+            }
+        }
     })
 }
 
@@ -142,6 +272,10 @@ impl NetworksServer {
                     "The whole network as a document, without the size limit of the network_export tool. {{format}} is one of: {}. {{name}} is the network name, percent-encoded.",
                     formats.join(", ")
                 )),
+            ResourceTemplate::new(format!("{SCHEME}{{name}}/view{{?max_nodes,node_id,scope,depth}}"), "network_view")
+                .with_title("Network drawing")
+                .with_description("The laid-out drawing (coordinates by dependency layer, cycles marked) that network_visualize's view renders; its view_uri. Parameters as network_visualize's; bounded by the reply size.")
+                .with_mime_type(SUMMARY_MIME),
             ResourceTemplate::new(format!("{SCHEME}{{name}}/ready"), "network_ready")
                 .with_title("Ready work of a plan")
                 .with_description("The progress of a plan executed with the work tools (as network_plan_progress with its defaults): tasks done, claimed, ready and blocked. Subscribe to it to be told when tasks become ready to claim: when a completion unblocks some, or a claim is released.")
@@ -158,7 +292,7 @@ impl NetworksServer {
         let Some(resource) = parse_uri(uri) else {
             return Err(ErrorData::invalid_params(
                 format!(
-                    "'{uri}' is not a networks-mcp resource URI. Use network://{{name}} for a summary, network://{{name}}/ready for a plan's ready work, or network://{{name}}/export/{{format}} with format one of: {}. resources/list shows every network.",
+                    "'{uri}' is not a networks-mcp resource URI. Use network://{{name}} for a summary, network://{{name}}/ready for a plan's ready work, network://{{name}}/view?max_nodes=…&node_id=…&scope=…&depth=… for a drawing, or network://{{name}}/export/{{format}} with format one of: {}. resources/list shows every network.",
                     Format::EXPORTABLE.map(|f| f.name()).join(", ")
                 ),
                 Some(json!({ "uri": uri })),
@@ -193,6 +327,31 @@ impl NetworksServer {
                     .read(name, |net| Ok(interchange::export(net, *format, None)))
                     .map_err(not_found)?;
                 ResourceContents::text(text, uri).with_mime_type(format.mime_type())
+            }
+            ResourceRef::ExportPart(name, format) => {
+                return Err(ErrorData::resource_not_found(
+                    format!(
+                        "'{uri}' names a part of network '{name}' exported by network_export: it travelled only inside that result and cannot be read. Read {} for the whole network, or call network_export again.",
+                        export_uri(name, *format)
+                    ),
+                    Some(json!({ "uri": uri })),
+                ));
+            }
+            ResourceRef::View(name, request) => {
+                let view =
+                    crate::view::model::graph(self.registry(), name, request).map_err(not_found)?;
+                let text = serde_json::to_string(&view).unwrap_or_default();
+                let bound = self.inner.options.limits.max_reply_bytes;
+                if text.len() > bound {
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "the drawing is {} bytes, over the reply bound of {bound} bytes (--max-reply-bytes): ask for fewer nodes (a lower max_nodes, or the part around one node_id)",
+                            text.len()
+                        ),
+                        Some(json!({ "uri": uri })),
+                    ));
+                }
+                ResourceContents::text(text, uri).with_mime_type(SUMMARY_MIME)
             }
         };
         Ok(ReadResourceResult::new(vec![contents]))
@@ -242,6 +401,78 @@ mod tests {
                 Some(ResourceRef::Ready(name.into())),
                 "{uri}"
             );
+        }
+    }
+
+    #[test]
+    fn view_uris_round_trip_and_refuse_bad_queries() {
+        for name in ["plan", "a/b", "50%"] {
+            for focus in [None, Some("x&y=z/#?"), Some("ünï ✓")] {
+                for scope in [Scope::Neighborhood, Scope::Ancestors, Scope::Descendants] {
+                    let request = ViewRequest {
+                        focus: focus.map(String::from),
+                        scope: if focus.is_some() {
+                            scope
+                        } else {
+                            Scope::Neighborhood
+                        },
+                        // Written only where it matters: a focused neighbourhood.
+                        depth: if focus.is_some() && scope == Scope::Neighborhood {
+                            3
+                        } else {
+                            2
+                        },
+                        max_nodes: 42,
+                    };
+                    let uri = view_uri(name, &request);
+                    assert_eq!(
+                        parse_uri(&uri),
+                        Some(ResourceRef::View(name.into(), request)),
+                        "{uri}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            parse_uri("network://plan/view"),
+            Some(ResourceRef::View(
+                "plan".into(),
+                ViewRequest {
+                    max_nodes: DEFAULT_VIEW_NODES,
+                    ..ViewRequest::default()
+                }
+            ))
+        );
+        let part = export_part_uri("a/b", Format::Dot, 7, ["x", "y"]);
+        assert!(
+            part.starts_with("network://a%2Fb/export/dot/part/v7."),
+            "{part}"
+        );
+        assert_eq!(
+            parse_uri(&part),
+            Some(ResourceRef::ExportPart("a/b".into(), Format::Dot))
+        );
+        assert_ne!(part, export_part_uri("a/b", Format::Dot, 7, ["xy"]));
+        for uri in [
+            "network://plan/view?max_nodes=0",
+            "network://plan/view?max_nodes=5001",
+            "network://plan/view?max_nodes=-1",
+            "network://plan/view?depth=11",
+            "network://plan/view?depth=0",
+            "network://plan/view?scope=sideways",
+            "network://plan/view?node_id=",
+            "network://plan/view?node_id=%FF",
+            "network://plan/view?node_id=a&node_id=b",
+            "network://plan/view?colour=red",
+            "network://plan/view?max_nodes",
+            "network://plan/view/",
+            "network://plan/viewx",
+            "network://plan/export/dot/part/",
+            "network://plan/export/dot/part/a/b",
+            "network://plan/export/dot/part/a%20b",
+            "network://plan/export/pdf/part/v1.0",
+        ] {
+            assert_eq!(parse_uri(uri), None, "{uri}");
         }
     }
 

@@ -118,6 +118,10 @@ pub struct ToolContext<'a> {
     pub read_at: Cell<Option<u64>>,
     /// The server's answers kept for later pages (none in a replay or dry run).
     pub answers: Option<&'a super::answers::Answers>,
+    /// Whether the call left every size parameter out ([`SIZE_PARAMETERS`]):
+    /// its pages then stop at the default reply size
+    /// ([`super::page::DEFAULT_REPLY_BYTES`]), not only at the reply bound.
+    pub default_sized: bool,
 }
 
 impl<'a> ToolContext<'a> {
@@ -136,6 +140,7 @@ impl<'a> ToolContext<'a> {
             clock: &SystemClock,
             read_at: Cell::new(None),
             answers: None,
+            default_sized: false,
         }
     }
 
@@ -252,6 +257,15 @@ impl Progress {
     }
 }
 
+/// The parameters that size a reply: a call that gives none of them gets a
+/// reply of the default size ([`ToolContext::default_sized`]).
+const SIZE_PARAMETERS: [&str; 4] = [
+    "limit",
+    "max_nodes_per_group",
+    "list_limit",
+    "blocked_limit",
+];
+
 type Handler = dyn Fn(&ToolContext<'_>, &Value) -> Result<Value> + Send + Sync;
 
 /// One tool: its published description and its body.
@@ -335,6 +349,7 @@ impl ToolDef {
                 clock: outer.clock,
                 read_at: Cell::new(outer.read_at.get()),
                 answers: outer.answers,
+                default_sized: !SIZE_PARAMETERS.iter().any(|p| arguments.get(p).is_some()),
             };
             let output = body(&ctx, params);
             outer.read_at.set(ctx.read_at.get());
@@ -384,7 +399,8 @@ impl ToolDef {
     }
 
     /// Says that the result's `field` is a document (an export), which MCP
-    /// clients receive once: as the last text block of the result, while
+    /// clients receive once: as an embedded resource block whose `uri` and
+    /// `mimeType` are the result's `resource_uri` and `mime_type` fields, while
     /// `structuredContent` (and the first text block) carry the rest, its
     /// metadata. A large document is thus not sent twice. The published output
     /// schema lists the metadata only.
@@ -432,18 +448,21 @@ impl ToolDef {
     }
 
     /// The bytes `value` takes as a reply on the wire: its JSON twice (as
-    /// `structuredContent` and as text), its document once, and the JSON-RPC
-    /// envelope around them.
+    /// `structuredContent` and as text), its document once (an embedded
+    /// resource), and the JSON-RPC envelope around them.
     fn reply_bytes(&self, value: &mut Value) -> usize {
-        /// `{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],…}}`.
-        const ENVELOPE: usize = 256;
         let document = self
             .document
             .and_then(|field| Some((field, value.as_object_mut()?.remove(field)?)));
-        let mut bytes = super::page::reply_bytes(&*value).saturating_add(ENVELOPE);
+        let mut bytes =
+            super::page::reply_bytes(&*value).saturating_add(super::page::ENVELOPE_BYTES);
         if let Some((field, document)) = document {
-            // Sent once, as its own text block: half of what reply_bytes counts.
-            bytes = bytes.saturating_add(super::page::reply_bytes(&document).div_ceil(2));
+            let text = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
+            bytes = bytes.saturating_add(super::page::resource_bytes(
+                document.as_str().unwrap_or_default(),
+                text("resource_uri"),
+                text("mime_type"),
+            ));
             if let Some(object) = value.as_object_mut() {
                 object.insert(field.into(), document);
             }

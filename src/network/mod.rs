@@ -33,18 +33,23 @@
 mod algo;
 mod graph;
 
-pub use graph::{adjacency, edit, estimate, query, snapshot, validate};
+pub use graph::{adjacency, edit, estimate, history, query, relations, snapshot, validate};
 
 #[cfg(feature = "search")]
 pub use algo::search;
 pub use algo::{
-    centrality, communities, components, critical, cycles, describe, diff, options, ordering,
-    paths, ready, simple_paths, subgraph, topology, traversal, work,
+    blocked, centrality, communities, components, critical, cycles, describe, diff, following,
+    inventory, options, ordering, paths, ready, simple_paths, subgraph, topology, traversal, work,
 };
 
-pub use algo::options::{Order, TraversalOrder, TraverseOptions, Weighted};
+pub use algo::following::Following;
+pub use algo::options::{
+    Order, TASK_LABELS, TaskFilter, TaskOrder, TaskSelection, TraversalOrder, TraverseOptions,
+    Weighted,
+};
 pub use graph::{
-    AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, DEFAULT_WEIGHT, Direction, Edge,
-    EdgeBatchOutcome, EdgeId, EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node,
-    NodeFilter, NodeSpec, RemovedEdge,
+    AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, ChangeKind, ChangeRecord, ChangeWindow,
+    Changes, DEFAULT_RELATION_ATTRIBUTE, DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId,
+    EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node, NodeFilter, NodeSpec, PLAIN,
+    RelationFilter, RemovedEdge,
 };

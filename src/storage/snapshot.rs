@@ -6,11 +6,16 @@
 //! | 8..12 | format version, u32 LE (currently 1) |
 //! | 12..16 | CRC-32 of the body |
 //! | 16..24 | body length, u64 LE |
-//! | 24.. | body: JSON `{"last_seq": …, "networks": [{"name": …, "version": …, "network": NetworkData}]}` |
+//! | 24.. | body: JSON `{"last_seq": …, "networks": [{"name": …, "version": …, "network": NetworkData, "changes": HistoryData}]}` |
+//!
+//! `changes` (the window of recent changes, `network_changes`) was added to
+//! format 1 compatibly: a snapshot without it reads as a network whose window
+//! starts at its version, and a build that predates it ignores it.
 
 use serde::{Deserialize, Serialize};
 
 use crate::network::Network;
+use crate::network::history::HistoryData;
 use crate::network::snapshot::NetworkData;
 use crate::registry::NetworkRegistry;
 
@@ -36,6 +41,10 @@ struct Entry {
     /// snapshot written before versions existed reads as 0).
     #[serde(default)]
     version: u64,
+    /// The window of recent changes; absent in snapshots written before it
+    /// existed (the window then starts at `version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    changes: Option<HistoryData>,
 }
 
 /// Encodes every network of `registry`, sorted by name.
@@ -50,6 +59,7 @@ pub fn encode(registry: &NetworkRegistry, last_seq: u64) -> Vec<u8> {
                 name,
                 network: network.to_data(),
                 version: network.version(),
+                changes: Some(network.history_data()),
             })
         })
         .collect();
@@ -107,9 +117,12 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, (u64, String)> {
         .into_iter()
         .map(|entry| {
             Network::from_data(&entry.name, entry.network)
-                .map(|mut net| {
+                .and_then(|mut net| {
                     net.resume_version(entry.version);
-                    (entry.name.clone(), net)
+                    if let Some(changes) = entry.changes {
+                        net.restore_history(changes)?;
+                    }
+                    Ok((entry.name.clone(), net))
                 })
                 .map_err(|e| (HEADER as u64, format!("network '{}': {e}", entry.name)))
         })
@@ -140,6 +153,61 @@ mod tests {
         // Rebuilding from data alone would count 2 nodes and a description.
         assert!(version > 3);
         assert_eq!(restored.version(), version);
+    }
+
+    #[test]
+    fn a_snapshot_keeps_the_window_of_recent_changes_and_an_old_one_reads_without_it() {
+        let registry = NetworkRegistry::new();
+        registry.create("plan", None).unwrap();
+        registry
+            .write("plan", |net| {
+                net.add_nodes(["a", "b"])?;
+                net.add_edge("a", "b", 1.0)?;
+                net.remove_node("a")?;
+                Ok(())
+            })
+            .unwrap();
+        let (before, version) = registry
+            .read("plan", |net| {
+                Ok((
+                    net.changes_since(0).iter().collect::<Vec<_>>(),
+                    net.version(),
+                ))
+            })
+            .unwrap();
+        assert_eq!(before.len(), 5);
+        let (_, networks) = decode(&encode(&registry, 7)).unwrap();
+        let restored = &networks[0].1;
+        let after: Vec<_> = restored.changes_since(0).iter().collect();
+        assert_eq!(after, before);
+        assert!(restored.changes_since(0).complete());
+
+        // Format 1 as written before the window: the network reads, and its
+        // window starts at its version.
+        let body = br#"{"last_seq": 1, "networks": [{"name": "g", "version": 9, "network": {"description": null, "next_edge_id": 0, "nodes": [{"id": "a", "data": null, "attributes": {}}], "edges": []}}]}"#;
+        let (_, networks) = decode(&framed(body)).unwrap();
+        let net = &networks[0].1;
+        assert_eq!(net.version(), 9);
+        let changes = net.changes_since(3);
+        assert!(!changes.complete() && changes.is_empty());
+        assert_eq!(changes.oldest_version(), 9);
+        assert!(net.changes_since(9).complete());
+        assert!(version > 0);
+
+        // A window that does not fit its network is refused, not skipped.
+        let body = br#"{"last_seq": 1, "networks": [{"name": "g", "version": 2, "network": {"description": null, "next_edge_id": 0, "nodes": [], "edges": []}, "changes": {"oldest_version": 0, "records": [{"version": 5, "change": "description_changed"}]}}]}"#;
+        let (_, reason) = decode(&framed(body)).map(|_| ()).unwrap_err();
+        assert!(reason.contains("network 'g'"), "{reason}");
+    }
+
+    fn framed(body: &[u8]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(body);
+        bytes
     }
 
     #[test]

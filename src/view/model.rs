@@ -89,6 +89,7 @@ impl StatusSpec {
             claimed_by: self.claim_attribute.clone(),
             lease_expires: self.lease_attribute.clone(),
             prerequisites: Direction::Out,
+            relations: crate::network::RelationFilter::all(),
         };
         work.validate()?;
         Ok(work)
@@ -193,24 +194,24 @@ impl Default for ViewRequest {
 /// The whole-network facts shown beside every drawing.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    /// Node count.
-    pub nodes: usize,
-    /// Edge count.
-    pub edges: usize,
+    /// Nodes.
+    pub node_count: usize,
+    /// Edges.
+    pub edge_count: usize,
     /// No cycle at all.
     pub is_dag: bool,
     /// `E / (V (V - 1))`.
     pub density: f64,
     /// Weakly connected components.
-    pub weakly_connected_components: usize,
+    pub weak_component_count: usize,
     /// Self-loop edges.
-    pub self_loops: usize,
+    pub self_loop_count: usize,
     /// Nodes without incoming edges.
-    pub sources: usize,
+    pub source_count: usize,
     /// Nodes without outgoing edges.
-    pub sinks: usize,
+    pub sink_count: usize,
     /// Nodes without edges.
-    pub isolated: usize,
+    pub isolated_count: usize,
     /// Highest in-degrees: `[id, degree]`.
     pub top_in_degree: Vec<(String, usize)>,
     /// Highest out-degrees: `[id, degree]`.
@@ -677,15 +678,15 @@ fn summary(network: &Network) -> Summary {
             .collect()
     };
     Summary {
-        nodes: d.nodes,
-        edges: d.edges,
+        node_count: d.nodes,
+        edge_count: d.edges,
         is_dag: d.is_dag,
         density: d.density,
-        weakly_connected_components: d.weakly_connected_components,
-        self_loops: d.self_loops,
-        sources: d.sources_total,
-        sinks: d.sinks_total,
-        isolated: d.isolated_total,
+        weak_component_count: d.weakly_connected_components,
+        self_loop_count: d.self_loops,
+        source_count: d.sources_total,
+        sink_count: d.sinks_total,
+        isolated_count: d.isolated_total,
         top_in_degree: ids(d.top_in_degree),
         top_out_degree: ids(d.top_out_degree),
     }

@@ -10,6 +10,7 @@ mod prop_centrality;
 mod prop_communities;
 mod prop_network_core;
 mod prop_ordering_cycles;
+mod prop_relations;
 #[cfg(feature = "search")]
 mod prop_search;
 mod prop_simple_paths;

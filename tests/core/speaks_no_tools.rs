@@ -1,6 +1,7 @@
 //! The graph core speaks in library terms only: no string literal of the core a
 //! library user gets (`--no-default-features`: `src/network/`, `src/error.rs`,
-//! `src/registry.rs`, `src/budget.rs`) names an MCP tool (`network_…`). Advice
+//! `src/registry.rs`, `src/budget.rs`, `src/limits.rs`, `src/clock.rs`) names an
+//! MCP tool (`network_…`). Advice
 //! in tool terms belongs to the MCP layer, which renders the same errors with it
 //! (`src/mcp/error_object.rs`); a message of the core names the library's own
 //! calls (`Network::extract`), read by a Rust program that has no tools.
@@ -9,8 +10,8 @@
 //! literals and lifetimes skipped, raw strings read): docs and identifiers may
 //! name anything.
 //!
-//! (`src/limits.rs` is part of that core too, but is not scanned yet: the hints
-//! of its server-only caps, memory and reply bytes, name tools and server flags.)
+//! `src/interchange/` (the formats, a library feature) is scanned too. The list
+//! is checked against `src/lib.rs`: a module is scanned or named server-only.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,24 @@ const NOT_TOOLS: [(&str, &str); 2] = [
     ),
 ];
 
+/// The directories of library modules: the graph core, and the formats.
+const CORE_DIRS: [&str; 2] = ["src/network", "src/interchange"];
+
+/// The modules of the server alone (hidden from the library's docs), which
+/// may name tools.
+const SERVER_ONLY: [&str; 8] = [
+    "cli", "demo", "fuzzing", "http", "logging", "mcp", "storage", "view",
+];
+
+/// The library modules beside [`CORE_DIRS`].
+const CORE_MODULES: [&str; 5] = [
+    "src/error.rs",
+    "src/registry.rs",
+    "src/budget.rs",
+    "src/limits.rs",
+    "src/clock.rs",
+];
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
@@ -35,7 +54,7 @@ fn root() -> PathBuf {
 /// beside it, sorted.
 fn core_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let mut pending = vec![root().join("src/network")];
+    let mut pending: Vec<PathBuf> = CORE_DIRS.iter().map(|dir| root().join(dir)).collect();
     while let Some(dir) = pending.pop() {
         for entry in std::fs::read_dir(&dir).expect("a source directory") {
             let path = entry.expect("a directory entry").path();
@@ -46,7 +65,7 @@ fn core_files() -> Vec<PathBuf> {
             }
         }
     }
-    for module in ["src/error.rs", "src/registry.rs", "src/budget.rs"] {
+    for module in CORE_MODULES {
         files.push(root().join(module));
     }
     files.sort();
@@ -206,6 +225,28 @@ fn no_core_message_names_a_tool() {
         "the core names MCP tools:\n{}",
         offenders.join("\n")
     );
+}
+
+#[test]
+fn every_library_module_is_scanned() {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).expect("src/lib.rs");
+    for line in lib.lines() {
+        let Some(name) = line
+            .trim()
+            .strip_prefix("pub mod ")
+            .and_then(|rest| rest.strip_suffix(';'))
+        else {
+            continue;
+        };
+        let file = format!("src/{name}.rs");
+        let dir = format!("src/{name}");
+        assert!(
+            SERVER_ONLY.contains(&name)
+                || CORE_MODULES.contains(&file.as_str())
+                || CORE_DIRS.contains(&dir.as_str()),
+            "src/lib.rs has module `{name}`: scan it here (CORE_MODULES or CORE_DIRS), or name it in SERVER_ONLY if only the server compiles it"
+        );
+    }
 }
 
 #[test]

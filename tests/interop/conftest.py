@@ -86,16 +86,24 @@ def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
 
 def text_json(result) -> Any:
     """The JSON in the first text block, which mirrors structuredContent. A document
-    (an export) follows it once, as a second text block of its own."""
+    (an export) is not a text block: it travels once, as an embedded resource."""
     texts = [c for c in result.content if getattr(c, "type", None) == "text"]
-    assert len(texts) in (1, 2), f"expected one text block, or two with a document, got {result.content!r}"
+    assert len(texts) == 1, f"expected one text block, got {result.content!r}"
     return json.loads(texts[0].text)
 
 
 def document(result) -> str | None:
-    """The document a result carries as its last text block, if any."""
-    texts = [c for c in result.content if getattr(c, "type", None) == "text"]
-    return texts[1].text if len(texts) == 2 else None
+    """The document a result carries as its embedded resource, if any; its URI and
+    MIME type are the result's resource_uri and mime_type."""
+    blocks = [c for c in result.content if getattr(c, "type", None) == "resource"]
+    if not blocks:
+        return None
+    assert len(blocks) == 1, f"one document per result, got {result.content!r}"
+    resource = blocks[0].resource
+    sc = result.structured_content or {}
+    assert str(resource.uri) == sc.get("resource_uri"), (resource.uri, sc)
+    assert resource.mime_type == sc.get("mime_type"), (resource.mime_type, sc)
+    return resource.text
 
 
 class Inbox:

@@ -192,7 +192,7 @@ def parsed_or_fail(cypher_parse, document: str) -> dict:
 
 
 async def export_cypher(server, name: str, **extra) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": "cypher", "limit": 100000, **extra})
+    out = await server.ok("network_export", {"network_name": name, "format": "cypher", "limit": 10000, **extra})
     assert out["status"] == "success" and out["format"] == "cypher", out
     return out
 
@@ -286,7 +286,7 @@ async def test_cypher_export_of_edge_cases_parses(binary, tmp_path, cypher_parse
         assert statement["text"] == "MERGE (n:Node {id: 'MATCH'})", statement
 
         await build_network(server, "cy", NODES, EDGES)
-        out = await export_cypher(server, "cy", nodes=["it's"], direction="both", limit=2)
+        out = await export_cypher(server, "cy", node_ids=["it's"], direction="both", limit=2)
         statements = parsed_or_fail(cypher_parse, out["content"])["statements"]
         assert out["truncated"] is True and out["node_count"] == 2, out
         assert len(statements) == out["node_count"] + out["edge_count"], (out, statements)

@@ -419,7 +419,7 @@ async def export_from_server(binary, tmp_path, nodes, edges, paths=()) -> Export
     async with connect(binary, tmp_path) as server:
         await require_tools(server, "network_export", "network_shortest_path", "network_list_nodes")
         await build_network(server, "net", nodes, edges)
-        out = await server.ok("network_export", {"network_name": "net", "format": "cypher", "limit": 100000})
+        out = await server.ok("network_export", {"network_name": "net", "format": "cypher", "limit": 10000})
         assert out["status"] == "success" and out["format"] == "cypher", out
         assert (out["node_count"], out["edge_count"]) == (len(nodes), len(edges)), out
         held_nodes, held_edges = await read_network(server, "net")

@@ -107,7 +107,7 @@ async def test_dot_export_renders_with_graphviz(binary, tmp_path, dot_binary):
             [{"node_id": n} for n in TRICKY_IDS],
             [{"source": s, "target": t, "weight": w} for s, t, w in TRICKY_EDGES],
         )
-        out = await server.ok("network_export", {"network_name": "dot", "format": "dot", "limit": 100000})
+        out = await server.ok("network_export", {"network_name": "dot", "format": "dot", "limit": 10000})
         assert (out["status"], out["node_count"], out["edge_count"]) == ("success", len(TRICKY_IDS), len(TRICKY_EDGES)), out
         document = out["content"]
         (tmp_path / "export.dot").write_text(document, encoding="utf-8")
@@ -135,7 +135,7 @@ async def test_dot_export_of_empty_and_isolated_networks_renders(binary, tmp_pat
         await build_network(server, "empty", [], [])
         await build_network(server, "lonely", [{"node_id": "only"}], [])
         for name, want in (("empty", []), ("lonely", ["only"])):
-            out = await server.ok("network_export", {"network_name": name, "format": "dot", "limit": 100000})
+            out = await server.ok("network_export", {"network_name": name, "format": "dot", "limit": 10000})
             svg = run_dot(dot_binary, "svg", out["content"])
             assert svg.returncode == 0 and not svg.stderr.strip(), f"{name}: {svg.stderr}\n{out['content']}"
             assert node_labels_in_svg(svg.stdout) == want
@@ -227,7 +227,7 @@ async def test_our_dot_rewritten_by_graphviz_imports_back(binary, tmp_path, dot_
             [{"node_id": n} for n in TRICKY_IDS],
             [{"source": s, "target": t, "weight": w} for s, t, w in TRICKY_EDGES],
         )
-        out = await server.ok("network_export", {"network_name": "dot", "format": "dot", "limit": 100000})
+        out = await server.ok("network_export", {"network_name": "dot", "format": "dot", "limit": 10000})
         canon = graphviz_rewrite(dot_binary, "canon", out["content"])
         await server.ok("network_import", {"network_name": "back", "format": "dot", "content": canon})
         nodes, edges = await read_network(server, "back")

@@ -105,7 +105,7 @@ def label_edges(parsed: dict) -> tuple[Counter, Counter]:
 
 
 async def export_mermaid(server, name: str) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": "mermaid", "limit": 100000})
+    out = await server.ok("network_export", {"network_name": name, "format": "mermaid", "limit": 10000})
     assert out["status"] == "success" and out["format"] == "mermaid", out
     lines = [line.strip() for line in out["content"].splitlines()]
     assert "flowchart LR" in lines, f"expected a `flowchart LR` diagram:\n{out['content']}"

@@ -115,7 +115,7 @@ def decode_graphml_data(got: nx.MultiDiGraph, want: nx.MultiDiGraph) -> None:
 
 
 async def export(server, name: str, fmt: str, **extra) -> dict:
-    out = await server.ok("network_export", {"network_name": name, "format": fmt, "limit": 100000, **extra})
+    out = await server.ok("network_export", {"network_name": name, "format": fmt, "limit": 10000, **extra})
     assert out["status"] == "success" and out["format"] == fmt and out["network_name"] == name, out
     assert isinstance(out["content"], str) and out["content"], out
     return out
@@ -217,11 +217,11 @@ async def test_subgraph_export_reads_back_in_networkx(binary, tmp_path):
 
         cases = [
             # (arguments, selected nodes)
-            ({"nodes": ["alpha"], "direction": "out"}, {"alpha", "ünïcødé ✓"}),
-            ({"nodes": ["alpha"], "direction": "in"}, {"alpha", "日本語"}),
-            ({"nodes": ["alpha"], "direction": "both"}, {"alpha", "ünïcødé ✓", "日本語"}),
-            ({"nodes": ["alpha"], "direction": "out", "depth": 2}, {"alpha", "ünïcødé ✓", "日本語"}),
-            ({"nodes": ['say "hi"', "isolated"], "depth": 3}, {'say "hi"', "isolated"}),
+            ({"node_ids": ["alpha"], "direction": "out"}, {"alpha", "ünïcødé ✓"}),
+            ({"node_ids": ["alpha"], "direction": "in"}, {"alpha", "日本語"}),
+            ({"node_ids": ["alpha"], "direction": "both"}, {"alpha", "ünïcødé ✓", "日本語"}),
+            ({"node_ids": ["alpha"], "direction": "out", "depth": 2}, {"alpha", "ünïcødé ✓", "日本語"}),
+            ({"node_ids": ['say "hi"', "isolated"], "depth": 3}, {'say "hi"', "isolated"}),
         ]
         for arguments, selected in cases:
             out = await export(server, "nx", "node_link_json", **arguments)
@@ -234,7 +234,7 @@ async def test_subgraph_export_reads_back_in_networkx(binary, tmp_path):
                 False,
             ), (arguments, out)
 
-        out = await export(server, "nx", "node_link_json", nodes=["alpha"], direction="both", limit=2)
+        out = await export(server, "nx", "node_link_json", node_ids=["alpha"], direction="both", limit=2)
         got = nx.node_link_graph(json.loads(out["content"]), edges="edges")
         assert out["truncated"] is True, out
         assert out["node_count"] == got.number_of_nodes() == 2, out

@@ -241,7 +241,7 @@ async def test_create_network_twice_is_duplicate(binary, tmp_path):
         assert again["status"] == "duplicate"
         assert again["network_name"] == "plan" and again["message"]
         listed = await server.ok("network_list", {})
-        assert listed["networks"] == [{"name": "plan", "description": "the plan", "nodes": 0, "edges": 0, "version": 1}]
+        assert listed["networks"] == [{"name": "plan", "description": "the plan", "node_count": 0, "edge_count": 0, "version": 1}]
         assert (listed["total"], listed["truncated"]) == (1, False)
 
 
@@ -429,12 +429,12 @@ async def test_delete_needs_confirmation(binary, tmp_path):
         assert await server.networks() == {"module_deps": (4, 2)}
 
         deleted = await server.ok("network_delete", {"network_name": "module_deps", "confirm": True})
-        assert {k: deleted[k] for k in ("status", "network_name", "deleted", "nodes", "edges")} == {
+        assert {k: deleted[k] for k in ("status", "network_name", "deleted", "node_count", "edge_count")} == {
             "status": "success",
             "network_name": "module_deps",
             "deleted": True,
-            "nodes": 4,
-            "edges": 2,
+            "node_count": 4,
+            "edge_count": 2,
         }
         assert deleted["message"]
         assert await server.networks() == {}

@@ -106,7 +106,7 @@ async def test_list_and_read_network_resources(binary, tmp_path, transport):
             text, mime = text_of(await server.session.read_resource(str(resource.uri)))
             assert mime == "application/json"
             summary = json.loads(text)
-            assert (summary.get("network_name"), summary.get("nodes"), summary.get("edges")) == (name, nodes, edges), (
+            assert (summary.get("network_name"), summary.get("node_count"), summary.get("edge_count")) == (name, nodes, edges), (
                 summary
             )
 
@@ -329,5 +329,8 @@ async def test_mcp_apps_view_resource_and_visualize_tool(binary, tmp_path, trans
         out = await server.ok("network_visualize", {"network_name": "plan"})
         assert out["ui_resource_uri"] == uri
         assert out["mode"] == "full" and out["drawn_node_count"] == 3, out
-        assert {n["id"] for n in out["view"]["nodes"]} == {"design", "build", "ship"}
+        assert "view" not in out, "the drawing stays out of the reply"
+        drawing, mime = text_of(await server.session.read_resource(out["view_uri"]))
+        assert mime == "application/json"
+        assert {n["id"] for n in json.loads(drawing)["nodes"]} == {"design", "build", "ship"}
         assert out["mermaid"].startswith("flowchart"), out["mermaid"]

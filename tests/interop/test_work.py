@@ -114,5 +114,5 @@ async def test_a_subscribed_worker_hears_of_newly_ready_work(binary, tmp_path):
             )
             assert renewed["renewed"] == ["build"], renewed
             progress = await alice.ok("network_plan_progress", {"network_name": "plan"})
-            assert progress["workers"] == [{"worker": "bob", "claimed": 1}], progress
+            assert progress["workers"] == [{"worker": "bob", "claimed_count": 1}], progress
             assert progress["remaining_critical_path"]["node_ids"][0] in ("build", "docs"), progress

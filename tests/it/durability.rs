@@ -623,3 +623,90 @@ fn a_copy_survives_a_crash_and_a_snapshot_with_its_edge_ids() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every change since version 0, page by page, with the reply's version and
+/// oldest_version.
+fn changes(s: &mut Server) -> (Vec<Value>, Value, Value) {
+    let mut list = Vec::new();
+    let mut args = json!({"network_name": "plan", "since_version": 0, "limit": 4});
+    loop {
+        let page = s.call("network_changes", args.clone()).unwrap();
+        list.extend(page["changes"].as_array().unwrap().iter().cloned());
+        match page.get("next_cursor") {
+            Some(cursor) => args["cursor"] = cursor.clone(),
+            None => {
+                return (
+                    list,
+                    page["version"].clone(),
+                    page["oldest_version"].clone(),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_window_of_recent_changes_survives_a_restart_and_a_crash() {
+    let dir = temp_dir("changes");
+    let work = ["--toolsets", "core,edit,analysis,interchange,work"];
+    // A snapshot every 4 writes: each restart reads a snapshot and replays a
+    // journal tail after it.
+    let flags = [
+        &work[..],
+        &["--snapshot-every", "4", "--change-window", "12"],
+    ]
+    .concat();
+    let mut s = start(&dir, &flags);
+    s.call("network_create", json!({"network_name": "plan"}))
+        .unwrap();
+    s.call(
+        "network_add_edges",
+        json!({"network_name": "plan", "create_missing_nodes": true, "edges": [
+        {"source": "ship", "target": "test"}, {"source": "test", "target": "build"}]}),
+    )
+    .unwrap();
+    s.call(
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1"}),
+    )
+    .unwrap();
+    s.call(
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["build"]}),
+    )
+    .unwrap();
+    s.call(
+        "network_remove_node",
+        json!({"network_name": "plan", "node_id": "ship", "confirm": true}),
+    )
+    .unwrap();
+    let before = changes(&mut s);
+    assert!(before.0.len() > 4, "{before:?}");
+    assert!(s.stop().success());
+
+    let mut s = start(&dir, &flags);
+    assert_eq!(changes(&mut s), before, "after a clean restart");
+    // More writes than the window holds, then a crash: replay regenerates the
+    // records with their versions, and the window's start with them.
+    for id in ["d1", "d2", "d3", "d4", "d5", "d6", "d7"] {
+        s.call(
+            "network_add_node",
+            json!({"network_name": "plan", "node_id": id}),
+        )
+        .unwrap();
+    }
+    s.call(
+        "network_update_node",
+        json!({"network_name": "plan", "node_id": "d1", "attributes": {"status": "done"}}),
+    )
+    .unwrap();
+    let crashed = changes(&mut s);
+    assert_ne!(crashed.2, json!(0), "the window moved on: {crashed:?}");
+    assert_eq!(crashed.0.len(), 12);
+    s.kill();
+
+    let mut s = start(&dir, &flags);
+    assert_eq!(changes(&mut s), crashed, "after a crash");
+    s.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}

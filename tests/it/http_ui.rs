@@ -350,7 +350,7 @@ fn a_network_over_the_limit_is_summarised_and_searchable() {
     let view = get_json(&server, "/ui/api/graph?network=big");
     assert_eq!(view["mode"], "summary");
     assert_eq!(view["nodes"], json!([]));
-    assert_eq!(view["summary"]["nodes"], 6);
+    assert_eq!(view["summary"]["node_count"], 6);
     assert_eq!(view["max_nodes"], 4);
     let part = get_json(&server, "/ui/api/graph?network=big&focus=c&depth=1");
     assert_eq!(part["mode"], "focus");

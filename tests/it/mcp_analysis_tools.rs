@@ -534,3 +534,92 @@ async fn many_unknown_ids_give_a_bounded_error() {
     );
     assert!(e.to_string().len() < 8_000, "{} bytes", e.to_string().len());
 }
+
+#[tokio::test]
+async fn describe_infers_a_schema_from_what_the_network_holds() {
+    let (client, registry) = connect(ServerOptions::default()).await;
+    ok(&client, "network_create", json!({"network_name": "plan"})).await;
+    let long_title = "t".repeat(500);
+    let mut nodes = vec![
+        json!({"node_id": "a", "attributes": {"status": "todo", "priority": 1, "labels": "db"}}),
+        json!({"node_id": "b", "attributes": {"status": "done", "priority": 2}}),
+        json!({"node_id": "c", "attributes": {"status": "todo", "title": long_title}}),
+    ];
+    // More keys than the section lists.
+    nodes
+        .extend((0..60).map(
+            |i| json!({"node_id": format!("k{i}"), "attributes": {format!("zkey{i:02}"): i}}),
+        ));
+    ok(
+        &client,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": nodes}),
+    )
+    .await;
+    ok(
+        &client,
+        "network_add_edges",
+        json!({"network_name": "plan", "edges": [
+            {"source": "a", "target": "b", "attributes": {"relation": "blocks"}},
+            {"source": "c", "target": "b", "attributes": {"relation": "related"}},
+            {"source": "c", "target": "a", "attributes": {"relation": "blocks"}},
+            {"source": "k0", "target": "a"}
+        ]}),
+    )
+    .await;
+    let version = registry.read("plan", |n| Ok(n.version())).unwrap();
+
+    let plain = ok(&client, "network_describe", json!({"network_name": "plan"})).await;
+    assert!(plain.get("schema").is_none(), "the section is opt-in");
+
+    let out = ok(
+        &client,
+        "network_describe",
+        json!({"network_name": "plan", "include_schema": true}),
+    )
+    .await;
+    let schema = &out["schema"];
+    let nodes = schema["node_attributes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 50, "at most 50 keys are listed");
+    assert_eq!(schema["node_attribute_count"], 64);
+    // The most used key first: status (3 nodes), then priority (2).
+    assert_eq!(nodes[0]["key"], "status");
+    assert_eq!(nodes[0]["item_count"], 3);
+    assert_eq!(nodes[0]["types"], json!({"string": 3}));
+    assert_eq!(nodes[0]["distinct_count"], 2);
+    assert_eq!(
+        nodes[0]["top_values"][0],
+        json!({"value": "todo", "item_count": 2})
+    );
+    assert_eq!(nodes[0]["role"], "status");
+    assert_eq!(
+        (&nodes[1]["key"], &nodes[1]["role"]),
+        (&json!("priority"), &json!("priority"))
+    );
+    let title = nodes.iter().find(|k| k["key"] == "title").unwrap();
+    assert_eq!(
+        title["top_values"][0]["value"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .count(),
+        81,
+        "cut to 80 characters and an ellipsis"
+    );
+    let labels = nodes.iter().find(|k| k["key"] == "labels").unwrap();
+    assert_eq!(labels["role"], "labels");
+
+    assert_eq!(schema["edge_attributes"][0]["key"], "relation");
+    assert_eq!(schema["edge_attributes"][0]["role"], "relation");
+    assert_eq!(
+        schema["relations"],
+        json!([
+            {"relation": "blocks", "edge_count": 2},
+            {"relation": "related", "edge_count": 1},
+            {"relation": null, "edge_count": 1}
+        ])
+    );
+    assert_eq!(schema["relation_count"], 3);
+    // A read: nothing changed.
+    assert_eq!(registry.read("plan", |n| Ok(n.version())).unwrap(), version);
+}

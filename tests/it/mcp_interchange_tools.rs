@@ -35,6 +35,9 @@ async fn export_gives_the_document_with_counts_and_a_resource_uri() {
         (&out["node_count"], &out["edge_count"], &out["truncated"]),
         (&json!(5), &json!(5), &json!(false))
     );
+    assert_eq!(out["selected_node_count"], 5);
+    assert_eq!(out["mime_type"], "text/vnd.mermaid");
+    // The whole network: the embedded resource is the whole export's.
     assert_eq!(out["resource_uri"], "network://release/export/mermaid");
     let content = out["content"].as_str().unwrap();
     assert!(content.starts_with("flowchart LR"), "{content}");
@@ -55,6 +58,19 @@ async fn export_of_a_neighbourhood_keeps_only_the_edges_among_its_nodes() {
     // api, then what depends on it: tests (1), ship (2).
     assert_eq!(out["node_count"], 3);
     assert_eq!(out["selected_node_count"], 3);
+    assert_eq!(out["mime_type"], "text/csv");
+    // A part: its URI says so, and the note names the whole network's.
+    let uri = out["resource_uri"].as_str().unwrap();
+    assert!(
+        uri.starts_with("network://release/export/edge_list_csv/part/v"),
+        "{uri}"
+    );
+    assert!(
+        out["note"]
+            .as_str()
+            .unwrap()
+            .contains("network://release/export/edge_list_csv")
+    );
     let content = out["content"].as_str().unwrap();
     let rows: Vec<&str> = content.lines().skip(1).collect();
     assert_eq!(rows, ["tests,api,1.0,2", "ship,tests,1.0,4"], "{content}");

@@ -468,7 +468,19 @@ async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
     assert_eq!(out["drawn_node_count"], 4);
     assert_eq!(out["ui_resource_uri"], uri);
     assert_eq!(out["summary"]["is_dag"], false);
-    let view = &out["view"];
+    assert_eq!(out["summary"]["node_count"], 4);
+    // The drawing is not in the reply: the view reads it from view_uri.
+    assert!(out.get("view").is_none(), "{out}");
+    let view_uri = out["view_uri"].as_str().unwrap();
+    assert_eq!(view_uri, "network://plan/view?max_nodes=300");
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(view_uri))
+        .await
+        .expect("read the drawing");
+    let (drawing, mime) = text(&read.contents[0]);
+    assert_eq!(mime, Some("application/json"));
+    let view: Value = serde_json::from_str(drawing).unwrap();
+    let view = &view;
     let nodes = view["nodes"].as_array().unwrap();
     let x = |id: &str| {
         nodes.iter().find(|n| n["id"] == id).unwrap()["x"]
@@ -489,6 +501,85 @@ async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
     .await;
     assert_eq!(focus["mode"], "focus");
     assert_eq!(focus["drawn_node_count"], 2);
+    let view_uri = focus["view_uri"].as_str().unwrap();
+    assert_eq!(
+        view_uri,
+        "network://plan/view?max_nodes=300&node_id=docs&scope=ancestors"
+    );
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(view_uri))
+        .await
+        .expect("read the focused drawing");
+    let view: Value = serde_json::from_str(text(&read.contents[0]).0).unwrap();
+    assert_eq!(view["mode"], "focus");
+    assert_eq!(view["nodes"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn view_and_export_part_uris_read_or_refuse_with_advice() {
+    let (client, _) = common::connect(ServerOptions::default()).await;
+    common::network_from_edges(&client, "p/q", &[("a", "b", 1.0), ("b", "c", 1.0)]).await;
+    // An id with the query's own separators round-trips through the URI.
+    common::ok(
+        &client,
+        "network_add_node",
+        json!({"network_name": "p/q", "node_id": "x&y=z"}),
+    )
+    .await;
+    let out = common::ok(
+        &client,
+        "network_visualize",
+        json!({"network_name": "p/q", "node_id": "x&y=z", "depth": 1}),
+    )
+    .await;
+    let uri = out["view_uri"].as_str().unwrap();
+    assert_eq!(
+        uri,
+        "network://p%2Fq/view?max_nodes=300&node_id=x%26y%3Dz&scope=neighborhood&depth=1"
+    );
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .expect("read");
+    let view: Value = serde_json::from_str(text(&read.contents[0]).0).unwrap();
+    assert_eq!(view["focus"], "x&y=z");
+    // Out of range, repeated, unknown or unknown-node queries are refused.
+    for bad in [
+        "network://p%2Fq/view?max_nodes=0",
+        "network://p%2Fq/view?max_nodes=5001",
+        "network://p%2Fq/view?depth=11",
+        "network://p%2Fq/view?max_nodes=3&max_nodes=4",
+        "network://p%2Fq/view?colour=red",
+        "network://p%2Fq/view?scope=sideways",
+        "network://p%2Fq/view?node_id=nope",
+        "network://nope/view",
+    ] {
+        let error = client
+            .read_resource(ReadResourceRequestParams::new(bad))
+            .await
+            .expect_err(bad);
+        assert!(error.to_string().len() > 20, "{bad}: {error}");
+    }
+    // A part of an export names itself, and reading it says where the whole is.
+    let out = common::ok(
+        &client,
+        "network_export",
+        json!({"network_name": "p/q", "format": "dot", "node_ids": ["a"], "depth": 1}),
+    )
+    .await;
+    let part = out["resource_uri"].as_str().unwrap();
+    assert!(
+        part.starts_with("network://p%2Fq/export/dot/part/v"),
+        "{part}"
+    );
+    let error = client
+        .read_resource(ReadResourceRequestParams::new(part))
+        .await
+        .expect_err("a part is not readable");
+    assert!(
+        error.to_string().contains("network://p%2Fq/export/dot"),
+        "{error}"
+    );
 }
 
 #[tokio::test]

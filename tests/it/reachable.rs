@@ -401,6 +401,7 @@ fn no_advice_raises_a_parameter_past_its_maximum() {
         ("network_ancestors", json!({"node_id": "c0"})),
         ("network_descendants", json!({"node_id": "c0"})),
         ("network_centrality", json!({"measure": "pagerank"})),
+        ("network_changes", json!({"since_version": 0})),
         ("network_communities", json!({"method": "weak"})),
         (
             "network_copy",
@@ -420,6 +421,7 @@ fn no_advice_raises_a_parameter_past_its_maximum() {
             json!({"source": "s0", "target": "t0", "method": "all_simple"}),
         ),
         ("network_plan_progress", json!({})),
+        ("network_why_blocked", json!({"node_id": "c0"})),
         ("network_ready_nodes", json!({})),
         ("network_search", json!({"query": "t"})),
         (

@@ -14,7 +14,9 @@ const WHOLE_LIST_BUDGET: usize = 40 * 1024;
 const MODEL_READ_BUDGET: usize = 24 * 1024;
 
 /// The opt-in `work` toolset on its own, as compact JSON: what a worker adds.
-const WORK_TOOLSET_BUDGET: usize = 12 * 1024;
+/// 16 KiB since `network_why_blocked` (2.2 KB) and the history tool joined the
+/// five claim tools; each shares the four plan parameters.
+const WORK_TOOLSET_BUDGET: usize = 16 * 1024;
 /// The opt-in `algorithms` toolset on its own, as compact JSON.
 const ALGORITHMS_TOOLSET_BUDGET: usize = 17 * 1024;
 

@@ -549,3 +549,295 @@ fn a_claim_reply_carries_at_most_a_mebibyte_of_task_data() {
     }
     assert!(serde_json::to_string(&c).unwrap().len() < 700 * 1024);
 }
+
+#[test]
+fn why_blocked_walks_down_to_the_work_that_can_start_now() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    plan(&server);
+    let why = |node: &str| {
+        ok(
+            &server,
+            "network_why_blocked",
+            json!({"network_name": "plan", "node_id": node}),
+        )
+    };
+    // Nothing done: ship waits on all four others; only design can start.
+    let all = why("ship");
+    assert_eq!(all["state"], "blocked");
+    let listed: Vec<(String, u64, String, String)> = all["blockers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["node_id"].as_str().unwrap().to_string(),
+                b["depth"].as_u64().unwrap(),
+                b["unblocks"].as_str().unwrap().to_string(),
+                b["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let row = |n: &str, d: u64, u: &str, s: &str| (n.into(), d, u.into(), s.into());
+    assert_eq!(
+        listed,
+        [
+            row("docs", 1, "ship", "blocked"),
+            row("test", 1, "ship", "blocked"),
+            row("design", 2, "docs", "ready"),
+            row("build", 2, "test", "blocked"),
+        ]
+    );
+    assert_eq!((&all["total"], &all["ready_count"]), (&json!(4), &json!(1)));
+    assert_eq!(
+        strings(&all["blockers"][2]["chain_node_ids"]),
+        ["design", "docs", "ship"]
+    );
+
+    // design done, docs claimed by w2: the spec's example.
+    ok(
+        &server,
+        "network_update_node",
+        json!({"network_name": "plan", "node_id": "design", "attributes": {"status": "done"}}),
+    );
+    ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1", "limit": 1}),
+    );
+    ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w2", "limit": 1}),
+    );
+    ok(
+        &server,
+        "network_release_claim",
+        json!({"network_name": "plan", "worker": "w1", "node_ids": ["build"]}),
+    );
+    let some = why("ship");
+    assert_eq!(
+        some["blockers"],
+        json!([
+            {"node_id": "docs", "depth": 1, "unblocks": "ship", "state": "claimed", "worker": "w2"},
+            {"node_id": "test", "depth": 1, "unblocks": "ship", "state": "blocked"},
+            {"node_id": "build", "depth": 2, "unblocks": "test", "state": "ready", "chain_node_ids": ["build", "test", "ship"]}
+        ])
+    );
+    assert_eq!(some["ready_count"], 2, "docs's prerequisites are done too");
+    // A ready task, and a done one, have no blockers.
+    let build = why("build");
+    assert_eq!(
+        (&build["state"], &build["total"]),
+        (&json!("ready"), &json!(0))
+    );
+    assert_eq!(why("design")["state"], "done");
+
+    // Pages join into the whole list; an unknown task is named with suggestions.
+    let first = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "ship", "limit": 2}),
+    );
+    assert_eq!(first["truncated"], true);
+    let rest = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "ship", "limit": 2, "cursor": first["next_cursor"]}),
+    );
+    let mut joined = strings(&first["blockers"]);
+    joined.extend(strings(&rest["blockers"]));
+    assert_eq!(joined, ["docs", "test", "build"]);
+    let unknown = err(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "plan", "node_id": "shipp"}),
+        "node_not_found",
+    );
+    assert_eq!(unknown["suggestions"][0], "ship");
+}
+
+#[test]
+fn why_blocked_follows_only_the_relations_that_block() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "p"}));
+    ok(
+        &server,
+        "network_add_edges",
+        json!({"network_name": "p", "create_missing_nodes": true, "edges": [
+            {"source": "a", "target": "b", "attributes": {"relation": "blocks"}},
+            {"source": "a", "target": "c", "attributes": {"relation": "related"}}
+        ]}),
+    );
+    let why = |extra: Value| {
+        let mut args = json!({"network_name": "p", "node_id": "a"});
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        strings(&ok(&server, "network_why_blocked", args)["blockers"])
+    };
+    assert_eq!(why(json!({})), ["b", "c"]);
+    assert_eq!(why(json!({"ignore_relations": ["related"]})), ["b"]);
+    assert_eq!(why(json!({"relations": ["related"]})), ["c"]);
+    // Declared once for the network: informational links block nothing.
+    ok(
+        &server,
+        "network_create",
+        json!({"network_name": "p", "nonblocking_relations": ["related"]}),
+    );
+    assert_eq!(why(json!({})), ["b"]);
+    assert_eq!(why(json!({"ignore_relations": []})), ["b", "c"]);
+}
+
+/// Tasks with priorities, roles and labels: ship (P0), docs (P2), lint (no
+/// priority, labels "ci"), fmt (P1, role "dba", labels "db, ci"), none needing another.
+fn routed_plan(server: &NetworksServer) {
+    ok(server, "network_create", json!({"network_name": "plan"}));
+    let nodes = json!([
+        {"node_id": "docs", "attributes": {"priority": 2}},
+        {"node_id": "lint", "attributes": {"labels": "ci"}},
+        {"node_id": "migrate", "attributes": {"priority": 1, "role": "dba", "labels": "db, ci"}},
+        {"node_id": "ship", "attributes": {"priority": 0}},
+        {"node_id": "release", "attributes": {"priority": 0}},
+    ]);
+    ok(
+        server,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": nodes}),
+    );
+    // release needs ship and docs: both unblock it, so they have impact 1.
+    ok(
+        server,
+        "network_add_edges",
+        json!({"network_name": "plan", "edges": [
+            {"source": "release", "target": "ship"},
+            {"source": "release", "target": "docs"},
+        ]}),
+    );
+}
+
+#[test]
+fn workers_take_the_most_urgent_task_they_may_do() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    routed_plan(&server);
+    let ready = |args: Value| {
+        let mut all = json!({"network_name": "plan"});
+        all.as_object_mut()
+            .unwrap()
+            .extend(args.as_object().unwrap().clone());
+        ok(&server, "network_ready_nodes", all)
+    };
+    // The defaults keep insertion order.
+    let r = ready(json!({}));
+    assert_eq!(strings(&r["ready"]), ["docs", "lint", "migrate", "ship"]);
+    let r = ready(json!({"order": "priority"}));
+    assert_eq!(strings(&r["ready"]), ["ship", "migrate", "docs", "lint"]);
+    assert_eq!(r["ready_count"], 4);
+    // priority_attribute alone orders by it.
+    let r = ready(json!({"priority_attribute": "priority"}));
+    assert_eq!(strings(&r["ready"]), ["ship", "migrate", "docs", "lint"]);
+    let r = ready(json!({"order": "impact"}));
+    assert_eq!(strings(&r["ready"]), ["docs", "ship", "lint", "migrate"]);
+    let r = ready(json!({"labels": ["ci"], "order": "priority"}));
+    assert_eq!(strings(&r["ready"]), ["migrate", "lint"]);
+    assert_eq!(r["ready_count"], 2);
+    let r = ready(json!({"match_attributes": {"role": "dba"}}));
+    assert_eq!(strings(&r["ready"]), ["migrate"]);
+    // Pages in the order asked.
+    let r = ready(json!({"order": "priority", "limit": 3}));
+    assert_eq!(strings(&r["ready"]), ["ship", "migrate", "docs"]);
+    let r = ready(json!({"order": "priority", "limit": 3, "cursor": r["next_cursor"]}));
+    assert_eq!(strings(&r["ready"]), ["lint"]);
+
+    // A CI worker takes the ci tasks, most urgent first; the rest are for others.
+    let claim = |worker: &str, args: Value| {
+        let mut all = json!({"network_name": "plan", "worker": worker});
+        all.as_object_mut()
+            .unwrap()
+            .extend(args.as_object().unwrap().clone());
+        ok(&server, "network_claim_ready", all)
+    };
+    let c = claim("ci", json!({"labels": ["ci"], "order": "priority"}));
+    assert_eq!(strings(&c["claimed"]), ["migrate"]);
+    let c = claim(
+        "ci",
+        json!({"labels": ["ci"], "order": "priority", "limit": 5}),
+    );
+    assert_eq!(strings(&c["claimed"]), ["lint"]);
+    assert_eq!(c["waiting"]["ready_count"], 2, "{c}");
+    let note = c["note"].as_str().unwrap();
+    assert!(note.contains("2 more are ready"), "{note}");
+    // A worker that may do nothing ready hears so, not of a cycle.
+    let c = claim("dba", json!({"match_attributes": {"role": "dba"}}));
+    assert_eq!(c["claimed"], json!([]));
+    let note = c["note"].as_str().unwrap();
+    assert!(!note.contains("cycle"), "{note}");
+    // Anyone else takes the most urgent of the rest.
+    let c = claim("w", json!({"order": "priority"}));
+    assert_eq!(strings(&c["claimed"]), ["ship"]);
+    ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w", "node_ids": ["ship"]}),
+    );
+    let c = claim("w", json!({"order": "priority", "limit": 2}));
+    assert_eq!(strings(&c["claimed"]), ["docs"]);
+    ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "plan", "worker": "w", "node_ids": ["docs"]}),
+    );
+    let c = claim("w", json!({"order": "priority"}));
+    assert_eq!(strings(&c["claimed"]), ["release"]);
+}
+
+#[test]
+fn bad_selections_are_refused_with_their_field() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    routed_plan(&server);
+    let many: Vec<String> = (0..10_000).map(|i| format!("l{i}")).collect();
+    for tool in ["network_ready_nodes", "network_claim_ready"] {
+        let base = json!({"network_name": "plan", "worker": "w"});
+        let with = |k: &str, v: Value| {
+            let mut a = base.clone();
+            if tool == "network_ready_nodes" {
+                a.as_object_mut().unwrap().remove("worker");
+            }
+            a[k] = v;
+            a
+        };
+        for (args, code, field) in [
+            (with("labels", json!(many)), "invalid_value", "labels"),
+            (with("labels", json!([""])), "invalid_id", "labels"),
+            (with("order", json!("urgent")), "invalid_arguments", "order"),
+            (
+                with("match_attributes", json!({"role": {"nested": 1}})),
+                "invalid_attributes",
+                "match_attributes",
+            ),
+            (
+                {
+                    let mut a = with("order", json!("impact"));
+                    a["priority_attribute"] = json!("priority");
+                    a
+                },
+                "invalid_arguments",
+                "priority_attribute",
+            ),
+        ] {
+            let e = err(&server, tool, args, code);
+            assert!(e.to_string().contains(field), "{tool} {field}: {e}");
+        }
+    }
+    err(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w", "priority_attribute": "claimed_by"}),
+        "invalid_value",
+    );
+    // Nothing was claimed.
+    assert_eq!(progress(&server)["claimed_count"], 0);
+}

@@ -383,7 +383,7 @@ async function main() {
       edges: PLAN.map(([source, target]) => ({ source, target })),
       create_missing_nodes: true,
     });
-    const claim = (worker, count) => mcp.tool('network_claim_ready', { network_name: 'team_plan', worker, count, lease_seconds: 3600 });
+    const claim = (worker, limit) => mcp.tool('network_claim_ready', { network_name: 'team_plan', worker, limit, lease_seconds: 3600 });
     // Ready tasks are claimed in insertion order: schema, then notes, backend, frontend.
     const claimed = async (worker) => (await claim(worker, 1)).claimed.map((t) => t.node_id).join();
     const got = [await claimed('ana')];

@@ -340,7 +340,7 @@ function render(view, keepView) {
 
   if (view.mode === 'summary') {
     message([
-      el('strong', {}, `${view.summary.nodes} nodes is more than the view draws at once (--ui-max-nodes ${view.max_nodes}).`),
+      el('strong', {}, `${view.summary.node_count} nodes is more than the view draws at once (--ui-max-nodes ${view.max_nodes}).`),
       el('br'),
       'Find a node id (or click one in the summary) to see its neighbourhood.',
     ]);
@@ -403,14 +403,14 @@ function renderLegend(view) {
 function renderSummary(view) {
   const s = view.summary;
   const dl = el('dl');
-  row(dl, 'nodes', s.nodes);
-  row(dl, 'edges', s.edges);
+  row(dl, 'nodes', s.node_count);
+  row(dl, 'edges', s.edge_count);
   row(dl, 'DAG', s.is_dag ? 'yes'
     : view.back_edges ? `no: cycles in red, ${plural(view.back_edges, 'edge')} drawn back (dashed)` : 'no (cycles in red)');
-  row(dl, 'components', s.weakly_connected_components);
-  row(dl, 'sources / sinks', `${s.sources} / ${s.sinks}`);
-  if (s.isolated) row(dl, 'isolated', s.isolated);
-  if (s.self_loops) row(dl, 'self-loops', s.self_loops);
+  row(dl, 'components', s.weak_component_count);
+  row(dl, 'sources / sinks', `${s.source_count} / ${s.sink_count}`);
+  if (s.isolated_count) row(dl, 'isolated', s.isolated_count);
+  if (s.self_loop_count) row(dl, 'self-loops', s.self_loop_count);
   if (view.nodes.length) {
     // Columns are dependency layers: every edge not drawn back points one or more to the right.
     row(dl, 'drawn', `${plural(view.nodes.length, 'node')} in ${plural(view.layers, 'layer')} (columns, left to right)`);

@@ -196,3 +196,142 @@ pub(crate) fn networks_bytes(registry: &NetworkRegistry) -> usize {
 pub(crate) fn memory_held(ctx: &ToolContext<'_>) -> Option<usize> {
     (ctx.limits.max_memory != usize::MAX).then(|| networks_bytes(ctx.registry))
 }
+
+/// The most relation types one `relations` or `ignore_relations` list names.
+pub const MAX_RELATIONS: usize = 100;
+/// The longest relation type name, in bytes.
+pub const MAX_RELATION_BYTES: usize = 256;
+
+/// The edges a call follows, from its `relations`, `ignore_relations` and
+/// `relation_attribute` parameters: only the types of `relations`, or all but
+/// those of `ignore_relations` (giving both is an error), or, with neither,
+/// the network's default ([`Network::default_relations`]: all but its
+/// non-blocking types). `""` names plain edges (no relation attribute).
+pub fn relation_filter(
+    net: &Network,
+    relations: Option<&[String]>,
+    ignore_relations: Option<&[String]>,
+    relation_attribute: Option<&str>,
+) -> crate::Result<crate::network::RelationFilter> {
+    use crate::network::RelationFilter;
+    let check = check_relation_names;
+    let filter = match (relations, ignore_relations) {
+        (Some(_), Some(_)) => {
+            return Err(crate::Error::InvalidArguments {
+                message: "give relations (follow only these relation types) or ignore_relations (follow all but these), not both".into(),
+                field: Some("ignore_relations".into()),
+            });
+        }
+        (Some(only), None) => {
+            check("relations", only)?;
+            RelationFilter::only(only)
+        }
+        (None, Some(except)) => {
+            check("ignore_relations", except)?;
+            RelationFilter::except(except)
+        }
+        (None, None) => net.default_relations(),
+    };
+    match relation_attribute {
+        Some(attribute) => {
+            crate::network::validate::id("relation_attribute", attribute)?;
+            Ok(filter.on_attribute(attribute))
+        }
+        None => Ok(filter),
+    }
+}
+
+/// Checks a list of relation type names against [`MAX_RELATIONS`] and
+/// [`MAX_RELATION_BYTES`]; `field` names the parameter.
+pub fn check_relation_names(field: &str, names: &[String]) -> crate::Result<()> {
+    if names.len() > MAX_RELATIONS {
+        return Err(crate::Error::InvalidValue {
+            field: field.into(),
+            reason: format!(
+                "it names {} relation types; give at most {MAX_RELATIONS}",
+                names.len()
+            ),
+        });
+    }
+    if let Some(long) = names.iter().find(|n| n.len() > MAX_RELATION_BYTES) {
+        return Err(crate::Error::InvalidValue {
+            field: field.into(),
+            reason: format!(
+                "a relation type is {} bytes long; give names of at most {MAX_RELATION_BYTES} bytes",
+                long.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The `order` parameter of the tools that list or claim ready tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadyOrder {
+    /// Insertion order.
+    Insertion,
+    /// By the number in `priority_attribute`, lower first.
+    Priority,
+    /// Most direct dependents not done first.
+    Impact,
+}
+
+/// The schema of an optional `order`: the three names, without the `null`
+/// an `Option` would add (leaving it out is the default).
+pub fn ready_order_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "enum": ["insertion", "priority", "impact"]})
+}
+
+/// The most labels one `labels` filter names.
+pub const MAX_LABELS: usize = 100;
+
+/// How a worker picks among the ready tasks, from the parameters `order`,
+/// `priority_attribute` (default `"priority"`; giving it alone orders by it),
+/// `match_attributes` and `labels`. Without any, insertion order and every
+/// task: the answers of before these parameters.
+pub fn task_selection(
+    order: Option<ReadyOrder>,
+    priority_attribute: Option<&str>,
+    match_attributes: Option<&Map<String, Value>>,
+    labels: Option<&[String]>,
+) -> crate::Result<crate::network::TaskSelection> {
+    use crate::network::{TaskFilter, TaskOrder, TaskSelection, validate};
+    let order = match (order, priority_attribute) {
+        (None | Some(ReadyOrder::Insertion), None) => TaskOrder::Insertion,
+        (None | Some(ReadyOrder::Priority), attribute) => {
+            let attribute = attribute.unwrap_or("priority");
+            validate::id("priority_attribute", attribute)?;
+            TaskOrder::Priority(attribute.to_string())
+        }
+        (Some(ReadyOrder::Impact), None) => TaskOrder::Impact,
+        (Some(other), Some(_)) => {
+            return Err(crate::Error::InvalidArguments {
+                message: format!(
+                    "priority_attribute orders only with order \"priority\", not {:?}: drop one of them",
+                    format!("{other:?}").to_lowercase()
+                ),
+                field: Some("priority_attribute".into()),
+            });
+        }
+    };
+    let attributes = match_attributes.cloned().unwrap_or_default();
+    validate::attributes("match_attributes", &attributes)?;
+    let labels = labels.map(<[String]>::to_vec).unwrap_or_default();
+    if labels.len() > MAX_LABELS {
+        return Err(crate::Error::InvalidValue {
+            field: "labels".into(),
+            reason: format!(
+                "it names {} labels; name at most {MAX_LABELS}",
+                labels.len()
+            ),
+        });
+    }
+    for label in &labels {
+        validate::id("labels", label)?;
+    }
+    Ok(TaskSelection {
+        order,
+        filter: TaskFilter { attributes, labels },
+    })
+}

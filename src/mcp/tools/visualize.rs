@@ -1,8 +1,9 @@
 //! `network_visualize`: a drawing of a network for people, inline in the chat.
 //!
 //! Hosts that support MCP Apps render the result with the `ui://` view
-//! ([`crate::mcp::app`]), which draws the laid-out graph from `view`; other hosts
-//! show the summary and the Mermaid diagram.
+//! ([`crate::mcp::app`]), which reads the laid-out graph from the resource
+//! `view_uri`, so that the drawing never enters the model's context; other
+//! hosts show the summary and, while it fits the reply, the Mermaid diagram.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,12 +14,14 @@ use super::common::{Success, check_range};
 use crate::error::Result;
 use crate::interchange::{self, Format};
 use crate::mcp::app::{self, VIEW_URI};
+use crate::mcp::page;
+use crate::mcp::resources::{
+    DEFAULT_VIEW_NODES as DEFAULT_MAX_NODES, MAX_VIEW_DEPTH as MAX_DEPTH,
+    MAX_VIEW_NODES as MAX_MAX_NODES, view_uri,
+};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::view::model::{self, Scope, ViewRequest};
 
-const DEFAULT_MAX_NODES: usize = 300;
-const MAX_MAX_NODES: usize = 5_000;
-const MAX_DEPTH: usize = 10;
 /// Past this many drawn nodes the Mermaid fallback is left out: it would be unreadable.
 const MAX_MERMAID_NODES: usize = 300;
 
@@ -93,13 +96,16 @@ pub struct VisualizeOutput {
     /// When truncated: how to draw more.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more: Option<String>,
-    /// The whole network's facts: counts, DAG or not, components, sources, sinks, top degrees.
+    /// The whole network's facts: counts, DAG or not, sources, sinks, top degrees.
     pub summary: Value,
-    /// The drawn nodes and edges as a Mermaid flowchart, for hosts that cannot show the view (left out past 300 nodes).
+    /// The drawing as a Mermaid flowchart, for hosts without the view, while it fits the reply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mermaid: Option<String>,
-    /// The laid-out drawing (coordinates by topological layer, cycles marked) that the view renders.
-    pub view: Value,
+    /// When mermaid is left out: how to get it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The resource (resources/read) with the laid-out drawing the view renders.
+    pub view_uri: String,
     /// The MCP Apps view that renders this result.
     pub ui_resource_uri: String,
 }
@@ -123,11 +129,9 @@ fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutpu
             Ok(interchange::export(net, Format::Mermaid, Some(&only)))
         })?)
     };
-    // The view types are plain data: encoding them cannot fail.
-    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
-    Ok(VisualizeOutput {
+    let mut out = VisualizeOutput {
         status: Success::Success,
-        network_name: p.network_name,
+        network_name: p.network_name.clone(),
         mode: view.mode.to_string(),
         drawn_node_count: view.nodes.len(),
         drawn_edge_count: view.edges.len(),
@@ -143,11 +147,48 @@ fn visualize(ctx: &ToolContext<'_>, p: VisualizeParams) -> Result<VisualizeOutpu
                 p.max_nodes
             )
         }),
-        summary: to_value(serde_json::to_value(&view.summary)),
-        mermaid,
-        view: to_value(serde_json::to_value(&view)),
+        // The view types are plain data: encoding them cannot fail.
+        summary: serde_json::to_value(&view.summary).unwrap_or(Value::Null),
+        mermaid: None,
+        note: None,
+        view_uri: view_uri(&p.network_name, &request),
         ui_resource_uri: VIEW_URI.to_string(),
-    })
+    };
+    if let Some(mermaid) = mermaid {
+        out.mermaid = Some(mermaid);
+        if page::reply_bytes(&out) + page::ENVELOPE_BYTES > page::DEFAULT_REPLY_BYTES {
+            out.mermaid = None;
+            out.note = Some(mermaid_note(&p));
+        }
+    }
+    Ok(out)
+}
+
+/// Where the Mermaid diagram left out of a reply is: the same part, exported.
+fn mermaid_note(p: &VisualizeParams) -> String {
+    let part = match (&p.node_id, p.scope) {
+        (None, _) => String::new(),
+        (Some(id), VisualizeScope::Neighborhood) => format!(
+            ", node_ids [{}], depth {}, direction \"both\"",
+            serde_json::Value::from(id.as_str()),
+            p.depth
+        ),
+        (Some(id), VisualizeScope::Ancestors) => format!(
+            ", node_ids [{}], depth 1000, direction \"in\"",
+            serde_json::Value::from(id.as_str())
+        ),
+        (Some(id), VisualizeScope::Descendants) => format!(
+            ", node_ids [{}], depth 1000, direction \"out\"",
+            serde_json::Value::from(id.as_str())
+        ),
+    };
+    crate::error::clip(
+        &format!(
+            "The Mermaid diagram was left out to keep this reply within 8 KB: network_export with format \"mermaid\"{part} and a limit gives it."
+        ),
+        600,
+    )
+    .into_owned()
 }
 
 /// The visualisation tool.
@@ -156,7 +197,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolMeta {
             name: "network_visualize",
             title: "Show a network",
-            description: "Draw a network for a person, by dependency layers with cycles highlighted: all of it, or the neighbourhood, ancestors or descendants of node_id. MCP Apps hosts show an interactive view; others get a summary and Mermaid.",
+            description: "Draw a network for a person, by dependency layers, cycles highlighted: all of it, or the part around node_id (see scope). MCP Apps hosts show an interactive view; others a summary and Mermaid.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

@@ -57,7 +57,16 @@ impl Network {
                 }
                 (0..bound as u32).map(|i| sets.find_mut(i)).collect()
             }
-            Connectivity::Strong => scc_labels(g, self.rows(Outgoing)).comp,
+            Connectivity::Strong => {
+                scc_labels(
+                    g,
+                    &self.follow(
+                        Outgoing,
+                        crate::network::graph::RelationFilter::every_edge(),
+                    ),
+                )
+                .comp
+            }
         };
         let mut slot = vec![u32::MAX; bound];
         let mut groups: Vec<Vec<NodeIndex>> = Vec::new();

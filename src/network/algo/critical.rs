@@ -4,8 +4,9 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
+use super::following::Following;
 use crate::error::{Error, Result};
-use crate::network::graph::{EdgeId, Network};
+use crate::network::graph::{EdgeId, Network, RelationFilter};
 
 /// A longest path and its length.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,9 +64,13 @@ impl Network {
     /// assert_eq!(path.total_weight, 8.0);
     /// ```
     pub fn critical_path(&self) -> Result<CriticalPath> {
-        match self.longest_path_among(&|_| true) {
+        self.critical_path_following(RelationFilter::every_edge())
+    }
+
+    fn critical_path_following(&self, filter: &RelationFilter) -> Result<CriticalPath> {
+        match self.longest_path_among(&|_| true, filter) {
             Some(result) => result,
-            None => Err(self.cycle_error("a critical path")),
+            None => Err(self.cycle_error_following("a critical path", filter)),
         }
     }
 
@@ -75,6 +80,7 @@ impl Network {
     pub(crate) fn longest_path_among(
         &self,
         keep: &dyn Fn(NodeIndex) -> bool,
+        filter: &RelationFilter,
     ) -> Option<Result<CriticalPath>> {
         let g = self.graph();
         let bound = g.node_bound();
@@ -88,7 +94,7 @@ impl Network {
         let kept_count = kept.iter().filter(|&&k| k).count();
         let mut pending = vec![0u32; bound];
         for e in g.edge_references() {
-            if kept[e.source().index()] && kept[e.target().index()] {
+            if kept[e.source().index()] && kept[e.target().index()] && filter.keeps(e.weight()) {
                 pending[e.target().index()] += 1;
             }
         }
@@ -111,7 +117,7 @@ impl Network {
             }
             for e in g.edges_directed(v, Outgoing) {
                 let w = e.target().index();
-                if !kept[w] {
+                if !kept[w] || !filter.keeps(e.weight()) {
                     continue;
                 }
                 let candidate = best[vi] + e.weight().weight;
@@ -177,5 +183,12 @@ impl Network {
             edges,
             total_weight: best[end.index()],
         }))
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::critical_path`] along the edges the filter keeps.
+    pub fn critical_path(&self) -> Result<CriticalPath> {
+        self.net.critical_path_following(self.filter)
     }
 }

@@ -14,9 +14,10 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
+use super::following::Following;
 use crate::error::Error;
-use crate::network::graph::adjacency::Rows;
-use crate::network::graph::{Edge, Network, Node};
+use crate::network::graph::adjacency::{Follow, Neighbors};
+use crate::network::graph::{Edge, Network, Node, RelationFilter};
 
 /// Marks "no component" (a vacant index) or "no parent".
 const NONE: u32 = u32::MAX;
@@ -59,7 +60,7 @@ pub(crate) struct SccLabels {
 /// A node's DFS number, low-link and component live side by side in one 12-byte
 /// [`TarjanSlot`], so looking at an edge's target costs one cache miss, not three
 /// (on large graphs the walk is bound by those misses).
-pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Rows) -> SccLabels {
+pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Follow<'_>) -> SccLabels {
     /// `index == 0`: not visited yet (indices start at 1).
     #[derive(Clone, Copy)]
     struct TarjanSlot {
@@ -78,7 +79,7 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Rows) -> SccLabels
     ];
     let mut stack: Vec<NodeIndex> = Vec::new();
     // DFS call frames: a node and the unread part of its out-row.
-    let mut call: Vec<(NodeIndex, std::slice::Iter<'_, NodeIndex>)> = Vec::new();
+    let mut call: Vec<(NodeIndex, Neighbors<'_>)> = Vec::new();
     let mut next_index = 1u32;
     let mut count = 0u32;
 
@@ -90,19 +91,19 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Rows) -> SccLabels
         slots[root.index()].low = next_index;
         next_index += 1;
         stack.push(root);
-        call.push((root, out.neighbors(root).iter()));
+        call.push((root, out.neighbors(root)));
 
         while let Some((v, successors)) = call.last_mut() {
             let v = *v;
             crate::budget::charge(1);
-            if let Some(&w) = successors.next() {
+            if let Some(w) = successors.next() {
                 let ws = slots[w.index()];
                 if ws.index == 0 {
                     slots[w.index()].index = next_index;
                     slots[w.index()].low = next_index;
                     next_index += 1;
                     stack.push(w);
-                    call.push((w, out.neighbors(w).iter()));
+                    call.push((w, out.neighbors(w)));
                 } else if ws.comp == NONE {
                     // Visited and not yet assigned: `w` is on the Tarjan stack.
                     let vs = &mut slots[v.index()];
@@ -135,14 +136,18 @@ pub(crate) fn scc_labels(g: &StableDiGraph<Node, Edge>, out: &Rows) -> SccLabels
 
 /// Which components of an [`SccLabels`] contain a cycle: more than one node, or a
 /// self-loop. O(V + E).
-fn cyclic_flags(g: &StableDiGraph<Node, Edge>, labels: &SccLabels) -> Vec<bool> {
+fn cyclic_flags(
+    g: &StableDiGraph<Node, Edge>,
+    labels: &SccLabels,
+    filter: &RelationFilter,
+) -> Vec<bool> {
     let mut size = vec![0u32; labels.count];
     for v in g.node_indices() {
         size[labels.comp[v.index()] as usize] += 1;
     }
     let mut cyclic: Vec<bool> = size.iter().map(|&s| s > 1).collect();
     for e in g.edge_references() {
-        if e.source() == e.target() {
+        if e.source() == e.target() && filter.keeps(e.weight()) {
             cyclic[labels.comp[e.source().index()] as usize] = true;
         }
     }
@@ -178,6 +183,7 @@ impl WitnessSearch {
         g: &StableDiGraph<Node, Edge>,
         comp: &[u32],
         s: NodeIndex,
+        filter: &RelationFilter,
     ) -> Vec<NodeIndex> {
         let c = comp[s.index()];
         self.queue.clear();
@@ -189,7 +195,9 @@ impl WitnessSearch {
             crate::budget::charge(1);
             self.successors.clear();
             self.successors.extend(
-                g.neighbors_directed(u, Outgoing)
+                g.edges_directed(u, Outgoing)
+                    .filter(|e| filter.keeps(e.weight()))
+                    .map(|e| e.target())
                     .filter(|w| comp[w.index()] == c),
             );
             self.successors.sort_unstable();
@@ -261,7 +269,7 @@ impl Network {
     /// assert_eq!((first.components.len(), first.total, first.truncated), (1, 2, true));
     /// ```
     pub fn find_cycles(&self, limit: usize) -> Cycles {
-        self.cyclic_components(limit, true)
+        self.cyclic_components(limit, true, RelationFilter::every_edge())
     }
 
     /// One cycle of the graph, if it has any: the witness of the first component of
@@ -287,7 +295,11 @@ impl Network {
     /// assert_eq!(net.ids(&cycle), ["y", "z"]);
     /// ```
     pub fn find_any_cycle(&self) -> Option<Vec<NodeIndex>> {
-        self.cyclic_components(1, false)
+        self.find_any_cycle_following(RelationFilter::every_edge())
+    }
+
+    fn find_any_cycle_following(&self, filter: &RelationFilter) -> Option<Vec<NodeIndex>> {
+        self.cyclic_components(1, false, filter)
             .components
             .into_iter()
             .next()
@@ -321,7 +333,7 @@ impl Network {
     /// ```
     pub fn strongly_connected_components(&self) -> Vec<Vec<NodeIndex>> {
         let g = self.graph();
-        let labels = scc_labels(g, self.rows(Outgoing));
+        let labels = scc_labels(g, &self.follow(Outgoing, RelationFilter::every_edge()));
         let mut slot = vec![NONE; labels.count];
         let mut sccs: Vec<Vec<NodeIndex>> = Vec::with_capacity(labels.count);
         for v in g.node_indices() {
@@ -339,7 +351,12 @@ impl Network {
     /// cycle from [`Network::find_any_cycle`]. `operation` completes "so ... is
     /// undefined", e.g. `"a topological order"`. O(V + E).
     pub(crate) fn cycle_error(&self, operation: &str) -> Error {
-        match self.find_any_cycle() {
+        self.cycle_error_following(operation, RelationFilter::every_edge())
+    }
+
+    /// [`Network::cycle_error`] with a witness made of edges `filter` keeps.
+    pub(crate) fn cycle_error_following(&self, operation: &str, filter: &RelationFilter) -> Error {
+        match self.find_any_cycle_following(filter) {
             Some(cycle) => Error::CycleDetected {
                 operation: operation.to_string(),
                 cycle: self.ids_owned(&cycle),
@@ -352,10 +369,10 @@ impl Network {
 
     /// Shared body of [`Network::find_cycles`] and [`Network::find_any_cycle`];
     /// `with_nodes: false` leaves every `nodes` list empty.
-    fn cyclic_components(&self, limit: usize, with_nodes: bool) -> Cycles {
+    fn cyclic_components(&self, limit: usize, with_nodes: bool, filter: &RelationFilter) -> Cycles {
         let g = self.graph();
-        let labels = scc_labels(g, self.rows(Outgoing));
-        let cyclic = cyclic_flags(g, &labels);
+        let labels = scc_labels(g, &self.follow(Outgoing, filter));
+        let cyclic = cyclic_flags(g, &labels, filter);
 
         // slot[c]: NONE = not seen yet, SKIPPED = counted but not returned,
         // otherwise the position in `components`.
@@ -375,7 +392,7 @@ impl Network {
                 let search = search.get_or_insert_with(|| WitnessSearch::new(g.node_bound()));
                 components.push(CyclicComponent {
                     nodes: Vec::new(),
-                    cycle: search.shortest_cycle_through(g, &labels.comp, v),
+                    cycle: search.shortest_cycle_through(g, &labels.comp, v, filter),
                 });
             } else {
                 slot[c] = SKIPPED;
@@ -394,5 +411,17 @@ impl Network {
             components,
             total,
         }
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::find_cycles`] along the edges the filter keeps.
+    pub fn find_cycles(&self, limit: usize) -> Cycles {
+        self.net.cyclic_components(limit, true, self.filter)
+    }
+
+    /// [`Network::find_any_cycle`] along the edges the filter keeps.
+    pub fn find_any_cycle(&self) -> Option<Vec<NodeIndex>> {
+        self.net.find_any_cycle_following(self.filter)
     }
 }

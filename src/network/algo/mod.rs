@@ -21,6 +21,7 @@
 //! `simple_paths` on `paths::Path`), never in a circle. Nothing in `graph/`
 //! imports from here (`tests/core/layers.rs` checks it).
 
+pub mod blocked;
 pub mod centrality;
 pub mod communities;
 pub mod components;
@@ -28,6 +29,8 @@ pub mod critical;
 pub mod cycles;
 pub mod describe;
 pub mod diff;
+pub mod following;
+pub mod inventory;
 mod nearest;
 pub mod options;
 pub mod ordering;

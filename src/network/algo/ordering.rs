@@ -7,9 +7,10 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
+use super::following::Following;
 use super::options::Order;
 use crate::error::Result;
-use crate::network::graph::Network;
+use crate::network::graph::{Network, RelationFilter};
 
 /// A topological order with its Kahn layers.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,9 +67,17 @@ impl Network {
     /// assert_eq!(err.code(), "cycle_detected");
     /// ```
     pub fn topological_sort(&self, order: Order) -> Result<TopologicalOrder> {
+        self.topological_sort_following(order, RelationFilter::every_edge())
+    }
+
+    fn topological_sort_following(
+        &self,
+        order: Order,
+        filter: &RelationFilter,
+    ) -> Result<TopologicalOrder> {
         let (order, bounds) = self
-            .kahn(order == Order::Reverse, true)
-            .ok_or_else(|| self.cycle_error("a topological order"))?;
+            .kahn_following(order == Order::Reverse, true, filter)
+            .ok_or_else(|| self.cycle_error_following("a topological order", filter))?;
         let layers = bounds
             .windows(2)
             .map(|w| order[w[0]..w[1]].to_vec())
@@ -139,9 +148,19 @@ impl Network {
         reverse: bool,
         sort_layers: bool,
     ) -> Option<(Vec<NodeIndex>, Vec<usize>)> {
+        self.kahn_following(reverse, sort_layers, RelationFilter::every_edge())
+    }
+
+    /// [`Network::kahn`] along the edges `filter` keeps.
+    fn kahn_following(
+        &self,
+        reverse: bool,
+        sort_layers: bool,
+        filter: &RelationFilter,
+    ) -> Option<(Vec<NodeIndex>, Vec<usize>)> {
         let g = self.graph();
         let forward = if reverse { Incoming } else { Outgoing };
-        let rows = self.rows(forward);
+        let rows = self.follow(forward, filter);
         // pending[v]: edges into v (in the chosen direction) from unprocessed nodes.
         let mut pending = rows.mentions();
         let mut order = Vec::with_capacity(g.node_count());
@@ -154,8 +173,8 @@ impl Network {
             bounds.push(end);
             for i in start..end {
                 let v = order[i];
-                crate::budget::charge(1 + rows.neighbors(v).len() as u64);
-                for &w in rows.neighbors(v) {
+                crate::budget::charge(1 + rows.row_len(v) as u64);
+                for w in rows.neighbors(v) {
                     let p = &mut pending[w.index()];
                     *p -= 1;
                     if *p == 0 {
@@ -169,5 +188,18 @@ impl Network {
             start = end;
         }
         (order.len() == g.node_count()).then_some((order, bounds))
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::topological_sort`] along the edges the filter keeps; a cycle
+    /// error names a cycle of kept edges.
+    pub fn topological_sort(&self, order: Order) -> Result<TopologicalOrder> {
+        self.net.topological_sort_following(order, self.filter)
+    }
+
+    /// [`Network::is_dag`] along the edges the filter keeps.
+    pub fn is_dag(&self) -> bool {
+        self.net.kahn_following(false, false, self.filter).is_some()
     }
 }

@@ -19,13 +19,14 @@ use std::cmp::Ordering;
 use petgraph::Direction::Outgoing;
 use petgraph::algo::spfa;
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::{EdgeRef, NodeIndexable, VisitMap, Visitable};
+use petgraph::visit::{EdgeFiltered, EdgeRef, NodeIndexable, VisitMap, Visitable};
 
+use super::following::Following;
 use super::nearest::Nearest;
 use super::options::Weighted;
 use crate::error::{Error, Result};
 use crate::network::graph::adjacency::NeighborSource;
-use crate::network::graph::{Direction, Edge, EdgeId, Network};
+use crate::network::graph::{Direction, Edge, EdgeId, Network, RelationFilter};
 
 /// A path through the network.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,13 +43,13 @@ pub struct Path {
 
 /// The id of the first (in storage order) edge with a negative weight, if any.
 /// O(1) when there is none (the network counts them), else O(|E|).
-fn first_negative_edge(net: &Network) -> Option<EdgeId> {
+fn first_negative_edge(net: &Network, filter: &RelationFilter) -> Option<EdgeId> {
     if !net.has_negative_weights() {
         return None;
     }
     net.graph()
         .edge_weights()
-        .find(|e| e.weight < 0.0)
+        .find(|e| e.weight < 0.0 && filter.keeps(e))
         .map(|e| e.id)
 }
 
@@ -71,9 +72,10 @@ fn dijkstra_core<const TRACK: bool>(
     net: &Network,
     from: NodeIndex,
     goal: Option<NodeIndex>,
+    filter: &RelationFilter,
 ) -> Distances {
     let graph = net.graph();
-    let source = NeighborSource::partial(net, Direction::Out);
+    let source = NeighborSource::partial_following(net, Direction::Out, filter);
     let bound = graph.node_bound();
     let mut dist = vec![f64::INFINITY; bound];
     let mut pred = if TRACK {
@@ -144,8 +146,13 @@ fn overflow(net: &Network, from: NodeIndex, to: Option<NodeIndex>, weighted: boo
 
 /// BFS along outgoing edges (neighbors in insertion order) until `to` is found;
 /// the predecessor of every discovered node, `NodeIndex::end()` elsewhere.
-fn bfs_predecessors(net: &Network, from: NodeIndex, to: NodeIndex) -> Vec<NodeIndex> {
-    let source = NeighborSource::partial(net, Direction::Out);
+fn bfs_predecessors(
+    net: &Network,
+    from: NodeIndex,
+    to: NodeIndex,
+    filter: &RelationFilter,
+) -> Vec<NodeIndex> {
+    let source = NeighborSource::partial_following(net, Direction::Out, filter);
     let mut pred = vec![NodeIndex::end(); net.graph().node_bound()];
     pred[from.index()] = from;
     let mut queue = vec![from];
@@ -174,8 +181,18 @@ fn bfs_predecessors(net: &Network, from: NodeIndex, to: NodeIndex) -> Vec<NodeIn
 /// The nodes reachable from `from` in an order where every edge between two of
 /// them goes forwards (Kahn's algorithm on the reachable part), or `None` when
 /// that part has a cycle (a self-loop included). O(V + E), no recursion.
-fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<NodeIndex>> {
+fn reachable_topological_order(
+    net: &Network,
+    from: NodeIndex,
+    filter: &RelationFilter,
+) -> Option<Vec<NodeIndex>> {
     let graph = net.graph();
+    let successors = |u: NodeIndex| {
+        graph
+            .edges_directed(u, Outgoing)
+            .filter(|e| filter.keeps(e.weight()))
+            .map(|e| e.target())
+    };
     // The reachable nodes, and how many edges from reachable nodes enter each.
     let mut in_degree = vec![u32::MAX; graph.node_bound()];
     in_degree[from.index()] = 0;
@@ -184,7 +201,7 @@ fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<Nod
     while let Some(&u) = reached.get(head) {
         head += 1;
         crate::budget::charge(1);
-        for v in graph.neighbors_directed(u, Outgoing) {
+        for v in successors(u) {
             let d = &mut in_degree[v.index()];
             if *d == u32::MAX {
                 *d = 0;
@@ -193,7 +210,7 @@ fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<Nod
         }
     }
     for &u in &reached {
-        for v in graph.neighbors_directed(u, Outgoing) {
+        for v in successors(u) {
             in_degree[v.index()] += 1;
         }
     }
@@ -205,7 +222,7 @@ fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<Nod
     while let Some(&u) = order.get(head) {
         head += 1;
         crate::budget::charge(1);
-        for v in graph.neighbors_directed(u, Outgoing) {
+        for v in successors(u) {
             let d = &mut in_degree[v.index()];
             *d -= 1;
             if *d == 0 {
@@ -223,9 +240,13 @@ fn reachable_topological_order(net: &Network, from: NodeIndex) -> Option<Vec<Nod
 /// it is acyclic). `None` when the reachable part has a cycle. Also returns
 /// the number of edges relaxed. A node keeps the first strictly better
 /// predecessor, in topological order.
-fn dag_predecessors(net: &Network, from: NodeIndex) -> Option<(Vec<NodeIndex>, usize)> {
+fn dag_predecessors(
+    net: &Network,
+    from: NodeIndex,
+    filter: &RelationFilter,
+) -> Option<(Vec<NodeIndex>, usize)> {
     let graph = net.graph();
-    let order = reachable_topological_order(net, from)?;
+    let order = reachable_topological_order(net, from, filter)?;
     let mut dist = vec![f64::INFINITY; graph.node_bound()];
     let mut pred = vec![NodeIndex::end(); graph.node_bound()];
     dist[from.index()] = 0.0;
@@ -235,6 +256,9 @@ fn dag_predecessors(net: &Network, from: NodeIndex) -> Option<(Vec<NodeIndex>, u
         crate::budget::charge(1);
         let du = dist[u.index()];
         for e in graph.edges_directed(u, Outgoing) {
+            if !filter.keeps(e.weight()) {
+                continue;
+            }
             relaxed += 1;
             let v = e.target().index();
             let d = du + e.weight().weight;
@@ -252,8 +276,12 @@ fn dag_predecessors(net: &Network, from: NodeIndex) -> Option<(Vec<NodeIndex>, u
 /// Bellman-Ford's predecessors from `from` (negative weights): the acyclic
 /// shortcut when what `from` reaches has no cycle, else petgraph's queue-based
 /// [`spfa`](fn@petgraph::algo::spfa), O(V·E) in the worst case.
-fn negative_predecessors(net: &Network, from: NodeIndex) -> Result<Vec<NodeIndex>> {
-    if let Some((pred, _)) = dag_predecessors(net, from) {
+fn negative_predecessors(
+    net: &Network,
+    from: NodeIndex,
+    filter: &RelationFilter,
+) -> Result<Vec<NodeIndex>> {
+    if let Some((pred, _)) = dag_predecessors(net, from, filter) {
         return Ok(pred);
     }
     // Each relaxation reads an edge's cost, so that is where the call's budget is
@@ -262,7 +290,11 @@ fn negative_predecessors(net: &Network, from: NodeIndex) -> Result<Vec<NodeIndex
         crate::budget::charge(1);
         e.weight().weight
     };
-    let paths = spfa(net.graph(), from, cost).map_err(|_| Error::NegativeCycle {
+    let kept = EdgeFiltered::from_fn(
+        net.graph(),
+        |e: petgraph::stable_graph::EdgeReference<'_, Edge>| filter.keeps(e.weight()),
+    );
+    let paths = spfa(&kept, from, cost).map_err(|_| Error::NegativeCycle {
         source_id: net.id_at(from).to_string(),
     })?;
     Ok(paths
@@ -274,7 +306,12 @@ fn negative_predecessors(net: &Network, from: NodeIndex) -> Result<Vec<NodeIndex
 
 /// Turns a node sequence into a [`Path`], choosing between each consecutive pair
 /// the lightest (`weighted`) or lowest-id edge, ties to the lowest id.
-fn path_through(net: &Network, nodes: Vec<NodeIndex>, weighted: bool) -> Result<Path> {
+fn path_through(
+    net: &Network,
+    nodes: Vec<NodeIndex>,
+    weighted: bool,
+    filter: &RelationFilter,
+) -> Result<Path> {
     let mut edges = Vec::with_capacity(nodes.len().saturating_sub(1));
     let mut total_weight = 0.0;
     for pair in nodes.windows(2) {
@@ -282,6 +319,7 @@ fn path_through(net: &Network, nodes: Vec<NodeIndex>, weighted: bool) -> Result<
             .graph()
             .edges_connecting(pair[0], pair[1])
             .map(|e| e.weight())
+            .filter(|e| filter.keeps(e))
             .min_by(|x, y| {
                 let by_weight = if weighted {
                     // Weights are finite, so only ±0 compare equal, as they should.
@@ -406,27 +444,37 @@ impl Network {
         to: NodeIndex,
         weighted: Weighted,
     ) -> Result<Option<Path>> {
+        self.shortest_path_following(from, to, weighted, RelationFilter::every_edge())
+    }
+
+    fn shortest_path_following(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        weighted: Weighted,
+        filter: &RelationFilter,
+    ) -> Result<Option<Path>> {
         let weighted = weighted.is_yes();
         check_index(self, "from", from)?;
         check_index(self, "to", to)?;
         let graph = self.graph();
-        let pred: Vec<NodeIndex> = if weighted && first_negative_edge(self).is_some() {
-            negative_predecessors(self, from)?
+        let pred: Vec<NodeIndex> = if weighted && first_negative_edge(self, filter).is_some() {
+            negative_predecessors(self, from, filter)?
         } else if from == to {
             Vec::new()
         } else if weighted {
-            let found = dijkstra_core::<true>(self, from, Some(to));
+            let found = dijkstra_core::<true>(self, from, Some(to), filter);
             // A path may exist whose length is past the range of f64: say so
             // rather than answer "no path".
             if found.overflowed
                 && found.pred[to.index()] == NodeIndex::end()
-                && bfs_predecessors(self, from, to)[to.index()] != NodeIndex::end()
+                && bfs_predecessors(self, from, to, filter)[to.index()] != NodeIndex::end()
             {
                 return Err(overflow(self, from, Some(to), true));
             }
             found.pred
         } else {
-            bfs_predecessors(self, from, to)
+            bfs_predecessors(self, from, to, filter)
         };
         if from == to {
             return Ok(Some(Path {
@@ -458,7 +506,7 @@ impl Network {
             nodes.push(node);
         }
         nodes.reverse();
-        let path = path_through(self, nodes, weighted)?;
+        let path = path_through(self, nodes, weighted, filter)?;
         if !path.total_weight.is_finite() {
             return Err(overflow(self, from, Some(to), weighted));
         }
@@ -513,7 +561,7 @@ impl Network {
     /// ```
     pub fn dijkstra_distances_by_index(&self, from: NodeIndex) -> Result<Vec<f64>> {
         check_index(self, "from", from)?;
-        if let Some(edge) = first_negative_edge(self) {
+        if let Some(edge) = first_negative_edge(self, RelationFilter::every_edge()) {
             return Err(Error::InvalidValue {
                 field: "weight".to_string(),
                 reason: format!(
@@ -521,11 +569,31 @@ impl Network {
                 ),
             });
         }
-        let found = dijkstra_core::<false>(self, from, None);
+        let found = dijkstra_core::<false>(self, from, None, RelationFilter::every_edge());
         if found.overflowed {
             return Err(overflow(self, from, None, true));
         }
         Ok(found.dist)
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::shortest_path`] along the edges the filter keeps.
+    pub fn shortest_path(&self, from: &str, to: &str, weighted: Weighted) -> Result<Option<Path>> {
+        let from = self.net.require("from", from)?;
+        let to = self.net.require("to", to)?;
+        self.shortest_path_by_index(from, to, weighted)
+    }
+
+    /// [`Network::shortest_path_by_index`] along the edges the filter keeps.
+    pub fn shortest_path_by_index(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        weighted: Weighted,
+    ) -> Result<Option<Path>> {
+        self.net
+            .shortest_path_following(from, to, weighted, self.filter)
     }
 }
 
@@ -556,7 +624,7 @@ mod tests {
         let n = 40_000;
         let net = shortcut_chain(n);
         let from = net.index_of("n0").unwrap();
-        let (_, relaxed) = dag_predecessors(&net, from).unwrap();
+        let (_, relaxed) = dag_predecessors(&net, from, RelationFilter::every_edge()).unwrap();
         assert_eq!(relaxed, net.edge_count());
         let to = net.index_of(&format!("n{n}")).unwrap();
         let path = net
@@ -571,7 +639,7 @@ mod tests {
     fn the_acyclic_shortcut_agrees_with_bellman_ford() {
         let net = shortcut_chain(300);
         let from = net.index_of("n0").unwrap();
-        let (dag, _) = dag_predecessors(&net, from).unwrap();
+        let (dag, _) = dag_predecessors(&net, from, RelationFilter::every_edge()).unwrap();
         let spfa = spfa(net.graph(), from, |e| e.weight().weight).unwrap();
         let weight = |pred: &[NodeIndex], mut node: NodeIndex| {
             let mut total = 0.0;
@@ -592,9 +660,9 @@ mod tests {
         // A cycle anywhere the start reaches sends it to Bellman-Ford.
         let mut cyclic = shortcut_chain(3);
         cyclic.add_edge("n3", "n1", 5.0).unwrap();
-        assert!(dag_predecessors(&cyclic, from).is_none());
+        assert!(dag_predecessors(&cyclic, from, RelationFilter::every_edge()).is_none());
         let mut looped = shortcut_chain(3);
         looped.add_edge("n2", "n2", 1.0).unwrap();
-        assert!(dag_predecessors(&looped, from).is_none());
+        assert!(dag_predecessors(&looped, from, RelationFilter::every_edge()).is_none());
     }
 }

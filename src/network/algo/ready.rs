@@ -3,9 +3,11 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
-use petgraph::visit::NodeIndexable;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
-use crate::network::graph::{Direction, Network};
+use super::following::Following;
+use super::options::{TaskOrder, TaskSelection, priority_rank};
+use crate::network::graph::{Direction, Network, RelationFilter};
 
 /// A node that is not done and waits on some prerequisites.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,11 +80,12 @@ impl Network {
         limit: usize,
         blocked_limit: usize,
     ) -> crate::error::Result<ReadyNodes> {
-        let mut mask = vec![false; self.graph().node_bound()];
-        for ix in self.require_all("done", done.iter().copied())? {
-            mask[ix.index()] = true;
-        }
-        Ok(self.ready_nodes_by_index(&mask, prerequisites, limit, blocked_limit))
+        self.following(&RelationFilter::all()).ready_nodes(
+            done,
+            prerequisites,
+            limit,
+            blocked_limit,
+        )
     }
 
     /// [`Network::ready_nodes`] with done-ness as a mask over node indices:
@@ -93,7 +96,7 @@ impl Network {
     ///
     /// ```
     /// use networks_mcp::network::{Direction, Network};
-    /// use petgraph::visit::NodeIndexable;
+    /// use petgraph::visit::{EdgeRef, NodeIndexable};
     ///
     /// let mut net = Network::new();
     /// net.add_nodes(["app", "log"])?;
@@ -111,7 +114,35 @@ impl Network {
         limit: usize,
         blocked_limit: usize,
     ) -> ReadyNodes {
+        self.ready_nodes_following(
+            done,
+            prerequisites,
+            limit,
+            blocked_limit,
+            RelationFilter::every_edge(),
+        )
+    }
+
+    fn ready_nodes_following(
+        &self,
+        done: &[bool],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+        filter: &RelationFilter,
+    ) -> ReadyNodes {
         let g = self.graph();
+        let prerequisites_of = |v: NodeIndex, d: petgraph::Direction| {
+            g.edges_directed(v, d)
+                .filter(|e| filter.keeps(e.weight()))
+                .map(move |e| {
+                    if e.source() == v {
+                        e.target()
+                    } else {
+                        e.source()
+                    }
+                })
+        };
         let directions: &[petgraph::Direction] = match prerequisites {
             Direction::Out => &[Outgoing],
             Direction::In => &[Incoming],
@@ -134,7 +165,7 @@ impl Network {
             }
             let waits = directions
                 .iter()
-                .any(|&d| g.neighbors_directed(v, d).any(|w| !is_done(w)));
+                .any(|&d| prerequisites_of(v, d).any(|w| !is_done(w)));
             if !waits {
                 result.ready_total += 1;
                 if result.ready.len() < limit {
@@ -146,7 +177,7 @@ impl Network {
             if result.blocked.len() < blocked_limit {
                 let mut waiting_on: Vec<NodeIndex> = directions
                     .iter()
-                    .flat_map(|&d| g.neighbors_directed(v, d))
+                    .flat_map(|&d| prerequisites_of(v, d))
                     .filter(|&w| !is_done(w))
                     .collect();
                 waiting_on.sort_unstable();
@@ -158,5 +189,145 @@ impl Network {
             }
         }
         result
+    }
+}
+
+impl Network {
+    /// Keeps the nodes of `ready` that `selection`'s filter admits and sorts
+    /// them in its order, with done-ness as in
+    /// [`Network::ready_nodes_by_index`]: what a worker with this selection
+    /// may take, first what it should take first (see [`TaskOrder`]; impact
+    /// counts the distinct direct dependents not done). `ready` is expected
+    /// sorted by index, as [`ReadyNodes::ready`] is. O(R log R + the edges
+    /// around the R nodes).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network, NodeSpec, TaskOrder, TaskSelection};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes([
+    ///     NodeSpec::new("docs"),
+    ///     NodeSpec::new("fix").with_attribute("priority", 1),
+    /// ])?;
+    /// let r = net.ready_nodes(&[], Direction::Out, usize::MAX, 0)?;
+    /// let mut ready = r.ready;
+    /// let by_priority = TaskSelection { order: TaskOrder::Priority("priority".into()), ..Default::default() };
+    /// net.select_ready(&mut ready, &[], Direction::Out, &by_priority);
+    /// assert_eq!(net.ids(&ready), ["fix", "docs"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn select_ready(
+        &self,
+        ready: &mut Vec<NodeIndex>,
+        done: &[bool],
+        prerequisites: Direction,
+        selection: &TaskSelection,
+    ) {
+        self.select_ready_following(
+            ready,
+            done,
+            prerequisites,
+            selection,
+            RelationFilter::every_edge(),
+        );
+    }
+
+    fn select_ready_following(
+        &self,
+        ready: &mut Vec<NodeIndex>,
+        done: &[bool],
+        prerequisites: Direction,
+        selection: &TaskSelection,
+        filter: &RelationFilter,
+    ) {
+        let g = self.graph();
+        if !selection.filter.is_everything() {
+            ready.retain(|&v| selection.filter.admits(&g[v].attributes));
+        }
+        let priority = match &selection.order {
+            TaskOrder::Insertion => return,
+            TaskOrder::Impact => None,
+            TaskOrder::Priority(attribute) => Some(attribute.as_str()),
+        };
+        let needed_by: &[petgraph::Direction] = match prerequisites {
+            Direction::Out => &[Incoming],
+            Direction::In => &[Outgoing],
+            Direction::Both => &[Outgoing, Incoming],
+        };
+        let is_done = |v: NodeIndex| done.get(v.index()).copied().unwrap_or(false);
+        let mut dependents = Vec::new();
+        let mut keyed: Vec<(u64, u64, NodeIndex)> = ready
+            .iter()
+            .map(|&v| {
+                crate::budget::charge(1);
+                dependents.clear();
+                for &d in needed_by {
+                    dependents.extend(
+                        g.edges_directed(v, d)
+                            .filter(|e| filter.keeps(e.weight()))
+                            .map(|e| {
+                                if e.source() == v {
+                                    e.target()
+                                } else {
+                                    e.source()
+                                }
+                            })
+                            .filter(|&w| w != v && !is_done(w)),
+                    );
+                }
+                dependents.sort_unstable();
+                dependents.dedup();
+                (
+                    priority_rank(&g[v].attributes, priority),
+                    u64::MAX - dependents.len() as u64,
+                    v,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        ready.clear();
+        ready.extend(keyed.into_iter().map(|(_, _, v)| v));
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::select_ready`] along the edges the filter keeps.
+    pub fn select_ready(
+        &self,
+        ready: &mut Vec<NodeIndex>,
+        done: &[bool],
+        prerequisites: Direction,
+        selection: &TaskSelection,
+    ) {
+        self.net
+            .select_ready_following(ready, done, prerequisites, selection, self.filter);
+    }
+
+    /// [`Network::ready_nodes`] along the edges the filter keeps: only kept
+    /// edges make prerequisites.
+    pub fn ready_nodes(
+        &self,
+        done: &[&str],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+    ) -> crate::error::Result<ReadyNodes> {
+        let mut mask = vec![false; self.net.graph().node_bound()];
+        for ix in self.net.require_all("done", done.iter().copied())? {
+            mask[ix.index()] = true;
+        }
+        Ok(self.ready_nodes_by_index(&mask, prerequisites, limit, blocked_limit))
+    }
+
+    /// [`Network::ready_nodes_by_index`] along the edges the filter keeps.
+    pub fn ready_nodes_by_index(
+        &self,
+        done: &[bool],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+    ) -> ReadyNodes {
+        self.net
+            .ready_nodes_following(done, prerequisites, limit, blocked_limit, self.filter)
     }
 }

@@ -39,11 +39,12 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
+use super::following::Following;
 use super::nearest::Nearest;
 use super::options::Weighted;
 use super::paths::Path;
 use crate::error::{Error, Result};
-use crate::network::graph::{EdgeId, Network};
+use crate::network::graph::{EdgeId, Network, RelationFilter};
 
 /// Paths found by [`Network::all_simple_paths`] or [`Network::k_shortest_paths`].
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -112,6 +113,7 @@ impl Budget {
 /// id). Flat arrays; a node's row is `span[node]`.
 struct SimpleOut<'a> {
     net: &'a Network,
+    filter: &'a RelationFilter,
     /// `(start, end)` in the flat arrays; `start == usize::MAX` until built.
     span: Vec<(usize, usize)>,
     target: Vec<NodeIndex>,
@@ -123,10 +125,11 @@ struct SimpleOut<'a> {
 }
 
 impl<'a> SimpleOut<'a> {
-    fn new(net: &'a Network) -> SimpleOut<'a> {
+    fn new(net: &'a Network, filter: &'a RelationFilter) -> SimpleOut<'a> {
         let bound = net.graph().node_bound();
         SimpleOut {
             net,
+            filter,
             span: vec![(usize::MAX, 0); bound],
             target: Vec::new(),
             edge: Vec::new(),
@@ -148,7 +151,7 @@ impl<'a> SimpleOut<'a> {
         let mut read = 1;
         for e in self.net.graph().edges_directed(v, Outgoing) {
             read += 1;
-            if e.target() != v {
+            if e.target() != v && self.filter.keeps(e.weight()) {
                 let edge = e.weight();
                 self.scratch.push((edge.id, e.target(), edge.weight));
             }
@@ -192,6 +195,7 @@ fn hops_to(
     to: NodeIndex,
     max_depth: usize,
     budget: &mut Budget,
+    filter: &RelationFilter,
 ) -> Option<Vec<u32>> {
     let g = net.graph();
     let mut dist = vec![u32::MAX; g.node_bound()];
@@ -205,8 +209,12 @@ fn hops_to(
             continue;
         }
         let mut read = 1;
-        for u in g.neighbors_directed(v, Incoming) {
+        for e in g.edges_directed(v, Incoming) {
             read += 1;
+            if !filter.keeps(e.weight()) {
+                continue;
+            }
+            let u = e.source();
             if dist[u.index()] == u32::MAX {
                 dist[u.index()] = d + 1;
                 queue.push(u);
@@ -320,10 +328,15 @@ struct SpurSearch<'a> {
 }
 
 impl<'a> SpurSearch<'a> {
-    fn new(net: &'a Network, weighted: bool, max_steps: u64) -> SpurSearch<'a> {
+    fn new(
+        net: &'a Network,
+        weighted: bool,
+        max_steps: u64,
+        filter: &'a RelationFilter,
+    ) -> SpurSearch<'a> {
         let bound = net.graph().node_bound();
         SpurSearch {
-            rows: SimpleOut::new(net),
+            rows: SimpleOut::new(net, filter),
             weighted,
             budget: Budget::new(max_steps),
             blocked: Bits::new(bound),
@@ -572,6 +585,28 @@ impl Network {
         limit: usize,
         max_steps: u64,
     ) -> SimplePaths {
+        self.all_simple_paths_following(
+            from,
+            to,
+            max_depth,
+            skip,
+            limit,
+            max_steps,
+            RelationFilter::every_edge(),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn all_simple_paths_following(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        max_depth: usize,
+        skip: usize,
+        limit: usize,
+        max_steps: u64,
+        filter: &RelationFilter,
+    ) -> SimplePaths {
         let mut out = SimplePaths::default();
         let g = self.graph();
         if !g.contains_node(from) || !g.contains_node(to) {
@@ -590,14 +625,14 @@ impl Network {
         // A simple path has fewer edges than there are nodes.
         let max_depth = max_depth.min(g.node_count() - 1);
         let mut budget = Budget::new(max_steps);
-        let Some(dist) = hops_to(self, to, max_depth, &mut budget) else {
+        let Some(dist) = hops_to(self, to, max_depth, &mut budget, filter) else {
             out.stopped_early = true;
             return out;
         };
         if dist[from.index()] as usize > max_depth {
             return out;
         }
-        let mut rows = SimpleOut::new(self);
+        let mut rows = SimpleOut::new(self, filter);
         let mut on_path = Bits::new(g.node_bound());
         let mut stack: Vec<Frame> = Vec::new();
         let mut seen = 0usize;
@@ -758,10 +793,34 @@ impl Network {
         weighted: Weighted,
         max_steps: u64,
     ) -> Result<SimplePaths> {
+        self.k_shortest_paths_following(
+            from,
+            to,
+            k,
+            weighted,
+            max_steps,
+            RelationFilter::every_edge(),
+        )
+    }
+
+    fn k_shortest_paths_following(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        k: usize,
+        weighted: Weighted,
+        max_steps: u64,
+        filter: &RelationFilter,
+    ) -> Result<SimplePaths> {
         check_index(self, "from", from)?;
         check_index(self, "to", to)?;
         let weighted = weighted.is_yes();
-        if weighted && self.has_negative_weights() {
+        let negative = self.has_negative_weights()
+            && self
+                .graph()
+                .edge_weights()
+                .any(|e| e.weight < 0.0 && filter.keeps(e));
+        if weighted && negative {
             return Err(Error::InvalidValue {
                 field: "weighted".into(),
                 reason: "the k shortest paths by weight need non-negative edge weights, and this network has negative ones; rank by hops instead (weighted false), or make the weights non-negative".into(),
@@ -776,7 +835,7 @@ impl Network {
             }
             return Ok(out);
         }
-        let mut search = SpurSearch::new(self, weighted, max_steps);
+        let mut search = SpurSearch::new(self, weighted, max_steps, filter);
         let mut candidates: QuaternaryHeap<Candidate> = QuaternaryHeap::new();
         let mut known: HashSet<Vec<NodeIndex>> = HashSet::new();
         match search.search(from, to) {
@@ -898,6 +957,42 @@ impl Network {
             edges,
             total_weight,
         }
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::all_simple_paths`] along the edges the filter keeps.
+    pub fn all_simple_paths(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        max_depth: usize,
+        skip: usize,
+        limit: usize,
+        max_steps: u64,
+    ) -> SimplePaths {
+        self.net.all_simple_paths_following(
+            from,
+            to,
+            max_depth,
+            skip,
+            limit,
+            max_steps,
+            self.filter,
+        )
+    }
+
+    /// [`Network::k_shortest_paths`] along the edges the filter keeps.
+    pub fn k_shortest_paths(
+        &self,
+        from: NodeIndex,
+        to: NodeIndex,
+        k: usize,
+        weighted: Weighted,
+        max_steps: u64,
+    ) -> Result<SimplePaths> {
+        self.net
+            .k_shortest_paths_following(from, to, k, weighted, max_steps, self.filter)
     }
 }
 

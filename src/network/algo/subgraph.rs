@@ -159,6 +159,7 @@ impl Network {
         if matches!(what, Extract::Whole) {
             // As a restore from a snapshot sets it: not a change of its own.
             copy.restore_description(self.description().map(str::to_string));
+            copy.restore_nonblocking_relations(self.nonblocking_relations());
         }
         for (k, &ix) in chosen.nodes.iter().enumerate() {
             crate::budget::charge(1);
@@ -187,6 +188,8 @@ impl Network {
             copy.insert_edge_as(edge.id, a, b, edge.weight, edge.attributes.clone());
         }
         copy.set_next_edge_id(self.next_edge_id());
+        // A copy's past is its original's: its window starts now.
+        copy.forget_history();
         copy
     }
 
@@ -393,6 +396,7 @@ mod tests {
                 })
                 .to_vec(),
             edges: vec![edge(0, "a", "b"), edge(far, "a", "a")],
+            nonblocking_relations: Vec::new(),
         };
         let net = Network::from_data("far", data).unwrap();
         let mut copy = net.extract(Extract::Whole);

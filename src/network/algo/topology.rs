@@ -638,7 +638,13 @@ impl Network {
     /// ```
     pub fn condensation_with_mapping(&self) -> (Network, Vec<(NodeIndex, NodeIndex)>) {
         let g = self.graph();
-        let labels = scc_labels(g, self.rows(Outgoing));
+        let labels = scc_labels(
+            g,
+            &self.follow(
+                Outgoing,
+                crate::network::graph::RelationFilter::every_edge(),
+            ),
+        );
         // comp[v]: the position of v's component in first-member order.
         let mut slot = vec![NONE; labels.count];
         let mut comp = vec![NONE; g.node_bound()];
@@ -689,6 +695,8 @@ impl Network {
         joins.sort_unstable_by_key(|j| j.2);
 
         let mut dag = Network::with_capacity(count, joins.len());
+        // A result, not a network anyone comes back to: no window of changes.
+        dag.set_change_window(crate::network::ChangeWindow::OFF);
         for c in 0..count {
             let group = &members[start[c]..start[c + 1]];
             let ids: Vec<Value> = group.iter().map(|&v| Value::from(self.id_at(v))).collect();

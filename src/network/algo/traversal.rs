@@ -17,11 +17,12 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{VisitMap, Visitable};
 
+use super::following::Following;
 pub use super::options::TraversalOrder;
 use super::options::TraverseOptions;
 use crate::error::Result;
 use crate::network::graph::adjacency::NeighborSource;
-use crate::network::graph::{Direction, Network};
+use crate::network::graph::{Direction, Network, RelationFilter};
 
 /// One node visited by a traversal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -267,6 +268,15 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn traverse_by_index(&self, starts: &[NodeIndex], options: TraverseOptions) -> Traversal {
+        self.traverse_following(starts, options, RelationFilter::every_edge())
+    }
+
+    fn traverse_following(
+        &self,
+        starts: &[NodeIndex],
+        options: TraverseOptions,
+        filter: &RelationFilter,
+    ) -> Traversal {
         let TraverseOptions {
             order,
             direction,
@@ -274,7 +284,7 @@ impl Network {
             limit,
         } = options;
         let graph = self.graph();
-        let source = NeighborSource::partial(self, direction);
+        let source = NeighborSource::partial_following(self, direction, filter);
         let mut visited = graph.visit_map();
         let mut roots = Vec::with_capacity(starts.len());
         for &s in starts {
@@ -394,6 +404,23 @@ impl Network {
         max_depth: Option<usize>,
         limit: usize,
     ) -> Reach {
+        self.reachable_following(
+            start,
+            direction,
+            max_depth,
+            limit,
+            RelationFilter::every_edge(),
+        )
+    }
+
+    fn reachable_following(
+        &self,
+        start: NodeIndex,
+        direction: Direction,
+        max_depth: Option<usize>,
+        limit: usize,
+        filter: &RelationFilter,
+    ) -> Reach {
         let graph = self.graph();
         let mut nodes = Vec::new();
         let mut total = 0;
@@ -401,7 +428,7 @@ impl Network {
             let mut visited = graph.visit_map();
             visited.visit(start);
             bfs_walk(
-                &NeighborSource::partial(self, direction),
+                &NeighborSource::partial_following(self, direction, filter),
                 vec![start],
                 &mut visited,
                 direction,
@@ -484,5 +511,56 @@ impl Network {
             });
         }
         order
+    }
+}
+
+impl Following<'_> {
+    /// [`Network::traverse`] along the edges the filter keeps.
+    pub fn traverse(&self, starts: &[&str], options: TraverseOptions) -> Result<Traversal> {
+        let starts = self.net.require_all("start", starts.iter().copied())?;
+        Ok(self.traverse_by_index(&starts, options))
+    }
+
+    /// [`Network::traverse_by_index`] along the edges the filter keeps.
+    pub fn traverse_by_index(&self, starts: &[NodeIndex], options: TraverseOptions) -> Traversal {
+        self.net.traverse_following(starts, options, self.filter)
+    }
+
+    /// [`Network::reachable`] along the edges the filter keeps.
+    pub fn reachable(
+        &self,
+        start: &str,
+        direction: Direction,
+        max_depth: Option<usize>,
+        limit: usize,
+    ) -> Result<Reach> {
+        let start = self.net.require("start", start)?;
+        Ok(self.reachable_by_index(start, direction, max_depth, limit))
+    }
+
+    /// [`Network::reachable_by_index`] along the edges the filter keeps.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, EdgeSpec, Network, RelationFilter};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c"])?;
+    /// net.add_edge_with(EdgeSpec::new("a", "b").with_attribute("relation", "blocks"))?;
+    /// net.add_edge_with(EdgeSpec::new("b", "c").with_attribute("relation", "related"))?;
+    /// let a = net.index_of("a").unwrap();
+    /// let blocks = RelationFilter::only(["blocks"]);
+    /// let reach = net.following(&blocks).reachable_by_index(a, Direction::Out, None, 10);
+    /// assert_eq!(reach.total, 1);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn reachable_by_index(
+        &self,
+        start: NodeIndex,
+        direction: Direction,
+        max_depth: Option<usize>,
+        limit: usize,
+    ) -> Reach {
+        self.net
+            .reachable_following(start, direction, max_depth, limit, self.filter)
     }
 }

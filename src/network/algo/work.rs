@@ -27,11 +27,15 @@
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::EdgeRef;
 use serde_json::{Map, Value};
 
 use super::critical::CriticalPath;
+use super::options::{TaskOrder, TaskSelection, priority_rank};
 use crate::error::{Error, Result};
-use crate::network::graph::{Attributes, Direction, Frontier, Network, validate};
+use crate::network::graph::{
+    Attributes, Direction, Frontier, Network, Ranked, RelationFilter, validate,
+};
 
 /// Where a plan keeps the state of its tasks, and which way its edges point.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +51,9 @@ pub struct WorkAttributes {
     /// Which neighbours a task needs first: [`Direction::Out`] when `A → B` means
     /// A needs B (the default), [`Direction::In`] when it means A comes before B.
     pub prerequisites: Direction,
+    /// Which edges make prerequisites, by relation type (default: every edge).
+    /// An edge the filter does not keep holds no task back.
+    pub relations: RelationFilter,
 }
 
 impl Default for WorkAttributes {
@@ -58,6 +65,7 @@ impl Default for WorkAttributes {
             claimed_by: "claimed_by".into(),
             lease_expires: "lease_expires_ms".into(),
             prerequisites: Direction::Out,
+            relations: RelationFilter::all(),
         }
     }
 }
@@ -176,8 +184,11 @@ impl WorkProgress {
 
 impl Frontier {
     fn matches(&self, version: u64, spec: &WorkAttributes) -> bool {
-        self.key.as_ref().is_some_and(|(v, done, d)| {
-            *v == version && *done == spec.done && *d == spec.prerequisites
+        self.key.as_ref().is_some_and(|(v, done, d, relations)| {
+            *v == version
+                && *done == spec.done
+                && *d == spec.prerequisites
+                && *relations == spec.relations
         })
     }
 }
@@ -185,6 +196,8 @@ impl Frontier {
 /// Why a claim came back short, from [`Network::claim_ready_counted`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waiting {
+    /// Ready tasks the claim's filter did not admit (0 without a filter).
+    pub unmatched: usize,
     /// Tasks held under a live lease.
     pub claimed: usize,
     /// Tasks waiting on a prerequisite.
@@ -199,7 +212,7 @@ pub struct Waiting {
 
 impl Network {
     /// Whether task `ix` has every done attribute value.
-    fn is_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
+    pub(crate) fn is_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
         let attributes = &self.graph()[ix].attributes;
         spec.done.iter().all(|(k, v)| attributes.get(k) == Some(v))
     }
@@ -225,11 +238,28 @@ impl Network {
     /// Whether every prerequisite of task `ix` is done (a self-loop makes a task
     /// its own prerequisite).
     fn prerequisites_done(&self, ix: NodeIndex, spec: &WorkAttributes) -> bool {
-        spec.needs().iter().all(|&d| {
-            self.graph()
-                .neighbors_directed(ix, d)
-                .all(|w| self.is_done(w, spec))
-        })
+        spec.needs()
+            .iter()
+            .all(|&d| self.related(ix, d, spec).all(|w| self.is_done(w, spec)))
+    }
+
+    /// The neighbours of task `ix` along `d` by edges that `spec.relations` keeps.
+    fn related<'s>(
+        &'s self,
+        ix: NodeIndex,
+        d: petgraph::Direction,
+        spec: &'s WorkAttributes,
+    ) -> impl Iterator<Item = NodeIndex> + 's {
+        self.graph()
+            .edges_directed(ix, d)
+            .filter(|e| spec.relations.keeps(e.weight()))
+            .map(move |e| {
+                if e.source() == ix {
+                    e.target()
+                } else {
+                    e.source()
+                }
+            })
     }
 
     /// The state of task `ix` at time `now`. O(degree).
@@ -301,21 +331,92 @@ impl Network {
         lease_ms: u64,
         now: u64,
     ) -> Result<(Vec<Claimed>, Option<Waiting>)> {
+        self.claim_ready_selected(
+            spec,
+            &TaskSelection::default(),
+            worker,
+            count,
+            lease_ms,
+            now,
+        )
+    }
+
+    /// [`Network::claim_ready_counted`] choosing among the ready tasks: only
+    /// those `selection`'s filter admits, first in its order (see
+    /// [`TaskOrder`]; the default selection claims as
+    /// [`Network::claim_ready`]). `Waiting::unmatched` counts the ready tasks
+    /// the filter left.
+    ///
+    /// Complexity: as [`Network::claim_ready_counted`], plus the tasks the
+    /// filter skips before the k-th it admits. The first call in an order
+    /// other than insertion ranks the frontier's candidates (O(C log C + their
+    /// edges)); the work calls keep that ranking from then on, at O(log V +
+    /// degree) per task that enters or leaves it, until a call asks for
+    /// another order or another kind of write moves the version.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, NodeSpec, TaskOrder, TaskSelection, work::WorkAttributes};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes([
+    ///     NodeSpec::new("docs"),
+    ///     NodeSpec::new("feature").with_attribute("priority", 2),
+    ///     NodeSpec::new("fix").with_attribute("priority", 0),
+    /// ])?;
+    /// let by_priority = TaskSelection {
+    ///     order: TaskOrder::Priority("priority".into()),
+    ///     ..TaskSelection::default()
+    /// };
+    /// let plan = WorkAttributes::default();
+    /// let (claimed, _) = net.claim_ready_selected(&plan, &by_priority, "w1", 3, 60_000, 0)?;
+    /// // Lower number first; "docs" has no priority: last.
+    /// assert_eq!(net.ids(&claimed.iter().map(|c| c.node).collect::<Vec<_>>()), ["fix", "feature", "docs"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn claim_ready_selected(
+        &mut self,
+        spec: &WorkAttributes,
+        selection: &TaskSelection,
+        worker: &str,
+        count: usize,
+        lease_ms: u64,
+        now: u64,
+    ) -> Result<(Vec<Claimed>, Option<Waiting>)> {
         spec.validate()?;
         validate::id("worker", worker)?;
+        validate_selection(spec, selection)?;
         self.ensure_frontier(spec);
+        self.ensure_ranked(spec, &selection.order);
         let lease_ms = lease_ms.max(1);
+        let filter = &selection.filter;
         let mut chosen = Vec::new();
-        for &ix in &self.frontier().candidates {
+        let mut take = |net: &Self, ix: NodeIndex| {
             if chosen.len() >= count {
-                break;
+                return false;
             }
-            if !self.is_held(ix, spec, now) {
-                let taken_from = self.claim_on(ix, spec).map(|(w, _)| w.to_string());
+            if !net.is_held(ix, spec, now) && filter.admits(&net.graph()[ix].attributes) {
+                let taken_from = net.claim_on(ix, spec).map(|(w, _)| w.to_string());
                 chosen.push(Claimed {
                     node: ix,
                     taken_from,
                 });
+            }
+            true
+        };
+        match (&selection.order, &self.frontier().ranked) {
+            (TaskOrder::Insertion, _) | (_, None) => {
+                for &ix in &self.frontier().candidates {
+                    if !take(self, ix) {
+                        break;
+                    }
+                }
+            }
+            (_, Some(ranked)) => {
+                for &(_, _, ix) in &ranked.order {
+                    if !take(self, ix) {
+                        break;
+                    }
+                }
             }
         }
         let expires = now.saturating_add(lease_ms);
@@ -345,7 +446,19 @@ impl Network {
                 .count();
             let total = self.node_count();
             let not_candidates = total - frontier.done - frontier.candidates.len();
+            let unmatched = if filter.is_everything() {
+                0
+            } else {
+                frontier
+                    .candidates
+                    .iter()
+                    .filter(|&&ix| {
+                        !self.is_held(ix, spec, now) && !filter.admits(&self.graph()[ix].attributes)
+                    })
+                    .count()
+            };
             Waiting {
+                unmatched,
                 claimed: held.len(),
                 blocked: not_candidates - held_blocked,
                 done: frontier.done,
@@ -366,7 +479,12 @@ impl Network {
             return;
         }
         let mut frontier = Frontier {
-            key: Some((self.version(), spec.done.clone(), spec.prerequisites)),
+            key: Some((
+                self.version(),
+                spec.done.clone(),
+                spec.prerequisites,
+                spec.relations.clone(),
+            )),
             ..Frontier::default()
         };
         for ix in self.graph().node_indices() {
@@ -381,11 +499,78 @@ impl Network {
         *self.frontier_mut() = frontier;
     }
 
+    /// Ranks the frontier's candidates for `order` unless they are ranked for
+    /// it already (insertion order needs no ranking).
+    fn ensure_ranked(&mut self, spec: &WorkAttributes, order: &TaskOrder) {
+        let priority = match order {
+            TaskOrder::Insertion => return,
+            TaskOrder::Impact => None,
+            TaskOrder::Priority(attribute) => Some(attribute.clone()),
+        };
+        if self
+            .frontier()
+            .ranked
+            .as_ref()
+            .is_some_and(|r| r.priority == priority)
+        {
+            return;
+        }
+        let mut ranked = Ranked {
+            priority,
+            ..Ranked::default()
+        };
+        for &ix in &self.frontier().candidates {
+            let key = self.rank_key(ix, spec, ranked.priority.as_deref());
+            ranked.order.insert((key.0, key.1, ix));
+            ranked.keys.insert(ix, key);
+        }
+        self.frontier_mut().ranked = Some(ranked);
+    }
+
+    /// Task `ix`'s key in a ranking by `priority`: its priority rank, then
+    /// its impact, most first.
+    fn rank_key(&self, ix: NodeIndex, spec: &WorkAttributes, priority: Option<&str>) -> (u64, u64) {
+        let mut dependents: Vec<NodeIndex> = spec
+            .needed_by()
+            .iter()
+            .flat_map(|&d| self.related(ix, d, spec))
+            .filter(|&w| w != ix && !self.is_done(w, spec))
+            .collect();
+        dependents.sort_unstable();
+        dependents.dedup();
+        (
+            priority_rank(&self.graph()[ix].attributes, priority),
+            u64::MAX - dependents.len() as u64,
+        )
+    }
+
+    /// Adds candidate `ix` to the frontier's ranking, if it keeps one.
+    fn rank(&mut self, ix: NodeIndex, spec: &WorkAttributes) {
+        let Some(priority) = self.frontier().ranked.as_ref().map(|r| r.priority.clone()) else {
+            return;
+        };
+        let key = self.rank_key(ix, spec, priority.as_deref());
+        if let Some(ranked) = self.frontier_mut().ranked.as_mut()
+            && ranked.keys.insert(ix, key).is_none()
+        {
+            ranked.order.insert((key.0, key.1, ix));
+        }
+    }
+
+    /// Takes `ix` out of the frontier's ranking, if it is in it.
+    fn unrank(&mut self, ix: NodeIndex) {
+        if let Some(ranked) = self.frontier_mut().ranked.as_mut()
+            && let Some(key) = ranked.keys.remove(&ix)
+        {
+            ranked.order.remove(&(key.0, key.1, ix));
+        }
+    }
+
     /// Records that the frontier, updated by a work call, is that of the
     /// version the call left the network at.
     fn frontier_at_current_version(&mut self) {
         let version = self.version();
-        if let Some((v, _, _)) = self.frontier_mut().key.as_mut() {
+        if let Some((v, _, _, _)) = self.frontier_mut().key.as_mut() {
             *v = version;
         }
     }
@@ -418,17 +603,17 @@ impl Network {
             }
             let done_values = spec.done.iter().map(|(k, v)| (k.as_str(), v.clone()));
             self.set_work_attributes(ix, done_values, std::slice::from_ref(&spec.lease_expires));
+            self.unrank(ix);
             let frontier = self.frontier_mut();
             frontier.candidates.remove(&ix);
             frontier.named_blocked.remove(&ix);
             frontier.done += 1;
             completion.completed.push(ix);
         }
-        let graph = self.graph();
         let mut candidates: Vec<NodeIndex> = Vec::new();
         for &ix in &completion.completed {
             for &d in spec.needed_by() {
-                candidates.extend(graph.neighbors_directed(ix, d));
+                candidates.extend(self.related(ix, d, spec));
             }
         }
         candidates.sort_unstable();
@@ -438,6 +623,26 @@ impl Network {
             let frontier = self.frontier_mut();
             frontier.named_blocked.remove(&ix);
             frontier.candidates.insert(ix);
+            self.rank(ix, spec);
+        }
+        if self.frontier().ranked.is_some() {
+            // A completed task no longer counts in the impact of the tasks it
+            // needed: usually none is a candidate (they are done), but a task
+            // completed while a prerequisite was reopened leaves one behind.
+            let mut needed: Vec<NodeIndex> = Vec::new();
+            for &ix in &completion.completed {
+                for &d in spec.needs() {
+                    needed.extend(self.related(ix, d, spec));
+                }
+            }
+            needed.sort_unstable();
+            needed.dedup();
+            for ix in needed {
+                if self.frontier().candidates.contains(&ix) {
+                    self.unrank(ix);
+                    self.rank(ix, spec);
+                }
+            }
         }
         self.frontier_at_current_version();
         completion.newly_ready = candidates
@@ -531,7 +736,7 @@ impl Network {
     /// `None` if the tasks not done hold a cycle. O(V + E).
     pub fn remaining_critical_path(&self, spec: &WorkAttributes) -> Result<Option<CriticalPath>> {
         spec.validate()?;
-        self.longest_path_among(&|ix| !self.is_done(ix, spec))
+        self.longest_path_among(&|ix| !self.is_done(ix, spec), &spec.relations)
             .transpose()
     }
 
@@ -592,6 +797,30 @@ impl Network {
     }
 }
 
+/// Checks a selection's names: a valid priority attribute that is not part
+/// of the state, valid filter attributes and labels.
+fn validate_selection(spec: &WorkAttributes, selection: &TaskSelection) -> Result<()> {
+    if let TaskOrder::Priority(attribute) = &selection.order {
+        validate::id("priority_attribute", attribute)?;
+        if *attribute == spec.claimed_by
+            || *attribute == spec.lease_expires
+            || spec.done.contains_key(attribute)
+        {
+            return Err(Error::InvalidValue {
+                field: "priority_attribute".into(),
+                reason: format!(
+                    "attribute '{attribute}' holds the state of a task (done, claim or lease); name the attribute with each task's priority number, e.g. \"priority\""
+                ),
+            });
+        }
+    }
+    validate::attributes("match_attributes", &selection.filter.attributes)?;
+    for label in &selection.filter.labels {
+        validate::id("labels", label)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,5 +844,169 @@ mod tests {
         // Another kind of write: the next work call rebuilds.
         net.add_node("d").unwrap();
         assert!(!current(&net));
+    }
+
+    /// The ranking the work calls keep equals one built afresh.
+    #[test]
+    fn the_kept_ranking_is_the_fresh_one() {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        let n = 60;
+        net.add_nodes((0..n).map(|i| {
+            let spec = NodeSpec::new(format!("t{i}"));
+            match i % 4 {
+                0 => spec,
+                1 => spec.with_attribute("priority", "high"),
+                _ => spec.with_attribute("priority", (i * 7 % 5) as i64 - 1),
+            }
+        }))
+        .unwrap();
+        for i in 0..n {
+            for j in [i * 2 + 1, i * 3 + 2] {
+                if j < n {
+                    net.add_edge(&format!("t{i}"), &format!("t{j}"), 1.0)
+                        .unwrap();
+                }
+            }
+        }
+        let plan = WorkAttributes::default();
+        for order in [TaskOrder::Impact, TaskOrder::Priority("priority".into())] {
+            let mut copy = net.clone();
+            let selection = TaskSelection {
+                order: order.clone(),
+                ..TaskSelection::default()
+            };
+            let mut now = 0;
+            loop {
+                now += 1;
+                let (claimed, _) = copy
+                    .claim_ready_selected(&plan, &selection, "w", 3, 1_000_000, now)
+                    .unwrap();
+                if claimed.is_empty() {
+                    break;
+                }
+                let kept: Vec<_> = copy
+                    .frontier()
+                    .ranked
+                    .as_ref()
+                    .unwrap()
+                    .order
+                    .iter()
+                    .copied()
+                    .collect();
+                let mut fresh = copy.clone();
+                fresh.frontier_mut().ranked = None;
+                fresh.ensure_ranked(&plan, &order);
+                let rebuilt: Vec<_> = fresh
+                    .frontier()
+                    .ranked
+                    .as_ref()
+                    .unwrap()
+                    .order
+                    .iter()
+                    .copied()
+                    .collect();
+                assert_eq!(kept, rebuilt);
+                // Claimed in key order: the first claimed has the smallest key.
+                let first = claimed[0].node;
+                assert!(kept.iter().find(|k| k.2 == first).is_some());
+                let ids: Vec<String> = claimed
+                    .iter()
+                    .map(|c| copy.id_at(c.node).to_string())
+                    .collect();
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                copy.complete_claimed(&plan, "w", &ids, now).unwrap();
+            }
+            assert_eq!(copy.frontier().done, n);
+        }
+    }
+
+    #[test]
+    fn priority_puts_lower_numbers_first_and_the_rest_last() {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        net.add_nodes([
+            NodeSpec::new("none"),
+            NodeSpec::new("text").with_attribute("priority", "P0"),
+            NodeSpec::new("p2").with_attribute("priority", 2),
+            NodeSpec::new("neg").with_attribute("priority", -1.5),
+            NodeSpec::new("p0").with_attribute("priority", 0),
+            NodeSpec::new("p2-hub").with_attribute("priority", 2),
+            NodeSpec::new("user"),
+            NodeSpec::new("user2"),
+        ])
+        .unwrap();
+        net.add_edge("user", "p2-hub", 1.0).unwrap();
+        net.add_edge("user2", "p2-hub", 1.0).unwrap();
+        net.add_edge("user", "none", 1.0).unwrap();
+        let plan = WorkAttributes::default();
+        let by = |order| TaskSelection {
+            order,
+            ..TaskSelection::default()
+        };
+        let ids = |net: &Network, c: Vec<Claimed>| -> Vec<String> {
+            c.iter().map(|c| net.id_at(c.node).to_string()).collect()
+        };
+        let (c, _) = net
+            .clone()
+            .claim_ready_selected(
+                &plan,
+                &by(TaskOrder::Priority("priority".into())),
+                "w",
+                10,
+                10,
+                0,
+            )
+            .unwrap();
+        assert_eq!(ids(&net, c), ["neg", "p0", "p2-hub", "p2", "none", "text"]);
+        let (c, _) = net
+            .clone()
+            .claim_ready_selected(&plan, &by(TaskOrder::Impact), "w", 10, 10, 0)
+            .unwrap();
+        assert_eq!(ids(&net, c), ["p2-hub", "none", "text", "p2", "neg", "p0"]);
+        let (c, _) = net
+            .clone()
+            .claim_ready_selected(&plan, &by(TaskOrder::Insertion), "w", 10, 10, 0)
+            .unwrap();
+        assert_eq!(ids(&net, c), ["none", "text", "p2", "neg", "p0", "p2-hub"]);
+    }
+
+    #[test]
+    fn a_filter_claims_only_what_it_admits_and_counts_the_rest() {
+        use crate::network::{NodeSpec, TaskFilter};
+        let mut net = Network::new();
+        net.add_nodes([
+            NodeSpec::new("a").with_attribute("labels", "db, api"),
+            NodeSpec::new("b").with_attribute("labels", "ui"),
+            NodeSpec::new("c")
+                .with_attribute("role", "dba")
+                .with_attribute("labels", "db"),
+        ])
+        .unwrap();
+        let plan = WorkAttributes::default();
+        let mut filter = TaskFilter {
+            labels: vec!["db".into()],
+            ..TaskFilter::default()
+        };
+        let selection = TaskSelection {
+            filter: filter.clone(),
+            ..TaskSelection::default()
+        };
+        let (c, waiting) = net
+            .clone()
+            .claim_ready_selected(&plan, &selection, "w", 5, 10, 0)
+            .unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(waiting.unwrap().unmatched, 1);
+        filter.attributes.insert("role".into(), "dba".into());
+        let selection = TaskSelection {
+            filter,
+            ..TaskSelection::default()
+        };
+        let (c, _) = net
+            .claim_ready_selected(&plan, &selection, "w", 5, 10, 0)
+            .unwrap();
+        assert_eq!(net.id_at(c[0].node), "c");
+        assert_eq!(c.len(), 1);
     }
 }

@@ -26,14 +26,15 @@
 //! it cannot use. A build costs about as much as walking a quarter of the graph
 //! on petgraph's lists (`LIST_WALKS_PER_BUILD`; measured in `BENCHMARKS.md`).
 
-use std::cell::Cell;
-use std::sync::OnceLock;
+use std::cell::{Cell, OnceCell};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::edge_ids::EdgeIdIndex;
+use super::relations::{RelationColumns, RelationFilter, ResolvedFilter};
 use super::{Direction, Edge, Network, Node};
 
 type Graph = StableDiGraph<Node, Edge>;
@@ -103,6 +104,11 @@ impl Rows {
         }
     }
 
+    /// Where each row starts (one more entry than node indices).
+    pub(super) fn starts(&self) -> &[u32] {
+        &self.start
+    }
+
     #[inline]
     fn span(&self, ix: NodeIndex) -> (usize, usize) {
         match self.start.get(ix.index()..ix.index() + 2) {
@@ -167,6 +173,94 @@ impl<'a> Adjacency<'a> {
     }
 }
 
+/// One direction's rows seen through a [`RelationFilter`]: the edges it does not
+/// follow are skipped while reading a row (one array read per edge), so the rows
+/// are never rebuilt for a filter. Without a filter it reads the rows as they are.
+pub(crate) struct Follow<'a> {
+    rows: &'a Rows,
+    dir: petgraph::Direction,
+    resolved: Option<ResolvedFilter>,
+}
+
+impl<'a> Follow<'a> {
+    pub(super) fn new(net: &'a Network, dir: petgraph::Direction, filter: &RelationFilter) -> Self {
+        Follow {
+            rows: net.rows(dir),
+            dir,
+            resolved: net.adjacency.resolve(&net.graph, &net.edge_index, filter),
+        }
+    }
+
+    /// The followed neighbors of `ix`, newest edge first (one entry per edge).
+    #[inline]
+    pub(crate) fn neighbors(&self, ix: NodeIndex) -> Neighbors<'_> {
+        let (s, e) = self.rows.span(ix);
+        match &self.resolved {
+            None => Neighbors {
+                nodes: &self.rows.nodes[s..e],
+                classes: &[],
+                keep: &[],
+                at: 0,
+            },
+            Some(r) => Neighbors {
+                nodes: &self.rows.nodes[s..e],
+                classes: &r.columns.column(self.dir)[s..e],
+                keep: &r.keep,
+                at: 0,
+            },
+        }
+    }
+
+    /// The length of `ix`'s whole row, followed or not: the work of reading it.
+    #[inline]
+    pub(crate) fn row_len(&self, ix: NodeIndex) -> usize {
+        let (s, e) = self.rows.span(ix);
+        e - s
+    }
+
+    /// For every node index, how many followed edges of these rows name it
+    /// (in-degrees from out rows). O(V + E).
+    pub(crate) fn mentions(&self) -> Vec<u32> {
+        let Some(r) = &self.resolved else {
+            return self.rows.mentions();
+        };
+        let classes = r.columns.column(self.dir);
+        let mut count = vec![0u32; self.rows.start.len() - 1];
+        for (n, &c) in self.rows.nodes.iter().zip(classes) {
+            if r.keep[c as usize] {
+                count[n.index()] += 1;
+            }
+        }
+        count
+    }
+}
+
+/// The followed neighbors of one row (see [`Follow::neighbors`]).
+#[derive(Clone)]
+pub(crate) struct Neighbors<'a> {
+    nodes: &'a [NodeIndex],
+    /// Empty when every edge is followed.
+    classes: &'a [u32],
+    keep: &'a [bool],
+    at: usize,
+}
+
+impl Iterator for Neighbors<'_> {
+    type Item = NodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeIndex> {
+        while let Some(&n) = self.nodes.get(self.at) {
+            let at = self.at;
+            self.at += 1;
+            if self.classes.is_empty() || self.keep[self.classes[at] as usize] {
+                return Some(n);
+            }
+        }
+        None
+    }
+}
+
 /// The lazily built rows of one network and the bookkeeping that decides when
 /// to build them (see the module docs). Cloning a network does not copy them.
 #[derive(Debug, Default)]
@@ -175,7 +269,13 @@ pub(crate) struct AdjacencyCache {
     inn: OnceLock<Rows>,
     /// Edges walked on petgraph's lists since the last change.
     linked_work: AtomicUsize,
+    /// The relation columns built since the last change, one per attribute
+    /// (at most [`RELATION_COLUMNS_KEPT`], the most recent last).
+    relations: Mutex<Vec<Arc<RelationColumns>>>,
 }
+
+/// How many attributes' relation columns a network keeps at once.
+const RELATION_COLUMNS_KEPT: usize = 4;
 
 impl Clone for AdjacencyCache {
     fn clone(&self) -> Self {
@@ -193,6 +293,53 @@ impl AdjacencyCache {
             }
         }
         *self.linked_work.get_mut() = 0;
+        if let Ok(relations) = self.relations.get_mut() {
+            relations.clear();
+        }
+    }
+
+    /// `filter` resolved against the relation columns of its attribute, built
+    /// now (with both directions' rows) if needed; `None` when it follows every
+    /// edge.
+    pub(crate) fn resolve(
+        &self,
+        graph: &Graph,
+        edge_ids: &EdgeIdIndex,
+        filter: &RelationFilter,
+    ) -> Option<ResolvedFilter> {
+        if filter.is_all() {
+            return None;
+        }
+        let cached = self.relations.lock().ok().and_then(|kept| {
+            kept.iter()
+                .find(|c| *c.attribute == *filter.attribute())
+                .cloned()
+        });
+        let columns = match cached {
+            Some(columns) => columns,
+            None => {
+                let out = self.rows(graph, edge_ids, petgraph::Direction::Outgoing);
+                let inn = self.rows(graph, edge_ids, petgraph::Direction::Incoming);
+                let columns = Arc::new(RelationColumns::build(
+                    graph,
+                    edge_ids,
+                    filter.attribute(),
+                    out.starts(),
+                    inn.starts(),
+                ));
+                if let Ok(mut kept) = self.relations.lock() {
+                    if kept.len() == RELATION_COLUMNS_KEPT {
+                        kept.remove(0);
+                    }
+                    kept.push(columns.clone());
+                }
+                columns
+            }
+        };
+        Some(ResolvedFilter {
+            keep: columns.kept_classes(filter).into(),
+            columns,
+        })
     }
 
     fn slot(&self, dir: petgraph::Direction) -> &OnceLock<Rows> {
@@ -265,12 +412,26 @@ pub(crate) struct NeighborSource<'a> {
     walked: Cell<usize>,
     /// `walked` at which to build the rows.
     budget: usize,
+    /// The relation filter, unless every edge is followed.
+    filter: Option<&'a RelationFilter>,
+    /// The filter resolved against the relation columns, once the rows are read.
+    resolved: OnceCell<Option<ResolvedFilter>>,
 }
 
 impl<'a> NeighborSource<'a> {
     /// For a query along `direction` that may read only part of the graph (see
     /// the module docs).
     pub(crate) fn partial(net: &'a Network, direction: Direction) -> Self {
+        Self::partial_following(net, direction, RelationFilter::every_edge())
+    }
+
+    /// [`NeighborSource::partial`] that follows only the edges `filter` keeps:
+    /// checked per edge while walking, on the lists or the rows.
+    pub(crate) fn partial_following(
+        net: &'a Network,
+        direction: Direction,
+        filter: &'a RelationFilter,
+    ) -> Self {
         let wants =
             [Direction::Out, Direction::In].map(|d| direction == d || direction == Direction::Both);
         let cache = &net.adjacency;
@@ -286,7 +447,22 @@ impl<'a> NeighborSource<'a> {
             wants,
             walked: Cell::new(0),
             budget: cache.budget(&net.graph),
+            filter: (!filter.is_all()).then_some(filter),
+            resolved: OnceCell::new(),
         }
+    }
+
+    /// The filter resolved against the rows' relation columns.
+    #[inline]
+    fn resolved(&self) -> Option<&ResolvedFilter> {
+        let filter = self.filter?;
+        self.resolved
+            .get_or_init(|| {
+                self.net
+                    .adjacency
+                    .resolve(&self.net.graph, &self.net.edge_index, filter)
+            })
+            .as_ref()
     }
 
     #[inline]
@@ -330,9 +506,23 @@ impl<'a> NeighborSource<'a> {
         buf: &mut Vec<NodeIndex>,
         keep: impl Fn(NodeIndex) -> bool,
     ) {
-        match self.rows(dir) {
-            Some(rows) => buf.extend(rows.neighbors(ix).iter().rev().filter(|&&n| keep(n))),
-            None => {
+        match (self.rows(dir), self.filter) {
+            (Some(rows), None) => buf.extend(rows.neighbors(ix).iter().rev().filter(|&&n| keep(n))),
+            (Some(rows), Some(_)) => {
+                let (s, e) = rows.span(ix);
+                if let Some(r) = self.resolved() {
+                    let classes = &r.columns.column(dir)[s..e];
+                    buf.extend(
+                        rows.nodes[s..e]
+                            .iter()
+                            .zip(classes)
+                            .rev()
+                            .filter(|&(&n, &c)| r.keep[c as usize] && keep(n))
+                            .map(|(&n, _)| n),
+                    );
+                }
+            }
+            (None, None) => {
                 let start = buf.len();
                 let mut walked = 0;
                 buf.extend(
@@ -340,6 +530,21 @@ impl<'a> NeighborSource<'a> {
                         .graph()
                         .neighbors_directed(ix, dir)
                         .inspect(|_| walked += 1)
+                        .filter(|&n| keep(n)),
+                );
+                buf[start..].reverse();
+                self.walked(1 + walked);
+            }
+            (None, Some(filter)) => {
+                let start = buf.len();
+                let mut walked = 0;
+                buf.extend(
+                    self.net
+                        .graph()
+                        .edges_directed(ix, dir)
+                        .inspect(|_| walked += 1)
+                        .filter(|e| filter.keeps(e.weight()))
+                        .map(|e| other_end(e, ix))
                         .filter(|&n| keep(n)),
                 );
                 buf[start..].reverse();
@@ -359,8 +564,21 @@ impl<'a> NeighborSource<'a> {
         match self.out.get() {
             Some(rows) => {
                 let (targets, weights) = rows.weighted(ix);
-                for (&t, &w) in targets.iter().zip(weights) {
-                    f(t, w);
+                match self.resolved() {
+                    None => {
+                        for (&t, &w) in targets.iter().zip(weights) {
+                            f(t, w);
+                        }
+                    }
+                    Some(r) => {
+                        let (s, e) = rows.span(ix);
+                        let classes = &r.columns.column(petgraph::Direction::Outgoing)[s..e];
+                        for ((&t, &w), &c) in targets.iter().zip(weights).zip(classes) {
+                            if r.keep[c as usize] {
+                                f(t, w);
+                            }
+                        }
+                    }
                 }
             }
             None => {
@@ -371,11 +589,24 @@ impl<'a> NeighborSource<'a> {
                     .edges_directed(ix, petgraph::Direction::Outgoing)
                 {
                     walked += 1;
-                    f(e.target(), e.weight().weight);
+                    if self.filter.is_none_or(|filter| filter.keeps(e.weight())) {
+                        f(e.target(), e.weight().weight);
+                    }
                 }
                 self.walked(walked);
             }
         }
+    }
+}
+
+/// The end of `e` that is not `ix` (`ix` for a self-loop), whichever way
+/// petgraph reports the edge.
+#[inline]
+fn other_end(e: petgraph::stable_graph::EdgeReference<'_, Edge>, ix: NodeIndex) -> NodeIndex {
+    if e.source() == ix {
+        e.target()
+    } else {
+        e.source()
     }
 }
 

@@ -279,7 +279,13 @@ impl Network {
         node.attributes = Attributes::from_map(map);
         let changed = before != (node.data.clone(), node.attributes.clone());
         if changed {
-            self.touch();
+            let entry = super::history::Entry::node_changed(
+                &node.id,
+                &before.1,
+                &node.attributes,
+                before.0 != node.data,
+            );
+            self.touch(entry);
         }
         Ok(changed)
     }

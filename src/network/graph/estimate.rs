@@ -103,7 +103,8 @@ impl Network {
             }
             total = total.saturating_add(bytes);
         }
-        total
+        // The window of recent changes ([`Network::changes_since`]).
+        total.saturating_add(self.history.bytes())
     }
 }
 
@@ -116,6 +117,7 @@ mod tests {
     #[test]
     fn the_estimate_counts_every_byte_of_text_and_a_fixed_cost_per_item() {
         let mut net = Network::new();
+        net.set_change_window(crate::network::ChangeWindow::OFF);
         assert_eq!(net.estimated_bytes(), 0);
         net.add_node("ab").unwrap();
         assert_eq!(net.estimated_bytes(), NODE_BYTES + 2);

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
-use super::{Direction, Network};
+use super::{Direction, Network, RelationFilter};
 
 /// What the work calls keep between calls, derived from the network at one
 /// version: the tasks not done whose prerequisites are all done (the ready and
@@ -23,7 +23,7 @@ use super::{Direction, Network};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Frontier {
     /// The version and the state's definition it was derived at.
-    pub(in crate::network) key: Option<(u64, Map<String, Value>, Direction)>,
+    pub(in crate::network) key: Option<(u64, Map<String, Value>, Direction, RelationFilter)>,
     /// Tasks not done whose prerequisites are all done (ready or claimed).
     pub(in crate::network) candidates: BTreeSet<NodeIndex>,
     /// How many tasks are done.
@@ -31,6 +31,22 @@ pub(crate) struct Frontier {
     /// Tasks not done, not candidates, naming a worker (a prerequisite was
     /// reopened after they were claimed): usually none.
     pub(in crate::network) named_blocked: BTreeSet<NodeIndex>,
+    /// The candidates in the order the last call that asked for one chose, if
+    /// any: kept with the candidates from then on, so that a claim in that
+    /// order stays O(log V).
+    pub(in crate::network) ranked: Option<Ranked>,
+}
+
+/// The candidates ranked by a key the work family computes: (priority, impact)
+/// under the priority attribute `priority` (`None`: impact alone), then index.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Ranked {
+    /// The priority attribute the keys were read from (`None`: none).
+    pub(in crate::network) priority: Option<String>,
+    /// The candidates by key, then index.
+    pub(in crate::network) order: BTreeSet<(u64, u64, NodeIndex)>,
+    /// Each ranked candidate's key, to find it in `order`.
+    pub(in crate::network) keys: hashbrown::HashMap<NodeIndex, (u64, u64)>,
 }
 
 impl Network {

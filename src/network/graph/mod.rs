@@ -26,9 +26,11 @@ mod edge_ids;
 pub mod edit;
 pub mod estimate;
 mod frontier;
+pub mod history;
 mod id_index;
 pub(crate) mod prefetch;
 pub mod query;
+pub mod relations;
 pub mod snapshot;
 pub(in crate::network) mod structure;
 mod types;
@@ -43,13 +45,15 @@ pub use adjacency::Adjacency;
 pub use edit::{
     AttributeUpdate, EdgeBatchOutcome, EdgeItem, EdgeSpec, MissingNodes, NodeSpec, RemovedEdge,
 };
+pub use history::{ChangeKind, ChangeRecord, ChangeWindow, Changes};
 pub use query::NodeFilter;
+pub use relations::{DEFAULT_RELATION_ATTRIBUTE, PLAIN, RelationFilter};
 pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
 
 use crate::error::{Error, Result};
 use adjacency::AdjacencyCache;
 use edge_ids::EdgeIdIndex;
-pub(crate) use frontier::Frontier;
+pub(crate) use frontier::{Frontier, Ranked};
 use id_index::IdIndex;
 
 /// The default weight of an edge.
@@ -64,6 +68,9 @@ pub struct Network {
     edge_index: EdgeIdIndex,
     next_edge_id: EdgeId,
     description: Option<String>,
+    /// Relation types that hold nothing back in this network: followed only by
+    /// calls that ask for them (see [`Network::default_relations`]).
+    nonblocking_relations: Vec<String>,
     /// A label used in error messages ("network 'x'"); not part of the content.
     name: String,
     /// Derived from `graph`; every change to nodes or edges invalidates it.
@@ -79,6 +86,9 @@ pub struct Network {
     /// Derived from the content at one version: the tasks a claim can take
     /// ([`work`](crate::network::work)), so that a claim does not scan the whole plan.
     frontier: Frontier,
+    /// The window of recent changes ([`Network::changes_since`]), recorded by
+    /// the change path as it counts each version.
+    history: history::History,
 }
 
 /// A number unique to each network made in this process, so that a version
@@ -138,8 +148,59 @@ impl Network {
     pub fn set_description(&mut self, description: Option<String>) {
         if self.description != description {
             self.description = description;
-            self.touch();
+            self.touch(history::Entry::Kept(Box::new(
+                ChangeKind::DescriptionChanged,
+            )));
         }
+    }
+
+    /// The relation types declared non-blocking for this network (informational
+    /// links such as `related` or `discovered-from`), in the order given.
+    pub fn nonblocking_relations(&self) -> &[String] {
+        &self.nonblocking_relations
+    }
+
+    /// Declares the relation types that hold nothing back in this network
+    /// (duplicates dropped, order kept); an empty list declares none. A change
+    /// of content when it differs.
+    ///
+    /// ```
+    /// use networks_mcp::network::{EdgeSpec, Network, Order};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b"])?;
+    /// net.add_edge_with(EdgeSpec::new("a", "b"))?;
+    /// net.add_edge_with(EdgeSpec::new("b", "a").with_attribute("relation", "related"))?;
+    /// net.set_nonblocking_relations(["related"]);
+    /// let blocking = net.default_relations();
+    /// assert!(net.following(&blocking).topological_sort(Order::Forward).is_ok());
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn set_nonblocking_relations<I, S>(&mut self, names: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut list: Vec<String> = Vec::new();
+        for name in names {
+            let name = name.into();
+            if !list.contains(&name) {
+                list.push(name);
+            }
+        }
+        if list != self.nonblocking_relations {
+            self.nonblocking_relations = list;
+            self.touch(history::Entry::Kept(Box::new(
+                ChangeKind::NonblockingRelationsChanged,
+            )));
+        }
+    }
+
+    /// The filter a call that names no relation types follows: every edge but
+    /// those of the [non-blocking](Network::nonblocking_relations) types, read
+    /// from the default attribute `relation`.
+    pub fn default_relations(&self) -> RelationFilter {
+        RelationFilter::except(&self.nonblocking_relations)
     }
 
     /// How many changes of content this network has seen: it rises with every
@@ -176,10 +237,19 @@ impl Network {
     #[cfg(feature = "storage")]
     pub(crate) fn resume_version(&mut self, version: u64) {
         self.version = self.version.max(version);
+        // What the rebuild recorded is not the network's past.
+        self.history.forget(self.version);
     }
 
-    /// Records one change of content.
-    fn touch(&mut self) {
+    /// Counts one change of content and records what it did in the window of
+    /// recent changes, with the version it made.
+    fn touch(&mut self, entry: history::Entry) {
+        self.next_version();
+        self.history.push(self.version, entry);
+    }
+
+    /// Counts one change of content, to be recorded by the caller.
+    fn next_version(&mut self) {
         // Saturating: a version restored from a hand-edited snapshot may sit at the
         // top of the range, and a write must not overflow on it.
         self.version = self.version.saturating_add(1);
@@ -223,6 +293,17 @@ impl Network {
     /// The rows of one direction, built now if needed (for whole-graph algorithms).
     pub(crate) fn rows(&self, dir: petgraph::Direction) -> &adjacency::Rows {
         self.adjacency.rows(&self.graph, &self.edge_index, dir)
+    }
+
+    /// The rows of one direction seen through `filter` (built now if needed,
+    /// with the filter's relation columns): whole-graph algorithms that follow
+    /// only some relation types read these.
+    pub(crate) fn follow(
+        &self,
+        dir: petgraph::Direction,
+        filter: &RelationFilter,
+    ) -> adjacency::Follow<'_> {
+        adjacency::Follow::new(self, dir, filter)
     }
 
     /// Frees the compact adjacency, if built (it is built again when next needed).

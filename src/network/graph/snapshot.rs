@@ -32,6 +32,13 @@ pub struct NetworkData {
     pub nodes: Vec<Node>,
     /// Edges in id (insertion) order.
     pub edges: Vec<EdgeData>,
+    /// The relation types declared non-blocking ([`Network::nonblocking_relations`]);
+    /// absent from snapshots of networks that declare none.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub nonblocking_relations: Vec<String>,
 }
 
 impl Network {
@@ -70,6 +77,7 @@ impl Network {
             next_edge_id: self.next_edge_id,
             nodes,
             edges,
+            nonblocking_relations: self.nonblocking_relations.clone(),
         }
     }
 
@@ -80,6 +88,7 @@ impl Network {
         let mut net = Network::with_capacity(data.nodes.len(), data.edges.len());
         net.set_name(name);
         net.description = data.description;
+        net.nonblocking_relations = data.nonblocking_relations;
         for node in data.nodes {
             validate::id("node_id", &node.id)?;
             validate::attributes("attributes", &node.attributes.to_map())?;
@@ -111,6 +120,8 @@ impl Network {
             net.insert_edge_unchecked(a, b, edge.weight, edge.attributes);
         }
         net.next_edge_id = data.next_edge_id;
+        // The rebuild is not the network's past.
+        net.forget_history();
         Ok(net)
     }
 }

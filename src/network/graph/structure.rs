@@ -16,6 +16,9 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use serde_json::Value;
 
+use petgraph::visit::EdgeRef;
+
+use super::history::{ChangeKind, Entry};
 use super::{Attributes, Edge, EdgeId, Network, Node};
 
 /// A structural change, with its inputs already validated.
@@ -53,7 +56,6 @@ impl Network {
     /// Applies one structural change and keeps the derived facts in step with it.
     pub(in crate::network) fn change(&mut self, change: Change<'_>) -> Changed {
         self.adjacency.invalidate();
-        self.touch();
         match change {
             Change::AddNode {
                 id,
@@ -66,6 +68,7 @@ impl Network {
                     attributes,
                 });
                 self.node_index.insert_new(&self.graph, ix);
+                self.touch(Entry::NodeAdded(ix));
                 Changed::Node(ix)
             }
             Change::AddEdge {
@@ -84,33 +87,43 @@ impl Network {
                 };
                 let ix = self.graph.add_edge(source, target, edge);
                 self.edge_index.insert(id, ix);
+                self.touch(Entry::EdgeAdded(id));
                 Changed::Edge(id)
             }
             Change::RemoveNode(ix) => {
-                let mut edges: Vec<(EdgeId, f64)> = self
+                let mut edges: Vec<(EdgeId, f64, NodeIndex, NodeIndex)> = self
                     .graph
                     .edges_directed(ix, Outgoing)
                     .chain(self.graph.edges_directed(ix, Incoming))
-                    .map(|e| (e.weight().id, e.weight().weight))
+                    .map(|e| (e.weight().id, e.weight().weight, e.source(), e.target()))
                     .collect();
                 // A self-loop is listed both ways.
-                edges.sort_unstable_by_key(|&(id, _)| id);
-                edges.dedup_by_key(|&mut (id, _)| id);
-                for &(edge_id, weight) in &edges {
+                edges.sort_unstable_by_key(|&(id, ..)| id);
+                edges.dedup_by_key(|&mut (id, ..)| id);
+                // One version: the edges' removals, then the node's.
+                self.next_version();
+                for &(edge_id, weight, a, b) in &edges {
+                    let removed = self.edge_removed(edge_id, a, b, weight);
+                    self.history.push(self.version, removed);
                     self.edge_index.remove(edge_id);
                     self.negative_edges -= usize::from(weight < 0.0);
                 }
                 if let Some(node) = self.graph.node_weight(ix) {
                     let id = node.id.clone();
                     self.node_index.remove(&self.graph, &id);
+                    self.history.push(self.version, Entry::NodeRemoved(ix, id));
                 }
                 self.graph.remove_node(ix);
                 Changed::Removed(edges.len())
             }
             Change::RemoveEdge(edge_id) => match self.edge_index.remove(edge_id) {
                 Some(ix) => {
-                    if let Some(edge) = self.graph.remove_edge(ix) {
+                    if let Some((a, b)) = self.graph.edge_endpoints(ix)
+                        && let Some(edge) = self.graph.remove_edge(ix)
+                    {
                         self.negative_edges -= usize::from(edge.weight < 0.0);
+                        let removed = self.edge_removed(edge_id, a, b, edge.weight);
+                        self.touch(removed);
                     }
                     Changed::Removed(1)
                 }
@@ -170,6 +183,16 @@ impl Network {
         self.insert_edge_unchecked(source, target, weight, attributes)
     }
 
+    /// The record of an edge's removal, read before it is removed.
+    fn edge_removed(&self, edge_id: EdgeId, a: NodeIndex, b: NodeIndex, weight: f64) -> Entry {
+        Entry::Kept(Box::new(ChangeKind::EdgeRemoved {
+            edge_id,
+            source: self.graph[a].id.to_string(),
+            target: self.graph[b].id.to_string(),
+            weight,
+        }))
+    }
+
     /// The id the next edge added gets.
     pub(crate) fn next_edge_id(&self) -> EdgeId {
         self.next_edge_id
@@ -187,13 +210,20 @@ impl Network {
         self.description = description;
     }
 
+    /// Sets the non-blocking relation types as a restore does: not a change of
+    /// its own (a whole copy carries them with the description).
+    pub(in crate::network) fn restore_nonblocking_relations(&mut self, names: &[String]) {
+        self.nonblocking_relations = names.to_vec();
+    }
+
     /// Replaces the attributes of node `ix`, counting one change of version if
     /// they differ. Not structural: no derived fact depends on attributes.
     pub(in crate::network) fn set_attributes(&mut self, ix: NodeIndex, attributes: Attributes) {
         let node = &mut self.graph[ix];
         if attributes != node.attributes {
+            let entry = Entry::node_changed(&node.id, &node.attributes, &attributes, false);
             node.attributes = attributes;
-            self.touch();
+            self.touch(entry);
         }
     }
 
@@ -208,9 +238,11 @@ impl Network {
     ) {
         let node = &mut self.graph[ix];
         if node.data != *data || node.attributes != *attributes {
+            let entry =
+                Entry::node_changed(&node.id, &node.attributes, attributes, node.data != *data);
             node.data.clone_from(data);
             node.attributes.clone_from(attributes);
-            self.touch();
+            self.touch(entry);
         }
     }
 }

@@ -73,49 +73,104 @@ pub fn debian_like(nodes: usize, edges: usize, cycles: bool) -> Network {
     network
 }
 
-/// The calls an agent makes first on a network it has never seen, with default
-/// arguments apart from what names the question.
-pub fn heavy_calls(mid: &str) -> Vec<(&'static str, Value)> {
-    vec![
+/// Every read tool with default arguments apart from what names the question:
+/// the calls an agent makes first on a network it has never seen. `mid` is a
+/// node half-way down the dependency order; `other` a second network of the
+/// same shape, for the diff.
+pub fn heavy_calls(mid: &str, other: &str) -> Vec<(&'static str, Value)> {
+    let mut calls = vec![
+        ("network_list", json!({})),
         ("network_describe", json!({})),
+        ("network_get_node", json!({"node_id": HUB})),
+        ("network_get_neighbors", json!({"node_id": HUB})),
+        (
+            "network_get_neighbors",
+            json!({"node_id": HUB, "include_edges": true}),
+        ),
+        (
+            "network_get_neighbors",
+            json!({"node_id": mid, "include_edges": true}),
+        ),
+        ("network_list_nodes", json!({})),
+        ("network_list_edges", json!({})),
+        ("network_list_edges", json!({"node_id": HUB})),
         ("network_ancestors", json!({"node_id": HUB})),
         ("network_descendants", json!({"node_id": mid})),
         (
             "network_traverse",
-            json!({"start_nodes": [HUB], "direction": "in"}),
+            json!({"start_node_ids": [HUB], "direction": "in"}),
         ),
-        ("network_get_neighbors", json!({"node_id": HUB})),
+        ("network_traverse", json!({"start_node_ids": [mid]})),
+        (
+            "network_shortest_path",
+            json!({"source": mid, "target": HUB}),
+        ),
         ("network_find_cycles", json!({})),
-        ("network_ready_nodes", json!({})),
-        ("network_list_nodes", json!({})),
-        ("network_list_edges", json!({"node_id": HUB})),
-        (
-            "network_export",
-            json!({"format": "mermaid", "node_ids": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "node_link_json", "node_ids": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "graphml", "node_ids": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "dot", "node_ids": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "cypher", "node_ids": [mid], "depth": 2}),
-        ),
-        (
-            "network_export",
-            json!({"format": "edge_list_csv", "node_ids": [mid], "depth": 2}),
-        ),
-        ("network_export", json!({"format": "mermaid"})),
+        ("network_topological_sort", json!({})),
         ("network_topological_sort", json!({"reverse": true})),
         ("network_critical_path", json!({})),
-        ("network_visualize", json!({})),
-    ]
+        ("network_ready_nodes", json!({})),
+        ("network_plan_progress", json!({})),
+        ("network_search", json!({"query": "libssl"})),
+        (
+            "network_search",
+            json!({"query": "libsld2", "mode": "fuzzy"}),
+        ),
+        ("network_diff", json!({"other": other})),
+        (
+            "network_paths",
+            json!({"source": mid, "target": HUB, "method": "all_simple"}),
+        ),
+        (
+            "network_paths",
+            json!({"source": mid, "target": HUB, "method": "k_shortest"}),
+        ),
+    ];
+    // Closeness, and exact betweenness, are refused at this size (a search
+    // from every node): betweenness is asked for from a sample.
+    for measure in ["degree", "in_degree", "out_degree", "pagerank"] {
+        calls.push(("network_centrality", json!({"measure": measure})));
+    }
+    calls.push((
+        "network_centrality",
+        json!({"measure": "betweenness", "k": 100}),
+    ));
+    for method in ["louvain", "weak", "strong"] {
+        calls.push(("network_communities", json!({"method": method})));
+    }
+    for method in ["redundant_edges", "articulation_points", "bridges"] {
+        calls.push(("network_structure", json!({"method": method})));
+    }
+    calls.push((
+        "network_structure",
+        json!({"method": "dominators", "root": mid}),
+    ));
+    for format in [
+        "mermaid",
+        "dot",
+        "node_link_json",
+        "graphml",
+        "cypher",
+        "edge_list_csv",
+    ] {
+        calls.push(("network_export", json!({"format": format})));
+        for depth in [0, 1, 2] {
+            calls.push((
+                "network_export",
+                json!({"format": format, "node_ids": [mid], "depth": depth}),
+            ));
+        }
+        calls.push((
+            "network_export",
+            json!({"format": format, "node_ids": [HUB], "depth": 1}),
+        ));
+    }
+    calls.push(("network_visualize", json!({})));
+    calls.push(("network_visualize", json!({"node_id": mid})));
+    calls.push(("network_visualize", json!({"node_id": HUB})));
+    calls.push((
+        "network_visualize",
+        json!({"node_id": mid, "scope": "descendants"}),
+    ));
+    calls
 }

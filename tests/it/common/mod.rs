@@ -70,12 +70,26 @@ pub async fn call(client: &Client, tool: &str, arguments: Value) -> Outcome {
         .expect("text content");
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), body);
     let mut body = body;
-    // A document (an export) is sent once, as a last text block of its own, and is
-    // not in structuredContent; the tests read it back under its field name.
+    // A document (an export) is sent once, as an embedded resource, and is not
+    // in structuredContent; the tests read it back under its field name.
     if let [_, document] = result.content.as_slice() {
         assert!(body.get("content").is_none(), "the document is sent twice");
-        let document = document.as_text().expect("a text block").text.clone();
-        body["content"] = Value::String(document);
+        let resource = &document
+            .as_resource()
+            .expect("an embedded resource")
+            .resource;
+        let rmcp::model::ResourceContents::TextResourceContents {
+            uri,
+            mime_type,
+            text,
+            ..
+        } = resource
+        else {
+            panic!("a document is text: {resource:?}");
+        };
+        assert_eq!(body["resource_uri"], uri.as_str());
+        assert_eq!(body["mime_type"].as_str(), mime_type.as_deref());
+        body["content"] = Value::String(text.clone());
     }
     assert!(result.content.len() <= 2, "{:?}", result.content);
     Outcome {

@@ -8,7 +8,7 @@ use super::default_true;
 use crate::error::{Error, Result};
 use crate::mcp::page::{Page, halve, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Paging, Success, check_limit, check_range};
+use crate::mcp::tools::common::{Paging, Success, check_limit, check_range, relation_filter};
 use crate::network::simple_paths::SimplePaths;
 use crate::network::{Weighted, validate};
 
@@ -77,6 +77,13 @@ pub struct PathsParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// One path.
@@ -117,12 +124,19 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
     ctx.registry.read(&p.network_name, |net| {
         let from = net.require("source", &p.source)?;
         let to = net.require("target", &p.target)?;
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
         let query = (
             &p.source,
             &p.target,
             p.method,
             (p.method == PathMethod::AllSimple).then_some(max_depth),
             (p.method == PathMethod::KShortest).then_some(p.weighted),
+            &filter,
         );
         let page = Page::open(ctx, net,
             "network_paths",
@@ -133,10 +147,11 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
         )?;
         let found: SimplePaths = match p.method {
             PathMethod::AllSimple => {
-                net.all_simple_paths(from, to, max_depth, page.offset, limit, MAX_STEPS)
+                net.following(&filter)
+                    .all_simple_paths(from, to, max_depth, page.offset, limit, MAX_STEPS)
             }
             PathMethod::KShortest => {
-                let mut found = net.k_shortest_paths(
+                let mut found = net.following(&filter).k_shortest_paths(
                     from,
                     to,
                     page.end(),

@@ -8,13 +8,13 @@ use super::{MAX_ANALYSIS_LIMIT, default_limit, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
 
 /// Parameters of `network_critical_path`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CriticalParams {
-    /// Name of the network (acyclic).
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// Path nodes per page.
     #[serde(default = "default_limit")]
@@ -23,6 +23,13 @@ pub struct CriticalParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// Result of `network_critical_path`.
@@ -46,14 +53,21 @@ pub struct CriticalOutput {
 fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
         let path = net
+            .following(&filter)
             .critical_path()
             .map_err(|e| named_cycle(e, "a critical path"))?;
         let page = Page::open(
             ctx,
             net,
             "network_critical_path",
-            (),
+            &filter,
             p.cursor.as_deref(),
             limit,
             MAX_ANALYSIS_LIMIT,
@@ -88,7 +102,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_critical_path",
             title: "Critical path",
-            description: "The longest path by total edge weight in an acyclic network, weights as durations: the chain that sets a plan's least total time, as a path {node_ids, edge_ids, hops, total_weight}. A cycle is an error naming one.",
+            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time),. A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -15,7 +15,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_descendants",
             title: "Everything a node reaches",
-            description: "Every node a node reaches along edges, nearest first, with distances. In a depends-on graph (A -> B = A depends on B): everything it needs, directly or not. total counts all.",
+            description: "Every node a node reaches along edges, nearest first, with depths: in a depends-on graph, everything it needs.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -4,12 +4,15 @@
 use petgraph::stable_graph::NodeIndex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 
 use super::MAX_ANALYSIS_LIMIT;
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, check_range};
+use crate::network::Network;
+use crate::network::inventory::{KeyStats, ValueCount};
 
 fn default_list_limit() -> usize {
     20
@@ -36,6 +39,9 @@ pub struct DescribeParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    /// Also return schema: attribute keys, types, common values, relations.
+    #[serde(default)]
+    pub include_schema: bool,
 }
 
 /// A node with a degree.
@@ -101,6 +107,9 @@ pub struct DescribeOutput {
     /// When cut: how to see more of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more: Option<String>,
+    /// With include_schema: what the nodes and edges hold (see the spec for its shape).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
 }
 
 fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> {
@@ -194,8 +203,76 @@ fn describe(ctx: &ToolContext<'_>, p: DescribeParams) -> Result<DescribeOutput> 
             total_weight: d.total_weight,
             min_weight: d.min_weight,
             max_weight: d.max_weight,
+            schema: p.include_schema.then(|| schema(net)),
         })
     })
+}
+
+/// Keys listed per side (nodes, edges), and relation types listed.
+const MAX_SCHEMA_KEYS: usize = 50;
+/// Commonest values listed per key.
+const SCHEMA_TOP_VALUES: usize = 5;
+/// A listed string value is cut to this many characters.
+const MAX_SCHEMA_VALUE_CHARS: usize = 80;
+
+/// The inventory in the vocabulary's words, bounded: at most 50 keys per side
+/// and 50 relation types, 5 values per key, each string value cut to 80
+/// characters, so the section stays a few KB whatever the network holds.
+fn schema(net: &Network) -> Value {
+    let inventory = net.inventory(SCHEMA_TOP_VALUES.max(MAX_SCHEMA_KEYS), "relation");
+    let keys = |stats: &[KeyStats]| -> Value {
+        stats
+            .iter()
+            .take(MAX_SCHEMA_KEYS)
+            .map(|k| {
+                let types: Map<String, Value> =
+                    k.types.iter().map(|(t, n)| ((*t).to_string(), json!(n))).collect();
+                let mut entry = json!({
+                    "key": k.key,
+                    "item_count": k.count,
+                    "types": types,
+                    "distinct_count": k.distinct_count,
+                    "top_values": values(&k.top_values[..k.top_values.len().min(SCHEMA_TOP_VALUES)]),
+                });
+                if let Some(role) = k.role {
+                    entry["role"] = json!(role);
+                }
+                entry
+            })
+            .collect()
+    };
+    let relations: Vec<Value> = inventory
+        .relations
+        .iter()
+        .take(MAX_SCHEMA_KEYS)
+        .map(|r| json!({"relation": clip(&r.value), "edge_count": r.count}))
+        .collect();
+    json!({
+        "node_attributes": keys(&inventory.node_attributes),
+        "node_attribute_count": inventory.node_attributes.len(),
+        "edge_attributes": keys(&inventory.edge_attributes),
+        "edge_attribute_count": inventory.edge_attributes.len(),
+        "relations": relations,
+        "relation_count": inventory.relations_total,
+    })
+}
+
+fn values(list: &[ValueCount]) -> Value {
+    list.iter()
+        .map(|v| json!({"value": clip(&v.value), "item_count": v.count}))
+        .collect()
+}
+
+/// A string value cut to [`MAX_SCHEMA_VALUE_CHARS`] characters (ids and long
+/// titles would otherwise fill the reply); other scalars as they are.
+fn clip(value: &Value) -> Value {
+    match value {
+        Value::String(text) if text.chars().count() > MAX_SCHEMA_VALUE_CHARS => {
+            let cut: String = text.chars().take(MAX_SCHEMA_VALUE_CHARS).collect();
+            Value::String(format!("{cut}…"))
+        }
+        other => other.clone(),
+    }
 }
 
 /// `network_describe`.

@@ -8,7 +8,7 @@ use super::{MAX_ANALYSIS_LIMIT, ids};
 use crate::error::{Error, Result};
 use crate::mcp::page::{Page, shrink_to};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Paging, Success, check_limit, check_range};
+use crate::mcp::tools::common::{Paging, Success, check_limit, check_range, relation_filter};
 
 fn default_group_limit() -> usize {
     10
@@ -38,6 +38,13 @@ pub struct CyclesParams {
     /// A group's members_page: list its next nodes instead.
     #[serde(default)]
     pub members_page: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// One group of nodes that all reach each other (a strongly connected component with a cycle).
@@ -89,14 +96,26 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
             });
         }
         return ctx.registry.read(&p.network_name, |net| {
-            group_members(ctx, net, members, per_group)
+            let filter = relation_filter(
+                net,
+                p.relations.as_deref(),
+                p.ignore_relations.as_deref(),
+                p.relation_attribute.as_deref(),
+            )?;
+            group_members(ctx, net, members, per_group, &filter)
         });
     }
     ctx.registry.read(&p.network_name, |net| {
         // max_nodes_per_group is left out of the call: it sizes pages of
         // members, as limit sizes pages of groups.
-        let page = Page::open(ctx, net, TOOL, (), p.cursor.as_deref(), limit, MAX_ANALYSIS_LIMIT)?;
-        let cycles = net.find_cycles(page.end());
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
+        let page = Page::open(ctx, net, TOOL, &filter, p.cursor.as_deref(), limit, MAX_ANALYSIS_LIMIT)?;
+        let cycles = net.following(&filter).find_cycles(page.end());
         let mut groups: Vec<CycleGroup> = page.fill_cut(
             page.slice(&cycles.components).iter().map(|c| CycleGroup {
                 size: c.nodes.len(),
@@ -153,19 +172,20 @@ fn group_members(
     net: &crate::network::Network,
     members: &str,
     per_group: usize,
+    filter: &crate::network::RelationFilter,
 ) -> Result<CyclesOutput> {
     let page = Page::members(
         ctx,
         net,
         TOOL,
-        (),
+        filter,
         members,
         per_group,
         MAX_ANALYSIS_LIMIT,
         "max_nodes_per_group",
     )?;
     let group = page.group().unwrap_or_default();
-    let cycles = net.find_cycles(group.saturating_add(1));
+    let cycles = net.following(filter).find_cycles(group.saturating_add(1));
     let Some(c) = cycles.components.get(group) else {
         return Err(Error::InvalidValue {
             field: "members_page".into(),

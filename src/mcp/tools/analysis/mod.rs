@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{ToolContext, ToolDef};
-use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
 use crate::network::{Direction, Network, validate};
 
 /// The largest `limit` any analysis tool accepts.
@@ -102,6 +102,13 @@ pub struct ClosureParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// One reached node.
@@ -139,7 +146,13 @@ fn closure(
     let max_depth = check_depth(p.max_depth)?;
     ctx.registry.read(&p.network_name, |net| {
         let start = require(net, "node_id", &p.node_id)?;
-        let query = (&p.node_id, max_depth);
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
+        let query = (&p.node_id, max_depth, &filter);
         let page = Page::open(
             ctx,
             net,
@@ -149,7 +162,9 @@ fn closure(
             limit,
             MAX_ANALYSIS_LIMIT,
         )?;
-        let reach = net.reachable_by_index(start, direction, max_depth, page.end());
+        let reach =
+            net.following(&filter)
+                .reachable_by_index(start, direction, max_depth, page.end());
         let nodes: Vec<Reached> = page.fill(page.slice(&reach.nodes).iter().map(
             |&(n, distance)| Reached {
                 node_id: net.id_at(n).to_string(),

@@ -10,7 +10,8 @@ use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{
-    Paging, Success, check_limit, flat_attributes_schema, no_attributes,
+    Paging, ReadyOrder, Success, check_limit, flat_attributes_schema, no_attributes,
+    relation_filter, task_selection,
 };
 use crate::network::{Direction, validate};
 
@@ -34,7 +35,7 @@ pub struct ReadyParams {
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub done_attributes: Map<String, Value>,
-    /// "out": A -> B means A needs B first. "in": A -> B means A comes before B. "both": either.
+    /// "out": A -> B means A needs B. "in": A comes before B. "both": either.
     #[serde(default = "default_out")]
     pub prerequisites: Direction,
     /// Ready nodes per page.
@@ -48,6 +49,24 @@ pub struct ReadyParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
+    // The order and the filter on the ready nodes: described once, in the
+    // server instructions.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::mcp::tools::common::ready_order_schema")]
+    pub order: Option<ReadyOrder>,
+    #[serde(default)]
+    pub priority_attribute: Option<String>,
+    #[serde(default)]
+    pub match_attributes: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub labels: Option<Vec<String>>,
 }
 
 /// A node that cannot start yet.
@@ -66,7 +85,7 @@ pub struct BlockedOut {
 pub struct ReadyOutput {
     /// "success".
     pub status: Success,
-    /// This page of the nodes not done whose prerequisites are all done: what can start now (insertion order).
+    /// This page of the nodes not done whose prerequisites are all done: what can start now, in the order asked.
     pub ready: Vec<String>,
     /// How many nodes are ready in all.
     pub ready_count: usize,
@@ -86,6 +105,13 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     // blocked_limit's range (0 to MAX_ANALYSIS_LIMIT) is checked against its
     // schema before the body runs, like every integer parameter's.
     validate::attributes("done_attributes", &p.done_attributes)?;
+    let selection = task_selection(
+        p.order,
+        p.priority_attribute.as_deref(),
+        p.match_attributes.as_ref(),
+        p.labels.as_deref(),
+    )?;
+    let selected = selection != crate::network::TaskSelection::default();
     ctx.registry.read(&p.network_name, |net| {
         let mut done = vec![false; net.graph().node_bound()];
         for ix in require_all(net, "done", &p.done)? {
@@ -105,7 +131,23 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
         let mut done_sorted: Vec<&str> = p.done.iter().map(String::as_str).collect();
         done_sorted.sort_unstable();
         done_sorted.dedup();
-        let query = (done_sorted, &p.done_attributes, p.prerequisites);
+let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
+        let query = (
+            done_sorted,
+            &p.done_attributes,
+            p.prerequisites,
+            &filter,
+            selected.then_some((
+                format!("{:?}", selection.order),
+                &selection.filter.attributes,
+                &selection.filter.labels,
+            )),
+        );
         let page = Page::open(ctx, net,
             "network_ready_nodes",
             query,
@@ -114,7 +156,17 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
             MAX_ANALYSIS_LIMIT,
         )?;
         let blocked_limit = if page.offset == 0 { p.blocked_limit } else { 0 };
-        let r = net.ready_nodes_by_index(&done, p.prerequisites, page.end(), blocked_limit);
+        let following = net.following(&filter);
+        let mut r = following.ready_nodes_by_index(
+            &done,
+            p.prerequisites,
+            if selected { usize::MAX } else { page.end() },
+            blocked_limit,
+        );
+        if selected {
+            following.select_ready(&mut r.ready, &done, p.prerequisites, &selection);
+            r.ready_total = r.ready.len();
+        }
         let ready: Vec<String> = page.fill(page.slice(&r.ready).iter().map(|&n| net.id_at(n).to_string()));
         // The blocked examples take what the page leaves.
         let blocked: Vec<BlockedOut> = r
@@ -173,7 +225,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_ready_nodes",
             title: "What can start now",
-            description: "The nodes not done whose prerequisites are all done. Done means listed in done, or matching done_attributes such as {\"status\": \"done\"}. Prerequisites are out-neighbors (A -> B = A needs B) unless prerequisites is \"in\".",
+            description: "The nodes not done (listed in done or matching done_attributes) whose prerequisites are all done: what can start now.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

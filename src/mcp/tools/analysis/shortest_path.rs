@@ -8,7 +8,7 @@ use super::require;
 use crate::error::Result;
 use crate::mcp::page::fit;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::Success;
+use crate::mcp::tools::common::{Success, relation_filter};
 use crate::network::Weighted;
 
 fn default_true() -> bool {
@@ -28,6 +28,13 @@ pub struct ShortestPathParams {
     /// true: least total weight. false: fewest edges.
     #[serde(default = "default_true")]
     pub weighted: bool,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// Result of `network_shortest_path`.
@@ -62,7 +69,17 @@ fn shortest_path(ctx: &ToolContext<'_>, p: ShortestPathParams) -> Result<Shortes
     ctx.registry.read(&p.network_name, |net| {
         let from = require(net, "source", &p.source)?;
         let to = require(net, "target", &p.target)?;
-        let found = net.shortest_path_by_index(from, to, Weighted::from_bool(p.weighted))?;
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
+        let found = net.following(&filter).shortest_path_by_index(
+            from,
+            to,
+            Weighted::from_bool(p.weighted),
+        )?;
         let mut out = ShortestPathOutput {
             status: Success::Success,
             found: found.is_some(),
@@ -102,7 +119,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_shortest_path",
             title: "Shortest path",
-            description: "The cheapest path source -> target along edge direction: least total weight (weighted true; negative weights allowed) or fewest edges, as a path {node_ids, edge_ids, hops, total_weight}; found: false if unreachable.",
+            description: "The cheapest path source -> target: least total weight (weighted true; negative weights allowed) or fewest edges; found: false if unreachable.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

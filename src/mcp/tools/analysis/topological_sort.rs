@@ -8,7 +8,7 @@ use super::{MAX_ANALYSIS_LIMIT, default_limit, ids, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
 use crate::network::Order;
 
 /// Parameters of `network_topological_sort`.
@@ -17,7 +17,7 @@ use crate::network::Order;
 pub struct TopoParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// true: targets before sources; in a depends-on graph (A -> B = A depends on B), dependencies first: the order to do the work.
+    /// true: targets before sources (in a depends-on graph, dependencies first).
     #[serde(default)]
     pub reverse: bool,
     /// Nodes per page.
@@ -27,6 +27,13 @@ pub struct TopoParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// Result of `network_topological_sort`.
@@ -54,14 +61,21 @@ pub struct TopoOutput {
 fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
         let sorted = net
+            .following(&filter)
             .topological_sort(Order::from_reverse(p.reverse))
             .map_err(|e| named_cycle(e, "a topological order"))?;
         let page = Page::open(
             ctx,
             net,
             "network_topological_sort",
-            p.reverse,
+            (p.reverse, &filter),
             p.cursor.as_deref(),
             limit,
             MAX_ANALYSIS_LIMIT,
@@ -118,7 +132,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_topological_sort",
             title: "Order and parallel layers",
-            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel. For a depends-on graph pass reverse: true (dependencies first: the order of work). Paged. A cycle is an error naming one to break.",
+            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). Paged. A cycle is an error naming one to break.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -8,7 +8,7 @@ use super::{MAX_ANALYSIS_LIMIT, check_depth, default_limit, default_out, require
 use crate::error::{Error, Result};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Paging, Success, check_limit};
+use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
 use crate::network::traversal::TraversalOrder;
 use crate::network::{Direction, TraverseOptions};
 
@@ -23,7 +23,7 @@ pub struct TraverseParams {
     /// "bfs": nearest first. "dfs": depth-first preorder.
     #[serde(default)]
     pub order: TraversalOrder,
-    /// "out" follows edges forwards (what the starts depend on), "in" backwards (what depends on them).
+    /// "out": forwards (what the starts depend on). "in": backwards (what depends on them).
     #[serde(default = "default_out")]
     pub direction: Direction,
     /// Go at most this many edges from a start; omit for no limit.
@@ -37,6 +37,13 @@ pub struct TraverseParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
+    // The relation filter: described once, in the server instructions.
+    #[serde(default)]
+    pub relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore_relations: Option<Vec<String>>,
+    #[serde(default)]
+    pub relation_attribute: Option<String>,
 }
 
 /// One visited node.
@@ -76,7 +83,13 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
     }
     ctx.registry.read(&p.network_name, |net| {
         let starts = require_all(net, "start_node_ids", &p.start_node_ids)?;
-        let query = (&p.start_node_ids, p.order, p.direction, max_depth);
+        let filter = relation_filter(
+            net,
+            p.relations.as_deref(),
+            p.ignore_relations.as_deref(),
+            p.relation_attribute.as_deref(),
+        )?;
+        let query = (&p.start_node_ids, p.order, p.direction, max_depth, &filter);
         let page = Page::open(
             ctx,
             net,
@@ -88,7 +101,7 @@ fn traverse(ctx: &ToolContext<'_>, p: TraverseParams) -> Result<TraverseOutput> 
         )?;
         // The walk is deterministic, so the page is the slice of it that ends at
         // the page's end: a walk to there, cut at the page's start.
-        let walk = net.traverse_by_index(
+        let walk = net.following(&filter).traverse_by_index(
             &starts,
             TraverseOptions {
                 order: p.order,
@@ -117,7 +130,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_traverse",
             title: "Traverse from nodes",
-            description: "Walk bfs or dfs from start nodes along edges out, in or both, up to max_depth: each visited node with its depth and parent. For plain reachability use network_descendants or network_ancestors.",
+            description: "Walk bfs or dfs from start nodes (out, in or both) up to max_depth: each visited node with depth and parent. For reachability alone use network_descendants or network_ancestors.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -75,7 +75,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_edge",
             title: "Add an edge",
-            description: "Add a directed, weighted edge source -> target between existing nodes. In a dependency graph A -> B reads \"A depends on B\". Not idempotent: each call adds a new edge (parallel edges and self-loops are allowed) and returns its edge_id.",
+            description: "Add a directed, weighted edge source -> target between existing nodes (A -> B: A depends on B). Not idempotent: each call adds an edge (parallel edges and self-loops allowed) and returns its edge_id.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: false },
             long_running: false,

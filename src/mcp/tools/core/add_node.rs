@@ -79,7 +79,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_node",
             title: "Add a node",
-            description: "Add a node, with optional payload data (any JSON) and flat attributes, to an existing network. Idempotent: an existing ID changes nothing and gives status \"duplicate\". For many nodes use network_add_nodes.",
+            description: "Add a node, with optional data (any JSON) and flat attributes, to an existing network. Idempotent: an existing ID changes nothing and gives status \"duplicate\". For many, network_add_nodes.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: true },
             long_running: false,

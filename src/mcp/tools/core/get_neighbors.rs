@@ -127,7 +127,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_get_neighbors",
             title: "Get node neighbors",
-            description: "Query the neighbors of a node in a network. Returns all node IDs connected to the specified node via inbound or outbound edges (each once), paged by limit and cursor. Edges point source -> target: in a depends-on graph \"out\" lists what the node depends on and \"in\" what depends on it.",
+            description: "The neighbors of a node: the node IDs joined to it by an edge (each once), paged; direction picks out, in or both.",
             toolset: Toolset::Core,
             effect: Effect::Read,
             long_running: false,

@@ -123,7 +123,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_edges",
             title: "Add many edges",
-            description: "Add up to 10000 edges in one atomic call: if any item is invalid, nothing is added and the error names it. Each item adds a new edge as network_add_edge does; create_missing_nodes creates unknown endpoints.",
+            description: "Add up to 10000 edges in one atomic call (each as network_add_edge does): if any item is invalid, nothing is added and the error names it. create_missing_nodes creates unknown endpoints.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -49,7 +49,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_get_node",
             title: "Get a node",
-            description: "Get one node: its data payload, attributes, and in/out degree (in a depends-on graph, in_degree counts what depends on it). Use network_get_neighbors for the connected nodes.",
+            description: "Get one node: its data, attributes and in/out degree; an unknown id gives the closest ids.",
             toolset: Toolset::Edit,
             effect: Effect::Read,
             long_running: false,

@@ -83,7 +83,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_list_edges",
             title: "List edges",
-            description: "List edges page by page with ids, weights and attributes: all of them, or those of one node (node_id, direction). Returns the total.",
+            description: "List edges page by page with ids, weights and attributes: all of them, or those of one node (node_id, direction).",
             toolset: Toolset::Edit,
             effect: Effect::Read,
             long_running: true,

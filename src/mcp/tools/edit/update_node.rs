@@ -100,7 +100,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_update_node",
             title: "Update a node",
-            description: "Change a node's data and attributes: mode \"merge\" (default) sets the given keys and keeps the rest, \"replace\" makes them the whole set; remove_attributes deletes keys; data null clears the payload. Idempotent.",
+            description: "Change a node's data and attributes (see mode); remove_attributes deletes keys; data null clears the payload.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: true },
             long_running: false,

@@ -7,14 +7,16 @@ use std::collections::HashSet;
 
 use crate::error::{Error, Result};
 use crate::interchange::{self, Format};
-use crate::mcp::resources::export_uri;
+use crate::mcp::page;
+use crate::mcp::resources::{export_part_uri, export_uri};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, check_range};
 use crate::network::{Direction, Network};
 
-/// Keeps a default export of a neighbourhood within about 8 KB (see BENCHMARKS.md).
+/// Most nodes of a default export; fewer when they would not fit the default
+/// reply size (see [`document_fits`]).
 const DEFAULT_EXPORT_LIMIT: usize = 25;
-const MAX_EXPORT_LIMIT: usize = 100_000;
+const MAX_EXPORT_LIMIT: usize = 10_000;
 const MAX_EXPORT_DEPTH: usize = 1_000;
 
 fn default_export_limit() -> usize {
@@ -63,7 +65,7 @@ impl From<ExportFormat> for Format {
 pub struct ExportParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The format: mermaid renders in chat; edge_list_csv leaves out isolated nodes.
+    /// edge_list_csv leaves out isolated nodes.
     pub format: ExportFormat,
     /// Only these nodes and their neighbourhood (depth, direction); omit for all.
     #[serde(default)]
@@ -75,36 +77,39 @@ pub struct ExportParams {
     /// With node_ids: which edges to follow.
     #[serde(default)]
     pub direction: Direction,
-    /// Most nodes in the document.
+    /// Most nodes; left out, fewer past an 8 KB reply.
     #[serde(default = "default_export_limit")]
     #[schemars(range(min = 1, max = MAX_EXPORT_LIMIT))]
     pub limit: usize,
 }
 
-/// Result of `network_export`.
+/// Result of `network_export`: the document's metadata. The document itself
+/// is the result's embedded resource (`resource_uri`, `mime_type`).
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct ExportOutput {
     /// "success".
     pub status: Success,
     /// The exported network.
     pub network_name: String,
-    /// The format of `content`.
+    /// The document's format.
     pub format: ExportFormat,
-    /// The document, as text.
-    pub content: String,
+    /// The document's MIME type.
+    pub mime_type: String,
     /// Nodes in the document.
     pub node_count: usize,
     /// Edges in the document.
     pub edge_count: usize,
-    /// Nodes selected before the limit was applied (the whole network, or the neighbourhood of `node_ids`).
+    /// Nodes selected before the limit (the whole network, or the neighbourhood of node_ids).
     pub selected_node_count: usize,
-    /// True when `limit` cut the selection: the document is partial.
+    /// True when the document holds fewer nodes than were selected.
     pub truncated: bool,
-    /// What was cut and how to get everything, when truncated.
+    /// What the document holds and how to get more.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// The resource with the whole network in this format.
+    /// The embedded document's URI: the whole network's export resource, or a part's (not readable).
     pub resource_uri: String,
+    /// The document (the embedded resource's text; not in `structuredContent`).
+    pub content: String,
 }
 
 fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
@@ -117,47 +122,112 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
     }
     ctx.registry.read(&p.network_name, |net| {
         let selected = select(net, p.node_ids.as_deref(), p.depth, p.direction)?;
-        let total_nodes = selected.len();
-        let truncated = total_nodes > limit;
-        let kept: HashSet<_> = selected.into_iter().take(limit).collect();
-        let only = (p.node_ids.is_some() || truncated).then_some(&kept);
         let format = Format::from(p.format);
-        let exported = interchange::export_counted(net, format, only);
-        let resource_uri = export_uri(&p.network_name, format);
-        let note = truncated.then(|| {
-            let raise = if limit < MAX_EXPORT_LIMIT {
-                format!("Raise limit (up to {MAX_EXPORT_LIMIT}), export")
-            } else {
-                "Export".to_string()
+        let whole_uri = export_uri(&p.network_name, format);
+        let build = |count: usize| {
+            let kept = &selected[..count.min(selected.len())];
+            let whole = p.node_ids.is_none() && kept.len() == selected.len();
+            let only: HashSet<_> = kept.iter().copied().collect();
+            let exported = interchange::export_counted(net, format, (!whole).then_some(&only));
+            let resource_uri = match whole {
+                true => whole_uri.clone(),
+                false => export_part_uri(
+                    &p.network_name,
+                    format,
+                    net.version(),
+                    kept.iter().map(|&n| net.id_at(n)),
+                ),
             };
-            format!(
-                "Only {limit} of {total_nodes} nodes were exported (with the edges among them). {raise} the neighbourhood of some nodes with `node_ids`, or read the resource {resource_uri} for everything."
-            )
-        });
-        Ok(ExportOutput {
-            status: Success::Success,
-            network_name: p.network_name.clone(),
-            format: p.format,
-            content: exported.document,
-            node_count: exported.nodes,
-            edge_count: exported.edges,
-            selected_node_count: total_nodes,
-            truncated,
-            note,
-            resource_uri,
-        })
+            ExportOutput {
+                status: Success::Success,
+                network_name: p.network_name.clone(),
+                format: p.format,
+                mime_type: format.mime_type().to_string(),
+                node_count: exported.nodes,
+                edge_count: exported.edges,
+                selected_node_count: selected.len(),
+                truncated: kept.len() < selected.len(),
+                note: None,
+                resource_uri,
+                content: exported.document,
+            }
+        };
+        let mut out = build(limit);
+        if ctx.default_sized && !document_fits(&out) {
+            // The largest prefix of the selection that fits: a default reply
+            // stays within the default reply size.
+            let (mut fits, mut over) = (0, limit.min(selected.len()));
+            while over - fits > 1 {
+                let mid = fits + (over - fits) / 2;
+                match document_fits(&build(mid)) {
+                    true => fits = mid,
+                    false => over = mid,
+                }
+            }
+            out = build(fits.max(1));
+        }
+        out.note = note(
+            &out,
+            ctx.default_sized,
+            limit,
+            &whole_uri,
+            p.node_ids.is_some(),
+        );
+        Ok(out)
     })
+}
+
+/// What a partial document says: how much it holds, and how to get more.
+fn note(
+    out: &ExportOutput,
+    by_default: bool,
+    limit: usize,
+    whole_uri: &str,
+    part: bool,
+) -> Option<String> {
+    let (kept, selected) = (out.node_count, out.selected_node_count);
+    if !out.truncated {
+        return part.then(|| {
+            format!("The neighbourhood of node_ids. The whole network is the resource {whole_uri}.")
+        });
+    }
+    let why = match by_default && kept < limit {
+        true => "fit in a reply without limit (about 8 KB)".to_string(),
+        false => format!("fit in limit {limit}"),
+    };
+    let raise = match limit < MAX_EXPORT_LIMIT {
+        true => format!("Give a larger limit (at most {MAX_EXPORT_LIMIT}), export"),
+        false => "Export".to_string(),
+    };
+    Some(format!(
+        "Only {kept} of {selected} selected nodes {why} (with the edges among them). {raise} the neighbourhood of some nodes with node_ids, or read the resource {whole_uri} for the whole network."
+    ))
+}
+
+/// Whether `out`, with a note, fits the default reply size on the wire.
+fn document_fits(out: &ExportOutput) -> bool {
+    /// Room for the note, which is written once the size is known.
+    const NOTE: usize = 2 * 400;
+    let mut meta = serde_json::to_value(out).unwrap_or_default();
+    if let Some(object) = meta.as_object_mut() {
+        object.remove("content");
+    }
+    let bytes = page::reply_bytes(&meta)
+        + page::resource_bytes(&out.content, &out.resource_uri, &out.mime_type)
+        + page::ENVELOPE_BYTES
+        + NOTE;
+    bytes <= page::DEFAULT_REPLY_BYTES
 }
 
 /// The nodes to export, in a stable order: the given nodes and then their
 /// neighbourhood nearest first, or every node in index order.
 fn select(
     net: &Network,
-    nodes: Option<&[String]>,
+    node_ids: Option<&[String]>,
     depth: usize,
     direction: Direction,
 ) -> Result<Vec<petgraph::stable_graph::NodeIndex>> {
-    let Some(starts) = nodes else {
+    let Some(starts) = node_ids else {
         return Ok(net.node_indices().collect());
     };
     if starts.is_empty() {
@@ -193,7 +263,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_export",
             title: "Export a network",
-            description: "Write a network, or the neighbourhood of some nodes, as a document: mermaid (renders in chat), dot, node_link_json (NetworkX), graphml, cypher or edge_list_csv. The document is the last text block of the result; resource_uri holds the whole network.",
+            description: "Write a network, or the neighbourhood of node_ids, as a document, the result's embedded resource: mermaid renders in chat, node_link_json suits NetworkX.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

@@ -6,7 +6,7 @@ use tracing::info;
 
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::CreateStatus;
+use crate::mcp::tools::common::{CreateStatus, check_relation_names};
 use crate::registry::CreateOutcome;
 
 /// Parameters of `network_create`.
@@ -18,6 +18,9 @@ pub struct CreateParams {
     /// What the network is for.
     #[serde(default)]
     pub description: Option<String>,
+    // Described in the server instructions, with the relation filter.
+    #[serde(default)]
+    pub nonblocking_relations: Option<Vec<String>>,
 }
 
 /// Result of `network_create`.
@@ -39,9 +42,20 @@ fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
     {
         ctx.check_version(&p.network_name, &network.read())?;
     }
+    if let Some(names) = &p.nonblocking_relations {
+        check_relation_names("nonblocking_relations", names)?;
+    }
     let outcome =
         ctx.registry
             .create_bounded(&p.network_name, p.description, ctx.limits.max_networks)?;
+    let mut declared = false;
+    if let Some(names) = p.nonblocking_relations {
+        ctx.write(&p.network_name, |net| {
+            declared = net.nonblocking_relations() != names.as_slice();
+            net.set_nonblocking_relations(names);
+            Ok(())
+        })?;
+    }
     ctx.record_version(&p.network_name);
     let (status, message) = match outcome {
         CreateOutcome::Created => {
@@ -51,6 +65,13 @@ fn create(ctx: &ToolContext<'_>, p: CreateParams) -> Result<CreateOutput> {
                 format!("Network '{}' created", p.network_name),
             )
         }
+        CreateOutcome::Duplicate if declared => (
+            CreateStatus::Duplicate,
+            format!(
+                "Network '{}' already exists; its nonblocking_relations were replaced",
+                p.network_name
+            ),
+        ),
         CreateOutcome::Duplicate => (
             CreateStatus::Duplicate,
             format!(
@@ -72,7 +93,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_create",
             title: "Create a network",
-            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name changes nothing and gives status \"duplicate\". Call network_list first to reuse a network.",
+            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name gives status \"duplicate\" and changes nothing but nonblocking_relations. Call network_list first.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: true },
             long_running: false,

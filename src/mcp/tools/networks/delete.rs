@@ -85,7 +85,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_delete",
             title: "Delete a network",
-            description: "Delete a network with all its nodes and edges. Irreversible: nothing happens unless confirm is true, so ask the user first. A network that does not exist gives deleted: false.",
+            description: "Delete a network with all its nodes and edges. Irreversible: does nothing unless confirm is true, so ask the user first.",
             toolset: Toolset::Core,
             effect: Effect::Destroy { idempotent: true },
             long_running: false,

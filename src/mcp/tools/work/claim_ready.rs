@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{MAX_LEASE_SECONDS, default_lease_seconds, lease_ms, work_params};
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::Success;
+use crate::mcp::tools::common::{ReadyOrder, Success, task_selection};
 use crate::network::work;
 
 /// The most tasks one claim takes.
@@ -23,6 +23,7 @@ fn default_count() -> usize {
 }
 
 work_params! {
+    relations;
     /// Parameters of `network_claim_ready`.
     pub struct ClaimParams {
         /// Your worker id: the same in every call of this worker.
@@ -35,6 +36,16 @@ work_params! {
         #[serde(default = "default_lease_seconds")]
         #[schemars(range(min = 1, max = MAX_LEASE_SECONDS))]
         pub lease_seconds: u64,
+        // The order and the filter: described once, in the server instructions.
+        #[serde(default)]
+        #[schemars(schema_with = "crate::mcp::tools::common::ready_order_schema")]
+        pub order: Option<ReadyOrder>,
+        #[serde(default)]
+        pub priority_attribute: Option<String>,
+        #[serde(default)]
+        pub match_attributes: Option<Map<String, Value>>,
+        #[serde(default)]
+        pub labels: Option<Vec<String>>,
     }
 }
 
@@ -59,6 +70,9 @@ pub struct ClaimedTask {
 /// Why a claim came back short: the state of the rest of the plan.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Waiting {
+    /// Ready tasks your match_attributes or labels left.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ready_count: usize,
     /// Tasks held by other workers.
     pub claimed_count: usize,
     /// Tasks waiting on a prerequisite.
@@ -75,7 +89,7 @@ pub struct Waiting {
 pub struct ClaimOutput {
     /// "success".
     pub status: Success,
-    /// The tasks now yours, in insertion order; empty when none is ready.
+    /// The tasks now yours, in the order asked; empty when none is ready.
     pub claimed: Vec<ClaimedTask>,
     /// When their lease ends (ms since the Unix epoch); absent when none was claimed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,13 +107,20 @@ pub struct ClaimOutput {
 }
 
 fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
-    let plan = p.plan();
     // The clock is read under the network's lock, so that the times of the
     // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let plan = p.plan(net)?;
         let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
-        let (claimed, waiting) = net.claim_ready_counted(&plan, &p.worker, p.limit, lease, now)?;
+        let selection = task_selection(
+            p.order,
+            p.priority_attribute.as_deref(),
+            p.match_attributes.as_ref(),
+            p.labels.as_deref(),
+        )?;
+        let (claimed, waiting) =
+            net.claim_ready_selected(&plan, &selection, &p.worker, p.limit, lease, now)?;
         let mut data_budget = MAX_CLAIM_DATA_BYTES;
         let claimed = claimed
             .into_iter()
@@ -128,6 +149,7 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
                 .map(|w| waiting_note(&p.network_name, w, now, claimed.len())),
             claimed,
             waiting: waiting.map(|w| Waiting {
+                ready_count: w.unmatched,
                 claimed_count: w.claimed,
                 blocked_count: w.blocked,
                 done_count: w.done,
@@ -135,6 +157,10 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
             }),
         })
     })
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: usize) -> String {
@@ -150,6 +176,16 @@ fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: u
         1 => format!("1 task is {state}"),
         n => format!("{n} tasks are {state}"),
     };
+    if waiting.claimed == 0 && waiting.unmatched > 0 {
+        return format!(
+            "{got} that your match_attributes or labels admit: {} ready for other workers, and {}. Leave them to a worker they fit, or claim again with a wider filter.",
+            match waiting.unmatched {
+                1 => "1 task is".to_string(),
+                n => format!("{n} tasks are"),
+            },
+            count(waiting.blocked, "blocked")
+        );
+    }
     if waiting.claimed == 0 {
         // Nothing ready and nothing held, yet tasks remain: each waits on another
         // that waits too, around a cycle. No worker can finish the plan.
@@ -159,6 +195,11 @@ fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: u
         );
     }
     let claimed = count(waiting.claimed, "claimed");
+    let unmatched = match waiting.unmatched {
+        0 => String::new(),
+        1 => " (1 more is ready but not one your match_attributes or labels admit)".into(),
+        n => format!(" ({n} more are ready but not ones your match_attributes or labels admit)"),
+    };
     let lease = match waiting.next_lease_end {
         Some(end) => format!(
             " (the first lease of another worker ends in {} s)",
@@ -168,7 +209,7 @@ fn waiting_note(network: &str, waiting: &work::Waiting, now: u64, claimed_now: u
     };
     let blocked = count(waiting.blocked, "blocked");
     format!(
-        "{got}: {claimed}{lease} and {blocked}. Work on what you hold, then call network_claim_ready again; a client subscribed to {} is told when tasks become ready. Stop when finished is true.",
+        "{got}{unmatched}: {claimed}{lease} and {blocked}. Work on what you hold, then call network_claim_ready again; a client subscribed to {} is told when tasks become ready. Stop when finished is true.",
         crate::mcp::resources::ready_uri(network)
     )
 }

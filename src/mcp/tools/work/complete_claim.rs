@@ -12,6 +12,7 @@ use crate::mcp::tools::common::Success;
 const MAX_NEWLY_READY_LISTED: usize = 100;
 
 work_params! {
+    relations;
     /// Parameters of `network_complete_claim`.
     pub struct CompleteParams {
         /// Your worker id, as given to network_claim_ready.
@@ -38,11 +39,11 @@ pub struct CompleteOutput {
 }
 
 fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOutput> {
-    let plan = p.plan();
     let tasks = check_tasks(&p.node_ids)?;
     // The clock is read under the network's lock, so that the times of the
     // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let plan = p.plan(net)?;
         let now = ctx.now();
         let done = net.complete_claimed(&plan, &p.worker, &tasks, now)?;
         let listed = done.newly_ready.len().min(MAX_NEWLY_READY_LISTED);

@@ -8,11 +8,13 @@
 //! bounds on tasks and leases, and [`frees_work`], which tells the server when
 //! a call made tasks ready.
 
+mod changes;
 mod claim_ready;
 mod complete_claim;
 mod plan_progress;
 mod release_claim;
 mod renew_claim;
+mod why_blocked;
 
 use serde_json::{Map, Value};
 
@@ -51,7 +53,55 @@ fn default_lease_seconds() -> u64 {
 /// Declares a work tool's parameters: its own fields, then the network and the
 /// four that say where the plan keeps its state (the same in every work tool).
 macro_rules! work_params {
+    // A tool that follows edges (claim, complete, progress) also takes the
+    // relation filter.
+    (relations; $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        work_params! {
+            @struct $(#[$meta])* pub struct $name { $($body)* } {
+                // The relation filter: described once, in the server instructions.
+                #[serde(default)]
+                pub relations: Option<Vec<String>>,
+                #[serde(default)]
+                pub ignore_relations: Option<Vec<String>>,
+                #[serde(default)]
+                pub relation_attribute: Option<String>,
+            }
+        }
+
+        impl $name {
+            /// The edges that make prerequisites in `net`: the call's filter,
+            /// or all but the network's non-blocking relation types.
+            fn relations(
+                &self,
+                net: &$crate::network::Network,
+            ) -> $crate::error::Result<$crate::network::RelationFilter> {
+                $crate::mcp::tools::common::relation_filter(
+                    net,
+                    self.relations.as_deref(),
+                    self.ignore_relations.as_deref(),
+                    self.relation_attribute.as_deref(),
+                )
+            }
+        }
+    };
+    // A tool that only changes the claims it names (release, renew).
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        work_params! {
+            @struct $(#[$meta])* pub struct $name { $($body)* } {}
+        }
+
+        impl $name {
+            /// The edges that make prerequisites in `net`: all but its
+            /// non-blocking relation types, as the claims were made.
+            fn relations(
+                &self,
+                net: &$crate::network::Network,
+            ) -> $crate::error::Result<$crate::network::RelationFilter> {
+                Ok(net.default_relations())
+            }
+        }
+    };
+    (@struct $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* } { $($extra:tt)* }) => {
         $(#[$meta])*
         #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
@@ -72,16 +122,23 @@ macro_rules! work_params {
             /// "out": A -> B means A needs B first. "in": A -> B means A comes before B.
             #[serde(default = "crate::mcp::tools::work::default_out")]
             pub prerequisites: $crate::network::Direction,
+            $($extra)*
         }
 
         impl $name {
-            fn plan(&self) -> $crate::network::work::WorkAttributes {
-                $crate::network::work::WorkAttributes {
+            /// Where the plan keeps its state, and the edges that make
+            /// prerequisites in `net`.
+            fn plan(
+                &self,
+                net: &$crate::network::Network,
+            ) -> $crate::error::Result<$crate::network::work::WorkAttributes> {
+                Ok($crate::network::work::WorkAttributes {
                     done: self.done_attributes.clone(),
                     claimed_by: self.claim_attribute.clone(),
                     lease_expires: self.lease_attribute.clone(),
                     prerequisites: self.prerequisites,
-                }
+                    relations: self.relations(net)?,
+                })
             }
         }
     };
@@ -128,5 +185,7 @@ pub fn tools() -> Vec<ToolDef> {
         release_claim::tool(),
         renew_claim::tool(),
         plan_progress::tool(),
+        why_blocked::tool(),
+        changes::tool(),
     ]
 }

@@ -22,6 +22,7 @@ fn default_progress_limit() -> usize {
 }
 
 work_params! {
+    relations;
     /// Parameters of `network_plan_progress`.
     pub struct ProgressParams {
         /// Claims per page.
@@ -104,8 +105,8 @@ pub struct ProgressOutput {
 }
 
 fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOutput> {
-    let plan = p.plan();
     ctx.registry.read(&p.network_name, |net| {
+        let plan = p.plan(net)?;
         let now = ctx.now();
         let progress = net.work_progress(&plan, now)?;
         let query = (
@@ -113,6 +114,7 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             &p.claim_attribute,
             &p.lease_attribute,
             p.prerequisites,
+            &plan.relations,
         );
         let page = Page::open(
             ctx,

@@ -29,9 +29,9 @@ pub struct ReleaseOutput {
 }
 
 fn release_claim(ctx: &ToolContext<'_>, p: ReleaseParams) -> Result<ReleaseOutput> {
-    let plan = p.plan();
     let tasks = check_tasks(&p.node_ids)?;
     ctx.write(&p.network_name, |net| {
+        let plan = p.plan(net)?;
         let released = net.release_claimed(&plan, &p.worker, &tasks)?;
         Ok(ReleaseOutput {
             status: Success::Success,

@@ -40,11 +40,11 @@ pub struct RenewOutput {
 }
 
 fn renew_claim(ctx: &ToolContext<'_>, p: RenewParams) -> Result<RenewOutput> {
-    let plan = p.plan();
     let tasks = check_tasks(&p.node_ids)?;
     // The clock is read under the network's lock, so that the times of the
     // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        let plan = p.plan(net)?;
         let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
         let renewed = net.renew_claimed(&plan, &p.worker, &tasks, lease, now)?;
