@@ -29,7 +29,7 @@ async fn read_back(
     let out = ok(
         client,
         "network_export",
-        json!({"network_name": name, "format": "node_link_json", "limit": 100000}),
+        json!({"network_name": name, "format": "node_link_json", "limit": 10000}),
     )
     .await;
     let doc: Value = serde_json::from_str(out["content"].as_str().unwrap()).unwrap();

@@ -76,11 +76,11 @@ impl From<ImportFormat> for Format {
 pub struct ImportParams {
     /// The network to create, or with mode "merge" to add to.
     pub network_name: String,
-    /// The document's format.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub format: ImportFormat,
-    /// The whole document as a string (up to 256 MiB).
+    /// The whole document (up to 256 MiB).
     pub content: String,
-    /// "merge" adds to an existing network: its nodes are kept, every edge is added.
+    /// "merge": the network's nodes are kept and every edge is added.
     #[serde(default)]
     pub mode: ImportMode,
     /// With mode "create": a description (default: the document's own).
@@ -235,7 +235,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document into a new network, or with mode \"merge\" into an existing one; also a plan from Mermaid, Task Master, Beads or the memory server. Atomic: if anything is invalid, nothing is imported and the error says where.",
+            description: "Load a document, or a plan from Mermaid, Task Master, Beads or the memory server, into a new network (mode \"merge\": an existing one). Atomic: on any error nothing is imported, and the error says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,
