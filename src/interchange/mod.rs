@@ -193,6 +193,11 @@ pub struct ImportedGraph {
     pub nodes: Vec<NodeSpec>,
     /// Edges in document order.
     pub edges: Vec<EdgeSpec>,
+    /// The relation types the document's own tool treats as holding nothing
+    /// back (Beads' `related`, `parent-child`, …), to be declared
+    /// [non-blocking](crate::network::Network::nonblocking_relations) on the
+    /// network it goes into: at most the few names the format defines.
+    pub nonblocking_relations: Vec<String>,
 }
 
 /// Writes `network` in `format`: all of it, or with `only` the nodes in that set and

@@ -880,6 +880,7 @@ fn apply_is_all_or_nothing() {
                 attributes: Map::new(),
             },
         ],
+        nonblocking_relations: Vec::new(),
     };
     let err = apply(&mut net, bad_edge).unwrap_err();
     assert!(
@@ -901,6 +902,7 @@ fn apply_is_all_or_nothing() {
             },
         ],
         edges: vec![],
+        nonblocking_relations: Vec::new(),
     };
     let err = apply(&mut net, bad_node).unwrap_err();
     assert!(

@@ -212,7 +212,9 @@ pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
         Some(path) => {
             let export = path.strip_prefix("export/")?;
             match export.split_once("/part/") {
-                None => ResourceRef::Export(name, Format::parse(export).filter(|f| f.can_export())?),
+                None => {
+                    ResourceRef::Export(name, Format::parse(export).filter(|f| f.can_export())?)
+                }
                 Some((format, key)) => {
                     let key_ok = !key.is_empty()
                         && key.len() <= 64

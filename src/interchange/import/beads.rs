@@ -14,7 +14,10 @@
 //! when absent); a `parent-child` dependency also sets the issue's `parent`
 //! attribute to `depends_on_id` (the first, when there are several). Lines whose
 //! `_type` is not `issue` (`bd export --memories` writes `memory` lines) are
-//! skipped. O(size of the document).
+//! skipped. The dependency types Beads does not count against ready work
+//! ([`NONBLOCKING`]) that the document uses are declared non-blocking for the
+//! network, so that a plan's ready work is what `bd ready` shows.
+//! O(size of the document).
 
 use serde_json::{Map, Value};
 
@@ -25,6 +28,31 @@ use crate::interchange::{Format, ImportedGraph};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::BeadsJsonl;
+
+/// The well-known dependency types Beads does not count against ready work
+/// (`DependencyType::AffectsReadyWork` is false; `blocks`, `conditional-blocks`
+/// and `waits-for` hold work back). `parent-child` too: in Beads it is the
+/// hierarchy, which the `parent` attribute carries here; as a prerequisite the
+/// child would wait for its epic, which waits for its children. A type Beads
+/// does not know stays a plain dependency.
+pub(crate) const NONBLOCKING: [&str; 16] = [
+    "parent-child",
+    "related",
+    "discovered-from",
+    "replies-to",
+    "relates-to",
+    "duplicates",
+    "supersedes",
+    "authored-by",
+    "assigned-to",
+    "approved-by",
+    "attests",
+    "tracks",
+    "until",
+    "caused-by",
+    "validates",
+    "delegated-from",
+];
 
 /// Fields copied to attributes of the same name.
 const ATTRIBUTES: [&str; 6] = [
@@ -148,6 +176,11 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
                     ));
                 }
             };
+            if NONBLOCKING.contains(&relation.as_str())
+                && !graph.nonblocking_relations.contains(&relation)
+            {
+                graph.nonblocking_relations.push(relation.clone());
+            }
             if relation == "parent-child" && source == id && !attributes.contains_key(PARENT) {
                 attributes.insert(PARENT.into(), Value::String(target.clone()));
             }

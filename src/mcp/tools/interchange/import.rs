@@ -156,6 +156,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
             ctx.limits.check_networks(ctx.registry.len())?;
             let mut network = Network::named(&p.network_name);
             network.set_description(p.description.clone().or(graph.description.clone()));
+            declare_nonblocking(&mut network, &graph);
             ready(&network, &graph)?;
             let outcome = interchange::apply(&mut network, graph)?;
             let counts = (network.node_count(), network.edge_count());
@@ -167,6 +168,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         }
         ImportMode::Merge => ctx.write(&p.network_name, |net| {
             ready(net, &graph)?;
+            declare_nonblocking(net, &graph);
             let outcome = interchange::apply(net, graph)?;
             Ok((outcome, net.node_count(), net.edge_count()))
         })?,
@@ -183,6 +185,25 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         node_count,
         edge_count,
     })
+}
+
+/// Adds the relation types the document's tool treats as non-blocking to the
+/// network's own list (kept in its order, the new ones after it).
+fn declare_nonblocking(net: &mut Network, graph: &ImportedGraph) {
+    if graph
+        .nonblocking_relations
+        .iter()
+        .all(|name| net.nonblocking_relations().contains(name))
+    {
+        return;
+    }
+    let names: Vec<String> = net
+        .nonblocking_relations()
+        .iter()
+        .chain(&graph.nonblocking_relations)
+        .cloned()
+        .collect();
+    net.set_nonblocking_relations(names);
 }
 
 /// The estimated bytes `graph` adds to a network, in the units of
