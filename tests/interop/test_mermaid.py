@@ -265,7 +265,7 @@ async def test_import_agrees_with_the_mermaid_parser(binary, tmp_path, mermaid_p
                 assert re.search(r"line \d+, column \d+", error["error"]), error
                 continue
             parsed = json.loads(proc.stdout)
-            out = await server.ok("network_export", {"network_name": name, "format": "node_link_json", "limit": 100000})
+            out = await server.ok("network_export", {"network_name": name, "format": "node_link_json", "limit": 10000})
             graph = json.loads(out["content"])
             nodes = {n["id"]: n for n in graph["nodes"]}
             theirs_edges = [(e["start"], e["end"], e["label"] or None) for e in parsed["edges"]]
@@ -314,7 +314,7 @@ async def test_our_export_reads_back_exactly(binary, tmp_path, mermaid_parse):
         await server.ok("network_import", {"network_name": "copy", "format": "mermaid", "content": document})
         graphs = []
         for name in ("src", "copy"):
-            out = await server.ok("network_export", {"network_name": name, "format": "node_link_json", "limit": 100000})
+            out = await server.ok("network_export", {"network_name": name, "format": "node_link_json", "limit": 10000})
             graph = json.loads(out["content"])
             graphs.append(
                 (
