@@ -4,11 +4,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_ANALYSIS_LIMIT, default_limit, named_cycle};
+use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, is_zero, looped, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
+use crate::network::RelationFilter;
 
 /// Parameters of `network_critical_path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -30,6 +31,12 @@ pub struct CriticalParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
+    /// "epics": each node replaced by its top-level ancestor (by parent_attribute).
+    #[serde(default)]
+    pub level: Level,
+    // The node attribute naming a node's parent, default "parent": see the specs.
+    #[serde(default)]
+    pub parent_attribute: Option<String>,
 }
 
 /// Result of `network_critical_path`.
@@ -45,6 +52,12 @@ pub struct CriticalOutput {
     pub total_weight: f64,
     /// Number of edges on the path.
     pub hops: usize,
+    /// At level "epics": nodes on a loop of parents (the first 20), each counted as top-level.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_node_ids: Vec<String>,
+    /// How many nodes are on a loop of parents.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub loop_node_count: usize,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -59,15 +72,24 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
             p.ignore_relations.as_deref(),
             p.relation_attribute.as_deref(),
         )?;
-        let path = net
-            .following(&filter)
+        let epics = epics_of(net, &filter, p.level, p.parent_attribute.as_deref())?;
+        let (on, followed, operation) = match &epics {
+            Some(epics) => (
+                &epics.network,
+                RelationFilter::every_edge(),
+                "a critical path of the epics",
+            ),
+            None => (net, &filter, "a critical path"),
+        };
+        let path = on
+            .following(followed)
             .critical_path()
-            .map_err(|e| named_cycle(e, "a critical path"))?;
+            .map_err(|e| named_cycle(e, operation))?;
         let page = Page::open(
             ctx,
             net,
             "network_critical_path",
-            &filter,
+            (&filter, p.level, &p.parent_attribute),
             p.cursor.as_deref(),
             limit,
             MAX_ANALYSIS_LIMIT,
@@ -80,13 +102,16 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
                 page.slice(&path.nodes)
                     .iter()
                     .enumerate()
-                    .map(|(i, &n)| (net.id_at(n), path.edges.get(page.offset + i).copied())),
+                    .map(|(i, &n)| (on.id_at(n), path.edges.get(page.offset + i).copied())),
             )
             .into_iter()
             .map(|(id, edge)| (id.to_string(), edge))
             .unzip();
+        let (loop_node_ids, loop_node_count) = looped(net, epics.as_ref());
         Ok(CriticalOutput {
             status: Success::Success,
+            loop_node_ids,
+            loop_node_count,
             paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
             node_ids: nodes,
             edge_ids: edges.into_iter().flatten().collect(),

@@ -4,12 +4,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_ANALYSIS_LIMIT, default_limit, ids, named_cycle};
+use super::{
+    Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, ids, is_zero, looped, named_cycle,
+};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
-use crate::network::Order;
+use crate::network::{Order, RelationFilter};
 
 /// Parameters of `network_topological_sort`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,6 +36,12 @@ pub struct TopoParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
+    /// "epics": each node replaced by its top-level ancestor (by parent_attribute).
+    #[serde(default)]
+    pub level: Level,
+    // The node attribute naming a node's parent, default "parent": see the specs.
+    #[serde(default)]
+    pub parent_attribute: Option<String>,
 }
 
 /// Result of `network_topological_sort`.
@@ -53,6 +61,12 @@ pub struct TopoOutput {
     pub node_count: usize,
     /// Whether `reverse` was applied.
     pub reverse: bool,
+    /// At level "epics": nodes on a loop of parents (the first 20), each counted as top-level.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_node_ids: Vec<String>,
+    /// How many nodes are on a loop of parents.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub loop_node_count: usize,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -67,15 +81,24 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             p.ignore_relations.as_deref(),
             p.relation_attribute.as_deref(),
         )?;
-        let sorted = net
-            .following(&filter)
+        let epics = epics_of(net, &filter, p.level, p.parent_attribute.as_deref())?;
+        let (on, followed, operation) = match &epics {
+            Some(epics) => (
+                &epics.network,
+                RelationFilter::every_edge(),
+                "a topological order of the epics",
+            ),
+            None => (net, &filter, "a topological order"),
+        };
+        let sorted = on
+            .following(followed)
             .topological_sort(Order::from_reverse(p.reverse))
-            .map_err(|e| named_cycle(e, "a topological order"))?;
+            .map_err(|e| named_cycle(e, operation))?;
         let page = Page::open(
             ctx,
             net,
             "network_topological_sort",
-            (p.reverse, &filter),
+            (p.reverse, &filter, p.level, &p.parent_attribute),
             p.cursor.as_deref(),
             limit,
             MAX_ANALYSIS_LIMIT,
@@ -87,7 +110,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             .fill(
                 page.slice(&sorted.order)
                     .iter()
-                    .map(|&n| [net.id_at(n), net.id_at(n)]),
+                    .map(|&n| [on.id_at(n), on.id_at(n)]),
             )
             .into_iter()
             .map(|[id, _]| id.to_string())
@@ -104,7 +127,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             if from < to {
                 first_layer = first_layer.min(number);
                 layers.push(ids(
-                    net,
+                    on,
                     layer[from - layer_start..to - layer_start].iter().copied(),
                 ));
             }
@@ -113,8 +136,11 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             }
             layer_start = layer_end;
         }
+        let (loop_node_ids, loop_node_count) = looped(net, epics.as_ref());
         Ok(TopoOutput {
             status: Success::Success,
+            loop_node_ids,
+            loop_node_count,
             paging: Paging::of_total(&page, order.len(), node_count),
             node_ids: order,
             layer_count: sorted.layers.len(),
