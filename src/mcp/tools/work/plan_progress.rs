@@ -140,7 +140,7 @@ pub struct ProgressOutput {
     /// How many nodes are on a loop of parents.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loop_node_count: usize,
-    /// How to get the rest of `claims`.
+    /// How to get the rest of `epics` and `claims`.
     #[serde(flatten)]
     pub paging: Paging,
 }
