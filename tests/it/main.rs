@@ -24,6 +24,7 @@ mod import_bounds;
 mod mcp_analysis_tools;
 mod mcp_core_tools;
 mod mcp_edit_tools;
+mod mcp_imports;
 mod mcp_interchange_tools;
 mod mcp_resources;
 mod model_based;
