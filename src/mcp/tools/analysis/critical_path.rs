@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, is_zero, looped, named_cycle};
+use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, loop_note, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
@@ -31,7 +31,7 @@ pub struct CriticalParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
-    /// "epics": each node replaced by its top-level ancestor (by parent_attribute).
+    // level and parent_attribute: described once, in the server instructions.
     #[serde(default)]
     pub level: Level,
     // The node attribute naming a node's parent, default "parent": see the specs.
@@ -52,12 +52,9 @@ pub struct CriticalOutput {
     pub total_weight: f64,
     /// Number of edges on the path.
     pub hops: usize,
-    /// At level "epics": nodes on a loop of parents (the first 20), each counted as top-level.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub loop_node_ids: Vec<String>,
-    /// How many nodes are on a loop of parents.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub loop_node_count: usize,
+    /// At level "epics", when parents form a loop: which nodes, and what to do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -107,11 +104,10 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
             .into_iter()
             .map(|(id, edge)| (id.to_string(), edge))
             .unzip();
-        let (loop_node_ids, loop_node_count) = looped(net, epics.as_ref());
+        let note = loop_note(net, epics.as_ref());
         Ok(CriticalOutput {
             status: Success::Success,
-            loop_node_ids,
-            loop_node_count,
+            note,
             paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
             node_ids: nodes,
             edge_ids: edges.into_iter().flatten().collect(),
@@ -127,7 +123,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_critical_path",
             title: "Critical path",
-            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time),. A cycle is an error naming one.",
+            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time). A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

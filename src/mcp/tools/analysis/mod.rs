@@ -108,18 +108,22 @@ fn epics_of(
 }
 
 /// The first nodes on a loop of parents, and how many there are.
-fn looped(net: &Network, epics: Option<&EpicGraph>) -> (Vec<String>, usize) {
+fn loop_note(net: &Network, epics: Option<&EpicGraph>) -> Option<String> {
     let looped = epics.map_or(&[][..], |e| &e.looped[..]);
-    (
-        ids(net, looped.iter().take(MAX_LOOP_LISTED).copied()),
-        looped.len(),
-    )
+    if looped.is_empty() {
+        return None;
+    }
+    let named = ids(net, looped.iter().take(MAX_LOOP_LISTED).copied()).join(", ");
+    let more = if looped.len() > MAX_LOOP_LISTED {
+        ", …"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{} nodes are on a loop of parents, each counted as a top-level epic: {named}{more}. Give one of them another parent, or none.",
+        looped.len()
+    ))
 }
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
 /// Keeps the algorithm's cycle error but names the operation the caller asked for.
 fn named_cycle(error: Error, operation: &str) -> Error {
     match error {

@@ -4,9 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, ids, is_zero, looped, named_cycle,
-};
+use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, ids, loop_note, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
@@ -36,7 +34,7 @@ pub struct TopoParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
-    /// "epics": each node replaced by its top-level ancestor (by parent_attribute).
+    // level and parent_attribute: described once, in the server instructions.
     #[serde(default)]
     pub level: Level,
     // The node attribute naming a node's parent, default "parent": see the specs.
@@ -61,12 +59,9 @@ pub struct TopoOutput {
     pub node_count: usize,
     /// Whether `reverse` was applied.
     pub reverse: bool,
-    /// At level "epics": nodes on a loop of parents (the first 20), each counted as top-level.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub loop_node_ids: Vec<String>,
-    /// How many nodes are on a loop of parents.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub loop_node_count: usize,
+    /// At level "epics", when parents form a loop: which nodes, and what to do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -136,11 +131,10 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             }
             layer_start = layer_end;
         }
-        let (loop_node_ids, loop_node_count) = looped(net, epics.as_ref());
+        let note = loop_note(net, epics.as_ref());
         Ok(TopoOutput {
             status: Success::Success,
-            loop_node_ids,
-            loop_node_count,
+            note,
             paging: Paging::of_total(&page, order.len(), node_count),
             node_ids: order,
             layer_count: sorted.layers.len(),
@@ -158,7 +152,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_topological_sort",
             title: "Order and parallel layers",
-            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). Paged. A cycle is an error naming one to break.",
+            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). A cycle is an error naming one to break.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,
