@@ -90,6 +90,7 @@ impl StatusSpec {
             lease_expires: self.lease_attribute.clone(),
             prerequisites: Direction::Out,
             relations: crate::network::RelationFilter::all(),
+            parent: WorkAttributes::default().parent,
         };
         work.validate()?;
         Ok(work)

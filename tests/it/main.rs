@@ -14,6 +14,7 @@ mod concurrency;
 mod demo;
 mod durability;
 mod e2e_stdio;
+mod epics;
 mod fuzz_corpus;
 mod hostile_wire;
 mod http;

@@ -54,6 +54,8 @@ pub struct WorkAttributes {
     /// Which edges make prerequisites, by relation type (default: every edge).
     /// An edge the filter does not keep holds no task back.
     pub relations: RelationFilter,
+    /// The node attribute naming a task's parent (its epic), by node id. Default: "parent".
+    pub parent: String,
 }
 
 impl Default for WorkAttributes {
@@ -66,6 +68,7 @@ impl Default for WorkAttributes {
             lease_expires: "lease_expires_ms".into(),
             prerequisites: Direction::Out,
             relations: RelationFilter::all(),
+            parent: "parent".into(),
         }
     }
 }

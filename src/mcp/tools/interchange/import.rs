@@ -256,7 +256,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document, or a plan from Mermaid, Task Master, Beads or the memory server, into a new network (mode \"merge\": an existing one). Atomic: on any error nothing is imported, and the error says where.",
+            description: "Load a document or another tool's plan into a new network (mode \"merge\": an existing one). Atomic: on any error nothing is imported, and the error says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,

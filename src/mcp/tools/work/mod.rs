@@ -122,6 +122,8 @@ macro_rules! work_params {
             /// "out": A -> B means A needs B first. "in": A -> B means A comes before B.
             #[serde(default = "crate::mcp::tools::work::default_out")]
             pub prerequisites: $crate::network::Direction,
+            #[serde(default)]
+            pub parent_attribute: Option<String>,
             $($extra)*
         }
 
@@ -138,6 +140,10 @@ macro_rules! work_params {
                     lease_expires: self.lease_attribute.clone(),
                     prerequisites: self.prerequisites,
                     relations: self.relations(net)?,
+                    parent: self
+                        .parent_attribute
+                        .clone()
+                        .unwrap_or_else(|| $crate::network::work::WorkAttributes::default().parent),
                 })
             }
         }
