@@ -98,6 +98,12 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = crate::mcp::tasks::DEFAULT_MAX_TASKS_PER_SESSION as u64, env = "NETWORKS_MCP_MAX_TASKS_PER_SESSION", value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub max_tasks_per_session: u64,
 
+    /// A call that could run as an MCP task but ends within this many
+    /// milliseconds is answered directly; only longer calls give the client a
+    /// task to poll. 0 makes every such call a task.
+    #[arg(long, value_name = "MS", default_value_t = crate::mcp::tasks::DEFAULT_ANSWER_DIRECTLY_WITHIN.as_millis() as u64, env = "NETWORKS_MCP_TASK_AFTER_MS", value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub task_after_ms: u64,
+
     /// Keep the networks in this directory: every write is journaled (fsync) before
     /// its reply, and the state survives restarts and crashes. Without it, state is in memory only.
     #[arg(long, value_name = "DIR", env = "NETWORKS_MCP_DATA_DIR")]
@@ -248,6 +254,7 @@ impl Cli {
             max_call: std::time::Duration::from_secs(self.max_call_seconds),
         };
         options.tasks.max_per_session = self.max_tasks_per_session as usize;
+        options.tasks.answer_directly_within = std::time::Duration::from_millis(self.task_after_ms);
         if !self.toolsets.is_empty() {
             options.toolsets = self.toolsets.iter().copied().collect();
         }

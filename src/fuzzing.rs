@@ -74,6 +74,12 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
             );
         }
         Ok(_) => {
+            // Formats that are only read (other tools' plans) go back out as
+            // node-link JSON.
+            let format = match crate::interchange::Format::parse(format) {
+                Some(f) if f.can_export() => format,
+                _ => "node_link_json",
+            };
             let exported = server
                 .dispatch(Call::new(
                     "network_export",

@@ -28,7 +28,7 @@ impl LoadSpec {
             .filter(|f| f.can_import())
             .ok_or_else(|| {
                 format!(
-                    "cannot tell the format of {} from its extension; name it .json, .graphml, .csv or .dot, or pass --load-format",
+                    "cannot tell the format of {} from its extension; name it .json, .graphml, .csv, .dot or .mmd, or pass --load-format",
                     self.path.display()
                 )
             })
@@ -51,7 +51,7 @@ pub fn parse_load(value: &str) -> Result<LoadSpec, String> {
 /// Parses a `--load-format` value.
 pub fn parse_format(value: &str) -> Result<Format, String> {
     Format::parse(value).filter(|f| f.can_import()).ok_or_else(|| {
-        format!("'{value}' is not an importable format; use node_link_json, graphml, edge_list_csv or dot")
+        format!("'{value}' is not an importable format; use node_link_json, graphml, edge_list_csv, dot, mermaid, taskmaster_json, beads_jsonl or memory_jsonl")
     })
 }
 
@@ -74,7 +74,12 @@ mod tests {
         let spec = parse_load("g=graph.txt").unwrap();
         assert!(spec.format(None).unwrap_err().contains("--load-format"));
         assert_eq!(spec.format(Some(Format::Dot)), Ok(Format::Dot));
-        assert!(parse_format("mermaid").is_err());
+        assert!(parse_format("cypher").is_err());
+        assert_eq!(parse_format("beads_jsonl"), Ok(Format::BeadsJsonl));
+        assert_eq!(
+            parse_load("p=plan.mmd").unwrap().format(None),
+            Ok(Format::Mermaid)
+        );
         assert_eq!(parse_format("edge_list_csv"), Ok(Format::EdgeListCsv));
     }
 }

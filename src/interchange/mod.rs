@@ -5,9 +5,12 @@
 //! | [`Format::NodeLinkJson`] | yes | yes | `networkx.node_link_graph(data, edges="edges")` |
 //! | [`Format::Graphml`] | yes | yes | `networkx.read_graphml`, yEd, Gephi, igraph |
 //! | [`Format::Dot`] | yes | yes | Graphviz (`dot -Tsvg`) |
-//! | [`Format::Mermaid`] | yes | no | Mermaid (`flowchart LR`) |
+//! | [`Format::Mermaid`] | yes | yes | Mermaid (`flowchart LR`) |
 //! | [`Format::Cypher`] | yes | no | Neo4j, Memgraph |
 //! | [`Format::EdgeListCsv`] | yes | yes | spreadsheets, pandas |
+//! | [`Format::TaskmasterJson`] | no | yes | Task Master (`.taskmaster/tasks/tasks.json`) |
+//! | [`Format::BeadsJsonl`] | no | yes | Beads (`bd export`) |
+//! | [`Format::MemoryJsonl`] | no | yes | the MCP memory server (`memory.jsonl`) |
 //!
 //! The module is pure: strings in, strings out, no I/O. [`export`] writes a network
 //! (or the subgraph induced by a node set) deterministically: nodes in index order,
@@ -63,17 +66,36 @@ pub enum Format {
     Graphml,
     /// Graphviz DOT (`digraph`).
     Dot,
-    /// A Mermaid `flowchart LR` (export only).
+    /// A Mermaid flowchart (`flowchart LR` on export; any flowchart on import).
     Mermaid,
     /// Cypher statements for Neo4j or Memgraph (export only).
     Cypher,
     /// An edge list as CSV: `source,target,weight,edge_id,<attributes>`.
     EdgeListCsv,
+    /// Task Master's `tasks.json` (import only).
+    TaskmasterJson,
+    /// Beads' JSONL export, one issue a line (import only).
+    BeadsJsonl,
+    /// The MCP memory server's JSONL knowledge graph (import only).
+    MemoryJsonl,
 }
 
 impl Format {
     /// Every format, in a fixed order.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 9] = [
+        Format::NodeLinkJson,
+        Format::Graphml,
+        Format::Dot,
+        Format::Mermaid,
+        Format::Cypher,
+        Format::EdgeListCsv,
+        Format::TaskmasterJson,
+        Format::BeadsJsonl,
+        Format::MemoryJsonl,
+    ];
+
+    /// The formats [`export`] writes, in a fixed order.
+    pub const EXPORTABLE: [Format; 6] = [
         Format::NodeLinkJson,
         Format::Graphml,
         Format::Dot,
@@ -91,6 +113,9 @@ impl Format {
             Format::Mermaid => "mermaid",
             Format::Cypher => "cypher",
             Format::EdgeListCsv => "edge_list_csv",
+            Format::TaskmasterJson => "taskmaster_json",
+            Format::BeadsJsonl => "beads_jsonl",
+            Format::MemoryJsonl => "memory_jsonl",
         }
     }
 
@@ -99,11 +124,17 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    /// Whether [`parse`] reads this format.
+    /// Whether [`parse`] reads this format (all but Cypher).
     pub fn can_import(self) -> bool {
-        matches!(
+        self != Format::Cypher
+    }
+
+    /// Whether [`export`] writes this format (all but the import-only formats
+    /// of other tools: Task Master, Beads, the memory server).
+    pub fn can_export(self) -> bool {
+        !matches!(
             self,
-            Format::NodeLinkJson | Format::Graphml | Format::EdgeListCsv | Format::Dot
+            Format::TaskmasterJson | Format::BeadsJsonl | Format::MemoryJsonl
         )
     }
 
@@ -116,6 +147,8 @@ impl Format {
             Format::Mermaid => "text/vnd.mermaid",
             Format::Cypher => "application/x-cypher-query",
             Format::EdgeListCsv => "text/csv",
+            Format::TaskmasterJson => "application/json",
+            Format::BeadsJsonl | Format::MemoryJsonl => "application/jsonl",
         }
     }
 
@@ -128,11 +161,15 @@ impl Format {
             Format::Mermaid => "mmd",
             Format::Cypher => "cypher",
             Format::EdgeListCsv => "csv",
+            Format::TaskmasterJson => "json",
+            Format::BeadsJsonl | Format::MemoryJsonl => "jsonl",
         }
     }
 
     /// The format a file extension suggests (case-insensitive, leading dot optional):
     /// `json`, `graphml`/`xml`, `dot`/`gv`, `mmd`/`mermaid`, `cypher`/`cql`/`cyp`, `csv`.
+    /// `jsonl` suggests none (Beads and the memory server both write it), and
+    /// `json` means node-link JSON, never Task Master's.
     pub fn from_extension(ext: &str) -> Option<Format> {
         let ext = ext.trim_start_matches('.').to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -156,13 +193,19 @@ pub struct ImportedGraph {
     pub nodes: Vec<NodeSpec>,
     /// Edges in document order.
     pub edges: Vec<EdgeSpec>,
+    /// The relation types the document's own tool treats as holding nothing
+    /// back (Beads' `related`, `parent-child`, …), to be declared
+    /// [non-blocking](crate::network::Network::nonblocking_relations) on the
+    /// network it goes into: at most the few names the format defines.
+    pub nonblocking_relations: Vec<String>,
 }
 
 /// Writes `network` in `format`: all of it, or with `only` the nodes in that set and
 /// the edges among them (the induced subgraph; indices not in the network are
 /// ignored). Nodes come in index order and edges in edge-id order, so the output is
 /// deterministic. O(V + E log E) plus the size of the attributes; with `only`, in
-/// proportion to the selected nodes and their edges.
+/// proportion to the selected nodes and their edges. A format that is only read
+/// ([`Format::can_export`] is false) writes an empty document.
 pub fn export(network: &Network, format: Format, only: Option<&HashSet<NodeIndex>>) -> String {
     export_counted(network, format, only).document
 }
@@ -193,6 +236,7 @@ pub fn export_counted(
         Format::Mermaid => export::mermaid::write(&selection),
         Format::Cypher => export::cypher::write(&selection),
         Format::EdgeListCsv => export::csv::write(&selection),
+        Format::TaskmasterJson | Format::BeadsJsonl | Format::MemoryJsonl => String::new(),
     };
     Exported {
         document,
@@ -211,8 +255,9 @@ pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
 }
 
 /// [`parse`], refusing a document that produces more than `max_edges` edges with
-/// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs are
-/// counted as they are expanded, so the memory they would take is never taken.
+/// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs and
+/// Mermaid links between `&` groups are counted as they are expanded, so the
+/// memory they would take is never taken.
 pub fn parse_bounded(format: Format, content: &str, max_edges: usize) -> Result<ImportedGraph> {
     parse_within(format, content, max_edges, usize::MAX)
 }
@@ -247,13 +292,14 @@ fn parse_within(
         Format::Graphml => import::graphml::parse(content, &mut meter),
         Format::Dot => import::dot::parse(content, max_edges, &mut meter),
         Format::EdgeListCsv => import::csv::parse(content, &mut meter),
-        Format::Mermaid | Format::Cypher => Err(Error::ImportInvalid {
+        Format::Mermaid => import::mermaid::parse(content, max_edges, &mut meter),
+        Format::TaskmasterJson => import::taskmaster::parse(content, &mut meter),
+        Format::BeadsJsonl => import::beads::parse(content, &mut meter),
+        Format::MemoryJsonl => import::memory::parse(content, &mut meter),
+        Format::Cypher => Err(Error::ImportInvalid {
             format: format.name().to_string(),
             location: None,
-            message: format!(
-                "{} can be exported but not imported; import one of node_link_json, graphml, dot or edge_list_csv instead",
-                format.name()
-            ),
+            message: "cypher can be exported but not imported; export the network from Neo4j or Memgraph as GraphML (apoc.export.graphml) and import that".into(),
         }),
     }?;
     if graph.edges.len() > max_edges {

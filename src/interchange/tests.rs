@@ -132,7 +132,9 @@ fn round_trip(net: &Network, format: Format) -> Network {
 fn format_names_extensions_and_import_support() {
     for format in Format::ALL {
         assert_eq!(Format::parse(format.name()), Some(format));
-        assert_eq!(Format::from_extension(format.extension()), Some(format));
+        if format.can_export() {
+            assert_eq!(Format::from_extension(format.extension()), Some(format));
+        }
         let json = serde_json::to_value(format).unwrap();
         assert_eq!(json, json!(format.name()));
     }
@@ -148,11 +150,18 @@ fn format_names_extensions_and_import_support() {
             Format::NodeLinkJson,
             Format::Graphml,
             Format::Dot,
-            Format::EdgeListCsv
+            Format::Mermaid,
+            Format::EdgeListCsv,
+            Format::TaskmasterJson,
+            Format::BeadsJsonl,
+            Format::MemoryJsonl,
         ]
     );
-    let err = parse(Format::Mermaid, "flowchart LR").unwrap_err();
+    let exportable: Vec<_> = Format::ALL.into_iter().filter(|f| f.can_export()).collect();
+    assert_eq!(exportable, Format::EXPORTABLE);
+    let err = parse(Format::Cypher, "MERGE (n:Node {id: 'a'});").unwrap_err();
     assert_eq!(err.code(), "invalid_import");
+    assert!(export(&Network::new(), Format::BeadsJsonl, None).is_empty());
 }
 
 #[test]
@@ -667,8 +676,9 @@ fn mermaid_uses_safe_ids_and_escaped_labels() {
     let text = export(&sample(), Format::Mermaid, None);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "flowchart LR");
-    assert_eq!(lines[2], "  n1[\"quote#quot;d\"]");
-    assert_eq!(lines[5], "  n4[\"end\"]");
+    assert_eq!(lines[1], "%% networks-mcp export");
+    assert_eq!(lines[3], "  n1[\"quote#quot;d\"]");
+    assert_eq!(lines[6], "  n4[\"end\"]");
     assert!(lines.contains(&"  n0 -->|\"depends on (2.5)\"| n1"));
     assert!(
         lines.contains(&"  n0 --> n1"),
@@ -680,6 +690,41 @@ fn mermaid_uses_safe_ids_and_escaped_labels() {
         let label_quotes = line.matches('"').count();
         assert!(label_quotes == 0 || label_quotes == 2, "{line}");
     }
+}
+
+#[test]
+fn mermaid_export_reads_back_exactly() {
+    let mut net = sample();
+    // Relations that look like the export's other label forms.
+    for (i, relation) in ["2", "x (3)", "(", "1e5", "+1", " 5", "a\u{FB02}\u{B6}b"]
+        .into_iter()
+        .enumerate()
+    {
+        let weight = if i % 2 == 0 { 1.0 } else { 4.5 };
+        net.add_edge_with(
+            EdgeSpec::new("a b", "end")
+                .with_weight(weight)
+                .with_attribute("relation", relation),
+        )
+        .unwrap();
+    }
+    let text = export(&net, Format::Mermaid, None);
+    let copy = round_trip(&net, Format::Mermaid);
+    let ids = |n: &Network| n.node_ids().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(ids(&copy), ids(&net), "{text}");
+    // What the export writes: endpoints, weight, and `relation` when a string.
+    let shown = |n: &Network| {
+        edges_of(n)
+            .into_iter()
+            .map(|(s, t, w, mut a)| {
+                let relation = a
+                    .remove("relation")
+                    .filter(|r| r.as_str().is_some_and(|r| !r.is_empty()));
+                (s, t, w, relation)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shown(&copy), shown(&net), "{text}");
 }
 
 #[test]
@@ -726,7 +771,7 @@ fn only_exports_the_induced_subgraph() {
         .into_iter()
         .map(|id| net.index_of(id).unwrap())
         .collect();
-    for format in Format::ALL.into_iter().filter(|f| f.can_import()) {
+    for format in Format::EXPORTABLE.into_iter().filter(|f| f.can_import()) {
         let text = export(&net, format, Some(&only));
         let graph = parse(format, &text).unwrap();
         assert_eq!(graph.edges.len(), 2, "{format:?}");
@@ -742,7 +787,7 @@ fn only_exports_the_induced_subgraph() {
         }
     }
     let mermaid = export(&net, Format::Mermaid, Some(&only));
-    assert_eq!(mermaid.lines().count(), 5);
+    assert_eq!(mermaid.lines().count(), 6);
     let cypher = export(&net, Format::Cypher, Some(&only));
     assert_eq!(cypher.lines().count(), 4);
 }
@@ -835,6 +880,7 @@ fn apply_is_all_or_nothing() {
                 attributes: Map::new(),
             },
         ],
+        nonblocking_relations: Vec::new(),
     };
     let err = apply(&mut net, bad_edge).unwrap_err();
     assert!(
@@ -856,6 +902,7 @@ fn apply_is_all_or_nothing() {
             },
         ],
         edges: vec![],
+        nonblocking_relations: Vec::new(),
     };
     let err = apply(&mut net, bad_node).unwrap_err();
     assert!(
@@ -897,7 +944,7 @@ fn apply_keeps_existing_nodes_and_adds_every_edge() {
 #[test]
 fn empty_network_exports_and_reimports() {
     let net = Network::new();
-    for format in Format::ALL {
+    for format in Format::EXPORTABLE {
         let text = export(&net, format, None);
         if format.can_import() && format != Format::EdgeListCsv {
             let graph = parse(format, &text).unwrap();
@@ -1112,11 +1159,198 @@ fn every_format_counts_what_it_makes_against_the_import_bound() {
         net.add_node(&b).unwrap();
         net.add_edge(&a, &b, 1.0).unwrap();
     }
-    for format in Format::ALL.into_iter().filter(|f| f.can_import()) {
+    for format in Format::EXPORTABLE.into_iter().filter(|f| f.can_import()) {
         let text = export(&net, format, None);
         let e = parse_limited(format, &text, &limits).unwrap_err();
         assert_eq!(e.code(), "limit_exceeded", "{format:?}");
         assert!(e.to_string().contains(format.name()), "{format:?}: {e}");
         assert!(parse_limited(format, &text, &Limits::default()).is_ok());
     }
+}
+
+/// `a0 & … & a2999 --> b0 & … & b2999` stands for 9,000,000 edges: counted
+/// before they are made, and refused at the cap.
+#[test]
+fn mermaid_groups_are_counted_against_the_cap_before_they_are_made() {
+    let side = |p: &str| {
+        (0..3000)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let document = format!("flowchart LR\n{} --> {}\n", side("a"), side("b"));
+    let err = crate::interchange::parse_bounded(Format::Mermaid, &document, 1_000_000).unwrap_err();
+    assert_eq!(err.code(), "limit_exceeded");
+    assert!(err.to_string().contains("--max-import-edges"), "{err}");
+    let small = "flowchart LR\n  a & b --> c & d\n";
+    let graph = crate::interchange::parse_bounded(Format::Mermaid, small, 4).unwrap();
+    assert_eq!(graph.edges.len(), 4);
+    assert!(crate::interchange::parse_bounded(Format::Mermaid, small, 3).is_err());
+    // The memory the pairs take is counted as they are made, too.
+    let labelled = format!(
+        "flowchart LR\n{} -->|{}| {}\n",
+        side("a")
+            .replacen("a0", "x", 1)
+            .split(" & ")
+            .take(300)
+            .collect::<Vec<_>>()
+            .join(" & "),
+        "l".repeat(10_000),
+        side("b")
+            .split(" & ")
+            .take(300)
+            .collect::<Vec<_>>()
+            .join(" & ")
+    );
+    let limits = Limits {
+        max_import_bytes: 64 << 20,
+        ..Limits::default()
+    };
+    let err = crate::interchange::parse_limited(Format::Mermaid, &labelled, &limits).unwrap_err();
+    assert_eq!(err.code(), "limit_exceeded");
+    assert!(err.to_string().contains("mermaid"), "{err}");
+}
+
+/// Documents built to make a careless lexer quadratic, or its reader recurse
+/// without bound: each is read or refused in time linear in its size.
+#[test]
+fn mermaid_reading_is_linear_and_bounded_on_hostile_documents() {
+    let n = 200_000;
+    let documents = [
+        format!("flowchart LR\n{}A --> B\n", " ".repeat(n)),
+        format!("flowchart LR\n{}\n", "&".repeat(n)),
+        format!("flowchart LR\nA{} --> B\n", "@".repeat(n)),
+        format!("flowchart LR\n{} direction TB\n", "a ".repeat(n / 2)),
+        format!("flowchart LR\nA[{}\n", "x".repeat(n)),
+        format!("flowchart LR\n{}\n", "\"".repeat(n)),
+        format!("flowchart LR\n{}", "subgraph s\n".repeat(n / 16)),
+        format!("flowchart LR\n{}", "A --> ".repeat(n / 8)),
+        format!("flowchart LR\n{}B\n", "A & ".repeat(n / 8)),
+        format!("flowchart LR\nA@{{ {} }}\n", "k: v, ".repeat(n / 8)),
+        format!("{}flowchart LR\n", "%%{init: {}}%%\n".repeat(n / 16)),
+        format!("flowchart LR\n{}", "%% comment\n".repeat(n / 16)),
+        format!("flowchart LR\nA -- {} --> B\n", "x-".repeat(n / 2)),
+        format!("flowchart LR\n{}", "}    \n".repeat(n / 8)),
+        format!("flowchart LR\n{}", "#quot;".repeat(n / 8)),
+    ];
+    for document in documents {
+        let started = std::time::Instant::now();
+        let result = parse(Format::Mermaid, &document);
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(5),
+            "{} bytes took {took:?}: {:?}",
+            document.len(),
+            result.as_ref().err()
+        );
+        if let Err(e) = result {
+            assert!(
+                matches!(e.code(), "invalid_import" | "limit_exceeded"),
+                "{e}"
+            );
+        }
+    }
+    // Subgraphs nested past the bound are refused, never a stack overflow.
+    let deep = format!(
+        "flowchart LR\n{}A\n{}",
+        "subgraph s\n".repeat(200),
+        "end\n".repeat(200)
+    );
+    let err = parse(Format::Mermaid, &deep).unwrap_err();
+    assert!(err.to_string().contains("nested subgraphs"), "{err}");
+    let ok = format!(
+        "flowchart LR\n{}A\n{}",
+        "subgraph s\n".repeat(100),
+        "end\n".repeat(100)
+    );
+    assert!(parse(Format::Mermaid, &ok).is_ok());
+}
+
+/// Each reader of another tool's plan names the line and column (or the
+/// element path) of what is wrong.
+#[test]
+fn plans_from_other_tools_report_where_they_are_broken() {
+    let cases = [
+        (
+            Format::Mermaid,
+            "flowchart LR\n  A -->\n",
+            "line 3, column 1",
+        ),
+        (
+            Format::Mermaid,
+            "flowchart LR\n  A --> B\n  C[x\n",
+            "line 3, column 4",
+        ),
+        (
+            Format::MemoryJsonl,
+            "\n{\"type\":\"entity\",\"name\":1.5.2}\n",
+            "line 2, column",
+        ),
+        (
+            Format::MemoryJsonl,
+            "{\"type\":\"entity\"}\n",
+            "line 1, field \"name\"",
+        ),
+        (Format::BeadsJsonl, "[1]\n", "line 1, column 1"),
+        (
+            Format::BeadsJsonl,
+            "{\"id\":\"a\",\"labels\":\"x\"}\n",
+            "line 1, field \"labels\"",
+        ),
+        (Format::TaskmasterJson, "{\"tasks\": 3}", "tasks"),
+        (
+            Format::TaskmasterJson,
+            "{\"master\": {\"tasks\": [{\"id\": 1, \"dependencies\": [[1]]}]}}",
+            "master.tasks[0].dependencies[0]",
+        ),
+        (
+            Format::TaskmasterJson,
+            "{\"tasks\": [{\"id\": 1, \"subtasks\": [{\"title\": \"x\"}]}]}",
+            "tasks[0].subtasks[0].id",
+        ),
+    ];
+    for (format, document, location) in cases {
+        let err = parse(format, document).unwrap_err();
+        assert_eq!(err.code(), "invalid_import", "{format:?}: {err}");
+        assert!(err.to_string().contains(location), "{format:?}: {err}");
+    }
+}
+
+/// The readers of other tools' plans count what they make against the import
+/// memory bound too.
+#[test]
+fn plans_from_other_tools_count_what_they_make() {
+    let limits = Limits {
+        max_import_bytes: 64 << 10,
+        ..Limits::default()
+    };
+    let memory: String = (0..2000)
+        .map(|i| format!("{{\"type\":\"entity\",\"name\":\"e{i}\",\"entityType\":\"t\",\"observations\":[\"{i}\"]}}\n"))
+        .collect();
+    let beads: String = (0..2000)
+        .map(|i| format!("{{\"id\":\"bd-{i}\",\"title\":\"t\",\"dependencies\":[{{\"depends_on_id\":\"bd-0\",\"type\":\"blocks\"}}]}}\n"))
+        .collect();
+    let tasks = json!({"tasks": (0..2000).map(|i| json!({"id": i, "title": "t", "dependencies": [0]})).collect::<Vec<_>>()}).to_string();
+    for (format, document) in [
+        (Format::MemoryJsonl, memory),
+        (Format::BeadsJsonl, beads),
+        (Format::TaskmasterJson, tasks),
+    ] {
+        let e = parse_limited(format, &document, &limits).unwrap_err();
+        assert_eq!(e.code(), "limit_exceeded", "{format:?}");
+        assert!(e.to_string().contains(format.name()), "{format:?}: {e}");
+        assert!(parse_limited(format, &document, &Limits::default()).is_ok());
+    }
+}
+
+/// Found by fuzzing: a lexical error inside text Mermaid's preparation rewrote
+/// (here a `%%` line and a multi-byte character) mapped back into the middle of
+/// a character of the document, and slicing there panicked.
+#[test]
+fn a_mermaid_error_inside_rewritten_text_names_a_real_place() {
+    let document = "flowchart LR\n    A[First] -----\ntitle: Release plan\n---\n%%\u{8a}ini> B\n   \0\0\0t:\0 \0";
+    let err = parse(Format::Mermaid, document).unwrap_err();
+    assert_eq!(err.code(), "invalid_import");
+    let accented = "flowchart LR\n  A --> B\n  é%%{x}%%ü°\n";
+    let _ = parse(Format::Mermaid, accented);
 }

@@ -180,7 +180,9 @@ impl NetworksServer {
 
     /// Starts `tool` as a task when the client accepts tasks and the tool is one
     /// of [`tasks::TASK_TOOLS`]; else gives the arguments back for a direct call.
-    pub(super) fn start_task(
+    /// A task that ends within [`tasks::TaskOptions::answer_directly_within`] is
+    /// answered directly, with the result `tasks/get` would give.
+    pub(super) async fn start_task(
         &self,
         tool: &ToolDef,
         arguments: Value,
@@ -200,16 +202,30 @@ impl NetworksServer {
         // request without a session ends with its reply, so its tasks run on.
         let session = matches!(owner, tasks::Owner::Session(_)).then(|| context.peer.clone());
         let mut arguments = Some(arguments);
+        // The task's result, also sent here so that a quick call is answered
+        // directly; nobody listens past the wait, and the send then fails quietly.
+        let (early_tx, early_rx) = tokio::sync::oneshot::channel();
         let started = self.inner.tasks.spawn(owner, tool.name(), |task| {
             let arguments = arguments.take().unwrap_or(Value::Null);
             Box::pin(async move {
-                server
+                let result = server
                     .run_task(&name, arguments, client, session, task)
-                    .await
+                    .await;
+                if let Ok(result) = &result {
+                    _ = early_tx.send(result.clone());
+                }
+                result
             })
         });
         match started {
             tasks::Spawned::Task(task) => {
+                // Zero: every such call is a task, even one already ended.
+                let wait = self.inner.tasks.answer_directly_within();
+                if !wait.is_zero()
+                    && let Ok(Ok(result)) = tokio::time::timeout(wait, early_rx).await
+                {
+                    return Ok(result.into());
+                }
                 info!(tool = tool.name(), task = %task.task_id, "call runs as a task");
                 Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
             }

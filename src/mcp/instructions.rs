@@ -15,11 +15,13 @@ network_ready_nodes and network_claim_ready take order (\"insertion\" by default
 priority_attribute, default \"priority\", lower first, tasks without one last; \"impact\": most direct dependents \
 not done first; ties go to impact, then insertion) and a filter: match_attributes (all these values) and labels \
 (all these in the comma-separated attribute \"labels\"). \
-Work tools read a task's parent (an epic: it waits on its children) from parent_attribute (default \"parent\") \
-and its exclusion group (tasks sharing one are claimed one at a time) from exclusion_attribute (default \"exclusion_group\"). \
+A node's attribute \"parent\" (or parent_attribute) names its epic: in the work tools an epic waits on its \
+children, network_plan_progress rolls counts up per epic, and network_topological_sort and network_critical_path \
+take level \"epics\" to order whole epics. Tasks sharing a value of exclusion_attribute (default \"exclusion_group\") \
+are claimed one at a time. \
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
 and changes nothing. Destructive tools do nothing unless you pass confirm: true. \
 Long answers come in pages: when a reply has next_cursor, repeat the call with cursor set to it. \
 To show a network to a person, network_export with format \"mermaid\"; to load an existing graph \
-(NetworkX JSON, GraphML, CSV, DOT), network_import. Each network is also a resource network://{name}.";
+(NetworkX JSON, GraphML, CSV, DOT) or a plan (Mermaid, Task Master, Beads, the memory server), network_import. Each network is also a resource network://{name}.";

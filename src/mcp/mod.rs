@@ -791,8 +791,8 @@ impl ServerHandler for NetworksServer {
             return Err(ErrorData::invalid_params(message, Some(object)));
         };
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        // A client that accepts tasks gets a handle at once for a long call.
-        let arguments = match self.start_task(tool, arguments, &context) {
+        // A client that accepts tasks gets a handle for a long call.
+        let arguments = match self.start_task(tool, arguments, &context).await {
             Ok(task) => return Ok(task),
             Err(arguments) => arguments,
         };

@@ -212,7 +212,9 @@ pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
         Some(path) => {
             let export = path.strip_prefix("export/")?;
             match export.split_once("/part/") {
-                None => ResourceRef::Export(name, Format::parse(export)?),
+                None => {
+                    ResourceRef::Export(name, Format::parse(export).filter(|f| f.can_export())?)
+                }
                 Some((format, key)) => {
                     let key_ok = !key.is_empty()
                         && key.len() <= 64
@@ -220,7 +222,7 @@ pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
                     if !key_ok {
                         return None;
                     }
-                    ResourceRef::ExportPart(name, Format::parse(format)?)
+                    ResourceRef::ExportPart(name, Format::parse(format).filter(|f| f.can_export())?)
                 }
             }
         }
@@ -260,7 +262,7 @@ impl NetworksServer {
 
     /// `resources/templates/list`: the export template.
     pub fn resource_templates() -> ListResourceTemplatesResult {
-        let formats: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        let formats: Vec<&str> = Format::EXPORTABLE.iter().map(|f| f.name()).collect();
         let templates = vec![
             ResourceTemplate::new(format!("{SCHEME}{{name}}"), "network")
                 .with_title("Network summary")
@@ -293,7 +295,7 @@ impl NetworksServer {
             return Err(ErrorData::invalid_params(
                 format!(
                     "'{uri}' is not a networks-mcp resource URI. Use network://{{name}} for a summary, network://{{name}}/ready for a plan's ready work, network://{{name}}/view?max_nodes=…&node_id=…&scope=…&depth=… for a drawing, or network://{{name}}/export/{{format}} with format one of: {}. resources/list shows every network.",
-                    Format::ALL.map(|f| f.name()).join(", ")
+                    Format::EXPORTABLE.map(|f| f.name()).join(", ")
                 ),
                 Some(json!({ "uri": uri })),
             ));
@@ -366,7 +368,7 @@ impl NetworksServer {
         if let Value::Object(map) = &mut summary {
             map.remove("status");
             map.insert("uri".into(), Value::from(network_uri(name)));
-            let exports: serde_json::Map<String, Value> = Format::ALL
+            let exports: serde_json::Map<String, Value> = Format::EXPORTABLE
                 .iter()
                 .map(|f| (f.name().to_string(), Value::from(export_uri(name, *f))))
                 .collect();

@@ -2,7 +2,8 @@
 //! (SEP-2663) of protocol 2026-07-28.
 //!
 //! A client that declares the extension (at `initialize`, or in a request's
-//! `_meta`) and calls one of [`TASK_TOOLS`] gets a task handle at once
+//! `_meta`) and calls one of [`TASK_TOOLS`] gets the answer directly if the call
+//! ends within [`TaskOptions::answer_directly_within`], else a task handle then
 //! (`resultType: "task"`) instead of waiting for the answer; it polls `tasks/get`
 //! until the task is `completed` (the result is exactly what a direct call would
 //! have answered, errors included) or `cancelled`, and may stop it with
@@ -52,6 +53,11 @@ pub const DEFAULT_MAX_TASKS_PER_SESSION: usize = 16;
 /// The default time a task's result is kept (and the longest a task may run).
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(300);
 
+/// The default time within which a call offered as a task is answered directly
+/// ([`TaskOptions::answer_directly_within`]): a second, well under the time a
+/// client waits for any reply, and past what a call on a small network takes.
+pub const DEFAULT_ANSWER_DIRECTLY_WITHIN: Duration = Duration::from_secs(1);
+
 /// How many tasks, finished or not, a session may hold per unfinished task it
 /// may run.
 pub const KEPT_PER_UNFINISHED: usize = 4;
@@ -91,6 +97,12 @@ pub struct TaskOptions {
     /// How long a result is kept after its task finishes; also the longest a task
     /// may run, counted from its creation.
     pub ttl: Duration,
+    /// A call offered as a task that ends within this time is answered directly
+    /// (its task is then never shown): most calls end in milliseconds, and a
+    /// direct answer costs the client no polling. Also what keeps clients that
+    /// declare the extension but read every `tools/call` reply as a result
+    /// working for all but long calls.
+    pub answer_directly_within: Duration,
 }
 
 impl Default for TaskOptions {
@@ -98,6 +110,7 @@ impl Default for TaskOptions {
         TaskOptions {
             max_per_session: DEFAULT_MAX_TASKS_PER_SESSION,
             ttl: DEFAULT_TASK_TTL,
+            answer_directly_within: DEFAULT_ANSWER_DIRECTLY_WITHIN,
         }
     }
 }
@@ -206,6 +219,12 @@ impl Tasks {
             },
         );
         Spawned::Task(task)
+    }
+
+    /// How long [`NetworksServer::start_task`](crate::mcp::NetworksServer)
+    /// waits for a task's result before it answers with the task's handle.
+    pub(crate) fn answer_directly_within(&self) -> Duration {
+        self.options.answer_directly_within
     }
 
     /// `tasks/get`, for `owner`'s tasks only.

@@ -39,7 +39,8 @@ pub use graph::{adjacency, edit, estimate, history, query, relations, snapshot, 
 pub use algo::search;
 pub use algo::{
     blocked, centrality, communities, components, critical, cycles, describe, diff, following,
-    inventory, options, ordering, paths, ready, simple_paths, subgraph, topology, traversal, work,
+    hierarchy, inventory, options, ordering, paths, ready, simple_paths, subgraph, topology,
+    traversal, work,
 };
 
 pub use algo::following::Following;

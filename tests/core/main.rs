@@ -8,6 +8,7 @@ mod layers;
 mod prop_adjacency;
 mod prop_centrality;
 mod prop_communities;
+mod prop_hierarchy;
 mod prop_network_core;
 mod prop_ordering_cycles;
 mod prop_relations;

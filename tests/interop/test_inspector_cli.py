@@ -187,3 +187,36 @@ def test_modern_protocol_era(inspector, binary):
     proc = run_cli(inspector, binary, "--method", "tools/list", "--protocol-era", "auto", "--format", "json", "-q")
     assert proc.returncode == EXIT_OK, describe(proc)
     assert CORE_TOOLS <= {t["name"] for t in envelope(proc)["result"]["tools"]}
+
+
+def test_tools_call_of_a_task_tool_answers_directly(inspector, binary, tmp_path):
+    """The Inspector declares the tasks extension but reads a `tools/call` reply as
+    a result; a call that may run as a task but ends at once (every export of a
+    small network) is answered directly, so it gets structuredContent and the
+    document as an embedded resource."""
+    plan = tmp_path / "plan.csv"
+    plan.write_text("source,target,weight\nship,tests,1\ntests,api,2\n")
+    proc = run_cli(
+        inspector,
+        binary,
+        f"--load=plan={plan}",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "network_export",
+        "--tool-arg",
+        "network_name=plan",
+        "--tool-arg",
+        "format=dot",
+        "--format",
+        "json",
+        "-q",
+    )
+    assert proc.returncode == EXIT_OK, describe(proc)
+    result = envelope(proc)["result"]
+    assert result.get("isError") is False, describe(proc)
+    sc = result["structuredContent"]
+    assert sc["format"] == "dot" and sc["node_count"] == 3 and sc["edge_count"] == 2, sc
+    [resource] = [c["resource"] for c in result["content"] if c["type"] == "resource"]
+    assert resource["uri"] == sc["resource_uri"] and resource["mimeType"] == "text/vnd.graphviz", resource
+    assert resource["text"].startswith("digraph"), resource["text"][:200]

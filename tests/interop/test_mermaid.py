@@ -9,6 +9,11 @@ show them: entity codes decoded, markup taken as markup) and whose edges are exa
 the network's edges. A deliberately broken document must fail, which proves the
 parser is real.
 
+The import side: every document of tests/interop/mermaid_corpus.py, and near-miss
+mutations of it, is imported and parsed by Mermaid; the import must accept exactly what
+Mermaid accepts, with Mermaid's edges and labels, and refuse the rest with a line and
+column. Our own export must read back exactly.
+
 The parser only parses: a Mermaid render lays text out with SVG getBBox(), which needs
 a browser. Parsing runs the grammar and flowchart database a render starts from.
 """
@@ -16,9 +21,13 @@ a browser. Parsing runs the grammar and flowchart database a render starts from.
 from __future__ import annotations
 
 import json
+import pathlib
+import random
+import re
 from collections import Counter
 
 from conftest import build_network, connect, require_tools, run_async
+from mermaid_corpus import INVALID, VALID
 
 TRICKY_IDS = [
     "end",
@@ -191,3 +200,126 @@ async def test_a_broken_copy_of_our_export_is_rejected(binary, tmp_path, mermaid
         broken = document.rstrip("\n") + '\n    x["unterminated --> y\n'
         proc = mermaid_parse(broken)
         assert proc.returncode == 1, f"Mermaid accepted:\n{broken}"
+
+
+# --- import: the real parser is the oracle -----------------------------------------------
+
+
+def mutations(documents: list[str], count: int, seed: int) -> list[str]:
+    """`count` documents made by 1-3 random edits (insert, delete, replace) of the
+    valid corpus, with pieces of Mermaid syntax: mostly near-misses of real diagrams."""
+    rng = random.Random(seed)
+    pieces = list("AB C-->|[](){}<>\"'&;:#%@.=~ox/\\\n\t_1v^*,`") + [
+        "end", "subgraph ", "-->", "---", "-.->", "==>", "|x|", "[x]", "(x)", "{x}", '"q"',
+        "@{ shape: rect }", "#quot;", "%% c\n", "style ", "class ", "click ", "direction TB", " & ",
+    ]
+    out = []
+    for _ in range(count):
+        d = rng.choice(documents)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randint(0, len(d))
+            op = rng.random()
+            if op < 0.4:
+                d = d[:i] + rng.choice(pieces) + d[i:]
+            elif op < 0.7:
+                d = d[:i] + d[i + 1 :]
+            else:
+                d = d[:i] + rng.choice(pieces) + d[i + 1 :]
+        out.append(d)
+    return out
+
+
+def comparable(label: str | None) -> bool:
+    """Whether a label can be compared: one with markup (`<`) renders as HTML in
+    Mermaid, while our import keeps the text as written."""
+    return label is None or "<" not in label
+
+
+@run_async
+async def test_import_agrees_with_the_mermaid_parser(binary, tmp_path, mermaid_parse):
+    """Every document of the corpus (tests/interop/mermaid_corpus.py) and 400 near-miss
+    mutations of it: our import accepts exactly what Mermaid accepts; what it accepts has
+    Mermaid's edges (endpoints and text, in order) and labels, and what it refuses is
+    refused with a line and column."""
+    documents = VALID + INVALID + mutations(VALID, 400, seed=27)
+    disagreements = []
+    async with connect(binary, tmp_path) as server:
+        await require_tools(server, "network_import", "network_export")
+        for i, document in enumerate(documents):
+            proc = mermaid_parse(document)
+            theirs = proc.returncode == 0
+            if i < len(VALID):
+                assert theirs, f"corpus VALID[{i}] is rejected by Mermaid: {proc.stderr}\n{document}"
+            elif i < len(VALID) + len(INVALID):
+                assert not theirs, f"corpus INVALID[{i - len(VALID)}] is accepted by Mermaid:\n{document}"
+            name = f"m{i}"
+            result = await server.call("network_import", {"network_name": name, "format": "mermaid", "content": document})
+            ours = result.is_error is not True
+            if theirs != ours:
+                why = proc.stderr.strip() if not theirs else (result.structured_content or {}).get("error")
+                disagreements.append(f"#{i} Mermaid {'accepts' if theirs else 'rejects'}, we do not ({why}):\n{document!r}")
+                continue
+            if not ours:
+                error = result.structured_content
+                assert error["code"] in ("invalid_import", "limit_exceeded"), error
+                assert re.search(r"line \d+, column \d+", error["error"]), error
+                continue
+            parsed = json.loads(proc.stdout)
+            out = await server.ok("network_export", {"network_name": name, "format": "node_link_json", "limit": 10000})
+            graph = json.loads(out["content"])
+            nodes = {n["id"]: n for n in graph["nodes"]}
+            theirs_edges = [(e["start"], e["end"], e["label"] or None) for e in parsed["edges"]]
+            our_edges = [(e["source"], e["target"], e.get("relation")) for e in graph["edges"]]
+            same = len(theirs_edges) == len(our_edges) and all(
+                (a, b) == (c, d) and (t == u or not (comparable(t) and comparable(u)))
+                for (a, b, t), (c, d, u) in zip(theirs_edges, our_edges)
+            )
+            if not same:
+                disagreements.append(f"#{i} edges differ: Mermaid {theirs_edges}, ours {our_edges}:\n{document!r}")
+            for vertex in parsed["vertices"]:
+                node = nodes.get(vertex["id"])
+                if node is None:
+                    # Named only by `style`/`click`/`class`: Mermaid makes a vertex, we do not.
+                    continue
+                label = node.get("label", node["id"])
+                if comparable(vertex["label"]) and comparable(label) and label != vertex["label"]:
+                    disagreements.append(f"#{i} label of {vertex['id']!r}: Mermaid {vertex['label']!r}, ours {label!r}")
+            await server.ok("network_delete", {"network_name": name, "confirm": True})
+    assert not disagreements, f"{len(disagreements)} of {len(documents)} documents:\n" + "\n".join(disagreements[:20])
+
+
+def test_the_plan_fixture_is_a_mermaid_flowchart(mermaid_parse):
+    """tests/fixtures/plan.mmd, which tests/it/mcp_imports.rs imports, is real Mermaid."""
+    text = (pathlib.Path(__file__).parents[1] / "fixtures" / "plan.mmd").read_text(encoding="utf-8")
+    proc = mermaid_parse(text)
+    assert proc.returncode == 0, proc.stderr
+    parsed = json.loads(proc.stdout)
+    assert len(parsed["edges"]) == 7, parsed["edges"]
+
+
+@run_async
+async def test_our_export_reads_back_exactly(binary, tmp_path, mermaid_parse):
+    """The tricky network's export parses with Mermaid, and imports back into the same
+    ids, in the same order, with the same edges, weights and relations."""
+    async with connect(binary, tmp_path) as server:
+        await require_tools(server, "network_import", "network_export")
+        edges = [{"source": s, "target": t} for s, t in TRICKY_EDGES]
+        edges[0]["weight"] = 2.5
+        edges[1]["attributes"] = {"relation": "blocks (really)"}
+        edges[2]["attributes"] = {"relation": "7"}
+        edges[3].update(weight=-1, attributes={"relation": "|x|"})
+        await build_network(server, "src", [{"node_id": n} for n in TRICKY_IDS], edges)
+        document = (await export_mermaid(server, "src"))["content"]
+        parsed_or_fail(mermaid_parse, document)
+        await server.ok("network_import", {"network_name": "copy", "format": "mermaid", "content": document})
+        graphs = []
+        for name in ("src", "copy"):
+            out = await server.ok("network_export", {"network_name": name, "format": "node_link_json", "limit": 10000})
+            graph = json.loads(out["content"])
+            graphs.append(
+                (
+                    [n["id"] for n in graph["nodes"]],
+                    [(e["source"], e["target"], e["weight"], e.get("relation")) for e in graph["edges"]],
+                )
+            )
+        assert graphs[1] == graphs[0]

@@ -74,6 +74,16 @@ fn hostile_inputs_get_error_objects_and_change_nothing() {
     nodes[9_999] = json!({"node_id": "\u{0007}bell"});
     let rows: Vec<(&str, Value, &str)> = vec![
         (
+            "network_topological_sort",
+            json!({"network_name": "g", "level": "stories"}),
+            "invalid_arguments",
+        ),
+        (
+            "network_critical_path",
+            json!({"network_name": "g", "level": "epics", "parent_attribute": ""}),
+            "invalid_id",
+        ),
+        (
             "network_add_node",
             json!({"network_name": "g", "node_id": 5}),
             "invalid_arguments",

@@ -54,6 +54,34 @@ fn import_node_link() {
 }
 
 #[test]
+fn import_mermaid() {
+    replay("import_mermaid", |d| {
+        networks_mcp::fuzzing::import("mermaid", d)
+    });
+}
+
+#[test]
+fn import_taskmaster() {
+    replay("import_taskmaster", |d| {
+        networks_mcp::fuzzing::import("taskmaster_json", d)
+    });
+}
+
+#[test]
+fn import_beads() {
+    replay("import_beads", |d| {
+        networks_mcp::fuzzing::import("beads_jsonl", d)
+    });
+}
+
+#[test]
+fn import_memory() {
+    replay("import_memory", |d| {
+        networks_mcp::fuzzing::import("memory_jsonl", d)
+    });
+}
+
+#[test]
 fn stdio_frames() {
     replay("stdio_frames", networks_mcp::fuzzing::stdio_frames);
 }

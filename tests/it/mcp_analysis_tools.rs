@@ -623,3 +623,65 @@ async fn describe_infers_a_schema_from_what_the_network_holds() {
     // A read: nothing changed.
     assert_eq!(registry.read("plan", |n| Ok(n.version())).unwrap(), version);
 }
+
+#[tokio::test]
+async fn ordering_and_critical_path_by_epic_over_mcp() {
+    let (client, _) = connect(ServerOptions::default()).await;
+    ok(&client, "network_create", json!({"network_name": "plan"})).await;
+    ok(
+        &client,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": [
+            {"node_id": "infra"},
+            {"node_id": "app"},
+            {"node_id": "vm", "attributes": {"parent": "infra"}},
+            {"node_id": "net", "attributes": {"parent": "vm"}},
+            {"node_id": "code", "attributes": {"parent": "app"}},
+        ]}),
+    )
+    .await;
+    ok(
+        &client,
+        "network_add_edges",
+        json!({"network_name": "plan", "edges": [
+            {"source": "code", "target": "net", "weight": 4},
+            {"source": "code", "target": "vm", "weight": 5},
+            {"source": "vm", "target": "net", "weight": 9},
+        ]}),
+    )
+    .await;
+    let order = ok(
+        &client,
+        "network_topological_sort",
+        json!({"network_name": "plan", "reverse": true, "level": "epics"}),
+    )
+    .await;
+    assert_eq!(order["node_ids"], json!(["infra", "app"]));
+    assert_eq!(order["layer_count"], 2);
+    let path = ok(
+        &client,
+        "network_critical_path",
+        json!({"network_name": "plan", "level": "epics"}),
+    )
+    .await;
+    // code -> vm (5) and code -> net (4) merge into one edge of weight 5;
+    // vm -> net lies inside infra's tree.
+    assert_eq!(path["node_ids"], json!(["app", "infra"]));
+    assert_eq!(path["edge_ids"], json!([1]));
+    assert_eq!(path["total_weight"], 5.0);
+    let tasks = ok(
+        &client,
+        "network_critical_path",
+        json!({"network_name": "plan"}),
+    )
+    .await;
+    assert_eq!(tasks["total_weight"], 14.0);
+    let e = err(
+        &client,
+        "network_critical_path",
+        json!({"network_name": "plan", "level": "stories"}),
+        "invalid_arguments",
+    )
+    .await;
+    assert!(e["error"].as_str().unwrap().contains("level"), "{e}");
+}

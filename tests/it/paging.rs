@@ -43,8 +43,15 @@ fn server_bounded(
         .unwrap();
     }
     call(&server, "network_create", json!({"network_name": "g"})).unwrap();
+    // Every third node is an epic of the next two (level "epics").
     let ids: Vec<Value> = (0..nodes)
-        .map(|i| json!({"node_id": format!("n{i}"), "attributes": {"done": i % 3 == 0}}))
+        .map(|i| {
+            let mut node = json!({"node_id": format!("n{i}"), "attributes": {"done": i % 3 == 0}});
+            if i % 3 != 0 {
+                node["attributes"]["parent"] = json!(format!("n{}", i / 3 * 3));
+            }
+            node
+        })
         .collect();
     call(
         &server,
@@ -197,6 +204,12 @@ fn calls() -> Vec<(&'static str, Value, usize)> {
             10_000,
         ),
         ("network_critical_path", json!({}), 10_000),
+        (
+            "network_topological_sort",
+            json!({"reverse": true, "level": "epics"}),
+            10_000,
+        ),
+        ("network_critical_path", json!({"level": "epics"}), 10_000),
         (
             "network_ready_nodes",
             json!({"done": ["n1"], "done_attributes": {"done": true}, "blocked_limit": 0}),

@@ -131,8 +131,119 @@ fn round_trip(net: &Network, format: Format) -> Network {
     copy
 }
 
+/// A network whose edges carry `relation` strings, biased towards the texts
+/// that look like the Mermaid export's other edge-label forms.
+fn network_with_relations() -> impl Strategy<Value = Network> {
+    let relation = prop_oneof![
+        Just(None),
+        "[^\\p{C}]{0,8}".prop_map(Some),
+        "[0-9.e+ -]{1,5}".prop_map(Some),
+        "[a-z]{0,3} ?\\([0-9.]{1,3}\\)".prop_map(Some),
+        "[\"#&<>`|ﬂ¶ß°;()]{1,4}".prop_map(Some),
+    ];
+    let weight = prop_oneof![
+        Just(1.0),
+        any::<f64>().prop_filter("finite", |w| w.is_finite())
+    ];
+    (
+        prop::collection::vec(id(), 1..7),
+        prop::collection::vec((0..7usize, 0..7usize, weight, relation), 0..10),
+    )
+        .prop_map(|(ids, edges)| {
+            let mut net = Network::named("prop");
+            for id in &ids {
+                net.add_node(id).unwrap();
+            }
+            let ids: Vec<String> = net.node_ids().map(String::from).collect();
+            for (a, b, weight, relation) in edges {
+                let mut edge =
+                    EdgeSpec::new(&ids[a % ids.len()], &ids[b % ids.len()]).with_weight(weight);
+                if let Some(relation) = relation {
+                    edge = edge.with_attribute("relation", relation);
+                }
+                net.add_edge_with(edge).unwrap();
+            }
+            net
+        })
+}
+
+/// Node ids, and edges as (source, target, weight, relation).
+type MermaidView = (Vec<String>, Vec<(String, String, f64, Option<Value>)>);
+
+/// What the Mermaid export writes of an edge: endpoints, weight, and its
+/// `relation` when that is a non-empty string.
+fn mermaid_view(net: &Network) -> MermaidView {
+    let (nodes, edges) = snapshot(net, true);
+    (
+        nodes.into_iter().map(|(id, _, _)| id).collect(),
+        edges
+            .into_iter()
+            .map(|(a, b, w, mut attrs)| {
+                let relation = attrs
+                    .remove("relation")
+                    .filter(|r| r.as_str().is_some_and(|r| !r.is_empty()));
+                (a, b, w, relation)
+            })
+            .collect(),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Our Mermaid export reads back exactly: ids, order, edges, weights, relations.
+    #[test]
+    fn mermaid_round_trips_what_it_writes(net in network_with_relations()) {
+        let copy = round_trip(&net, Format::Mermaid);
+        prop_assert_eq!(mermaid_view(&copy), mermaid_view(&net));
+    }
+
+    /// Any network's export (arbitrary ids and attributes) reads back too.
+    #[test]
+    fn mermaid_round_trips_any_network(net in network()) {
+        let copy = round_trip(&net, Format::Mermaid);
+        prop_assert_eq!(mermaid_view(&copy), mermaid_view(&net));
+    }
+
+    /// Arbitrary text made of Mermaid pieces is read or refused, never a panic,
+    /// and every error is `invalid_import` or a bound.
+    #[test]
+    fn mermaid_import_never_panics(
+        body in prop::collection::vec(
+            "flowchart|graph|subgraph|end|LR|TD|-->|---|-.->|==>|--o|--x|<-->|~~~|--|==|-\\.|\\||\\[|\\]|\\(|\\)|\\{|\\}|\\[\\(|\\(\\(|>|/|\\\\|&|:::|@\\{|\\}|:|,|;|%%|#|[a-zé0-9_]{1,3}|\"[^\"]{0,3}\"?|`|style|class|click|direction TB|\n| ",
+            0..40,
+        ),
+        header in any::<bool>(),
+    ) {
+        let body = body.concat();
+        let text = if header { format!("flowchart LR\n{body}") } else { body };
+        if let Err(e) = interchange::parse(Format::Mermaid, &text) {
+            prop_assert!(matches!(e.code(), "invalid_import" | "limit_exceeded"), "{}", e);
+        }
+    }
+
+    /// The JSON readers of other tools' plans never panic on JSON of any shape.
+    #[test]
+    fn plan_imports_never_panic(
+        lines in prop::collection::vec(
+            prop_oneof![
+                Just("{\"type\":\"entity\",\"name\":\"a\",\"observations\":[1]}".to_string()),
+                Just("{\"type\":\"relation\",\"from\":\"a\",\"to\":2}".to_string()),
+                Just("{\"id\":\"b\",\"dependencies\":[{\"depends_on_id\":\"a\",\"type\":\"parent-child\"}],\"labels\":[\"x\"]}".to_string()),
+                Just("{\"tasks\":[{\"id\":1,\"subtasks\":[{\"id\":1,\"dependencies\":[2,\"1.1\"]}]}]}".to_string()),
+                Just("{\"master\":{\"tasks\":[{\"id\":\"x\",\"priority\":\"high\",\"tags\":[]}]}}".to_string()),
+                "[\\[\\]{}:,\"a-z0-9 ]{0,16}",
+            ],
+            0..6,
+        ),
+    ) {
+        let text = lines.join("\n");
+        for format in [Format::MemoryJsonl, Format::BeadsJsonl, Format::TaskmasterJson] {
+            if let Err(e) = interchange::parse(format, &text) {
+                prop_assert_eq!(e.code(), "invalid_import", "{}", e);
+            }
+        }
+    }
 
     #[test]
     fn node_link_json_round_trips_exactly(net in network()) {

@@ -136,6 +136,9 @@ fn server(tune: impl FnOnce(&mut ServerOptions)) -> NetworksServer {
     registry.insert("plan", plan).expect("insert");
     let mut options = every_toolset();
     options.compute.threads = 1;
+    // Every call offered as a task becomes one, however quick: the tests below
+    // are about tasks (the default answers calls that end within a second directly).
+    options.tasks.answer_directly_within = Duration::ZERO;
     tune(&mut options);
     NetworksServer::new(registry, options)
 }
@@ -380,7 +383,7 @@ async fn a_session_holding_many_results_is_answered_directly() {
 #[test]
 fn over_http_a_sessionless_task_is_read_by_a_later_request_and_not_by_a_session() {
     use crate::common::http::{Server, Session, client, jsonrpc_body};
-    let server = Server::start(&[], &[]);
+    let server = Server::start(&["--task-after-ms", "0"], &[]);
     let http = client();
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -438,6 +441,35 @@ fn over_http_a_sessionless_task_is_read_by_a_later_request_and_not_by_a_session(
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
     let message = reply["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("unknown task"), "{reply}");
+}
+
+#[tokio::test]
+async fn a_call_that_ends_within_the_grace_is_answered_directly_and_a_long_one_is_a_task() {
+    let server = server(|options| {
+        options.tasks.answer_directly_within = Duration::from_millis(800);
+    });
+    let client = tasks_client(&server).await;
+    let plain = plain_client(&server).await;
+    // A quick export: the result itself, as a client without tasks gets it, so
+    // that a client which declares the extension but reads every reply as a
+    // result (the MCP Inspector's command line does) sees structuredContent.
+    let arguments = json!({"network_name": "plan", "format": "dot"});
+    let answered = direct(&client, "network_export", arguments.clone()).await;
+    let expected = plain
+        .call_tool(params("network_export", arguments))
+        .await
+        .expect("a direct export");
+    assert_eq!(answered.structured_content, expected.structured_content);
+    assert!(answered.structured_content.is_some());
+    assert_eq!(answered.content, expected.content);
+    // A long call still gives a handle at once, well before it ends.
+    let started = Instant::now();
+    let created = start(&client, "network_centrality", heavy_call()).await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    client
+        .cancel_task(CancelTaskParams::new(created.task.task_id.clone()))
+        .await
+        .expect("tasks/cancel");
 }
 
 /// The heavy lane's one thread is free: a heavy call answers within 2 s instead

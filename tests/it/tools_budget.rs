@@ -15,11 +15,11 @@ const MODEL_READ_BUDGET: usize = 24 * 1024;
 
 /// The opt-in `work` toolset on its own, as compact JSON: what a worker adds.
 /// 16 KiB since `network_why_blocked` (2.2 KB) and the history tool joined the
-/// five claim tools; each shares the four plan parameters. 1,000 bytes more
-/// since parents and exclusion groups (`parent_attribute` and
-/// `exclusion_attribute` on six tools, `complete_parents`, and the counts and
-/// ids they add to replies; BENCHMARKS.md has the bytes).
-const WORK_TOOLSET_BUDGET: usize = 16 * 1024 + 1_000;
+/// five claim tools; each shares the four plan parameters. 17 KiB since epics
+/// and exclusion groups (`parent_attribute` and `exclusion_attribute` on six
+/// tools, `complete_parents`, `epic_node_id`, and the counts and ids they add to
+/// replies; BENCHMARKS.md has the bytes).
+const WORK_TOOLSET_BUDGET: usize = 17 * 1024;
 /// The opt-in `algorithms` toolset on its own, as compact JSON.
 const ALGORITHMS_TOOLSET_BUDGET: usize = 17 * 1024;
 

@@ -1,12 +1,18 @@
-//! A Mermaid `flowchart LR` for a quick picture (export only).
+//! A Mermaid `flowchart LR` for a quick picture, which the Mermaid reader reads
+//! back exactly (ids, edges, weights, `relation`).
 //!
-//! Nodes get generated ids `n0`, `n1`, … (in output order), so reserved words such
-//! as `end` and any characters in the real ids are harmless; the real id is the
-//! label, `n0["label"]`, escaped with Mermaid entity codes (`#quot;` for `"`,
-//! `#35;` for `#`, `#amp;`, `#lt;`, `#gt;`, `#96;` for a backtick, `#124;` for `|`,
-//! `#NN;` for control characters such as newlines). An edge is `n0 --> n1`, labelled
-//! `-->|"…"|` with its `relation` attribute when that is a string, else with its
-//! weight when the weight is not 1; with both, `relation (weight)`.
+//! The second line is the comment `%% networks-mcp export`, which Mermaid ignores
+//! and our reader takes as the sign that labels are ids. Nodes get generated ids
+//! `n0`, `n1`, … (in output order), so reserved words such as `end` and any
+//! characters in the real ids are harmless; the real id is the label,
+//! `n0["label"]`, escaped with Mermaid entity codes (`#quot;` for `"`, `#35;` for
+//! `#`, `#amp;`, `#lt;`, `#gt;`, `#96;` for a backtick, `#124;` for `|`, `#NN;` for
+//! control characters such as newlines and for `ﬂ` and `¶`, which Mermaid's own
+//! entity placeholders use). An edge is `n0 --> n1`, labelled `-->|"…"|` with its
+//! `relation` attribute when that is a non-empty string, else with its weight when
+//! the weight is not 1; with both, `relation (weight)`. In a relation, `(` is
+//! written `#40;`, and a relation that reads as a number has its first character
+//! written as a code, so that the three forms never look alike.
 
 use std::fmt::Write as _;
 
@@ -28,7 +34,7 @@ pub(crate) fn escape(text: &str) -> String {
             '>' => out.push_str("#gt;"),
             '`' => out.push_str("#96;"),
             '|' => out.push_str("#124;"),
-            c if c.is_control() => {
+            c if c.is_control() || c == '\u{FB02}' || c == '\u{B6}' => {
                 let _ = write!(out, "#{};", c as u32);
             }
             c => out.push(c),
@@ -39,7 +45,10 @@ pub(crate) fn escape(text: &str) -> String {
 
 /// Writes the selection as a Mermaid flowchart. O(size of the output).
 pub(crate) fn write(selection: &Selection<'_>) -> String {
-    let mut out = String::from("flowchart LR\n");
+    let mut out = format!(
+        "flowchart LR\n{}\n",
+        crate::interchange::import::mermaid::EXPORT_MARK
+    );
     let mut short: HashMap<&str, usize> = HashMap::default();
     for (i, node) in selection.nodes.iter().enumerate() {
         crate::budget::charge(1);
@@ -52,22 +61,37 @@ pub(crate) fn write(selection: &Selection<'_>) -> String {
             continue;
         };
         let relation = match edge.attributes.get("relation") {
-            Some(Value::String(s)) => Some(s.as_str()),
+            Some(Value::String(s)) if !s.is_empty() => Some(relation_text(s)),
             _ => None,
         };
         let label = match (relation, edge.weight != 1.0) {
-            (Some(r), true) => Some(format!("{r} ({})", shown(edge.weight))),
-            (Some(r), false) => Some(r.to_string()),
-            (None, true) => Some(shown(edge.weight)),
+            (Some(r), true) => Some(format!("{r} ({})", escape(&shown(edge.weight)))),
+            (Some(r), false) => Some(r),
+            (None, true) => Some(escape(&shown(edge.weight))),
             (None, false) => None,
         };
         match label {
             Some(label) => {
-                let _ = writeln!(out, "  n{a} -->|\"{}\"| n{b}", escape(&label));
+                let _ = writeln!(out, "  n{a} -->|\"{label}\"| n{b}");
             }
             None => {
                 let _ = writeln!(out, "  n{a} --> n{b}");
             }
+        }
+    }
+    out
+}
+
+/// A relation, escaped for an edge label: as [`escape`], and `(` as `#40;`; a
+/// relation that reads as a number has its first character as a code.
+fn relation_text(relation: &str) -> String {
+    let mut out = String::with_capacity(relation.len());
+    let numeric = relation.parse::<f64>().is_ok();
+    for (i, c) in relation.chars().enumerate() {
+        if c == '(' || (i == 0 && numeric) {
+            let _ = write!(out, "#{};", c as u32);
+        } else {
+            out.push_str(&escape(c.encode_utf8(&mut [0; 4])));
         }
     }
     out

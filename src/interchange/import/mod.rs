@@ -4,8 +4,13 @@
 //! network's own rules (ids, attributes, weights) are checked by
 //! [`apply`](super::apply), which names the offending item.
 
+pub(crate) mod beads;
 pub(crate) mod csv;
 pub(crate) mod dot;
 mod dot_depth;
 pub(crate) mod graphml;
+pub(crate) mod memory;
+pub(crate) mod mermaid;
 pub(crate) mod node_link;
+mod plans;
+pub(crate) mod taskmaster;

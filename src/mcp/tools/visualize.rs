@@ -197,7 +197,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolMeta {
             name: "network_visualize",
             title: "Show a network",
-            description: "Draw a network for a person, by dependency layers, cycles highlighted: all of it, or the part around node_id (see scope). MCP Apps hosts show an interactive view; others a summary and Mermaid.",
+            description: "Draw a network for a person, in dependency layers with cycles highlighted: all of it, or the part around node_id. MCP Apps hosts show an interactive view; others a summary and Mermaid.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

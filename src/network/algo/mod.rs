@@ -30,6 +30,7 @@ pub mod cycles;
 pub mod describe;
 pub mod diff;
 pub mod following;
+pub mod hierarchy;
 pub mod inventory;
 mod nearest;
 pub mod options;

@@ -4,11 +4,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_ANALYSIS_LIMIT, default_limit, named_cycle};
+use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, loop_note, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
+use crate::network::RelationFilter;
 
 /// Parameters of `network_critical_path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -30,6 +31,12 @@ pub struct CriticalParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
+    // level and parent_attribute: described once, in the server instructions.
+    #[serde(default)]
+    pub level: Level,
+    // The node attribute naming a node's parent, default "parent": see the specs.
+    #[serde(default)]
+    pub parent_attribute: Option<String>,
 }
 
 /// Result of `network_critical_path`.
@@ -45,6 +52,9 @@ pub struct CriticalOutput {
     pub total_weight: f64,
     /// Number of edges on the path.
     pub hops: usize,
+    /// At level "epics", when parents form a loop: which nodes, and what to do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -59,15 +69,24 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
             p.ignore_relations.as_deref(),
             p.relation_attribute.as_deref(),
         )?;
-        let path = net
-            .following(&filter)
+        let epics = epics_of(net, &filter, p.level, p.parent_attribute.as_deref())?;
+        let (on, followed, operation) = match &epics {
+            Some(epics) => (
+                &epics.network,
+                RelationFilter::every_edge(),
+                "a critical path of the epics",
+            ),
+            None => (net, &filter, "a critical path"),
+        };
+        let path = on
+            .following(followed)
             .critical_path()
-            .map_err(|e| named_cycle(e, "a critical path"))?;
+            .map_err(|e| named_cycle(e, operation))?;
         let page = Page::open(
             ctx,
             net,
             "network_critical_path",
-            &filter,
+            (&filter, p.level, &p.parent_attribute),
             p.cursor.as_deref(),
             limit,
             MAX_ANALYSIS_LIMIT,
@@ -80,13 +99,15 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
                 page.slice(&path.nodes)
                     .iter()
                     .enumerate()
-                    .map(|(i, &n)| (net.id_at(n), path.edges.get(page.offset + i).copied())),
+                    .map(|(i, &n)| (on.id_at(n), path.edges.get(page.offset + i).copied())),
             )
             .into_iter()
             .map(|(id, edge)| (id.to_string(), edge))
             .unzip();
+        let note = loop_note(net, epics.as_ref());
         Ok(CriticalOutput {
             status: Success::Success,
+            note,
             paging: Paging::of_total(&page, nodes.len(), path.nodes.len()),
             node_ids: nodes,
             edge_ids: edges.into_iter().flatten().collect(),
@@ -102,7 +123,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_critical_path",
             title: "Critical path",
-            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time),. A cycle is an error naming one.",
+            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time). A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

@@ -24,7 +24,9 @@ use crate::error::{Error, Result};
 use crate::mcp::page::Page;
 use crate::mcp::tool::{ToolContext, ToolDef};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
-use crate::network::{Direction, Network, validate};
+use crate::network::hierarchy::EpicGraph;
+use crate::network::work::WorkAttributes;
+use crate::network::{Direction, Network, RelationFilter, validate};
 
 /// The largest `limit` any analysis tool accepts.
 pub const MAX_ANALYSIS_LIMIT: usize = 10_000;
@@ -72,6 +74,56 @@ fn check_depth(max_depth: Option<usize>) -> Result<Option<usize>> {
     Ok(max_depth)
 }
 
+/// The graph an ordering tool answers on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The nodes themselves.
+    #[default]
+    Tasks,
+    /// Each node replaced by its top-level ancestor.
+    Epics,
+}
+
+/// The most nodes on a loop of parents a reply names.
+const MAX_LOOP_LISTED: usize = 20;
+
+/// At [`Level::Epics`], `net` at the level of its epics by `parent_attribute`
+/// (default `"parent"`), along the edges `filter` keeps; `None` at
+/// [`Level::Tasks`].
+fn epics_of(
+    net: &Network,
+    filter: &RelationFilter,
+    level: Level,
+    parent_attribute: Option<&str>,
+) -> Result<Option<EpicGraph>> {
+    match level {
+        Level::Tasks => Ok(None),
+        Level::Epics => {
+            let default = WorkAttributes::default().parent;
+            let attribute = parent_attribute.unwrap_or(&default);
+            net.following(filter).by_epic(attribute).map(Some)
+        }
+    }
+}
+
+/// The first nodes on a loop of parents, and how many there are.
+fn loop_note(net: &Network, epics: Option<&EpicGraph>) -> Option<String> {
+    let looped = epics.map_or(&[][..], |e| &e.looped[..]);
+    if looped.is_empty() {
+        return None;
+    }
+    let named = ids(net, looped.iter().take(MAX_LOOP_LISTED).copied()).join(", ");
+    let more = if looped.len() > MAX_LOOP_LISTED {
+        ", …"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{} nodes are on a loop of parents, each counted as a top-level epic: {named}{more}. Give one of them another parent, or none.",
+        looped.len()
+    ))
+}
 /// Keeps the algorithm's cycle error but names the operation the caller asked for.
 fn named_cycle(error: Error, operation: &str) -> Error {
     match error {

@@ -4,12 +4,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_ANALYSIS_LIMIT, default_limit, ids, named_cycle};
+use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, ids, loop_note, named_cycle};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
-use crate::network::Order;
+use crate::network::{Order, RelationFilter};
 
 /// Parameters of `network_topological_sort`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,6 +34,12 @@ pub struct TopoParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
+    // level and parent_attribute: described once, in the server instructions.
+    #[serde(default)]
+    pub level: Level,
+    // The node attribute naming a node's parent, default "parent": see the specs.
+    #[serde(default)]
+    pub parent_attribute: Option<String>,
 }
 
 /// Result of `network_topological_sort`.
@@ -53,6 +59,9 @@ pub struct TopoOutput {
     pub node_count: usize,
     /// Whether `reverse` was applied.
     pub reverse: bool,
+    /// At level "epics", when parents form a loop: which nodes, and what to do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -67,15 +76,24 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             p.ignore_relations.as_deref(),
             p.relation_attribute.as_deref(),
         )?;
-        let sorted = net
-            .following(&filter)
+        let epics = epics_of(net, &filter, p.level, p.parent_attribute.as_deref())?;
+        let (on, followed, operation) = match &epics {
+            Some(epics) => (
+                &epics.network,
+                RelationFilter::every_edge(),
+                "a topological order of the epics",
+            ),
+            None => (net, &filter, "a topological order"),
+        };
+        let sorted = on
+            .following(followed)
             .topological_sort(Order::from_reverse(p.reverse))
-            .map_err(|e| named_cycle(e, "a topological order"))?;
+            .map_err(|e| named_cycle(e, operation))?;
         let page = Page::open(
             ctx,
             net,
             "network_topological_sort",
-            (p.reverse, &filter),
+            (p.reverse, &filter, p.level, &p.parent_attribute),
             p.cursor.as_deref(),
             limit,
             MAX_ANALYSIS_LIMIT,
@@ -87,7 +105,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             .fill(
                 page.slice(&sorted.order)
                     .iter()
-                    .map(|&n| [net.id_at(n), net.id_at(n)]),
+                    .map(|&n| [on.id_at(n), on.id_at(n)]),
             )
             .into_iter()
             .map(|[id, _]| id.to_string())
@@ -104,7 +122,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             if from < to {
                 first_layer = first_layer.min(number);
                 layers.push(ids(
-                    net,
+                    on,
                     layer[from - layer_start..to - layer_start].iter().copied(),
                 ));
             }
@@ -113,8 +131,10 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             }
             layer_start = layer_end;
         }
+        let note = loop_note(net, epics.as_ref());
         Ok(TopoOutput {
             status: Success::Success,
+            note,
             paging: Paging::of_total(&page, order.len(), node_count),
             node_ids: order,
             layer_count: sorted.layers.len(),
@@ -132,7 +152,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_topological_sort",
             title: "Order and parallel layers",
-            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). Paged. A cycle is an error naming one to break.",
+            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). A cycle is an error naming one to break.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

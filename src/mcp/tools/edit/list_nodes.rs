@@ -103,7 +103,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_list_nodes",
             title: "List nodes",
-            description: "List nodes page by page with attributes and degrees, optionally filtered by attribute values, id prefix or substring.",
+            description: "List nodes page by page with attributes and degrees, filtered by attribute values, id prefix or substring.",
             toolset: Toolset::Edit,
             effect: Effect::Read,
             long_running: true,

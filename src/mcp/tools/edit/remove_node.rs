@@ -58,7 +58,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_remove_node",
             title: "Remove a node",
-            description: "Remove a node and every edge into or out of it; reports how many edges went. Destructive: does nothing unless confirm is true.",
+            description: "Remove a node and every edge into or out of it. Destructive: does nothing unless confirm is true.",
             toolset: Toolset::Edit,
             effect: Effect::Destroy { idempotent: true },
             long_running: false,

@@ -27,6 +27,38 @@ fn default_depth() -> usize {
     1
 }
 
+/// The formats `network_export` writes: every [`Format`] that
+/// [`Format::can_export`] (the formats of other tools are read only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// NetworkX node-link JSON (`directed`, `multigraph`, `graph`, `nodes`, `edges`).
+    NodeLinkJson,
+    /// GraphML XML with typed keys.
+    Graphml,
+    /// Graphviz DOT (`digraph`).
+    Dot,
+    /// A Mermaid `flowchart LR` (export only).
+    Mermaid,
+    /// Cypher statements for Neo4j or Memgraph (export only).
+    Cypher,
+    /// An edge list as CSV: `source,target,weight,edge_id,<attributes>`.
+    EdgeListCsv,
+}
+
+impl From<ExportFormat> for Format {
+    fn from(format: ExportFormat) -> Self {
+        match format {
+            ExportFormat::NodeLinkJson => Format::NodeLinkJson,
+            ExportFormat::Graphml => Format::Graphml,
+            ExportFormat::Dot => Format::Dot,
+            ExportFormat::Mermaid => Format::Mermaid,
+            ExportFormat::Cypher => Format::Cypher,
+            ExportFormat::EdgeListCsv => Format::EdgeListCsv,
+        }
+    }
+}
+
 /// Parameters of `network_export`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +66,7 @@ pub struct ExportParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
     /// edge_list_csv leaves out isolated nodes.
-    pub format: Format,
+    pub format: ExportFormat,
     /// Only these nodes and their neighbourhood (depth, direction); omit for all.
     #[serde(default)]
     pub node_ids: Option<Vec<String>>,
@@ -60,7 +92,7 @@ pub struct ExportOutput {
     /// The exported network.
     pub network_name: String,
     /// The document's format.
-    pub format: Format,
+    pub format: ExportFormat,
     /// The document's MIME type.
     pub mime_type: String,
     /// Nodes in the document.
@@ -90,17 +122,18 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
     }
     ctx.registry.read(&p.network_name, |net| {
         let selected = select(net, p.node_ids.as_deref(), p.depth, p.direction)?;
-        let whole_uri = export_uri(&p.network_name, p.format);
+        let format = Format::from(p.format);
+        let whole_uri = export_uri(&p.network_name, format);
         let build = |count: usize| {
             let kept = &selected[..count.min(selected.len())];
             let whole = p.node_ids.is_none() && kept.len() == selected.len();
             let only: HashSet<_> = kept.iter().copied().collect();
-            let exported = interchange::export_counted(net, p.format, (!whole).then_some(&only));
+            let exported = interchange::export_counted(net, format, (!whole).then_some(&only));
             let resource_uri = match whole {
                 true => whole_uri.clone(),
                 false => export_part_uri(
                     &p.network_name,
-                    p.format,
+                    format,
                     net.version(),
                     kept.iter().map(|&n| net.id_at(n)),
                 ),
@@ -109,7 +142,7 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
                 status: Success::Success,
                 network_name: p.network_name.clone(),
                 format: p.format,
-                mime_type: p.format.mime_type().to_string(),
+                mime_type: format.mime_type().to_string(),
                 node_count: exported.nodes,
                 edge_count: exported.edges,
                 selected_node_count: selected.len(),

@@ -45,6 +45,14 @@ pub enum ImportFormat {
     EdgeListCsv,
     /// Graphviz DOT (`digraph`).
     Dot,
+    /// A Mermaid flowchart.
+    Mermaid,
+    /// Task Master's tasks.json.
+    TaskmasterJson,
+    /// Beads' JSONL export.
+    BeadsJsonl,
+    /// The MCP memory server's JSONL.
+    MemoryJsonl,
 }
 
 impl From<ImportFormat> for Format {
@@ -54,6 +62,10 @@ impl From<ImportFormat> for Format {
             ImportFormat::Graphml => Format::Graphml,
             ImportFormat::EdgeListCsv => Format::EdgeListCsv,
             ImportFormat::Dot => Format::Dot,
+            ImportFormat::Mermaid => Format::Mermaid,
+            ImportFormat::TaskmasterJson => Format::TaskmasterJson,
+            ImportFormat::BeadsJsonl => Format::BeadsJsonl,
+            ImportFormat::MemoryJsonl => Format::MemoryJsonl,
         }
     }
 }
@@ -64,11 +76,11 @@ impl From<ImportFormat> for Format {
 pub struct ImportParams {
     /// The network to create, or with mode "merge" to add to.
     pub network_name: String,
-    /// The document's format.
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub format: ImportFormat,
-    /// The whole document as a string (up to 256 MiB).
+    /// The whole document (up to 256 MiB).
     pub content: String,
-    /// "merge" adds to an existing network: its nodes are kept, every edge is added.
+    /// "merge": the network's nodes are kept and every edge is added.
     #[serde(default)]
     pub mode: ImportMode,
     /// With mode "create": a description (default: the document's own).
@@ -144,6 +156,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
             ctx.limits.check_networks(ctx.registry.len())?;
             let mut network = Network::named(&p.network_name);
             network.set_description(p.description.clone().or(graph.description.clone()));
+            declare_nonblocking(&mut network, &graph);
             ready(&network, &graph)?;
             let outcome = interchange::apply(&mut network, graph)?;
             let counts = (network.node_count(), network.edge_count());
@@ -155,6 +168,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         }
         ImportMode::Merge => ctx.write(&p.network_name, |net| {
             ready(net, &graph)?;
+            declare_nonblocking(net, &graph);
             let outcome = interchange::apply(net, graph)?;
             Ok((outcome, net.node_count(), net.edge_count()))
         })?,
@@ -171,6 +185,25 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         node_count,
         edge_count,
     })
+}
+
+/// Adds the relation types the document's tool treats as non-blocking to the
+/// network's own list (kept in its order, the new ones after it).
+fn declare_nonblocking(net: &mut Network, graph: &ImportedGraph) {
+    if graph
+        .nonblocking_relations
+        .iter()
+        .all(|name| net.nonblocking_relations().contains(name))
+    {
+        return;
+    }
+    let names: Vec<String> = net
+        .nonblocking_relations()
+        .iter()
+        .chain(&graph.nonblocking_relations)
+        .cloned()
+        .collect();
+    net.set_nonblocking_relations(names);
 }
 
 /// The estimated bytes `graph` adds to a network, in the units of
@@ -223,7 +256,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document (node_link_json, graphml, edge_list_csv or dot) into a new network, or (mode \"merge\") an existing one. Atomic: if anything is invalid, nothing is imported and the error says where.",
+            description: "Load a document or another tool's plan into a new network (mode \"merge\": an existing one). Atomic: on any error nothing is imported, and the error says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -93,7 +93,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_create",
             title: "Create a network",
-            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name gives status \"duplicate\" and changes nothing but nonblocking_relations. Call network_list first.",
+            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name gives status \"duplicate\" and changes nothing but nonblocking_relations.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: true },
             long_running: false,

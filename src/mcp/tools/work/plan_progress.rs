@@ -1,5 +1,6 @@
-//! `network_plan_progress`: how far a plan is, who holds what, and what is left
-//! of its critical path.
+//! `network_plan_progress`: how far a plan is, who holds what, what is left
+//! of its critical path, and the epics with their descendants' counts (the
+//! tree, one level per call).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -9,7 +10,7 @@ use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success};
-use crate::network::Direction;
+use crate::network::{Direction, validate};
 
 /// The most items a progress page lists.
 pub const MAX_PROGRESS_LIMIT: usize = 1_000;
@@ -32,7 +33,40 @@ work_params! {
         // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
         #[serde(default)]
         pub cursor: Option<String>,
+        /// Count only this epic's descendants, and list its children.
+        #[serde(default)]
+        pub epic_node_id: Option<String>,
     }
+}
+
+/// An epic (or, under `epic_node_id`, a child) with its descendants' counts.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct EpicOut {
+    /// The node's ID.
+    pub node_id: String,
+    /// Its own state.
+    pub state: String,
+    /// How many children it has.
+    pub child_count: usize,
+    /// Descendants done.
+    pub done_count: usize,
+    /// Descendants claimed.
+    pub claimed_count: usize,
+    /// Descendants ready.
+    pub ready_count: usize,
+    /// Descendants blocked.
+    pub blocked_count: usize,
+    /// Descendants excluded (their group held by another claimed task).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub excluded_count: usize,
+}
+
+/// One item of a page: the epics come first, then the claims.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Item {
+    Epic(EpicOut),
+    Claim(ClaimOut),
 }
 
 /// A claim on a task not done.
@@ -95,28 +129,57 @@ pub struct ProgressOutput {
     pub workers: Vec<WorkerOut>,
     /// How many workers hold tasks.
     pub worker_count: usize,
-    /// This page of the claims on tasks not done, held or expired, in insertion order.
+    /// This page of the top-level epics, or of the children of `epic_node_id`, each with its descendants' counts.
+    pub epics: Vec<EpicOut>,
+    /// How many epics (or children) over all pages.
+    pub epic_count: usize,
+    /// This page of the claims on tasks not done, held or expired, in insertion order (after the epics).
     pub claims: Vec<ClaimOut>,
     /// The longest path by weight through the tasks not done; null when they hold a cycle.
     pub remaining_critical_path: Option<RemainingPath>,
     /// The server's time now (ms since the Unix epoch).
     pub now_ms: u64,
-    /// How to get the rest of `claims`.
+    /// Nodes on a loop of parents (the first 20): each counts as top-level.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_node_ids: Vec<String>,
+    /// How many nodes are on a loop of parents.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub loop_node_count: usize,
+    /// How to get the rest of `epics` and `claims`.
     #[serde(flatten)]
     pub paging: Paging,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOutput> {
     ctx.registry.read(&p.network_name, |net| {
         let plan = p.plan(net)?;
+        let epic = match p.epic_node_id.as_deref() {
+            Some(id) => {
+                validate::id("epic_node_id", id)?;
+                Some(net.require("epic_node_id", id)?)
+            }
+            None => None,
+        };
         let now = ctx.now();
-        let progress = net.work_progress(&plan, now)?;
+        let rollup = net.epic_rollup(&plan, now)?;
+        let tree = rollup.hierarchy();
+        let progress = rollup.progress_under(net, &plan, epic);
+        let epics = match epic {
+            Some(epic) => tree.children(epic).to_vec(),
+            None => tree.top_epics(),
+        };
         let query = (
             &p.done_attributes,
             &p.claim_attribute,
             &p.lease_attribute,
             p.prerequisites,
             &plan.relations,
+            &plan.parent,
+            &p.epic_node_id,
         );
         let page = Page::open(
             ctx,
@@ -127,21 +190,41 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             p.limit,
             MAX_PROGRESS_LIMIT,
         )?;
-        // Every position is measured (a claim that vanished as None), so that a
-        // page cut by bytes continues at the right one.
-        let claims: Vec<ClaimOut> = page
-            .fill(page.slice(&progress.claims).iter().map(|&ix| {
-                let (worker, expires) = net.claim_on(ix, &plan)?;
-                Some(ClaimOut {
+        // One list, the epics then the claims. Every position is measured (a
+        // claim that vanished as None), so that a page cut by bytes continues
+        // at the right one.
+        let listed = epics.len() + progress.claims.len();
+        let items = page.fill((page.offset..page.end().min(listed)).map(|i| {
+            if let Some(&ix) = epics.get(i) {
+                let counts = rollup.descendants(ix);
+                return Some(Item::Epic(EpicOut {
                     node_id: net.id_at(ix).to_string(),
-                    worker: worker.to_string(),
-                    lease_expires_ms: expires,
-                    expired: expires <= now,
-                })
+                    state: rollup.state(ix).name().to_string(),
+                    child_count: tree.children(ix).len(),
+                    done_count: counts.done,
+                    claimed_count: counts.claimed,
+                    ready_count: counts.ready,
+                    blocked_count: counts.blocked,
+                    excluded_count: counts.excluded,
+                }));
+            }
+            let ix = *progress.claims.get(i - epics.len())?;
+            let (worker, expires) = net.claim_on(ix, &plan)?;
+            Some(Item::Claim(ClaimOut {
+                node_id: net.id_at(ix).to_string(),
+                worker: worker.to_string(),
+                lease_expires_ms: expires,
+                expired: expires <= now,
             }))
-            .into_iter()
-            .flatten()
-            .collect();
+        }));
+        let returned = items.len();
+        let (mut epic_page, mut claims) = (Vec::new(), Vec::new());
+        for item in items.into_iter().flatten() {
+            match item {
+                Item::Epic(e) => epic_page.push(e),
+                Item::Claim(c) => claims.push(c),
+            }
+        }
         let mut per_worker: std::collections::BTreeMap<&str, usize> = Default::default();
         for &ix in &progress.claims {
             if let Some((worker, expires)) = net.claim_on(ix, &plan)
@@ -150,7 +233,11 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
                 *per_worker.entry(worker).or_default() += 1;
             }
         }
-        let remaining_critical_path = net.remaining_critical_path(&plan)?.map(|path| {
+        let remaining = match epic {
+            Some(epic) => net.remaining_critical_path_under(&plan, tree, epic)?,
+            None => net.remaining_critical_path(&plan)?,
+        };
+        let remaining_critical_path = remaining.map(|path| {
             let (mut nodes, mut edges) = (path.nodes, path.edges);
             if plan.prerequisites == Direction::Out {
                 // A -> B means A needs B: the path runs against the order of work.
@@ -165,10 +252,14 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
                 total_weight: path.total_weight,
             }
         });
-        let paging = Paging::of_total(&page, claims.len(), progress.claims.len());
+        let paging = Paging::of_total(&page, returned, listed);
+        let looped = tree.looped();
         Ok(ProgressOutput {
             status: Success::Success,
-            task_count: net.node_count(),
+            task_count: match epic {
+                Some(epic) => rollup.descendants(epic).total(),
+                None => net.node_count(),
+            },
             done_count: progress.done,
             claimed_count: progress.claimed,
             ready_count: progress.ready,
@@ -185,9 +276,13 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
                     claimed_count: claimed,
                 })
                 .collect(),
+            epics: epic_page,
+            epic_count: epics.len(),
             claims,
             remaining_critical_path,
             now_ms: now,
+            loop_node_ids: ids(net, &looped[..looped.len().min(MAX_PROGRESS_LISTED)]),
+            loop_node_count: looped.len(),
             paging,
         })
     })
@@ -199,7 +294,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_plan_progress",
             title: "Plan progress",
-            description: "How far a plan is: tasks done, claimed, ready, blocked and excluded, expired claims, who holds what, and what is left of the critical path by weight.",
+            description: "How far a plan is: tasks done, claimed, ready, blocked and excluded, expired claims, who holds what, what is left of the critical path, and each epic's counts.",
             toolset: Toolset::Work,
             effect: Effect::Read,
             long_running: true,
