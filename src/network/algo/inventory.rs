@@ -20,7 +20,8 @@ pub enum Role {
     Status,
     /// A number or level that orders work (`priority`, `prio`, `severity`, `rank`).
     Priority,
-    /// Labels or tags (`labels`, `tags`, `label`, `tag`).
+    /// Labels or tags (`labels`, `tags`, `tag`). Not `label`: in Mermaid,
+    /// GraphML and NetworkX documents that is a node's display name.
     Labels,
     /// An edge's relation type (`relation`, `type`, `kind`, `rel`), on edges only.
     Relation,
@@ -38,7 +39,7 @@ impl Role {
         let role = match name.as_str() {
             "status" | "state" => Role::Status,
             "priority" | "prio" | "severity" | "rank" => Role::Priority,
-            "labels" | "tags" | "label" | "tag" => Role::Labels,
+            "labels" | "tags" | "tag" => Role::Labels,
             "relation" | "type" | "kind" | "rel" | "relation_type" if on_edges => Role::Relation,
             "parent" | "epic" | "parent_id" => Role::Parent,
             _ => return None,
@@ -329,6 +330,12 @@ mod tests {
         assert_eq!(Role::of("type", false, &[("string", 1)]), None);
         // A status that is a number is not taken for a state.
         assert_eq!(Role::of("status", false, &[("integer", 1)]), None);
+        // `label` is a display name (a Mermaid node's text), not labels.
+        assert_eq!(Role::of("label", false, &[("string", 1)]), None);
+        assert_eq!(
+            Role::of("tags", false, &[("string", 1)]),
+            Some(Role::Labels)
+        );
     }
 
     #[test]
