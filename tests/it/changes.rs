@@ -10,7 +10,7 @@ use networks_mcp::mcp::NetworksServer;
 use networks_mcp::network::ChangeWindow;
 use serde_json::{Value, json};
 
-use crate::common::{dispatch as call, every_toolset};
+use crate::common::{dispatch as call, dispatch_err as err, dispatch_ok as ok, every_toolset};
 
 fn server() -> (NetworksServer, Arc<NetworkRegistry>) {
     let registry = Arc::new(NetworkRegistry::new());
@@ -18,16 +18,6 @@ fn server() -> (NetworksServer, Arc<NetworkRegistry>) {
         NetworksServer::new(Arc::clone(&registry), every_toolset()),
         registry,
     )
-}
-
-fn ok(server: &NetworksServer, tool: &str, args: Value) -> Value {
-    call(server, tool, args.clone()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
-}
-
-fn err(server: &NetworksServer, tool: &str, args: Value, code: &str) -> Value {
-    let e = call(server, tool, args.clone()).expect_err(tool);
-    assert_eq!(e["code"], code, "{tool} {args}: {e}");
-    e
 }
 
 fn version(server: &NetworksServer) -> u64 {

@@ -11,7 +11,7 @@ use networks_mcp::mcp::{NetworksServer, ServerOptions};
 use networks_mcp::storage::{Storage, StorageConfig};
 use serde_json::{Value, json};
 
-use crate::common::{dispatch as call, every_toolset};
+use crate::common::{dispatch as call, dispatch_err as err, dispatch_ok as ok, every_toolset};
 
 const T0: u64 = 1_800_000_000_000;
 
@@ -20,16 +20,6 @@ fn options(clock: &Arc<ManualClock>) -> ServerOptions {
         clock: Arc::clone(clock) as _,
         ..every_toolset()
     }
-}
-
-fn ok(server: &NetworksServer, tool: &str, args: Value) -> Value {
-    call(server, tool, args.clone()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
-}
-
-fn err(server: &NetworksServer, tool: &str, args: Value, code: &str) -> Value {
-    let e = call(server, tool, args.clone()).expect_err(tool);
-    assert_eq!(e["code"], code, "{tool} {args}: {e}");
-    e
 }
 
 fn strings(value: &Value) -> Vec<String> {

@@ -214,6 +214,18 @@ pub fn dispatch(server: &NetworksServer, tool: &str, args: Value) -> Result<Valu
     }
 }
 
+/// [`dispatch`] of a call that must succeed: its reply.
+pub fn dispatch_ok(server: &NetworksServer, tool: &str, args: Value) -> Value {
+    dispatch(server, tool, args.clone()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
+}
+
+/// [`dispatch`] of a call that must fail with `code`: its error object.
+pub fn dispatch_err(server: &NetworksServer, tool: &str, args: Value, code: &str) -> Value {
+    let e = dispatch(server, tool, args.clone()).expect_err(tool);
+    assert_eq!(e["code"], code, "{tool} {args}: {e}");
+    e
+}
+
 /// Server options with every toolset, the opt-in ones too.
 pub fn every_toolset() -> ServerOptions {
     ServerOptions {
