@@ -818,17 +818,25 @@ fn print_table(w: &Workload, rows: &[Row], ours: usize, library: Option<&Run>) {
             pair(warm[3])
         );
     }
-    let peers = &rows[ours..];
+    // A peer that ran only the first rounds (NetworkX, capped) answered other
+    // queries than ours: shown, but not compared.
+    let all_rounds = rows[0].rounds;
+    let peers: Vec<&Row> = rows[ours..]
+        .iter()
+        .filter(|r| r.rounds == all_rounds)
+        .collect();
     if peers.is_empty() {
         return;
     }
     // The best peer per column: the most rounds/s, the least p50.
     let best_rate = peers.iter().map(|r| r.rounds_per_s).fold(0.0, f64::max);
-    let best = |f: &dyn Fn(&Row) -> f64| peers.iter().map(f).fold(f64::INFINITY, f64::min);
+    let best = |f: &dyn Fn(&Row) -> f64| peers.iter().map(|r| f(r)).fold(f64::INFINITY, f64::min);
     let best_write = best(&|r| r.write.0);
     let best_kind: [f64; 4] = std::array::from_fn(|k| best(&|r: &Row| r.kinds[k].0));
     let best_build = best(&|r| r.build_s);
-    println!("ratios to the best peer (rounds/s: ours ÷ best; times: ours ÷ best p50):");
+    println!(
+        "ratios to the best peer that ran every round (rounds/s: ours ÷ best; times: ours ÷ best p50):"
+    );
     for row in &rows[..ours] {
         println!(
             "{:<32} {:>7} {:>9.2}x {:>7.2}x {:>14.2}x {:>16.2}x {:>16.2}x {:>16.2}x {:>16.2}x",
