@@ -236,6 +236,14 @@ fn main() {
     }
     check_agreement(&w, &net, &dag, &g, &gd);
     let peak = proc_status_bytes("VmHWM:");
+    // What the peers must count too: edges, nodes reached by BFS and by
+    // Dijkstra from n0, nodes in the topological order.
+    let expected = [
+        ("neighbors", ours_neighbors(&net)),
+        ("bfs", ours_bfs(&net)),
+        ("dijkstra", ours_dijkstra(&net)),
+        ("toposort", ours_toposort(&dag)),
+    ];
     // The peers run after every measurement of ours, in their own process.
     drop((net, dag, g, gd));
     let peers = if args.peers {
@@ -243,6 +251,17 @@ fn main() {
     } else {
         Vec::new()
     };
+    for p in &peers {
+        let count = p["count"].as_u64();
+        if let Some((op, ours)) = expected.iter().find(|(op, _)| p["op"] == *op)
+            && count != Some(*ours as u64)
+        {
+            eprintln!(
+                "bench_traversal: {} counted {count:?} for {op}, ours {ours}",
+                p["library"]
+            );
+        }
+    }
 
     if args.json {
         let mut ops = serde_json::Map::new();
