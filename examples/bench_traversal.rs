@@ -1,7 +1,7 @@
 //! The traversal benchmark program of issue 4.
 //!
 //! ```sh
-//! cargo run --release --example bench_traversal -- --nodes 1000000 [--json] [--runs 3] [--seed S]
+//! cargo run --release --example bench_traversal -- --nodes 1000000 [--json] [--runs 3] [--seed S] [--peers]
 //! ```
 //!
 //! Builds the workload (see `benches/workload/mod.rs`), then times every operation
@@ -10,8 +10,15 @@
 //! All of networks-mcp's phases run before the baseline graphs are built, and the
 //! peak RSS at that point (`peak_rss_ours_bytes`) is the footprint of the workload
 //! plus our network; `peak_rss_bytes` is the whole process's peak.
+//!
+//! With `--peers`, the graphs are written as edge lists (`--edges PATH`, default
+//! in the temporary directory: PATH the random digraph, PATH.dag the DAG) and
+//! `benches/peers/traversal.py` times rustworkx and igraph on them (build from
+//! string ids and from integers, neighbours of every node, BFS, Dijkstra,
+//! topological sort); a second table puts them beside our warm and cold times.
 
 use std::hint::black_box;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 #[path = "../benches/workload/mod.rs"]
@@ -24,6 +31,9 @@ struct Args {
     json: bool,
     runs: usize,
     seed: u64,
+    peers: bool,
+    edges: Option<String>,
+    python: String,
 }
 
 fn parse_args() -> Args {
@@ -32,6 +42,9 @@ fn parse_args() -> Args {
         json: false,
         runs: 3,
         seed: SEED,
+        peers: false,
+        edges: None,
+        python: "python3".to_string(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -45,6 +58,11 @@ fn parse_args() -> Args {
             "--runs" => args.runs = (value("--runs") as usize).max(1),
             "--seed" => args.seed = value("--seed"),
             "--json" => args.json = true,
+            "--peers" => args.peers = true,
+            "--edges" => args.edges = it.next(),
+            "--python" => {
+                args.python = it.next().unwrap_or_else(|| usage("--python needs a value"))
+            }
             "-h" | "--help" => usage(""),
             other => usage(&format!("unknown argument {other}")),
         }
@@ -56,7 +74,9 @@ fn usage(msg: &str) -> ! {
     if !msg.is_empty() {
         eprintln!("bench_traversal: {msg}");
     }
-    eprintln!("usage: bench_traversal [--nodes N] [--runs R] [--seed S] [--json]");
+    eprintln!(
+        "usage: bench_traversal [--nodes N] [--runs R] [--seed S] [--json] [--peers] [--edges PATH] [--python PYTHON]"
+    );
     std::process::exit(if msg.is_empty() { 0 } else { 2 })
 }
 
@@ -216,6 +236,32 @@ fn main() {
     }
     check_agreement(&w, &net, &dag, &g, &gd);
     let peak = proc_status_bytes("VmHWM:");
+    // What the peers must count too: edges, nodes reached by BFS and by
+    // Dijkstra from n0, nodes in the topological order.
+    let expected = [
+        ("neighbors", ours_neighbors(&net)),
+        ("bfs", ours_bfs(&net)),
+        ("dijkstra", ours_dijkstra(&net)),
+        ("toposort", ours_toposort(&dag)),
+    ];
+    // The peers run after every measurement of ours, in their own process.
+    drop((net, dag, g, gd));
+    let peers = if args.peers {
+        run_peers(&args, &w)
+    } else {
+        Vec::new()
+    };
+    for p in &peers {
+        let count = p["count"].as_u64();
+        if let Some((op, ours)) = expected.iter().find(|(op, _)| p["op"] == *op)
+            && count != Some(*ours as u64)
+        {
+            eprintln!(
+                "bench_traversal: {} counted {count:?} for {op}, ours {ours}",
+                p["library"]
+            );
+        }
+    }
 
     if args.json {
         let mut ops = serde_json::Map::new();
@@ -241,6 +287,7 @@ fn main() {
             "peak_rss_bytes": peak,
             "peak_rss_ours_bytes": peak_ours,
             "network_rss_bytes": network_rss,
+            "peers": peers,
         });
         println!("{out}");
     } else {
@@ -283,5 +330,103 @@ fn main() {
             mib(peak),
             mib(network_rss)
         );
+        if !peers.is_empty() {
+            print_peer_table(&ours, &cold, build_edge_by_edge, &peers);
+        }
     }
+}
+
+/// Writes the graphs for `benches/peers/traversal.py` and runs it: one JSON
+/// object per library and operation (`{"library", "op", "seconds"}`), or
+/// `{"library", "missing": true}`.
+fn run_peers(args: &Args, w: &Workload) -> Vec<serde_json::Value> {
+    let path = args.edges.clone().unwrap_or_else(|| {
+        std::env::temp_dir()
+            .join(format!("bench_traversal_{}.txt", w.n))
+            .display()
+            .to_string()
+    });
+    write_edges(&path, w);
+    write_edge_list(&format!("{path}.dag"), w.n, &w.dag_edges);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/peers/traversal.py");
+    let output = Command::new(&args.python)
+        .args([script, &path, "--runs", &args.runs.to_string()])
+        .stderr(Stdio::inherit())
+        .output();
+    match output {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+        Ok(out) => {
+            eprintln!(
+                "bench_traversal: the peer script failed ({}); `python3 -m pip install --user rustworkx igraph`",
+                out.status
+            );
+            Vec::new()
+        }
+        Err(e) => {
+            eprintln!("bench_traversal: cannot run {}: {e}", args.python);
+            Vec::new()
+        }
+    }
+}
+
+/// Ours (warm and cold) beside the peers, with the ratios to the faster peer.
+fn print_peer_table(
+    ours: &[f64],
+    cold: &[f64],
+    build_edge_by_edge: f64,
+    peers: &[serde_json::Value],
+) {
+    let peer = |library: &str, op: &str| -> Option<f64> {
+        peers
+            .iter()
+            .find(|p| p["library"] == library && p["op"] == op)
+            .and_then(|p| p["seconds"].as_f64())
+    };
+    let libraries = ["rustworkx", "igraph"];
+    // (row, ours warm, ours cold, the peers' op)
+    let rows: [(&str, Option<f64>, Option<f64>, &str); 6] = [
+        ("build (string ids)", Some(ours[0]), None, "build"),
+        ("build (integer pairs)", None, None, "build_int"),
+        ("neighbors", Some(ours[1]), Some(cold[1]), "neighbors"),
+        ("bfs", Some(ours[3]), Some(cold[3]), "bfs"),
+        ("dijkstra", Some(ours[5]), Some(cold[5]), "dijkstra"),
+        ("toposort", Some(ours[6]), Some(cold[6]), "toposort"),
+    ];
+    let cell = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.4}"));
+    let ratio = |x: Option<f64>, best: Option<f64>| match (x, best) {
+        (Some(x), Some(b)) => format!("{:.2}x", x / b),
+        _ => "-".to_string(),
+    };
+    println!(
+        "\n{:<22} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}",
+        "op (seconds)",
+        "ours warm",
+        "ours cold",
+        libraries[0],
+        libraries[1],
+        "warm/best",
+        "cold/best"
+    );
+    for (name, warm, cold, op) in rows {
+        let times = libraries.map(|l| peer(l, op));
+        let best = times.iter().flatten().copied().reduce(f64::min);
+        println!(
+            "{:<22} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}",
+            name,
+            cell(warm),
+            cell(cold),
+            cell(times[0]),
+            cell(times[1]),
+            ratio(warm, best),
+            ratio(cold, best)
+        );
+    }
+    println!(
+        "single adds: one add_edge per edge {:.4} s = {:.2}x the bulk build",
+        build_edge_by_edge,
+        build_edge_by_edge / ours[0]
+    );
 }

@@ -396,10 +396,15 @@ pub fn median(mut runs: Vec<f64>) -> f64 {
 /// Writes `w`'s graph for the peer scripts in `benches/peers`: the node count on
 /// the first line, then one `source target weight` line per edge.
 pub fn write_edges(path: &str, w: &Workload) {
+    write_edge_list(path, w.n, &w.edges);
+}
+
+/// Writes `n` and `edges` as [`write_edges`] does (e.g. the DAG variant).
+pub fn write_edge_list(path: &str, n: usize, edges: &[IntEdge]) {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("create"));
-    writeln!(out, "{}", w.n).unwrap();
-    for &(a, b, weight) in &w.edges {
+    writeln!(out, "{n}").unwrap();
+    for &(a, b, weight) in edges {
         writeln!(out, "{a} {b} {weight}").unwrap();
     }
 }
