@@ -203,7 +203,7 @@ impl NetworksServer {
         let session = matches!(owner, tasks::Owner::Session(_)).then(|| context.peer.clone());
         let mut arguments = Some(arguments);
         // The task's result, also sent here so that a quick call is answered
-        // directly; nobody listens past the wait, and the send then fails quietly.
+        // directly.
         let (early_tx, early_rx) = tokio::sync::oneshot::channel();
         let started = self.inner.tasks.spawn(owner, tool.name(), |task| {
             let arguments = arguments.take().unwrap_or(Value::Null);
@@ -211,7 +211,10 @@ impl NetworksServer {
                 let result = server
                     .run_task(&name, arguments, client, session, task)
                     .await;
-                if let Ok(result) = &result {
+                // Past the wait nobody listens: no copy of a long call's result.
+                if let Ok(result) = &result
+                    && !early_tx.is_closed()
+                {
                     _ = early_tx.send(result.clone());
                 }
                 result

@@ -262,8 +262,12 @@ pub struct EpicGraph {
 impl Network {
     /// The parent named by the attribute `attribute` of node `ix`, if it names
     /// a node (see the [module documentation](self)).
-    fn parent_named(&self, ix: NodeIndex, attribute: &str) -> Option<NodeIndex> {
-        match self.graph()[ix].attributes.get(attribute)? {
+    pub(in crate::network) fn parent_named(
+        &self,
+        ix: NodeIndex,
+        attribute: &str,
+    ) -> Option<NodeIndex> {
+        match self.graph().node_weight(ix)?.attributes.get(attribute)? {
             Value::String(id) => self.index_of(id),
             Value::Number(n) => self.index_of(&n.to_string()),
             _ => None,

@@ -339,11 +339,13 @@ impl Network {
             .chain(self.parent_of(ix, spec))
     }
 
-    /// The node task `ix` names as its parent, if its parent attribute is a
-    /// string naming a node.
+    /// The node task `ix` names as its parent, if its parent attribute names
+    /// one: a string is a node id, a number the node whose id is that number
+    /// as JSON writes it.
     pub fn parent_of(&self, ix: NodeIndex, spec: &WorkAttributes) -> Option<NodeIndex> {
-        let id = self.graph().node_weight(ix)?.attributes.get(&spec.parent)?;
-        self.index_of(id.as_str()?)
+        // The one reading of a parent, shared with the roll-ups and the epic
+        // level, so that a number names the same parent everywhere.
+        self.parent_named(ix, &spec.parent)
     }
 
     /// Task `ix`'s exclusion group: a string or number value of the exclusion
@@ -374,6 +376,7 @@ impl Network {
     fn build_plan_index(&self, spec: &WorkAttributes) -> PlanIndex {
         let mut index = PlanIndex::default();
         for ix in self.graph().node_indices() {
+            crate::budget::charge(1);
             let done = self.is_done(ix, spec);
             if let Some(parent) = self.parent_of(ix, spec) {
                 index.children.entry(parent).or_default().push(ix);

@@ -4,12 +4,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, loop_note, named_cycle};
+use super::{
+    Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, loop_note, named_cycle, ordered_on,
+};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
-use crate::network::RelationFilter;
 
 /// Parameters of `network_critical_path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -70,18 +71,11 @@ fn critical_path(ctx: &ToolContext<'_>, p: CriticalParams) -> Result<CriticalOut
             p.relation_attribute.as_deref(),
         )?;
         let epics = epics_of(net, &filter, p.level, p.parent_attribute.as_deref())?;
-        let (on, followed, operation) = match &epics {
-            Some(epics) => (
-                &epics.network,
-                RelationFilter::every_edge(),
-                "a critical path of the epics",
-            ),
-            None => (net, &filter, "a critical path"),
-        };
+        let (on, followed, operation) = ordered_on(net, &filter, &epics, "a critical path");
         let path = on
             .following(followed)
             .critical_path()
-            .map_err(|e| named_cycle(e, operation))?;
+            .map_err(|e| named_cycle(e, &operation))?;
         let page = Page::open(
             ctx,
             net,

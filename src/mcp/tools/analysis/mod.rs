@@ -107,6 +107,25 @@ fn epics_of(
     }
 }
 
+/// The network an ordering tool answers on, the edges it follows and the name
+/// of the operation for a cycle error: `net` through `filter`, or at level
+/// "epics" the graph of its epics, whose edges the filter already chose.
+fn ordered_on<'a>(
+    net: &'a Network,
+    filter: &'a RelationFilter,
+    epics: &'a Option<EpicGraph>,
+    operation: &str,
+) -> (&'a Network, &'a RelationFilter, String) {
+    match epics {
+        Some(epics) => (
+            &epics.network,
+            RelationFilter::every_edge(),
+            format!("{operation} of the epics"),
+        ),
+        None => (net, filter, operation.to_string()),
+    }
+}
+
 /// The first nodes on a loop of parents, and how many there are.
 fn loop_note(net: &Network, epics: Option<&EpicGraph>) -> Option<String> {
     let looped = epics.map_or(&[][..], |e| &e.looped[..]);

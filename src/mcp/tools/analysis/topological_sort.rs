@@ -4,12 +4,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, ids, loop_note, named_cycle};
+use super::{
+    Level, MAX_ANALYSIS_LIMIT, default_limit, epics_of, ids, loop_note, named_cycle, ordered_on,
+};
 use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit, relation_filter};
-use crate::network::{Order, RelationFilter};
+use crate::network::Order;
 
 /// Parameters of `network_topological_sort`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -77,18 +79,11 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             p.relation_attribute.as_deref(),
         )?;
         let epics = epics_of(net, &filter, p.level, p.parent_attribute.as_deref())?;
-        let (on, followed, operation) = match &epics {
-            Some(epics) => (
-                &epics.network,
-                RelationFilter::every_edge(),
-                "a topological order of the epics",
-            ),
-            None => (net, &filter, "a topological order"),
-        };
+        let (on, followed, operation) = ordered_on(net, &filter, &epics, "a topological order");
         let sorted = on
             .following(followed)
             .topological_sort(Order::from_reverse(p.reverse))
-            .map_err(|e| named_cycle(e, operation))?;
+            .map_err(|e| named_cycle(e, &operation))?;
         let page = Page::open(
             ctx,
             net,

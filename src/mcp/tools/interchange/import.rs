@@ -188,13 +188,10 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
 }
 
 /// Adds the relation types the document's tool treats as non-blocking to the
-/// network's own list (kept in its order, the new ones after it).
+/// network's own list (kept in its order, the new ones after it; a list that
+/// does not change is no change).
 fn declare_nonblocking(net: &mut Network, graph: &ImportedGraph) {
-    if graph
-        .nonblocking_relations
-        .iter()
-        .all(|name| net.nonblocking_relations().contains(name))
-    {
+    if graph.nonblocking_relations.is_empty() {
         return;
     }
     let names: Vec<String> = net
