@@ -167,6 +167,14 @@ fn another_parent_attribute_and_numbers_as_ids() {
     let by_epic = progress(&server, json!({"parent_attribute": "epic"}));
     assert_eq!(ids(&by_epic["epics"]), ["7"]);
     assert_eq!(by_epic["epics"][0]["child_count"], 2);
+    // The work state reads a number as the same parent: 7 waits on a and b.
+    assert_eq!(by_epic["epics"][0]["state"], "blocked", "{by_epic}");
+    let why = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "launch", "node_id": "7", "parent_attribute": "epic"}),
+    );
+    assert_eq!(ids(&why["blockers"]), ["a", "b"], "{why}");
     let by_parent = progress(&server, json!({}));
     assert_eq!(ids(&by_parent["epics"]), ["a"]);
 }
@@ -413,4 +421,101 @@ fn bad_input_says_what_to_fix_and_changes_nothing() {
         err(&server, "network_plan_progress", args, "invalid_id");
     }
     assert_eq!(version(&server), before);
+}
+
+#[test]
+fn a_deep_chain_and_a_loop_of_parents_are_walked_without_recursion_and_answered_small() {
+    // 20,000 tasks, each the parent of the next, every other one in one
+    // exclusion group: the depth is the client's to choose, so nothing may
+    // recurse on it, and every reply stays small.
+    let server = server();
+    ok(&server, "network_create", json!({"network_name": "launch"}));
+    const DEPTH: usize = 20_000;
+    for start in (0..DEPTH).step_by(10_000) {
+        let nodes: Vec<Value> = (start..start + 10_000)
+            .map(|k| {
+                let mut attributes = serde_json::Map::new();
+                if k > 0 {
+                    attributes.insert("parent".into(), json!(format!("n{}", k - 1)));
+                }
+                if k % 2 == 1 {
+                    attributes.insert("exclusion_group".into(), json!("db"));
+                }
+                json!({"node_id": format!("n{k}"), "attributes": attributes})
+            })
+            .collect();
+        ok(
+            &server,
+            "network_add_nodes",
+            json!({"network_name": "launch", "nodes": nodes}),
+        );
+    }
+    let small = |reply: &Value| {
+        let bytes = reply.to_string().len();
+        assert!(bytes < 8 * 1024, "{bytes} bytes: {reply}");
+    };
+    let top = progress(&server, json!({}));
+    small(&top);
+    assert_eq!(
+        (top["ready_count"].as_u64(), top["blocked_count"].as_u64()),
+        (Some(1), Some(DEPTH as u64 - 1))
+    );
+    small(&progress(&server, json!({"epic_node_id": "n0"})));
+    for tool in ["network_topological_sort", "network_critical_path"] {
+        small(&ok(
+            &server,
+            tool,
+            json!({"network_name": "launch", "level": "epics"}),
+        ));
+    }
+    let why = ok(
+        &server,
+        "network_why_blocked",
+        json!({"network_name": "launch", "node_id": "n0"}),
+    );
+    small(&why);
+    assert!(why["truncated"].as_bool().unwrap(), "{why}");
+
+    // The leaf is the one ready task; completing it with its parents closes
+    // the whole chain in one call, the reply naming at most 100 of them.
+    let claim = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "launch", "worker": "w"}),
+    );
+    assert_eq!(claim["claimed"][0]["node_id"], format!("n{}", DEPTH - 1));
+    let done = ok(
+        &server,
+        "network_complete_claim",
+        json!({"network_name": "launch", "worker": "w", "node_ids": [format!("n{}", DEPTH - 1)], "complete_parents": true}),
+    );
+    small(&done);
+    assert_eq!(done["completed_parent_count"], DEPTH - 1);
+    assert_eq!(
+        done["completed_parent_node_ids"].as_array().unwrap().len(),
+        100
+    );
+
+    // Closing the chain into a loop: every node is on it, each counted as
+    // top-level, and the replies name only the first few.
+    ok(
+        &server,
+        "network_update_node",
+        json!({"network_name": "launch", "node_id": "n0", "attributes": {"parent": format!("n{}", DEPTH - 1)}}),
+    );
+    let looped = progress(&server, json!({}));
+    small(&looped);
+    assert_eq!(looped["loop_node_count"], DEPTH);
+    let sorted = ok(
+        &server,
+        "network_topological_sort",
+        json!({"network_name": "launch", "level": "epics"}),
+    );
+    small(&sorted);
+    assert!(
+        sorted["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("20000 nodes are on a loop")
+    );
 }

@@ -972,6 +972,10 @@ fn parent_and_exclusion_names_are_checked_before_anything_changes() {
             "exclusion_attribute",
         ),
         (json!({"exclusion_attribute": ""}), "exclusion_attribute"),
+        (
+            json!({"parent_attribute": "p".repeat(257)}),
+            "parent_attribute",
+        ),
     ] {
         let mut call_args = json!({"network_name": "plan", "worker": "w", "limit": 5});
         for (k, v) in args.as_object().unwrap() {
