@@ -111,6 +111,58 @@ fn median<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
 type OpPair<'a> = (usize, &'a dyn Fn() -> usize, &'a dyn Fn() -> usize);
 
 /// Medians of `runs` alternating runs of `ours` and `base`, in seconds.
+/// [`median`] of `op` on `state`, each run right after `setup` (not timed).
+fn median_after<S, T>(
+    runs: usize,
+    state: &mut S,
+    mut setup: impl FnMut(&mut S),
+    mut op: impl FnMut(&S) -> T,
+) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            setup(state);
+            let t = Instant::now();
+            let out = op(state);
+            let s = t.elapsed().as_secs_f64();
+            drop(black_box(out));
+            s
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// The write before a cold query: the edges the previous write added are
+/// removed again (so that every run and the agreement check below see the same
+/// graph), then `count` new edges between random nodes, from the lower to the
+/// higher number (the DAG stays acyclic), as an agent's write of a few
+/// dependencies; `previous` gets the new edges' ids.
+fn write_a_little(
+    net: &mut Network,
+    ids: &[String],
+    state: &mut u64,
+    count: usize,
+    previous: &mut Vec<u64>,
+) {
+    for e in previous.drain(..) {
+        net.remove_edge(e).expect("added before");
+    }
+    for _ in 0..count {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let r = *state >> 11;
+        let (a, b) = (
+            (r % ids.len() as u64) as usize,
+            ((r >> 26) % ids.len() as u64) as usize,
+        );
+        let (a, b) = (a.min(b), a.max(b));
+        if a != b {
+            previous.push(net.add_edge(&ids[a], &ids[b], 1.0).expect("nodes exist"));
+        }
+    }
+}
+
 fn median_pair(runs: usize, ours: &dyn Fn() -> usize, base: &dyn Fn() -> usize) -> (f64, f64) {
     let time = |f: &dyn Fn() -> usize| {
         let t = Instant::now();
@@ -193,19 +245,37 @@ fn main() {
     });
     let adjacency_rss = proc_status_bytes("VmRSS:").saturating_sub(rss_before_adjacency);
 
-    // Cold: every operation as the first query after a change (no adjacency yet).
-    let mut cold = [0.0f64; OPS.len()];
-    for (i, slot) in cold.iter_mut().enumerate().skip(1) {
+    // Unbuilt: every operation as the first query ever asked of the network (no
+    // adjacency yet: it builds what it needs, or walks petgraph's lists).
+    let mut unbuilt = [0.0f64; OPS.len()];
+    for (i, slot) in unbuilt.iter_mut().enumerate().skip(1) {
         *slot = median(runs, || {
             net.drop_adjacency();
             dag.drop_adjacency();
             ours_op(i, &net, &dag, &w)
         });
     }
-    // Warm (below): the adjacency built, as for every query after the first few
-    // since the last change.
+    // Cold: every operation as the first query after a write of ten edges to
+    // both networks, whose adjacency an earlier query built (the agent's case).
     net.adjacency();
     dag.adjacency();
+    let mut cold = [0.0f64; OPS.len()];
+    let mut state = args.seed ^ 0x5eed;
+    let (mut added, mut added_dag) = (Vec::new(), Vec::new());
+    for (i, slot) in cold.iter_mut().enumerate().skip(1) {
+        *slot = median_after(
+            runs,
+            &mut (&mut net, &mut dag),
+            |(net, dag)| {
+                write_a_little(net, &w.ids, &mut state, 10, &mut added);
+                write_a_little(dag, &w.ids, &mut state, 10, &mut added_dag);
+            },
+            |(net, dag)| ours_op(i, net, dag, &w),
+        );
+    }
+    write_a_little(&mut net, &w.ids, &mut state, 0, &mut added);
+    write_a_little(&mut dag, &w.ids, &mut state, 0, &mut added_dag);
+    // Warm (below): the same adjacency, no write since the last query.
     let peak_ours = proc_status_bytes("VmHWM:");
 
     // --- baseline build, then every operation with ours and baseline interleaved
@@ -269,6 +339,7 @@ fn main() {
             let mut op = serde_json::json!({ "ours_s": ours[i], "baseline_s": base[i] });
             if i > 0 {
                 op["ours_cold_s"] = serde_json::json!(cold[i]);
+                op["ours_unbuilt_s"] = serde_json::json!(unbuilt[i]);
             }
             ops.insert(name.to_string(), op);
         }
@@ -292,30 +363,34 @@ fn main() {
         println!("{out}");
     } else {
         println!(
-            "{:<24} {:>12} {:>12} {:>7} {:>14}",
-            "op", "ours (s)", "petgraph (s)", "ratio", "ours cold (s)"
+            "{:<24} {:>12} {:>12} {:>7} {:>14} {:>16}",
+            "op", "ours (s)", "petgraph (s)", "ratio", "ours cold (s)", "ours unbuilt (s)"
         );
         for (i, name) in OPS.iter().enumerate() {
-            let cold = if i > 0 {
-                format!("{:.4}", cold[i])
-            } else {
-                "-".to_string()
+            let cell = |x: &[f64]| {
+                if i > 0 {
+                    format!("{:.4}", x[i])
+                } else {
+                    "-".to_string()
+                }
             };
             println!(
-                "{:<24} {:>12.4} {:>12.4} {:>6.2}x {:>14}",
+                "{:<24} {:>12.4} {:>12.4} {:>6.2}x {:>14} {:>16}",
                 name,
                 ours[i],
                 base[i],
                 ours[i] / base[i],
-                cold
+                cell(&cold),
+                cell(&unbuilt)
             );
         }
         println!(
-            "{:<24} {:>12.4} {:>12.4} {:>6.2}x {:>14}",
+            "{:<24} {:>12.4} {:>12.4} {:>6.2}x {:>14} {:>16}",
             "build_edge_by_edge",
             build_edge_by_edge,
             base[0],
             build_edge_by_edge / base[0],
+            "-",
             "-"
         );
         println!(
@@ -331,7 +406,7 @@ fn main() {
             mib(network_rss)
         );
         if !peers.is_empty() {
-            print_peer_table(&ours, &cold, build_edge_by_edge, &peers);
+            print_peer_table(&ours, &cold, &unbuilt, build_edge_by_edge, &peers);
         }
     }
 }
@@ -372,10 +447,12 @@ fn run_peers(args: &Args, w: &Workload) -> Vec<serde_json::Value> {
     }
 }
 
-/// Ours (warm and cold) beside the peers, with the ratios to the faster peer.
+/// Ours (warm, cold after a write, and unbuilt) beside the peers, with the
+/// ratios to the faster peer.
 fn print_peer_table(
     ours: &[f64],
     cold: &[f64],
+    unbuilt: &[f64],
     build_edge_by_edge: f64,
     peers: &[serde_json::Value],
 ) {
@@ -386,14 +463,16 @@ fn print_peer_table(
             .and_then(|p| p["seconds"].as_f64())
     };
     let libraries = ["rustworkx", "igraph"];
-    // (row, ours warm, ours cold, the peers' op)
-    let rows: [(&str, Option<f64>, Option<f64>, &str); 6] = [
-        ("build (string ids)", Some(ours[0]), None, "build"),
-        ("build (integer pairs)", None, None, "build_int"),
-        ("neighbors", Some(ours[1]), Some(cold[1]), "neighbors"),
-        ("bfs", Some(ours[3]), Some(cold[3]), "bfs"),
-        ("dijkstra", Some(ours[5]), Some(cold[5]), "dijkstra"),
-        ("toposort", Some(ours[6]), Some(cold[6]), "toposort"),
+    // (row, ours warm, ours cold, ours unbuilt, the peers' op)
+    type Ours = (Option<f64>, Option<f64>, Option<f64>);
+    let at = |i: usize| (Some(ours[i]), Some(cold[i]), Some(unbuilt[i]));
+    let rows: [(&str, Ours, &str); 6] = [
+        ("build (string ids)", (Some(ours[0]), None, None), "build"),
+        ("build (integer pairs)", (None, None, None), "build_int"),
+        ("neighbors", at(1), "neighbors"),
+        ("bfs", at(3), "bfs"),
+        ("dijkstra", at(5), "dijkstra"),
+        ("toposort", at(6), "toposort"),
     ];
     let cell = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.4}"));
     let ratio = |x: Option<f64>, best: Option<f64>| match (x, best) {
@@ -401,27 +480,31 @@ fn print_peer_table(
         _ => "-".to_string(),
     };
     println!(
-        "\n{:<22} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}",
+        "\n{:<22} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10} {:>10} {:>12}",
         "op (seconds)",
         "ours warm",
         "ours cold",
+        "ours unbuilt",
         libraries[0],
         libraries[1],
         "warm/best",
-        "cold/best"
+        "cold/best",
+        "unbuilt/best"
     );
-    for (name, warm, cold, op) in rows {
+    for (name, (warm, cold, unbuilt), op) in rows {
         let times = libraries.map(|l| peer(l, op));
         let best = times.iter().flatten().copied().reduce(f64::min);
         println!(
-            "{:<22} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}",
+            "{:<22} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10} {:>10} {:>12}",
             name,
             cell(warm),
             cell(cold),
+            cell(unbuilt),
             cell(times[0]),
             cell(times[1]),
             ratio(warm, best),
-            ratio(cold, best)
+            ratio(cold, best),
+            ratio(unbuilt, best)
         );
     }
     println!(

@@ -1,5 +1,5 @@
-//! A compact, read-only copy of a network's adjacency (compressed sparse rows),
-//! built lazily and dropped by every structural change.
+//! A compact copy of a network's adjacency (compressed sparse rows), built
+//! lazily and then kept in step with every structural change.
 //!
 //! petgraph's [`StableDiGraph`] keeps each node's edges as a linked list threaded
 //! through the edge records, so walking a large graph costs one dependent cache
@@ -18,23 +18,32 @@
 //! build it on first use (`AdjacencyCache::rows`). Queries that may touch only a
 //! little of it — one node's neighbors, a bounded walk — use it only when it exists
 //! and otherwise walk petgraph's lists, adding the edges they walked to a counter;
-//! once that work since the last change reaches the cost of a build, the rows are
-//! built and the query goes on with them, even in the middle of a walk
-//! (`NeighborSource`). That rule (the "ski rental" argument) keeps a read-mostly
-//! workload within about twice the cost of the best choice made in hindsight,
-//! while a workload that alternates writes and small reads never pays for a build
-//! it cannot use. A build costs about as much as walking a quarter of the graph
-//! on petgraph's lists (`LIST_WALKS_PER_BUILD`; measured in `BENCHMARKS.md`).
+//! once that work reaches the cost of a build, the rows are built and the query
+//! goes on with them, even in the middle of a walk (`NeighborSource`). That rule
+//! (the "ski rental" argument) keeps a read-mostly workload within about twice
+//! the cost of the best choice made in hindsight, while a network that is only
+//! ever written and asked small questions never pays for a build it cannot use.
+//! A build costs about as much as walking a quarter of the graph on petgraph's
+//! lists (`LIST_WALKS_PER_BUILD`; measured in `BENCHMARKS.md`).
+//!
+//! **After it is built**, every write edits the rows (and the relation columns
+//! parallel to them) in place, for about what petgraph pays for the same write
+//! on its lists (see [`Rows`]): the first query after a write costs what it would
+//! cost on rows that had never been stale. An agent writes a little and then
+//! asks, again and again; rebuilding after each write made that query pay for
+//! the whole graph. Only [`Network::drop_adjacency`] forgets them.
 
 use std::cell::{Cell, OnceCell};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::edge_ids::EdgeIdIndex;
 use super::relations::{RelationColumns, RelationFilter, ResolvedFilter};
+pub use super::rows::Rows;
 use super::{Direction, Edge, Network, Node};
 
 type Graph = StableDiGraph<Node, Edge>;
@@ -47,103 +56,6 @@ const LIST_WALKS_PER_BUILD: usize = 4;
 /// List-walk steps after which building rows pays off (see the module docs).
 fn build_cost(graph: &Graph) -> usize {
     (graph.node_bound() + graph.edge_count()) / LIST_WALKS_PER_BUILD
-}
-
-/// One direction of the adjacency in compressed sparse rows, indexed by
-/// `NodeIndex::index()` (vacant indices have empty rows): for each node, the
-/// nodes its edges lead to (out) or come from (in), newest edge first, one entry
-/// per edge; out rows also hold each edge's weight.
-#[derive(Debug, Clone)]
-pub struct Rows {
-    start: Vec<u32>,
-    nodes: Vec<NodeIndex>,
-    /// Parallel to `nodes` for out rows; empty for in rows.
-    weights: Vec<f64>,
-}
-
-impl Rows {
-    /// Builds the rows of direction `dir`, taking edges newest first (descending
-    /// edge id) so that each row matches petgraph's list order. O(V + E).
-    fn build(graph: &Graph, edge_ids: &EdgeIdIndex, dir: petgraph::Direction) -> Rows {
-        let out = dir == petgraph::Direction::Outgoing;
-        let mut start = vec![0u32; graph.node_bound() + 1];
-        // Two passes over the edges: count each row's length, then fill the rows.
-        let each_edge = |f: &mut dyn FnMut(NodeIndex, NodeIndex, f64)| {
-            edge_ids.for_each_newest_first(|ix| {
-                if let (Some((a, b)), Some(e)) = (graph.edge_endpoints(ix), graph.edge_weight(ix)) {
-                    // (row owner, neighbor, weight)
-                    if out {
-                        f(a, b, e.weight)
-                    } else {
-                        f(b, a, e.weight)
-                    }
-                }
-            })
-        };
-        each_edge(&mut |owner, _, _| start[owner.index() + 1] += 1);
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let edges = graph.edge_count();
-        let mut nodes = vec![NodeIndex::end(); edges];
-        let mut weights = if out { vec![0.0; edges] } else { Vec::new() };
-        // The next free slot of each row, advanced as edges are placed.
-        let mut next = start.clone();
-        each_edge(&mut |owner, neighbor, w| {
-            let slot = &mut next[owner.index()];
-            nodes[*slot as usize] = neighbor;
-            if out {
-                weights[*slot as usize] = w;
-            }
-            *slot += 1;
-        });
-        Rows {
-            start,
-            nodes,
-            weights,
-        }
-    }
-
-    /// Where each row starts (one more entry than node indices).
-    pub(super) fn starts(&self) -> &[u32] {
-        &self.start
-    }
-
-    #[inline]
-    fn span(&self, ix: NodeIndex) -> (usize, usize) {
-        match self.start.get(ix.index()..ix.index() + 2) {
-            Some(w) => (w[0] as usize, w[1] as usize),
-            None => (0, 0),
-        }
-    }
-
-    /// The neighbors of `ix` in this direction, newest edge first.
-    #[inline]
-    pub fn neighbors(&self, ix: NodeIndex) -> &[NodeIndex] {
-        let (s, e) = self.span(ix);
-        &self.nodes[s..e]
-    }
-
-    /// Out rows: the neighbors of `ix` with the weights of the edges to them.
-    /// In rows have no weights: the weight slice is empty.
-    #[inline]
-    pub fn weighted(&self, ix: NodeIndex) -> (&[NodeIndex], &[f64]) {
-        let (s, e) = self.span(ix);
-        (
-            &self.nodes[s..e],
-            self.weights.get(s..e).unwrap_or_default(),
-        )
-    }
-
-    /// For every node index, how many rows name it: the degree in the other
-    /// direction (in-degrees from out rows). O(V + E).
-    pub fn mentions(&self) -> Vec<u32> {
-        let mut count = vec![0u32; self.start.len() - 1];
-        for n in &self.nodes {
-            count[n.index()] += 1;
-        }
-        count
-    }
 }
 
 /// Both directions' rows of a network (see [`crate::network::Network::adjacency`]).
@@ -197,13 +109,13 @@ impl<'a> Follow<'a> {
         let (s, e) = self.rows.span(ix);
         match &self.resolved {
             None => Neighbors {
-                nodes: &self.rows.nodes[s..e],
+                nodes: self.rows.entries(s, e),
                 classes: &[],
                 keep: &[],
                 at: 0,
             },
             Some(r) => Neighbors {
-                nodes: &self.rows.nodes[s..e],
+                nodes: self.rows.entries(s, e),
                 classes: &r.columns.column(self.dir)[s..e],
                 keep: &r.keep,
                 at: 0,
@@ -225,10 +137,13 @@ impl<'a> Follow<'a> {
             return self.rows.mentions();
         };
         let classes = r.columns.column(self.dir);
-        let mut count = vec![0u32; self.rows.start.len() - 1];
-        for (n, &c) in self.rows.nodes.iter().zip(classes) {
-            if r.keep[c as usize] {
-                count[n.index()] += 1;
+        let mut count = vec![0u32; self.rows.row_count()];
+        for row in self.rows.spans() {
+            let (s, e) = (row.start, row.end);
+            for (n, &c) in self.rows.entries(s, e).iter().zip(&classes[s..e]) {
+                if r.keep[c as usize] {
+                    count[n.index()] += 1;
+                }
             }
         }
         count
@@ -261,15 +176,16 @@ impl Iterator for Neighbors<'_> {
     }
 }
 
-/// The lazily built rows of one network and the bookkeeping that decides when
-/// to build them (see the module docs). Cloning a network does not copy them.
+/// The lazily built rows of one network, kept current by every write, and the
+/// bookkeeping that decides when to build them (see the module docs). Cloning a
+/// network does not copy them.
 #[derive(Debug, Default)]
 pub(crate) struct AdjacencyCache {
     out: OnceLock<Rows>,
     inn: OnceLock<Rows>,
-    /// Edges walked on petgraph's lists since the last change.
+    /// Edges walked on petgraph's lists while the rows were not built.
     linked_work: AtomicUsize,
-    /// The relation columns built since the last change, one per attribute
+    /// The relation columns built for the rows, one per attribute
     /// (at most [`RELATION_COLUMNS_KEPT`], the most recent last).
     relations: Mutex<Vec<Arc<RelationColumns>>>,
 }
@@ -284,17 +200,112 @@ impl Clone for AdjacencyCache {
 }
 
 impl AdjacencyCache {
-    /// Forgets the rows: called by every change to nodes or edges.
-    #[inline]
-    pub(crate) fn invalidate(&mut self) {
+    /// Forgets the rows and everything derived from them (they are built again
+    /// when next needed).
+    pub(crate) fn drop_rows(&mut self) {
         for rows in [&mut self.out, &mut self.inn] {
             if rows.get().is_some() {
                 *rows = OnceLock::new();
             }
         }
         *self.linked_work.get_mut() = 0;
+        self.drop_relations();
+    }
+
+    fn drop_relations(&mut self) {
         if let Ok(relations) = self.relations.get_mut() {
             relations.clear();
+        }
+    }
+
+    /// Node `ix` was just added: it gets an empty row in the built rows.
+    pub(crate) fn node_added(&mut self, ix: NodeIndex) {
+        for rows in [&mut self.out, &mut self.inn] {
+            if let Some(rows) = rows.get_mut() {
+                rows.ensure_row(ix);
+            }
+        }
+    }
+
+    /// Edge `e` was just added to `graph`: it goes at the front of its endpoints'
+    /// built rows (it is their newest edge), and into the relation columns.
+    /// Amortized O(1); see [`Rows`] for how the rows make room.
+    pub(crate) fn edge_added(&mut self, graph: &Graph, e: EdgeIndex) {
+        let (Some((a, b)), Some(edge)) = (graph.edge_endpoints(e), graph.edge_weight(e)) else {
+            return;
+        };
+        for (dir, owner, neighbor) in [(Outgoing, a, b), (Incoming, b, a)] {
+            let Some(rows) = self.slot_mut(dir).get_mut() else {
+                continue;
+            };
+            let (slot, edit) = rows.prepend(owner, neighbor, edge.weight);
+            self.for_each_relation_column(|columns| {
+                let class = columns.class_of(edge);
+                columns.follow(dir, edit.as_ref(), slot, class);
+            });
+        }
+        self.compact_if_worth_it();
+    }
+
+    /// Edge `e` of `graph` is about to be removed: it leaves its endpoints' built
+    /// rows. Its position in a row is its position in petgraph's list of the
+    /// same direction (both list edges newest first), counted by walking that
+    /// list as petgraph's removal itself does: O(degree).
+    pub(crate) fn edge_removing(&mut self, graph: &Graph, e: EdgeIndex) {
+        let Some((a, b)) = graph.edge_endpoints(e) else {
+            return;
+        };
+        for (dir, owner) in [(Outgoing, a), (Incoming, b)] {
+            let Some(rows) = self.slot_mut(dir).get_mut() else {
+                continue;
+            };
+            let Some(position) = graph.edges_directed(owner, dir).position(|x| x.id() == e) else {
+                continue;
+            };
+            let edit = rows.remove(owner, position);
+            if let Some(edit) = edit {
+                self.for_each_relation_column(|columns| columns.shift(dir, &edit));
+            }
+        }
+        self.compact_if_worth_it();
+    }
+
+    fn slot_mut(&mut self, dir: petgraph::Direction) -> &mut OnceLock<Rows> {
+        match dir {
+            Outgoing => &mut self.out,
+            Incoming => &mut self.inn,
+        }
+    }
+
+    /// Calls `f` on every kept relation column set (for an edit of the rows).
+    fn for_each_relation_column(&mut self, mut f: impl FnMut(&mut RelationColumns)) {
+        if let Ok(relations) = self.relations.get_mut() {
+            // Columns still shared with a reader cannot be edited: forget them.
+            relations.retain_mut(|columns| match Arc::get_mut(columns) {
+                Some(columns) => {
+                    f(columns);
+                    true
+                }
+                None => false,
+            });
+        }
+    }
+
+    /// Packs a direction's rows when its unused slots are worth it; the relation
+    /// columns do not follow a packing and are dropped (built again on demand, a
+    /// cost the writes that wasted the slots have paid for).
+    fn compact_if_worth_it(&mut self) {
+        let mut packed = false;
+        for rows in [&mut self.out, &mut self.inn] {
+            if let Some(rows) = rows.get_mut()
+                && rows.wants_compaction()
+            {
+                rows.compact();
+                packed = true;
+            }
+        }
+        if packed {
+            self.drop_relations();
         }
     }
 
@@ -324,8 +335,8 @@ impl AdjacencyCache {
                     graph,
                     edge_ids,
                     filter.attribute(),
-                    out.starts(),
-                    inn.starts(),
+                    out,
+                    inn,
                 ));
                 if let Ok(mut kept) = self.relations.lock() {
                     if kept.len() == RELATION_COLUMNS_KEPT {
@@ -370,7 +381,7 @@ impl AdjacencyCache {
     }
 
     /// For a query that may read only part of the graph: the rows of `dir` if they
-    /// are built, or if the list walks since the last change have already cost as
+    /// are built, or if the list walks since they were last dropped have cost as
     /// much as building them; `None` means walk petgraph's lists and
     /// [`charge`](Self::charge) them.
     #[inline]
@@ -513,7 +524,7 @@ impl<'a> NeighborSource<'a> {
                 if let Some(r) = self.resolved() {
                     let classes = &r.columns.column(dir)[s..e];
                     buf.extend(
-                        rows.nodes[s..e]
+                        rows.entries(s, e)
                             .iter()
                             .zip(classes)
                             .rev()

@@ -31,6 +31,7 @@ mod id_index;
 pub(crate) mod prefetch;
 pub mod query;
 pub mod relations;
+mod rows;
 pub mod snapshot;
 pub(in crate::network) mod structure;
 mod types;
@@ -74,7 +75,8 @@ pub struct Network {
     nonblocking_relations: Vec<String>,
     /// A label used in error messages ("network 'x'"); not part of the content.
     name: String,
-    /// Derived from `graph`; every change to nodes or edges invalidates it.
+    /// Derived from `graph`; built on demand, then edited by every change to
+    /// nodes or edges.
     adjacency: AdjacencyCache,
     /// How many edges have a negative weight, so that Dijkstra's precondition is
     /// checked in O(1) instead of by a pass over every edge.
@@ -283,8 +285,9 @@ impl Network {
         &self.graph
     }
 
-    /// The compact adjacency of the whole network, built now if a change since the
-    /// last build made it stale. O(V + E) to build, then free until the next change.
+    /// The compact adjacency of the whole network, built now if it is not yet.
+    /// O(V + E) to build; after that, every write keeps it current at about the
+    /// cost of the write itself.
     /// Whole-graph algorithms use it on their own; call this to read neighbor rows
     /// directly (see [`Adjacency`]).
     pub fn adjacency(&self) -> Adjacency<'_> {
@@ -310,7 +313,7 @@ impl Network {
     /// Frees the compact adjacency, if built (it is built again when next needed).
     /// For programs that hold many large networks and analyse them rarely.
     pub fn drop_adjacency(&mut self) {
-        self.adjacency.invalidate();
+        self.adjacency.drop_rows();
     }
 
     /// The petgraph index of a node. O(1) expected.

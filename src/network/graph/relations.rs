@@ -25,6 +25,7 @@ use petgraph::stable_graph::StableDiGraph;
 use petgraph::visit::NodeIndexable;
 
 use super::edge_ids::EdgeIdIndex;
+use super::rows::{Rows, SlotEdit};
 use super::{Edge, Node};
 
 /// The attribute that names an edge's relation type unless a call names another.
@@ -173,56 +174,90 @@ fn relation_value<'e>(edge: &'e Edge, attribute: &str) -> &'e str {
 
 /// The relation types of one attribute, interned, as columns parallel to both
 /// directions' adjacency rows: `out[slot]` is the class of the edge at `slot` of
-/// the out rows; `names[class]` its relation type (class 0 is [`PLAIN`]).
+/// the out rows; `names[class]` its relation type (class 0 is [`PLAIN`]). Kept
+/// in step with the rows by each write, as the rows themselves are.
 #[derive(Debug)]
 pub(crate) struct RelationColumns {
     pub(crate) attribute: Box<str>,
     names: Vec<Box<str>>,
+    classes: HashMap<Box<str>, u32>,
     out: Vec<u32>,
     inn: Vec<u32>,
 }
 
 impl RelationColumns {
     /// Interns the relation types of `attribute` and places each edge's class
-    /// where [`super::adjacency::Rows::build`] places the edge (edges newest
-    /// first into each owner's row). O(V + E) expected.
+    /// in the slot its rows give it (edges newest first into each owner's row).
+    /// O(V + E) expected.
     pub(crate) fn build(
         graph: &StableDiGraph<Node, Edge>,
         edge_ids: &EdgeIdIndex,
         attribute: &str,
-        out_start: &[u32],
-        in_start: &[u32],
+        out_rows: &Rows,
+        in_rows: &Rows,
     ) -> RelationColumns {
-        let mut classes: HashMap<&str, u32> = HashMap::new();
-        let mut names: Vec<Box<str>> = vec![PLAIN.into()];
-        classes.insert(PLAIN, 0);
-        let edges = graph.edge_count();
-        let mut out = vec![0u32; edges];
-        let mut inn = vec![0u32; edges];
-        let mut next_out = out_start.to_vec();
-        let mut next_in = in_start.to_vec();
-        debug_assert_eq!(next_out.len(), graph.node_bound() + 1);
+        let mut columns = RelationColumns {
+            attribute: attribute.into(),
+            names: vec![PLAIN.into()],
+            classes: HashMap::from_iter([(Box::<str>::from(PLAIN), 0)]),
+            out: vec![0u32; out_rows.slots()],
+            inn: vec![0u32; in_rows.slots()],
+        };
+        let mut next_out: Vec<u32> = out_rows.spans().map(|r| r.start as u32).collect();
+        let mut next_in: Vec<u32> = in_rows.spans().map(|r| r.start as u32).collect();
+        debug_assert!(next_out.len() >= graph.node_bound());
         edge_ids.for_each_newest_first(|ix| {
             if let (Some((a, b)), Some(e)) = (graph.edge_endpoints(ix), graph.edge_weight(ix)) {
-                let name = relation_value(e, attribute);
-                let class = *classes.entry(name).or_insert_with(|| {
-                    names.push(name.into());
-                    (names.len() - 1) as u32
-                });
+                let class = columns.class_of(e);
                 let o = &mut next_out[a.index()];
-                out[*o as usize] = class;
+                columns.out[*o as usize] = class;
                 *o += 1;
                 let i = &mut next_in[b.index()];
-                inn[*i as usize] = class;
+                columns.inn[*i as usize] = class;
                 *i += 1;
             }
         });
-        RelationColumns {
-            attribute: attribute.into(),
-            names,
-            out,
-            inn,
+        columns
+    }
+
+    /// The class of `edge`'s relation type, interned now if it is new.
+    pub(crate) fn class_of(&mut self, edge: &Edge) -> u32 {
+        let name = relation_value(edge, &self.attribute);
+        if let Some(&class) = self.classes.get(name) {
+            return class;
         }
+        let class = self.names.len() as u32;
+        self.names.push(name.into());
+        self.classes.insert(name.into(), class);
+        class
+    }
+
+    fn column_mut(&mut self, dir: petgraph::Direction) -> &mut Vec<u32> {
+        match dir {
+            petgraph::Direction::Outgoing => &mut self.out,
+            petgraph::Direction::Incoming => &mut self.inn,
+        }
+    }
+
+    /// Follows an edge added to the rows of `dir`: the row's move, if it made
+    /// one, then `class` in the edge's slot.
+    pub(crate) fn follow(
+        &mut self,
+        dir: petgraph::Direction,
+        edit: Option<&SlotEdit>,
+        slot: usize,
+        class: u32,
+    ) {
+        let column = self.column_mut(dir);
+        if let Some(edit) = edit {
+            edit.apply(column, 0);
+        }
+        column[slot] = class;
+    }
+
+    /// Follows an edge removed from the rows of `dir`.
+    pub(crate) fn shift(&mut self, dir: petgraph::Direction, edit: &SlotEdit) {
+        edit.apply(self.column_mut(dir), 0);
     }
 
     /// The classes of one direction, parallel to its rows' slots.

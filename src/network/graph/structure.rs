@@ -53,9 +53,9 @@ pub(in crate::network) enum Changed {
 }
 
 impl Network {
-    /// Applies one structural change and keeps the derived facts in step with it.
+    /// Applies one structural change and keeps the derived facts in step with it
+    /// (the compact adjacency rows, if built, are edited in place).
     pub(in crate::network) fn change(&mut self, change: Change<'_>) -> Changed {
-        self.adjacency.invalidate();
         match change {
             Change::AddNode {
                 id,
@@ -68,6 +68,7 @@ impl Network {
                     attributes,
                 });
                 self.node_index.insert_new(&self.graph, ix);
+                self.adjacency.node_added(ix);
                 self.touch(Entry::NodeAdded(ix));
                 Changed::Node(ix)
             }
@@ -86,6 +87,7 @@ impl Network {
                     attributes,
                 };
                 let ix = self.graph.add_edge(source, target, edge);
+                self.adjacency.edge_added(&self.graph, ix);
                 self.edge_index.insert(id, ix);
                 self.touch(Entry::EdgeAdded(id));
                 Changed::Edge(id)
@@ -113,11 +115,21 @@ impl Network {
                     self.node_index.remove(&self.graph, &id);
                     self.history.push(self.version, Entry::NodeRemoved(ix, id));
                 }
+                // The edges leave the rows one by one, each the first of the
+                // node's list (as petgraph's own removal takes them), so that
+                // rows and lists agree at every step.
+                for dir in [Outgoing, Incoming] {
+                    while let Some(e) = self.graph.edges_directed(ix, dir).next().map(|e| e.id()) {
+                        self.adjacency.edge_removing(&self.graph, e);
+                        self.graph.remove_edge(e);
+                    }
+                }
                 self.graph.remove_node(ix);
                 Changed::Removed(edges.len())
             }
             Change::RemoveEdge(edge_id) => match self.edge_index.remove(edge_id) {
                 Some(ix) => {
+                    self.adjacency.edge_removing(&self.graph, ix);
                     if let Some((a, b)) = self.graph.edge_endpoints(ix)
                         && let Some(edge) = self.graph.remove_edge(ix)
                     {
