@@ -218,7 +218,15 @@ impl AdjacencyCache {
         }
     }
 
+    /// Whether either direction's rows are built (writes have nothing to edit
+    /// otherwise: a bulk load of a new network pays nothing for the rows).
+    #[inline]
+    fn is_built(&self) -> bool {
+        self.out.get().is_some() || self.inn.get().is_some()
+    }
+
     /// Node `ix` was just added: it gets an empty row in the built rows.
+    #[inline]
     pub(crate) fn node_added(&mut self, ix: NodeIndex) {
         for rows in [&mut self.out, &mut self.inn] {
             if let Some(rows) = rows.get_mut() {
@@ -230,7 +238,11 @@ impl AdjacencyCache {
     /// Edge `e` was just added to `graph`: it goes at the front of its endpoints'
     /// built rows (it is their newest edge), and into the relation columns.
     /// Amortized O(1); see [`Rows`] for how the rows make room.
+    #[inline]
     pub(crate) fn edge_added(&mut self, graph: &Graph, e: EdgeIndex) {
+        if !self.is_built() {
+            return;
+        }
         let (Some((a, b)), Some(edge)) = (graph.edge_endpoints(e), graph.edge_weight(e)) else {
             return;
         };
@@ -251,7 +263,11 @@ impl AdjacencyCache {
     /// rows. Its position in a row is its position in petgraph's list of the
     /// same direction (both list edges newest first), counted by walking that
     /// list as petgraph's removal itself does: O(degree).
+    #[inline]
     pub(crate) fn edge_removing(&mut self, graph: &Graph, e: EdgeIndex) {
+        if !self.is_built() {
+            return;
+        }
         let Some((a, b)) = graph.edge_endpoints(e) else {
             return;
         };
