@@ -597,6 +597,10 @@ impl Network {
         /// How many edges ahead the endpoint records are prefetched.
         const AHEAD: usize = 16;
         let prefetcher = NodePrefetcher::new(&self.graph);
+        // One version and one record per edge, as one by one; but a batch longer
+        // than the window of recent changes does not write the records it would
+        // drop before it ends.
+        self.history.begin_run(self.version, edges.len());
         for i in 0..edges.len() {
             if let Some(&(a, b, ..)) = edges.get(i + AHEAD) {
                 prefetcher.prefetch(a);
@@ -606,6 +610,7 @@ impl Network {
             let attributes = std::mem::take(attributes);
             self.insert_edge_unchecked(a, b, weight, attributes);
         }
+        self.history.end_run();
     }
 
     /// Reserves room for `nodes` more nodes and `edges` more edges.

@@ -210,8 +210,24 @@ impl Entry {
         }))
     }
 
+    /// Whether this is a plain addition: one record of its own version that
+    /// holds no text ([`History::begin_run`]).
+    fn is_plain_addition(&self) -> bool {
+        matches!(self, Entry::NodeAdded(_) | Entry::EdgeAdded(_))
+    }
+
     /// What the entry holds, in bytes, estimated.
+    #[inline]
     fn bytes(&self) -> usize {
+        match self {
+            Entry::NodeAdded(_) | Entry::EdgeAdded(_) => std::mem::size_of::<Record>(),
+            _ => self.bytes_slow(),
+        }
+    }
+
+    /// [`Entry::bytes`] for the entries that hold text.
+    #[inline(never)]
+    fn bytes_slow(&self) -> usize {
         let text = match self {
             Entry::NodeAdded(_) | Entry::EdgeAdded(_) => 0,
             Entry::NodeRemoved(_, id) => id.len(),
@@ -278,22 +294,82 @@ pub(super) struct History {
     oldest_version: u64,
     bytes: usize,
     window: ChangeWindow,
+    /// How many of the next pushes, the first of a run announced by
+    /// [`History::begin_run`], would leave the window before the run ends:
+    /// they are counted as they come instead of kept and then dropped.
+    passing: usize,
 }
 
 impl History {
     /// Records `entry`, made by `version`, then drops the oldest versions past
     /// the bounds. O(1) amortized, plus the entry's size.
+    #[inline]
     pub(super) fn push(&mut self, version: u64, entry: Entry) {
+        if self.passing > 0 {
+            // As pushed, then dropped by a later push of the run.
+            debug_assert!(entry.is_plain_addition());
+            self.passing -= 1;
+            self.first_position += 1;
+            self.oldest_version = self.oldest_version.max(version);
+            return;
+        }
         if self.window.max_records == 0 {
             self.oldest_version = version;
             return;
         }
         self.bytes = self.bytes.saturating_add(entry.bytes());
         self.records.push_back(Record { version, entry });
-        self.trim();
+        if self.records.len() > self.window.max_records || self.bytes > self.window.max_bytes {
+            self.trim();
+        }
+    }
+
+    /// Announces a run of `count` pushes to come, each of a plain addition
+    /// ([`Entry::NodeAdded`] or [`Entry::EdgeAdded`]) at its own version, the
+    /// first at `version + 1`, the next one higher, and so on: a bulk insert. When
+    /// the run is longer than the window holds, the window ends holding only the
+    /// run's last records, so what it held before is dropped now and the run's
+    /// first records are counted as they come instead of kept and dropped one by
+    /// one (O(1) each, no record written). The window after the run is exactly
+    /// what pushing each one would leave. Finish with [`History::end_run`].
+    pub(super) fn begin_run(&mut self, version: u64, count: usize) {
+        // Each record of the run is alone in its version only while versions
+        // do not saturate.
+        let distinct = version
+            .checked_add(count as u64)
+            .is_some_and(|last| last < u64::MAX);
+        if self.window.max_records == 0 || !distinct {
+            return;
+        }
+        // The run's records all weigh this much, and every record at least this.
+        let size = std::mem::size_of::<Record>();
+        let fits = self.window.max_records.min(self.window.max_bytes / size);
+        if count <= fits {
+            return;
+        }
+        // The last `fits` records of the run fill the window: nothing older stays.
+        if let Some(last) = self.records.back() {
+            self.oldest_version = self.oldest_version.max(last.version);
+        }
+        self.forget_records();
+        self.passing = count - fits;
+    }
+
+    /// Ends a run begun by [`History::begin_run`].
+    pub(super) fn end_run(&mut self) {
+        debug_assert_eq!(self.passing, 0, "a run pushed fewer records than announced");
+        self.passing = 0;
+    }
+
+    /// Drops every record, counting them as dropped.
+    fn forget_records(&mut self) {
+        self.first_position += self.records.len() as u64;
+        self.records.clear();
+        self.bytes = 0;
     }
 
     /// Drops the oldest versions, each whole, until the window fits its bounds.
+    #[inline(never)]
     fn trim(&mut self) {
         while self.records.len() > self.window.max_records || self.bytes > self.window.max_bytes {
             let Some(version) = self.records.front().map(|r| r.version) else {
@@ -312,9 +388,7 @@ impl History {
 
     /// Forgets everything: the network's past before `version` is unknown.
     pub(super) fn forget(&mut self, version: u64) {
-        self.first_position += self.records.len() as u64;
-        self.records.clear();
-        self.bytes = 0;
+        self.forget_records();
         self.oldest_version = version;
     }
 
@@ -704,6 +778,80 @@ mod tests {
         assert!(!changes.complete() && changes.is_empty());
         assert_eq!(changes.oldest_version(), 11);
         assert!(net.changes_since(11).complete());
+    }
+
+    #[test]
+    fn a_batch_longer_than_the_window_leaves_it_as_edge_by_edge_would() {
+        use crate::network::MissingNodes;
+        let windows = [
+            ChangeWindow::DEFAULT,
+            ChangeWindow {
+                max_records: 5,
+                max_bytes: 1 << 20,
+            },
+            ChangeWindow {
+                max_records: 100,
+                max_bytes: 3 * std::mem::size_of::<Record>() + 7,
+            },
+            ChangeWindow {
+                max_records: 100,
+                max_bytes: 1,
+            },
+            ChangeWindow::OFF,
+        ];
+        for window in windows {
+            for batch in [0, 1, 3, 4, 5, 6, 12, 40] {
+                let start = |net: &mut Network| {
+                    net.set_change_window(window);
+                    net.add_nodes(["a", "b", "c"]).unwrap();
+                    net.add_edge("a", "b", 1.0).unwrap();
+                    net.add_edge("c", "b", 1.0).unwrap();
+                    // Three records at one version.
+                    net.remove_node("c").unwrap();
+                    net.add_node("c").unwrap();
+                };
+                let edges: Vec<(&str, &str, f64)> = (0..batch)
+                    .map(|i| (["a", "b", "c"][i % 3], "b", i as f64))
+                    .collect();
+                let mut one_by_one = Network::new();
+                start(&mut one_by_one);
+                for &(s, t, w) in &edges {
+                    one_by_one.add_edge(s, t, w).unwrap();
+                }
+                let mut bulk = Network::new();
+                start(&mut bulk);
+                bulk.add_edges(edges.iter().copied(), MissingNodes::Fail)
+                    .unwrap();
+                let case = format!("{window:?}, {batch} edges");
+                assert_eq!(bulk.version(), one_by_one.version(), "{case}");
+                assert_eq!(bulk.history_data(), one_by_one.history_data(), "{case}");
+                assert_eq!(bulk.history.bytes, one_by_one.history.bytes, "{case}");
+                for since in [0, 3, 6, one_by_one.version() - 1] {
+                    let (x, y) = (bulk.changes_since(since), one_by_one.changes_since(since));
+                    assert_eq!(
+                        (x.complete(), x.oldest_version(), x.len()),
+                        (y.complete(), y.oldest_version(), y.len()),
+                        "{case}, since {since}"
+                    );
+                    assert_eq!(
+                        (x.first_position(), x.end_position()),
+                        (y.first_position(), y.end_position()),
+                        "{case}, since {since}"
+                    );
+                }
+                // And the window goes on as before after the batch.
+                for net in [&mut bulk, &mut one_by_one] {
+                    net.add_edge("a", "c", 1.0).unwrap();
+                    net.remove_node("a").unwrap();
+                }
+                assert_eq!(bulk.history_data(), one_by_one.history_data(), "{case}");
+                assert_eq!(
+                    bulk.changes_since(0).end_position(),
+                    one_by_one.changes_since(0).end_position(),
+                    "{case}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -443,7 +443,13 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn add_node(&mut self, id: &str) -> Result<AddNodeOutcome> {
-        self.add_node_with(NodeSpec::new(id))
+        // As `add_node_with(NodeSpec::new(id))`, without copying the id twice.
+        validate::id("node_id", id)?;
+        if self.contains_node(id) {
+            return Ok(AddNodeOutcome::Duplicate);
+        }
+        self.insert_node_unchecked(id, None, Attributes::default());
+        Ok(AddNodeOutcome::Added)
     }
 
     /// Adds a node with data and attributes (see [`NodeSpec`]'s builder).
@@ -500,7 +506,14 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn add_edge(&mut self, source: &str, target: &str, weight: f64) -> Result<EdgeId> {
-        self.add_edge_with(EdgeSpec::new(source, target).with_weight(weight))
+        // As `add_edge_with(EdgeSpec::new(source, target).with_weight(weight))`,
+        // without copying the ids: the same checks in the same order.
+        validate::id("source", source)?;
+        validate::id("target", target)?;
+        validate::weight(weight)?;
+        let a = self.require("source", source)?;
+        let b = self.require("target", target)?;
+        Ok(self.insert_edge_unchecked(a, b, weight, Attributes::default()))
     }
 
     /// Adds one directed edge with attributes (see [`EdgeSpec`]'s builder); as
