@@ -92,6 +92,7 @@ pub struct Budget {
     started: Instant,
     timeout: Option<Duration>,
     max_steps: Option<u64>,
+    work_scale: u64,
 }
 
 impl Default for Budget {
@@ -108,6 +109,7 @@ impl Budget {
             started: Instant::now(),
             timeout: None,
             max_steps: None,
+            work_scale: 1,
         }
     }
 
@@ -123,6 +125,15 @@ impl Budget {
     pub fn with_max_steps(self, steps: u64) -> Budget {
         Budget {
             max_steps: Some(steps),
+            ..self
+        }
+    }
+
+    /// The same budget, letting the tools' own work limits (a search's step cap)
+    /// grow `scale` times: for a call that runs as a task, which nobody waits on.
+    pub fn with_work_scale(self, scale: u64) -> Budget {
+        Budget {
+            work_scale: scale.max(1),
             ..self
         }
     }
@@ -276,6 +287,12 @@ pub fn charge(steps: u64) {
     }
 }
 
+/// How many times its direct-call work limit a tool may spend in the call that
+/// runs on this thread ([`Budget::with_work_scale`]); 1 without a budget.
+pub fn work_scale() -> u64 {
+    ACTIVE.with(|slot| slot.borrow().as_ref().map_or(1, |a| a.budget.work_scale))
+}
+
 /// Looks at the flag and the clock now, whatever was charged: for waits (a
 /// network's lock) and for loops whose steps are too uneven to count.
 pub fn checkpoint() {
@@ -363,6 +380,18 @@ mod tests {
             charge(1);
         }
         steps
+    }
+
+    #[test]
+    fn a_work_scale_is_read_inside_its_budget_only() {
+        assert_eq!(work_scale(), 1);
+        let scaled = Budget::unlimited().with_work_scale(7);
+        assert_eq!(scaled.run(work_scale), Ok(7));
+        assert_eq!(
+            Budget::unlimited().with_work_scale(0).run(work_scale),
+            Ok(1)
+        );
+        assert_eq!(work_scale(), 1);
     }
 
     #[test]

@@ -92,6 +92,13 @@ pub struct Cli {
     #[arg(long, value_name = "SECONDS", default_value_t = crate::mcp::compute::DEFAULT_MAX_CALL_SECONDS, env = "NETWORKS_MCP_MAX_CALL_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub max_call_seconds: u64,
 
+    /// The longest one tool call that runs as an MCP task may take, queueing
+    /// included (the client polls for it, so it may run longer than a call it
+    /// waits on); the tools' own work limits grow with it. Results are kept at
+    /// least a minute past it.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::mcp::compute::DEFAULT_MAX_TASK_SECONDS, env = "NETWORKS_MCP_MAX_TASK_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub max_task_seconds: u64,
+
     /// Unfinished MCP tasks one session may have (clients that declare the tasks
     /// extension get long calls as tasks); past it a call is refused with
     /// limit_exceeded. Results are kept 5 minutes after a task finishes.
@@ -252,7 +259,13 @@ impl Cli {
                 .map_or(defaults.threads, |n| n as usize),
             max_queued: self.max_queued_calls as usize,
             max_call: std::time::Duration::from_secs(self.max_call_seconds),
+            max_task: std::time::Duration::from_secs(self.max_task_seconds),
         };
+        // A task is never expired while it may still run.
+        options.tasks.ttl = options
+            .tasks
+            .ttl
+            .max(std::time::Duration::from_secs(self.max_task_seconds + 60));
         options.tasks.max_per_session = self.max_tasks_per_session as usize;
         options.tasks.answer_directly_within = std::time::Duration::from_millis(self.task_after_ms);
         if !self.toolsets.is_empty() {

@@ -12,7 +12,7 @@ use tracing::{debug, info, warn};
 
 use super::tool::{self, ToolDef};
 use super::{Call, NetworksServer, client_label, compute, error_data, tasks, tool_result, tools};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::budget::{Budget, Stop};
 use crate::error::Error;
@@ -61,7 +61,8 @@ impl ProgressSink {
 
 impl NetworksServer {
     /// Runs `work` on the compute pool (see [`compute`]) under a budget whose
-    /// deadline is `--max-call-seconds` from now and whose flag `cancel` raises:
+    /// deadline is `max_call` from now (`--max-call-seconds`, or
+    /// `--max-task-seconds` for a task) and whose flag `cancel` raises:
     /// for a request, its cancellation (`notifications/cancelled`, the session
     /// closing); for a task, `tasks/cancel` (see [`tasks`]). Dropping this future
     /// raises the flag too (the connection went away, or a task expired).
@@ -69,13 +70,22 @@ impl NetworksServer {
     pub(super) async fn offload<T: Send + 'static>(
         &self,
         operation: &str,
-        lane: compute::Lane,
+        (lane, max_call): (compute::Lane, Duration),
         cancel: &CancellationToken,
         progress: Option<(ProgressSink, ProgressReports)>,
         work: impl FnOnce(&Budget) -> T + Send + 'static,
     ) -> Result<T, Error> {
-        let max_call = self.inner.options.compute.max_call;
-        let budget = Budget::unlimited().with_timeout(max_call);
+        // A longer deadline lets the tools' own work limits grow with it: one
+        // direct call's limit (about a second of work) per second allowed.
+        let direct = self.inner.options.compute.max_call;
+        let scale = if max_call > direct {
+            max_call.as_secs().max(1)
+        } else {
+            1
+        };
+        let budget = Budget::unlimited()
+            .with_timeout(max_call)
+            .with_work_scale(scale);
         let deadline = Instant::now() + max_call;
         let _stop_if_dropped = CancelOnDrop(budget.clone());
         let work_budget = budget.clone();
@@ -126,15 +136,16 @@ impl NetworksServer {
     }
 
     /// Runs one tool call on the compute pool: the one path of `tools/call`,
-    /// whether the answer goes back in the reply or into a task. `cancel` stops
-    /// it; `progress` says where its reports go, if anywhere.
+    /// whether the answer goes back in the reply or into a task (`in_task`: the
+    /// longer deadline). `cancel` stops it; `progress` says where its reports
+    /// go, if anywhere.
     pub(super) async fn call_off_runtime(
         &self,
         tool: &ToolDef,
         arguments: Value,
         client: Option<String>,
         cancel: &CancellationToken,
-        progress: Option<ProgressSink>,
+        (progress, in_task): (Option<ProgressSink>, bool),
     ) -> Result<Value, Error> {
         let (report, reports) = match progress {
             Some(sink) => {
@@ -149,16 +160,28 @@ impl NetworksServer {
         let progress = tool::Progress::new(report, Some(cancel.clone()));
         let server = self.clone();
         let name = tool.name().to_string();
+        let compute = &self.inner.options.compute;
+        let max_call = if in_task {
+            compute.max_task
+        } else {
+            compute.max_call
+        };
         let lane = tool.lane();
         let outcome = self
-            .offload(tool.name(), lane, cancel, reports, move |budget| {
-                server.dispatch(
-                    Call::new(&name, arguments)
-                        .from_client(client.as_deref())
-                        .with_progress(&progress)
-                        .with_budget(budget),
-                )
-            })
+            .offload(
+                tool.name(),
+                (lane, max_call),
+                cancel,
+                reports,
+                move |budget| {
+                    server.dispatch(
+                        Call::new(&name, arguments)
+                            .from_client(client.as_deref())
+                            .with_progress(&progress)
+                            .with_budget(budget),
+                    )
+                },
+            )
             .await?;
         outcome.unwrap_or_else(|| {
             Err(Error::Internal {
@@ -274,7 +297,7 @@ impl NetworksServer {
             arguments,
             client,
             &cancel,
-            Some(ProgressSink::Task(task.clone())),
+            (Some(ProgressSink::Task(task.clone())), true),
         );
         let result = tokio::select! {
             result = call => result,

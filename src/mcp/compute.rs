@@ -32,6 +32,12 @@ use crate::error::Error;
 /// for a reply, so that the caller reads our advice rather than its own timeout.
 pub const DEFAULT_MAX_CALL_SECONDS: u64 = 30;
 
+/// The default deadline of a call that runs as a task: four minutes, inside the
+/// five minutes a task's result is kept ([`super::tasks::DEFAULT_TASK_TTL`]).
+/// The client polls instead of waiting on one reply, so a whole-graph search
+/// of a million nodes (sampled betweenness, ten shortest paths) can finish.
+pub const DEFAULT_MAX_TASK_SECONDS: u64 = 240;
+
 /// The default number of calls a lane queues beyond those it runs.
 pub const DEFAULT_MAX_QUEUED_CALLS: usize = 64;
 
@@ -62,6 +68,9 @@ pub struct ComputeOptions {
     pub max_queued: usize,
     /// The deadline of one call, queueing included.
     pub max_call: Duration,
+    /// The deadline of one call that runs as a task (nobody waits on its reply,
+    /// so it may run longer), queueing included.
+    pub max_task: Duration,
 }
 
 impl Default for ComputeOptions {
@@ -70,6 +79,7 @@ impl Default for ComputeOptions {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             max_queued: DEFAULT_MAX_QUEUED_CALLS,
             max_call: Duration::from_secs(DEFAULT_MAX_CALL_SECONDS),
+            max_task: Duration::from_secs(DEFAULT_MAX_TASK_SECONDS),
         }
     }
 }

@@ -805,7 +805,7 @@ impl ServerHandler for NetworksServer {
             });
         let client = client_label(&context);
         let cancel = ReplyConnection::of_call(&context);
-        let call = self.call_off_runtime(tool, arguments, client, &cancel, progress);
+        let call = self.call_off_runtime(tool, arguments, client, &cancel, (progress, false));
         match call.await {
             Ok(value) => Ok(tool_result(value, tool.document).into()),
             Err(error) => Ok(CallToolResult::structured_error(error.to_object()).into()),
@@ -845,7 +845,7 @@ impl ServerHandler for NetworksServer {
         let read = self
             .offload(
                 "resources/read",
-                compute::Lane::Heavy,
+                (compute::Lane::Heavy, self.inner.options.compute.max_call),
                 &context.ct,
                 None,
                 move |budget| budget.run(|| server.resource_read(&uri)),

@@ -23,6 +23,7 @@ fn pool_options(queued: usize, seconds: u64) -> ServerOptions {
             threads: 1,
             max_queued: queued,
             max_call: Duration::from_secs(seconds),
+            max_task: Duration::from_secs(seconds),
         },
         ..every_toolset()
     }

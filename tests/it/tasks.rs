@@ -488,3 +488,32 @@ async fn assert_heavy_lane_free(plain: &common::Client, held: &str) {
         before.elapsed()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_runs_under_its_own_longer_deadline() {
+    // A direct call gets 100 ms; a task gets a minute. Betweenness on a
+    // 2,000-node ring with chords takes far longer than the first and far
+    // less than the second.
+    let server = server(|options| {
+        options.compute.max_call = Duration::from_millis(100);
+        options.compute.max_task = Duration::from_secs(60);
+    });
+    let registry = server.registry();
+    registry
+        .insert("ring", heavy_network(2_000))
+        .expect("insert");
+    let plain = plain_client(&server).await;
+    let client = tasks_client(&server).await;
+    let arguments = json!({"network_name": "ring", "measure": "betweenness"});
+    let answered = plain
+        .call_tool(params("network_centrality", arguments.clone()))
+        .await
+        .expect("direct call");
+    let body = answered.structured_content.expect("error object");
+    assert_eq!(body["code"], "deadline_exceeded", "{body}");
+    let created = start(&client, "network_centrality", arguments).await;
+    let done = completed(settle(&client, &created.task.task_id, Duration::from_secs(60)).await);
+    assert_ne!(done.is_error, Some(true), "{done:?}");
+    let body = done.structured_content.expect("a result");
+    assert_eq!(body["status"], "success", "{body}");
+}

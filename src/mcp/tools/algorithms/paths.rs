@@ -16,8 +16,10 @@ use crate::network::{Weighted, validate};
 const MAX_PATHS_LIMIT: usize = 1_000;
 /// The longest path `all_simple` looks for, in edges.
 const MAX_DEPTH: usize = 1_000;
-/// The most edges one call's search examines: well under a second. Past it
-/// the call answers with what it found and says so.
+/// The most edges one direct call's search examines: well under a second. Past
+/// it the call answers with what it found and says so. A call that runs as a
+/// task may examine this many per second of its longer deadline
+/// ([`crate::budget::work_scale`]).
 const MAX_STEPS: u64 = 20_000_000;
 
 fn default_paths_limit() -> usize {
@@ -25,7 +27,7 @@ fn default_paths_limit() -> usize {
 }
 /// What to do when a search stopped at its work limit, in the terms of the
 /// method that ran: only all_simple has a max_depth to lower.
-fn work_limit_note(method: PathMethod) -> String {
+fn work_limit_note(method: PathMethod, steps: u64) -> String {
     let advice = match method {
         PathMethod::AllSimple => "lower max_depth, or ask for k_shortest (the best paths first)",
         PathMethod::KShortest => {
@@ -33,7 +35,7 @@ fn work_limit_note(method: PathMethod) -> String {
         }
     };
     format!(
-        "The search stopped at its work limit ({MAX_STEPS} steps), so more paths may exist: {advice}."
+        "The search stopped at its work limit ({steps} steps), so more paths may exist: {advice}."
     )
 }
 
@@ -145,10 +147,11 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
             limit,
             MAX_PATHS_LIMIT,
         )?;
+        let max_steps = MAX_STEPS.saturating_mul(crate::budget::work_scale());
         let found: SimplePaths = match p.method {
             PathMethod::AllSimple => {
                 net.following(&filter)
-                    .all_simple_paths(from, to, max_depth, page.offset, limit, MAX_STEPS)
+                    .all_simple_paths(from, to, max_depth, page.offset, limit, max_steps)
             }
             PathMethod::KShortest => {
                 let mut found = net.following(&filter).k_shortest_paths(
@@ -156,7 +159,7 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
                     to,
                     page.end(),
                     Weighted::from_bool(p.weighted),
-                    MAX_STEPS,
+                    max_steps,
                 )?;
                 // Yen finds the paths in order: this page is the tail of the first `end`.
                 let start = page.offset.min(found.paths.len());
@@ -203,7 +206,7 @@ fn paths(ctx: &ToolContext<'_>, p: PathsParams) -> Result<PathsOutput> {
         if found.stopped_early {
             // No cursor: the next page would run out of work at the same point.
             paging.truncated = true;
-            paging.add_note(work_limit_note(p.method));
+            paging.add_note(work_limit_note(p.method, max_steps));
         }
         Ok(PathsOutput {
             status: Success::Success,
