@@ -204,10 +204,10 @@ impl Drop for Admission {
 pub(crate) fn deadline_hint(tool: &str) -> &'static str {
     match tool {
         "network_centrality" => {
-            "For pagerank, lower max_iterations or raise tolerance; for betweenness, pass k (e.g. 256) to estimate from k sampled sources; or cut the part you need with network_copy (method induced or neighborhood) and ask about the copy."
+            "For pagerank, lower max_iterations or raise tolerance; for betweenness, pass a smaller k (each sampled source is one search of the whole network); or cut the part you need with network_copy (method induced or neighborhood) and ask about the copy; or call it as an MCP task, which may run longer (--max-task-seconds)."
         }
         "network_paths" => {
-            "Lower max_depth or limit, or ask for k_shortest, which finds the best paths first."
+            "Lower max_depth or limit, or ask for k_shortest, which finds the best paths first; or call it as an MCP task, which may run longer (--max-task-seconds)."
         }
         "network_search" => {
             "Use a shorter query, mode substring, max_distance 1 or 2, or in_attributes to search fewer fields."
