@@ -10,6 +10,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
@@ -20,7 +21,7 @@ use super::plan::{
     Quantifier, RelPat, Step,
 };
 use super::value::{self, PathVal, Val};
-use super::{MAX_ROWS, QueryError, charge};
+use super::{MAX_ROWS, MAX_VALUES, QueryError, charge};
 use crate::network::Network;
 
 type Row = Vec<Val>;
@@ -28,6 +29,7 @@ type Res<T> = Result<T, QueryError>;
 
 /// Runs `plan` on `net`: the rows of its last RETURN.
 pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
+    BUILT.with(|built| built.set(0));
     let exec = Exec { net };
     let mut all = Vec::new();
     for part in &plan.parts {
@@ -46,6 +48,29 @@ pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
         all = distinct(all);
     }
     Ok(all)
+}
+
+thread_local! {
+    /// The values built so far by the query running on this thread (see [`grow`]).
+    static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` values built (list items, map entries, 16 bytes of a string) and
+/// fails past [`MAX_VALUES`]: copies of rows share their values, so this bounds
+/// the memory a query's own values take beside its rows.
+fn grow(n: usize) -> Res<()> {
+    BUILT.with(|built| {
+        let total = built.get().saturating_add(n as u64);
+        built.set(total);
+        if total > MAX_VALUES {
+            return Err(QueryError::Limit {
+                reason: format!(
+                    "the query builds more than {MAX_VALUES} values (list items, map entries, 16-byte pieces of strings); collect or return less"
+                ),
+            });
+        }
+        Ok(())
+    })
 }
 
 fn cap(rows: usize) -> Res<()> {
@@ -165,7 +190,8 @@ impl Exec<'_> {
                     nodes.reverse();
                     rels.reverse();
                 }
-                row[slot] = Val::Path(Box::new(PathVal { nodes, rels }));
+                grow(nodes.len() + rels.len())?;
+                row[slot] = Val::Path(Arc::new(PathVal { nodes, rels }));
                 bound = Some(slot);
             }
             self.part(st, i + 1, row)?;
@@ -221,11 +247,12 @@ impl Exec<'_> {
         let (rel, node) = &path.steps[k];
         let done = hops.len() as u32;
         if done >= min && self.node_ok(node, at, row)? {
+            grow(hops.len())?;
             let mut list: Vec<Val> = hops.iter().map(|&e| Val::Rel(e)).collect();
             if reversed {
                 list.reverse();
             }
-            let r = bind_slot(rel.slot, false, Val::List(list), row);
+            let r = bind_slot(rel.slot, false, Val::list(list), row);
             let n = bind_node(node, at, row);
             self.steps(st, i, path, reversed, k + 1, at, row)?;
             unbind(n, row);
@@ -343,10 +370,10 @@ impl Exec<'_> {
             match self.eval(list, &mut row, &[])? {
                 Val::Null => {}
                 Val::List(items) => {
-                    for item in items {
+                    for item in items.iter() {
                         charge(1);
                         let mut r = row.clone();
-                        r.push(item);
+                        r.push(item.clone());
                         out.push(r);
                         cap(out.len())?;
                     }
@@ -539,9 +566,9 @@ impl Exec<'_> {
                         };
                         match (at(lo, 0)?, at(hi, len)?) {
                             (Some(a), Some(b)) if a < b => {
-                                Val::List(items[a as usize..b as usize].to_vec())
+                                Val::list(items[a as usize..b as usize].to_vec())
                             }
-                            (Some(_), Some(_)) => Val::List(Vec::new()),
+                            (Some(_), Some(_)) => Val::list(Vec::new()),
                             _ => Val::Null,
                         }
                     }
@@ -549,18 +576,20 @@ impl Exec<'_> {
                 }
             }
             Expr::List(items) => {
+                grow(items.len())?;
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
                     out.push(self.eval(item, row, aggs)?);
                 }
-                Val::List(out)
+                Val::list(out)
             }
             Expr::Map(entries) => {
+                grow(entries.len())?;
                 let mut out = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
                     out.push((k.clone(), self.eval(v, row, aggs)?));
                 }
-                Val::Map(out)
+                Val::map(out)
             }
             Expr::Not(inner) => match self.eval(inner, row, aggs)? {
                 Val::Null => Val::Null,
@@ -666,7 +695,7 @@ impl Exec<'_> {
                 row.resize(width.max(slot + 1), Val::Null);
                 let mut out = Vec::new();
                 let result = (|| {
-                    for item in items {
+                    for item in items.iter() {
                         charge(1);
                         row[*slot] = item.clone();
                         if let Some(p) = predicate
@@ -676,14 +705,15 @@ impl Exec<'_> {
                         }
                         out.push(match projection {
                             Some(p) => self.eval(p, row, aggs)?,
-                            None => item,
+                            None => item.clone(),
                         });
                     }
                     Ok(())
                 })();
                 row.truncate(width);
                 result?;
-                Val::List(out)
+                grow(out.len())?;
+                Val::list(out)
             }
             Expr::Quantified {
                 kind,
@@ -705,9 +735,9 @@ impl Exec<'_> {
                 row.resize(width.max(slot + 1), Val::Null);
                 let (mut yes, mut unknown, total) = (0usize, 0usize, items.len());
                 let mut result = Ok(());
-                for item in items {
+                for item in items.iter() {
                     charge(1);
-                    row[*slot] = item;
+                    row[*slot] = item.clone();
                     match self.eval(predicate, row, aggs) {
                         Ok(Val::Bool(true)) => yes += 1,
                         Ok(Val::Null) => unknown += 1,
@@ -771,40 +801,40 @@ impl Exec<'_> {
             Func::Exists => Val::Bool(arg != Val::Null),
             _ if arg == Val::Null => Val::Null,
             Func::Id => match arg {
-                Val::Node(ix) => Val::Str(net.id_at(ix).to_string()),
+                Val::Node(ix) => Val::str(net.id_at(ix).to_string()),
                 Val::Rel(ix) => Val::Int(i64::try_from(g[ix].id).unwrap_or(i64::MAX)),
                 other => return Err(wrong("id", &other)),
             },
             Func::Labels => match arg {
                 Val::Node(ix) => {
-                    Val::List(value::labels(net, ix).into_iter().map(Val::Str).collect())
+                    Val::list(value::labels(net, ix).into_iter().map(Val::str).collect())
                 }
                 other => return Err(wrong("labels", &other)),
             },
             Func::Type => match arg {
-                Val::Rel(ix) => Val::Str(value::rel_type(net, ix).to_string()),
+                Val::Rel(ix) => Val::str(value::rel_type(net, ix).to_string()),
                 other => return Err(wrong("type", &other)),
             },
             Func::Properties => match arg {
-                Val::Node(ix) => Val::Map(value::node_properties(net, ix, true)),
-                Val::Rel(ix) => Val::Map(value::rel_properties(net, ix)),
+                Val::Node(ix) => Val::map(value::node_properties(net, ix, true)),
+                Val::Rel(ix) => Val::map(value::rel_properties(net, ix)),
                 Val::Map(m) => Val::Map(m),
                 other => return Err(wrong("properties", &other)),
             },
             Func::Keys => match arg {
-                Val::Node(ix) => Val::List(
+                Val::Node(ix) => Val::list(
                     value::node_properties(net, ix, true)
                         .into_iter()
-                        .map(|(k, _)| Val::Str(k))
+                        .map(|(k, _)| Val::str(k))
                         .collect(),
                 ),
-                Val::Rel(ix) => Val::List(
+                Val::Rel(ix) => Val::list(
                     value::rel_properties(net, ix)
                         .into_iter()
-                        .map(|(k, _)| Val::Str(k))
+                        .map(|(k, _)| Val::str(k))
                         .collect(),
                 ),
-                Val::Map(m) => Val::List(m.into_iter().map(|(k, _)| Val::Str(k)).collect()),
+                Val::Map(m) => Val::list(m.iter().map(|(k, _)| Val::str(k.as_str())).collect()),
                 other => return Err(wrong("keys", &other)),
             },
             Func::Length | Func::Size => match arg {
@@ -819,11 +849,11 @@ impl Exec<'_> {
                 }
             },
             Func::Nodes => match arg {
-                Val::Path(p) => Val::List(p.nodes.iter().map(|&n| Val::Node(n)).collect()),
+                Val::Path(p) => Val::list(p.nodes.iter().map(|&n| Val::Node(n)).collect()),
                 other => return Err(wrong("nodes", &other)),
             },
             Func::Relationships => match arg {
-                Val::Path(p) => Val::List(p.rels.iter().map(|&r| Val::Rel(r)).collect()),
+                Val::Path(p) => Val::list(p.rels.iter().map(|&r| Val::Rel(r)).collect()),
                 other => return Err(wrong("relationships", &other)),
             },
             Func::StartNode | Func::EndNode => match arg {
@@ -845,15 +875,23 @@ impl Exec<'_> {
                 other => return Err(wrong("head/last", &other)),
             },
             Func::Tail => match arg {
-                Val::List(items) => Val::List(items.into_iter().skip(1).collect()),
+                Val::List(items) => {
+                    grow(items.len())?;
+                    Val::list(items.iter().skip(1).cloned().collect())
+                }
                 other => return Err(wrong("tail", &other)),
             },
             Func::Reverse => match arg {
-                Val::List(mut items) => {
+                Val::List(items) => {
+                    grow(items.len())?;
+                    let mut items = Arc::unwrap_or_clone(items);
                     items.reverse();
-                    Val::List(items)
+                    Val::list(items)
                 }
-                Val::Str(s) => Val::Str(s.chars().rev().collect()),
+                Val::Str(s) => {
+                    grow(s.len() / 16)?;
+                    Val::str(s.chars().rev().collect::<String>())
+                }
                 other => return Err(wrong("reverse", &other)),
             },
             Func::Range => {
@@ -884,17 +922,24 @@ impl Exec<'_> {
                 }
                 let count = u64::try_from(count.max(0)).unwrap_or(0);
                 charge(count);
-                Val::List(
-                    (0..count as i64)
-                        .map(|k| Val::Int(start + k * step))
+                grow(count as usize)?;
+                // Every item lies between start and end: it fits in 64 bits.
+                Val::list(
+                    (0..i128::from(count))
+                        .map(|k| {
+                            Val::Int(
+                                i64::try_from(i128::from(start) + k * i128::from(step))
+                                    .unwrap_or_default(),
+                            )
+                        })
                         .collect(),
                 )
             }
             Func::ToString => match arg {
-                Val::Str(s) => Val::Str(s),
-                Val::Int(i) => Val::Str(i.to_string()),
-                Val::Float(x) => Val::Str(float_text(x)),
-                Val::Bool(b) => Val::Str(b.to_string()),
+                Val::Str(s) => Val::str(s),
+                Val::Int(i) => Val::str(i.to_string()),
+                Val::Float(x) => Val::str(float_text(x)),
+                Val::Bool(b) => Val::str(b.to_string()),
                 other => return Err(wrong("toString", &other)),
             },
             Func::ToInteger => match arg {
@@ -935,7 +980,7 @@ impl Exec<'_> {
                 other => return Err(wrong("toBoolean", &other)),
             },
             Func::ToLower | Func::ToUpper | Func::Trim => match arg {
-                Val::Str(s) => Val::Str(match f {
+                Val::Str(s) => Val::str(match f {
                     Func::ToLower => s.to_lowercase(),
                     Func::ToUpper => s.to_uppercase(),
                     _ => s.trim().to_string(),
@@ -945,7 +990,7 @@ impl Exec<'_> {
             Func::Replace => match (args.remove(0), args.remove(0), args.remove(0)) {
                 (Val::Str(s), Val::Str(from), Val::Str(to)) => {
                     if from.is_empty() {
-                        Val::Str(s)
+                        Val::str(s)
                     } else {
                         let grows = to.len().saturating_sub(from.len()) * (s.len() / from.len());
                         if s.len() + grows > super::MAX_STRING_BYTES {
@@ -956,7 +1001,8 @@ impl Exec<'_> {
                                 ),
                             });
                         }
-                        Val::Str(s.replace(&from, &to))
+                        grow((s.len() + grows) / 16)?;
+                        Val::str(s.replace(&*from, &to))
                     }
                 }
                 (Val::Null, _, _) | (_, Val::Null, _) | (_, _, Val::Null) => Val::Null,
@@ -976,21 +1022,17 @@ impl Exec<'_> {
                 let start = int(args.get(1))?.unwrap_or(0);
                 let len = int(args.get(2))?;
                 let chars = s.chars().skip(start);
-                Val::Str(match len {
-                    Some(n) => chars.take(n).collect(),
+                Val::str(match len {
+                    Some(n) => chars.take(n).collect::<String>(),
                     None => chars.collect(),
                 })
             }
             Func::Split => match (&args[0], &args[1]) {
                 (Val::Str(s), Val::Str(sep)) => {
                     if sep.is_empty() {
-                        Val::List(s.chars().map(|c| Val::Str(c.to_string())).collect())
+                        Val::list(s.chars().map(|c| Val::str(c.to_string())).collect())
                     } else {
-                        Val::List(
-                            s.split(sep.as_str())
-                                .map(|p| Val::Str(p.to_string()))
-                                .collect(),
-                        )
+                        Val::list(s.split(&**sep).map(|p| Val::str(p.to_string())).collect())
                     }
                 }
                 (_, Val::Null) => Val::Null,
@@ -1169,7 +1211,7 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
             Null => Null,
             Val::List(items) => {
                 let mut unknown = false;
-                for item in &items {
+                for item in items.iter() {
                     charge(1);
                     match value::equals(&a, item) {
                         Some(true) => return Ok(Bool(true)),
@@ -1188,9 +1230,9 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
         },
         BinOp::StartsWith | BinOp::EndsWith | BinOp::Contains => match (&a, &b) {
             (Val::Str(s), Val::Str(t)) => Bool(match op {
-                BinOp::StartsWith => s.starts_with(t.as_str()),
-                BinOp::EndsWith => s.ends_with(t.as_str()),
-                _ => s.contains(t.as_str()),
+                BinOp::StartsWith => s.starts_with(&**t),
+                BinOp::EndsWith => s.ends_with(&**t),
+                _ => s.contains(&**t),
             }),
             _ => Null,
         },
@@ -1199,25 +1241,34 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
             (Int(x), Int(y)) => Int(x
                 .checked_add(y)
                 .ok_or_else(|| runtime("integer overflow".into()))?),
-            (Val::Str(x), Val::Str(y)) => Val::Str(concat(&x, &y)?),
+            (Val::Str(x), Val::Str(y)) => Val::str(concat(&x, &y)?),
             (Val::Str(x), y @ (Int(_) | Float(_) | Bool(_))) => {
-                Val::Str(concat(&x, &scalar_text(&y))?)
+                Val::str(concat(&x, &scalar_text(&y))?)
             }
             (x @ (Int(_) | Float(_) | Bool(_)), Val::Str(y)) => {
-                Val::Str(concat(&scalar_text(&x), &y)?)
+                Val::str(concat(&scalar_text(&x), &y)?)
             }
-            (Val::List(mut x), Val::List(y)) => {
-                charge(y.len() as u64);
-                x.extend(y);
-                Val::List(x)
+            (Val::List(x), Val::List(y)) => {
+                charge((x.len() + y.len()) as u64);
+                grow(x.len() + y.len())?;
+                let mut x = Arc::unwrap_or_clone(x);
+                x.extend(y.iter().cloned());
+                Val::list(x)
             }
-            (Val::List(mut x), y) => {
+            (Val::List(x), y) => {
+                charge(x.len() as u64);
+                grow(x.len() + 1)?;
+                let mut x = Arc::unwrap_or_clone(x);
                 x.push(y);
-                Val::List(x)
+                Val::list(x)
             }
-            (x, Val::List(mut y)) => {
-                y.insert(0, x);
-                Val::List(y)
+            (x, Val::List(y)) => {
+                charge(y.len() as u64);
+                grow(y.len() + 1)?;
+                let mut items = Vec::with_capacity(y.len() + 1);
+                items.push(x);
+                items.extend(y.iter().cloned());
+                Val::list(items)
             }
             (x, y) => match (number(&x), number(&y)) {
                 (Some(p), Some(q)) => Float(p + q),
@@ -1257,7 +1308,7 @@ fn scalar_text(v: &Val) -> String {
         Val::Int(i) => i.to_string(),
         Val::Float(f) => float_text(*f),
         Val::Bool(b) => b.to_string(),
-        Val::Str(s) => s.clone(),
+        Val::Str(s) => s.to_string(),
         _ => String::new(),
     }
 }
@@ -1269,6 +1320,7 @@ fn concat(a: &str, b: &str) -> Res<String> {
         });
     }
     charge((a.len() + b.len()) as u64 / 64);
+    grow((a.len() + b.len()) / 16)?;
     Ok(format!("{a}{b}"))
 }
 
@@ -1348,6 +1400,7 @@ impl Acc {
                 }
             }
             AggKind::Collect => {
+                grow(1)?;
                 self.items.push(value);
             }
             AggKind::Count | AggKind::CountStar => {}
@@ -1365,7 +1418,7 @@ impl Acc {
             AggKind::Avg if self.count == 0 => Val::Null,
             AggKind::Avg => Val::Float(self.float_sum / self.count as f64),
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Val::Null),
-            AggKind::Collect => Val::List(self.items),
+            AggKind::Collect => Val::list(self.items),
         }
     }
 }

@@ -72,6 +72,9 @@ pub const MAX_HOPS: u32 = 10;
 pub const MAX_PATH_LENGTH: usize = 32;
 /// The most rows one clause may make.
 pub const MAX_ROWS: usize = 250_000;
+/// The most values one query may build: list items, map entries, and 16-byte
+/// pieces of the strings it makes.
+pub const MAX_VALUES: u64 = 10_000_000;
 /// The longest string a query may build, in bytes.
 pub const MAX_STRING_BYTES: usize = 1 << 20;
 

@@ -1245,7 +1245,7 @@ impl Planner<'_> {
                     )
                 })?)
             }
-            LiteralKind::String(s) => Val::Str(s.value.clone()),
+            LiteralKind::String(s) => Val::str(s.value.clone()),
             _ => {
                 return Err(QueryError::unsupported(
                     self.source,

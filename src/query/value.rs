@@ -2,6 +2,7 @@
 //! references to the network's nodes, relationships (edges) and paths.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use serde_json::{Map, Number, Value};
@@ -23,22 +24,39 @@ pub(crate) struct PathVal {
     pub rels: Vec<EdgeIndex>,
 }
 
-/// One value.
+/// One value. Strings, lists, maps and paths are shared (`Arc`): a row is copied
+/// for every match and every UNWIND item, and a copy must cost O(1) whatever it
+/// holds, not the size of a collected list.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Val {
     Null,
     Bool(bool),
     Int(i64),
     Float(f64),
-    Str(String),
-    List(Vec<Val>),
-    Map(Vec<(String, Val)>),
+    Str(Arc<str>),
+    List(Arc<Vec<Val>>),
+    Map(Arc<Vec<(String, Val)>>),
     Node(NodeIndex),
     Rel(EdgeIndex),
-    Path(Box<PathVal>),
+    Path(Arc<PathVal>),
 }
 
 impl Val {
+    /// A string value.
+    pub fn str(s: impl Into<Arc<str>>) -> Val {
+        Val::Str(s.into())
+    }
+
+    /// A list value.
+    pub fn list(items: Vec<Val>) -> Val {
+        Val::List(Arc::new(items))
+    }
+
+    /// A map value.
+    pub fn map(entries: Vec<(String, Val)>) -> Val {
+        Val::Map(Arc::new(entries))
+    }
+
     /// A JSON value as a query value (parameters, `data`, attributes).
     /// Recursion is bounded by the JSON's own depth (serde_json's decoder stops
     /// at 128 levels; `data` at [`crate::limits::MAX_VALUE_DEPTH`]).
@@ -50,9 +68,9 @@ impl Val {
                 Some(i) => Val::Int(i),
                 None => Val::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
-            Value::String(s) => Val::Str(s.clone()),
-            Value::Array(items) => Val::List(items.iter().map(Val::from_json).collect()),
-            Value::Object(map) => Val::Map(
+            Value::String(s) => Val::str(s.clone()),
+            Value::Array(items) => Val::list(items.iter().map(Val::from_json).collect()),
+            Value::Object(map) => Val::map(
                 map.iter()
                     .map(|(k, v)| (k.clone(), Val::from_json(v)))
                     .collect(),
@@ -85,7 +103,7 @@ impl Val {
             Val::Bool(b) => Value::Bool(*b),
             Val::Int(i) => Value::from(*i),
             Val::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
-            Val::Str(s) => Value::String(s.clone()),
+            Val::Str(s) => Value::String(s.to_string()),
             Val::List(items) => Value::Array(items.iter().map(|v| v.to_json(net)).collect()),
             Val::Map(entries) => Value::Object(
                 entries
@@ -137,7 +155,7 @@ impl Val {
             Val::List(items) => {
                 out.push(5);
                 out.extend((items.len() as u64).to_le_bytes());
-                for item in items {
+                for item in items.iter() {
                     item.key(out);
                 }
             }
@@ -185,7 +203,7 @@ pub(crate) fn equals(a: &Val, b: &Val) -> Option<bool> {
                 return Some(false);
             }
             let mut unknown = false;
-            for (x, y) in xs.iter().zip(ys) {
+            for (x, y) in xs.iter().zip(ys.iter()) {
                 match equals(x, y) {
                     Some(false) => return Some(false),
                     None => unknown = true,
@@ -199,7 +217,7 @@ pub(crate) fn equals(a: &Val, b: &Val) -> Option<bool> {
                 return Some(false);
             }
             let mut unknown = false;
-            for (k, x) in xs {
+            for (k, x) in xs.iter() {
                 let Some((_, y)) = ys.iter().find(|(key, _)| key == k) else {
                     return Some(false);
                 };
@@ -236,7 +254,7 @@ pub(crate) fn compare(a: &Val, b: &Val) -> Option<Ordering> {
         (Val::Str(x), Val::Str(y)) => Some(x.cmp(y)),
         (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
         (Val::List(xs), Val::List(ys)) => {
-            for (x, y) in xs.iter().zip(ys) {
+            for (x, y) in xs.iter().zip(ys.iter()) {
                 match compare(x, y)? {
                     Ordering::Equal => {}
                     other => return Some(other),
@@ -287,7 +305,7 @@ pub(crate) fn order(a: &Val, b: &Val) -> Ordering {
         (Val::Node(x), Val::Node(y)) => x.cmp(y),
         (Val::Rel(x), Val::Rel(y)) => x.cmp(y),
         (Val::List(xs), Val::List(ys)) => {
-            for (x, y) in xs.iter().zip(ys) {
+            for (x, y) in xs.iter().zip(ys.iter()) {
                 match order(x, y) {
                     Ordering::Equal => {}
                     other => return other,
@@ -349,7 +367,7 @@ pub(crate) fn rel_type(net: &Network, ix: EdgeIndex) -> &str {
 pub(crate) fn node_property(net: &Network, ix: NodeIndex, key: &str) -> Val {
     let node = &net.graph()[ix];
     match key {
-        "id" => Val::Str(node.id.to_string()),
+        "id" => Val::str(node.id.to_string()),
         "data" => node.data.as_deref().map_or(Val::Null, Val::from_json),
         _ => node.attributes.get(key).map_or(Val::Null, Val::from_json),
     }
@@ -369,7 +387,7 @@ pub(crate) fn node_properties(net: &Network, ix: NodeIndex, with_id: bool) -> Ve
     let node = &net.graph()[ix];
     let mut out = Vec::new();
     if with_id {
-        out.push(("id".to_string(), Val::Str(node.id.to_string())));
+        out.push(("id".to_string(), Val::str(node.id.to_string())));
     }
     for (k, v) in node.attributes.iter() {
         if k != "id" && k != "data" {
@@ -403,7 +421,7 @@ fn node_json(net: &Network, ix: NodeIndex) -> Value {
     );
     out.insert(
         "properties".into(),
-        Val::Map(node_properties(net, ix, false)).to_json(net),
+        Val::map(node_properties(net, ix, false)).to_json(net),
     );
     Value::Object(out)
 }
@@ -424,7 +442,7 @@ fn rel_json(net: &Network, ix: EdgeIndex) -> Value {
     );
     out.insert(
         "properties".into(),
-        Val::Map(rel_properties(net, ix)).to_json(net),
+        Val::map(rel_properties(net, ix)).to_json(net),
     );
     Value::Object(out)
 }

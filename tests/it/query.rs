@@ -619,6 +619,42 @@ fn hostile_queries_stop_within_the_budget_with_a_clear_error() {
     );
     let (e, _) = hostile(&s, "k", &format!("RETURN 1{}", " + 1".repeat(3_000)));
     assert!(e["error"].as_str().unwrap().contains("tokens"), "{e}");
+    // Values that multiply: lists concatenated, lists collected, strings grown.
+    let sum = vec!["l"; 60].join(" + ");
+    let (e, _) = hostile(
+        &s,
+        "k",
+        &format!("WITH range(1, 200000) AS l RETURN size({sum})"),
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("builds more than"),
+        "{e}"
+    );
+    let (e, _) = hostile(
+        &s,
+        "k",
+        "UNWIND range(1, 200000) AS x RETURN collect(range(1, 100))",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("builds more than"),
+        "{e}"
+    );
+    let (e, _) = hostile(
+        &s,
+        "k",
+        "WITH 'xxxxxxxxxxxxxxxx' AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a RETURN size(a + a + a + a + a + a + a + a)",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("past 1048576 bytes"),
+        "{e}"
+    );
+    // A large list copied into every row is shared, not copied.
+    let shared = dispatch_ok(
+        &s,
+        "network_query",
+        json!({"network_name": "k", "query": "UNWIND range(1, 100000) AS x WITH collect(x) AS l UNWIND l AS y WITH l, y WHERE y % 2 = 0 RETURN count(*), sum(size(l))"}),
+    );
+    assert_eq!(shared["rows"], json!([[50000, 5_000_000_000i64]]));
     // The server still answers.
     assert_eq!(
         dispatch(
