@@ -21,7 +21,7 @@ use super::plan::{
     Quantifier, RelPat, Step,
 };
 use super::value::{self, PathVal, Val};
-use super::{MAX_ROWS, MAX_VALUES, QueryError, charge};
+use super::{MAX_ROWS, QueryError, charge};
 use crate::network::Network;
 
 type Row = Vec<Val>;
@@ -29,7 +29,6 @@ type Res<T> = Result<T, QueryError>;
 
 /// Runs `plan` on `net`: the rows of its last RETURN.
 pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
-    BUILT.with(|built| built.set(0));
     let exec = Exec { net };
     let mut all = Vec::new();
     for part in &plan.parts {
@@ -50,30 +49,21 @@ pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
     Ok(all)
 }
 
-thread_local! {
-    /// The values built so far by the query running on this thread (see [`grow`]).
-    static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+/// A list built by an operator: its weight counted, and checked.
+fn list_checked(items: Vec<Val>) -> Res<Val> {
+    let list = Val::list(items);
+    super::check_built()?;
+    Ok(list)
 }
 
-/// Counts `n` values built (list items, map entries, 16 bytes of a string) and
-/// fails past [`MAX_VALUES`]: copies of rows share their values, so this bounds
-/// the memory a query's own values take beside its rows.
+/// Counts `n` values built and fails past [`MAX_VALUES`](super::MAX_VALUES).
 fn grow(n: usize) -> Res<()> {
-    BUILT.with(|built| {
-        let total = built.get().saturating_add(n as u64);
-        built.set(total);
-        if total > MAX_VALUES {
-            return Err(QueryError::Limit {
-                reason: format!(
-                    "the query builds more than {MAX_VALUES} values (list items, map entries, 16-byte pieces of strings); collect or return less"
-                ),
-            });
-        }
-        Ok(())
-    })
+    super::built(n as u64);
+    super::check_built()
 }
 
 fn cap(rows: usize) -> Res<()> {
+    super::check_built()?;
     if rows > MAX_ROWS {
         return Err(QueryError::Limit {
             reason: format!(
@@ -247,7 +237,6 @@ impl Exec<'_> {
         let (rel, node) = &path.steps[k];
         let done = hops.len() as u32;
         if done >= min && self.node_ok(node, at, row)? {
-            grow(hops.len())?;
             let mut list: Vec<Val> = hops.iter().map(|&e| Val::Rel(e)).collect();
             if reversed {
                 list.reverse();
@@ -398,6 +387,7 @@ impl Exec<'_> {
                 for item in &p.items {
                     values.push(self.eval(item, &mut row, &[])?);
                 }
+                super::check_built()?;
                 if p.extended {
                     row.extend(values);
                     out.push(row);
@@ -420,6 +410,7 @@ impl Exec<'_> {
                 for (e, _) in &p.order {
                     keys.push(self.eval(e, &mut row, &[])?);
                 }
+                super::check_built()?;
                 keyed.push((keys, row));
             }
             // n log n comparisons, charged before sorting.
@@ -491,6 +482,7 @@ impl Exec<'_> {
                 };
                 acc.add(agg, value)?;
             }
+            super::check_built()?;
         }
         if groups.is_empty() && !keyed {
             groups.push((Vec::new(), p.aggregates.iter().map(Acc::new).collect()));
@@ -502,6 +494,7 @@ impl Exec<'_> {
             for item in &p.items {
                 projected.push(self.eval(item, &mut row, &values)?);
             }
+            super::check_built()?;
             out.push(projected);
         }
         Ok(out)
@@ -576,7 +569,6 @@ impl Exec<'_> {
                 }
             }
             Expr::List(items) => {
-                grow(items.len())?;
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
                     out.push(self.eval(item, row, aggs)?);
@@ -584,7 +576,6 @@ impl Exec<'_> {
                 Val::list(out)
             }
             Expr::Map(entries) => {
-                grow(entries.len())?;
                 let mut out = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
                     out.push((k.clone(), self.eval(v, row, aggs)?));
@@ -712,7 +703,6 @@ impl Exec<'_> {
                 })();
                 row.truncate(width);
                 result?;
-                grow(out.len())?;
                 Val::list(out)
             }
             Expr::Quantified {
@@ -875,23 +865,12 @@ impl Exec<'_> {
                 other => return Err(wrong("head/last", &other)),
             },
             Func::Tail => match arg {
-                Val::List(items) => {
-                    grow(items.len())?;
-                    Val::list(items.iter().skip(1).cloned().collect())
-                }
+                Val::List(items) => Val::list(items.iter().skip(1).cloned().collect()),
                 other => return Err(wrong("tail", &other)),
             },
             Func::Reverse => match arg {
-                Val::List(items) => {
-                    grow(items.len())?;
-                    let mut items = Arc::unwrap_or_clone(items);
-                    items.reverse();
-                    Val::list(items)
-                }
-                Val::Str(s) => {
-                    grow(s.len() / 16)?;
-                    Val::str(s.chars().rev().collect::<String>())
-                }
+                Val::List(items) => Val::list(items.iter().rev().cloned().collect()),
+                Val::Str(s) => Val::str(s.chars().rev().collect::<String>()),
                 other => return Err(wrong("reverse", &other)),
             },
             Func::Range => {
@@ -922,7 +901,7 @@ impl Exec<'_> {
                 }
                 let count = u64::try_from(count.max(0)).unwrap_or(0);
                 charge(count);
-                grow(count as usize)?;
+                super::check_built()?;
                 // Every item lies between start and end: it fits in 64 bits.
                 Val::list(
                     (0..i128::from(count))
@@ -1001,7 +980,6 @@ impl Exec<'_> {
                                 ),
                             });
                         }
-                        grow((s.len() + grows) / 16)?;
                         Val::str(s.replace(&*from, &to))
                     }
                 }
@@ -1250,25 +1228,24 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
             }
             (Val::List(x), Val::List(y)) => {
                 charge((x.len() + y.len()) as u64);
-                grow(x.len() + y.len())?;
-                let mut x = Arc::unwrap_or_clone(x);
-                x.extend(y.iter().cloned());
-                Val::list(x)
+                let mut items = Vec::with_capacity(x.len() + y.len());
+                items.extend(x.iter().cloned());
+                items.extend(y.iter().cloned());
+                list_checked(items)?
             }
             (Val::List(x), y) => {
                 charge(x.len() as u64);
-                grow(x.len() + 1)?;
-                let mut x = Arc::unwrap_or_clone(x);
-                x.push(y);
-                Val::list(x)
+                let mut items = Vec::with_capacity(x.len() + 1);
+                items.extend(x.iter().cloned());
+                items.push(y);
+                list_checked(items)?
             }
             (x, Val::List(y)) => {
                 charge(y.len() as u64);
-                grow(y.len() + 1)?;
                 let mut items = Vec::with_capacity(y.len() + 1);
                 items.push(x);
                 items.extend(y.iter().cloned());
-                Val::list(items)
+                list_checked(items)?
             }
             (x, y) => match (number(&x), number(&y)) {
                 (Some(p), Some(q)) => Float(p + q),
@@ -1320,7 +1297,7 @@ fn concat(a: &str, b: &str) -> Res<String> {
         });
     }
     charge((a.len() + b.len()) as u64 / 64);
-    grow((a.len() + b.len()) / 16)?;
+    super::check_built()?;
     Ok(format!("{a}{b}"))
 }
 
@@ -1400,7 +1377,7 @@ impl Acc {
                 }
             }
             AggKind::Collect => {
-                grow(1)?;
+                grow(value.weight() as usize)?;
                 self.items.push(value);
             }
             AggKind::Count | AggKind::CountStar => {}

@@ -220,6 +220,30 @@ fn charge(steps: u64) {
     crate::budget::charge(steps);
 }
 
+thread_local! {
+    /// The weight of the values built so far by the query running on this
+    /// thread ([`value::Val::weight`]); reset by [`run`].
+    static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `weight` more values built.
+fn built(weight: u64) {
+    BUILT.with(|b| b.set(b.get().saturating_add(weight)));
+}
+
+/// Fails once the values built pass [`MAX_VALUES`]: called for every row, so a
+/// query stops within one row's expressions of the bound.
+fn check_built() -> Result<(), QueryError> {
+    if BUILT.with(std::cell::Cell::get) > MAX_VALUES {
+        return Err(QueryError::Limit {
+            reason: format!(
+                "the query builds more than {MAX_VALUES} values (list items and map entries counted as trees, 16-byte pieces of strings); collect or return less"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// `line L, column C` (both from 1; columns in characters) of byte `at`.
 fn position(source: &str, at: usize) -> String {
     let at = at.min(source.len());
@@ -308,6 +332,7 @@ pub fn run(
             ),
         }
     })?;
+    BUILT.with(|b| b.set(0));
     let plan = plan::plan(query, &parsed.program, parameters)?;
     let rows = exec::run(net, &plan)?;
     Ok(Answer {
@@ -363,6 +388,15 @@ mod tests {
             "MATCH (a){} RETURN count(*)",
             "-[*0..10]->()".repeat(MAX_PATH_LENGTH)
         );
+        // Values nest one level per WITH: as deep as the token bound allows,
+        // then converted, compared, ordered and grouped.
+        let nested = format!(
+            "WITH [1] AS a {}RETURN a, a = a, [a] IN [[a]] ORDER BY a",
+            "WITH [a, 1] AS a ".repeat((MAX_TOKENS - 20) / 10)
+        );
+        let grouped = nested
+            .replace("ORDER BY a", "")
+            .replace("RETURN a,", "RETURN count(DISTINCT a), collect(a),");
         std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || {
@@ -388,6 +422,10 @@ mod tests {
                     run(&net, &long_path, &none).unwrap().row_json(&net, 0),
                     vec![Value::from(33)]
                 );
+                let answer = run(&net, &nested, &none).unwrap();
+                assert_eq!(answer.row_json(&net, 0)[1], Value::Bool(true));
+                let answer = run(&net, &grouped, &none).unwrap();
+                assert_eq!(answer.row_json(&net, 0)[0], Value::from(1));
             })
             .unwrap()
             .join()

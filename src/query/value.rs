@@ -24,6 +24,23 @@ pub(crate) struct PathVal {
     pub rels: Vec<EdgeIndex>,
 }
 
+/// A list's items or a map's entries, with the value's weight: how many
+/// values it holds counted as a tree (a list holding one list twice counts it
+/// twice), computed once when it is built, so that sharing cannot hide a value
+/// exponentially larger than the memory it takes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Shared<T> {
+    pub items: T,
+    pub weight: u64,
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.items
+    }
+}
+
 /// One value. Strings, lists, maps and paths are shared (`Arc`): a row is copied
 /// for every match and every UNWIND item, and a copy must cost O(1) whatever it
 /// holds, not the size of a collected list.
@@ -34,33 +51,59 @@ pub(crate) enum Val {
     Int(i64),
     Float(f64),
     Str(Arc<str>),
-    List(Arc<Vec<Val>>),
-    Map(Arc<Vec<(String, Val)>>),
+    List(Arc<Shared<Vec<Val>>>),
+    Map(Arc<Shared<Vec<(String, Val)>>>),
     Node(NodeIndex),
     Rel(EdgeIndex),
     Path(Arc<PathVal>),
 }
 
 impl Val {
-    /// A string value.
+    /// A string value, counted as built ([`super::built`]).
     pub fn str(s: impl Into<Arc<str>>) -> Val {
-        Val::Str(s.into())
+        let s: Arc<str> = s.into();
+        super::built(1 + s.len() as u64 / 16);
+        Val::Str(s)
     }
 
-    /// A list value.
+    /// A list value, its weight counted as built ([`super::built`]).
     pub fn list(items: Vec<Val>) -> Val {
-        Val::List(Arc::new(items))
+        let weight = items
+            .iter()
+            .fold(1u64, |w, item| w.saturating_add(item.weight()));
+        super::built(weight);
+        Val::List(Arc::new(Shared { items, weight }))
     }
 
-    /// A map value.
+    /// A map value, its weight counted as built ([`super::built`]).
     pub fn map(entries: Vec<(String, Val)>) -> Val {
-        Val::Map(Arc::new(entries))
+        let weight = entries
+            .iter()
+            .fold(1u64, |w, (_, v)| w.saturating_add(v.weight()));
+        super::built(weight);
+        Val::Map(Arc::new(Shared {
+            items: entries,
+            weight,
+        }))
+    }
+
+    /// How many values this one holds, counted as a tree (a string as one per
+    /// 16 bytes).
+    pub fn weight(&self) -> u64 {
+        match self {
+            Val::Str(s) => 1 + s.len() as u64 / 16,
+            Val::List(l) => l.weight,
+            Val::Map(m) => m.weight,
+            Val::Path(p) => 1 + (p.nodes.len() + p.rels.len()) as u64,
+            _ => 1,
+        }
     }
 
     /// A JSON value as a query value (parameters, `data`, attributes).
     /// Recursion is bounded by the JSON's own depth (serde_json's decoder stops
     /// at 128 levels; `data` at [`crate::limits::MAX_VALUE_DEPTH`]).
     pub fn from_json(value: &Value) -> Val {
+        super::charge(1);
         match value {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),
@@ -68,13 +111,21 @@ impl Val {
                 Some(i) => Val::Int(i),
                 None => Val::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
-            Value::String(s) => Val::str(s.clone()),
-            Value::Array(items) => Val::list(items.iter().map(Val::from_json).collect()),
-            Value::Object(map) => Val::map(
-                map.iter()
+            Value::String(s) => Val::Str(s.as_str().into()),
+            Value::Array(items) => stored_list(items.iter().map(Val::from_json).collect()),
+            Value::Object(map) => {
+                let entries: Vec<(String, Val)> = map
+                    .iter()
                     .map(|(k, v)| (k.clone(), Val::from_json(v)))
-                    .collect(),
-            ),
+                    .collect();
+                let weight = entries
+                    .iter()
+                    .fold(1u64, |w, (_, v)| w.saturating_add(v.weight()));
+                Val::Map(Arc::new(Shared {
+                    items: entries,
+                    weight,
+                }))
+            }
         }
     }
 
@@ -98,6 +149,7 @@ impl Val {
     /// `{id, type, source, target, properties}`, a path as `{nodes, relationships}`.
     /// A float that is not finite becomes null (JSON has no NaN or infinity).
     pub fn to_json(&self, net: &Network) -> Value {
+        super::charge(1);
         match self {
             Val::Null => Value::Null,
             Val::Bool(b) => Value::Bool(*b),
@@ -131,6 +183,7 @@ impl Val {
     /// A canonical byte key: equal keys for values that are equal for grouping
     /// and DISTINCT (an integral float and the same integer are one key).
     pub fn key(&self, out: &mut Vec<u8>) {
+        super::charge(1);
         match self {
             Val::Null => out.push(0),
             Val::Bool(b) => out.extend([1, u8::from(*b)]),
@@ -192,8 +245,17 @@ impl Val {
     }
 }
 
+/// A list read from the network or the parameters: not counted as built.
+fn stored_list(items: Vec<Val>) -> Val {
+    let weight = items
+        .iter()
+        .fold(1u64, |w, item| w.saturating_add(item.weight()));
+    Val::List(Arc::new(Shared { items, weight }))
+}
+
 /// Cypher equality: `None` (null) when either side is or holds null where it matters.
 pub(crate) fn equals(a: &Val, b: &Val) -> Option<bool> {
+    super::charge(1);
     match (a, b) {
         (Val::Null, _) | (_, Val::Null) => None,
         (Val::Int(x), Val::Int(y)) => Some(x == y),
@@ -246,6 +308,7 @@ fn as_f64(v: &Val) -> f64 {
 /// with strings, booleans with booleans, lists element by element; `None`
 /// (null) for anything else.
 pub(crate) fn compare(a: &Val, b: &Val) -> Option<Ordering> {
+    super::charge(1);
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
         (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
@@ -285,6 +348,7 @@ fn rank(v: &Val) -> u8 {
 
 /// ORDER BY's total order, ascending: nulls last, NaN after every other number.
 pub(crate) fn order(a: &Val, b: &Val) -> Ordering {
+    super::charge(1);
     let (ra, rb) = (rank(a), rank(b));
     if ra != rb {
         return ra.cmp(&rb);

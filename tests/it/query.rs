@@ -648,6 +648,21 @@ fn hostile_queries_stop_within_the_budget_with_a_clear_error() {
         e["error"].as_str().unwrap().contains("past 1048576 bytes"),
         "{e}"
     );
+    // Sharing cannot hide a value larger than its memory: each level holds the
+    // last one twice (2^40 items as a tree), and comparing it would walk them all.
+    let (e, took) = hostile(
+        &s,
+        "k",
+        &format!(
+            "WITH [1] AS a {}RETURN a = a",
+            "WITH [a, a] AS a ".repeat(40)
+        ),
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("builds more than"),
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
     // A large list copied into every row is shared, not copied.
     let shared = dispatch_ok(
         &s,
