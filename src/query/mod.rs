@@ -203,6 +203,15 @@ impl Answer {
         self.rows.is_empty()
     }
 
+    /// How many values the rows hold, counted as trees (a string as one per
+    /// 16 bytes): a measure of the memory the answer keeps.
+    pub fn weight(&self) -> u64 {
+        self.rows
+            .iter()
+            .flatten()
+            .fold(0u64, |w, v| w.saturating_add(v.weight()))
+    }
+
     /// Row `i` as JSON values, one per column: scalars, lists and maps as
     /// themselves, a node as `{id, labels, properties}`, a relationship as
     /// `{id, type, source, target, properties}`, a path as `{nodes,

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::MAX_SCORES_LIMIT;
 use crate::error::{Error, Result};
+use crate::mcp::answers::{AnswerKey, Weigh, answer};
 use crate::mcp::page::{Page, reply_bytes};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_limit};
@@ -100,6 +101,19 @@ fn cut_row(row: Vec<Value>, bytes: usize) -> Vec<Value> {
         .collect()
 }
 
+/// A query's rows, kept between pages ([`crate::mcp::answers`]): a later page
+/// then costs O(limit), not the query again.
+struct Rows(query::Answer);
+
+impl Weigh for Rows {
+    fn bytes(&self) -> usize {
+        // Each value is a 32-byte slot plus what it holds, about as much again.
+        usize::try_from(self.0.weight())
+            .unwrap_or(usize::MAX)
+            .saturating_mul(64)
+    }
+}
+
 fn run_query(ctx: &ToolContext<'_>, p: QueryParams) -> Result<QueryOutput> {
     let limit = check_limit(p.limit, MAX_SCORES_LIMIT)?;
     // The parameters as text: what a cursor's call hash reads.
@@ -114,15 +128,24 @@ fn run_query(ctx: &ToolContext<'_>, p: QueryParams) -> Result<QueryOutput> {
             limit,
             MAX_SCORES_LIMIT,
         )?;
-        let answer = query::run(net, &p.query, &p.parameters).map_err(query_error)?;
+        // Run once for all pages while the network stays as it is.
+        let key = AnswerKey::new("network_query", &[net], (&p.query, &parameters));
+        let kept = answer(ctx, key, || {
+            query::run(net, &p.query, &p.parameters)
+                .map(Rows)
+                .map_err(query_error)
+        })?;
+        let answer = &kept.0;
         let total = answer.len();
         let end = page.end().min(total);
         let start = page.offset.min(end);
         let rows = page.fill_cut((start..end).map(|i| answer.row_json(net, i)), cut_row);
         let paging = Paging::of_total(&page, rows.len(), total);
+        let columns = answer.columns.clone();
+        kept.keep_if(paging.next_cursor.is_some());
         Ok(QueryOutput {
             status: Success::Success,
-            columns: answer.columns,
+            columns,
             rows,
             total,
             paging,
