@@ -100,6 +100,85 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
     }
 }
 
+/// The network the query harness runs on: labels, relation types, a self-loop,
+/// parallel edges, `data` and a missing attribute, built once per thread.
+fn query_network() -> crate::Network {
+    use crate::network::{EdgeSpec, NodeSpec};
+    let mut net = crate::Network::new();
+    let nodes = [
+        NodeSpec::new("a")
+            .with_attribute("labels", "task, urgent")
+            .with_attribute("x", 1),
+        NodeSpec::new("b")
+            .with_attribute("labels", "task")
+            .with_attribute("s", "foo"),
+        NodeSpec::new("c")
+            .with_attribute("x", 2.5)
+            .with_data(json!({"k": [1, {"m": null}]})),
+        NodeSpec::new("d"),
+    ];
+    for node in nodes {
+        net.add_node_with(node).expect("a valid node");
+    }
+    for (s, t, relation) in [
+        ("a", "b", "T"),
+        ("a", "b", "U"),
+        ("b", "c", "T"),
+        ("c", "a", ""),
+        ("d", "d", "T"),
+    ] {
+        let mut edge = EdgeSpec::new(s, t).with_weight(2.0);
+        if !relation.is_empty() {
+            edge = edge.with_attribute("relation", relation);
+        }
+        net.add_edge_with(edge).expect("a valid edge");
+    }
+    net
+}
+
+/// Runs `data` (as text) as a `network_query` query on a small network
+/// ([`query_network`]), with `{"p": 1, "s": "a", "l": [1, 2]}` as parameters,
+/// under a budget of 2 million steps. Invariants: no panic (a budget stop is an
+/// answer); an answer converts to JSON row by row, and the same query gives the
+/// same answer or the same error again; an error's message is bounded.
+pub fn query(data: &[u8]) {
+    thread_local! {
+        static NET: crate::Network = query_network();
+    }
+    let text = String::from_utf8_lossy(data).into_owned();
+    let parameters = json!({"p": 1, "s": "a", "l": [1, 2]});
+    let parameters = parameters.as_object().expect("an object");
+    NET.with(|net| {
+        let run = || {
+            let budget = Budget::unlimited().with_max_steps(2_000_000);
+            budget.run(|| match crate::query::run(net, &text, parameters) {
+                Ok(answer) => Ok((
+                    answer.columns.clone(),
+                    (0..answer.len())
+                        .map(|i| answer.row_json(net, i))
+                        .collect::<Vec<_>>(),
+                )),
+                Err(error) => Err(error.to_string()),
+            })
+        };
+        let first = run();
+        if let Ok(Err(message)) = &first {
+            assert!(
+                message.len() < 64 * 1024,
+                "an unbounded error: {} bytes",
+                message.len()
+            );
+        }
+        if let Ok(outcome) = first {
+            assert_eq!(
+                run().ok(),
+                Some(outcome),
+                "the same query answered differently"
+            );
+        }
+    });
+}
+
 /// Fuzzes argument decoding and every tool through the dispatch chokepoint: the
 /// input is split into lines, each `<tool selector> <JSON arguments>` (or bytes
 /// that are not JSON), against a small network. Invariants: no panic escapes (a

@@ -32,6 +32,7 @@
 //!   [`NetworkData`](network::snapshot::NetworkData).
 //! * `interchange`: reading and writing GraphML, DOT, CSV, node-link JSON, and
 //!   writing Cypher and Mermaid.
+//! * `query`: read-only openCypher queries over a network ([`query::run`]).
 
 #![deny(missing_docs)]
 
@@ -44,6 +45,8 @@ pub mod registry;
 
 #[cfg(feature = "interchange")]
 pub mod interchange;
+#[cfg(feature = "query")]
+pub mod query;
 
 // The server: public only so that the binary, the tests, the benchmarks and the
 // fuzz targets can reach it. Hidden from the docs and outside the semver promise

@@ -95,3 +95,8 @@ fn dispatch() {
 fn recovery() {
     replay("recovery", networks_mcp::fuzzing::recovery);
 }
+
+#[test]
+fn query() {
+    replay("query", networks_mcp::fuzzing::query);
+}

@@ -32,6 +32,7 @@ mod numbers;
 mod page_cache;
 mod paging;
 mod prop_interchange;
+mod query;
 mod reachable;
 mod relations;
 mod reply_bounds;

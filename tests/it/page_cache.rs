@@ -107,7 +107,7 @@ const DIFF_LISTS: &[&str] = &[
 
 #[test]
 fn later_pages_are_read_from_the_answer_kept_for_the_first() {
-    let cases: [(&str, Value, &[&str]); 5] = [
+    let cases: [(&str, Value, &[&str]); 6] = [
         (
             "network_diff",
             json!({"network_name": "a", "other": "b"}),
@@ -132,6 +132,11 @@ fn later_pages_are_read_from_the_answer_kept_for_the_first() {
             "network_search",
             json!({"network_name": "b", "query": "task numbr", "mode": "fuzzy"}),
             &["matches"],
+        ),
+        (
+            "network_query",
+            json!({"network_name": "b", "query": "MATCH (n)-->(m) RETURN n.id, m.id"}),
+            &["rows"],
         ),
     ];
     for (tool, args, lists) in cases {

@@ -424,6 +424,7 @@ fn no_advice_raises_a_parameter_past_its_maximum() {
         ("network_why_blocked", json!({"node_id": "c0"})),
         ("network_ready_nodes", json!({})),
         ("network_search", json!({"query": "t"})),
+        ("network_query", json!({"query": "MATCH (n) RETURN n.id"})),
         (
             "network_structure",
             json!({"method": "articulation_points"}),

@@ -8,7 +8,8 @@
 //! - [`copy`]: a new network from an old one (whole, a subgraph, a
 //!   neighbourhood, the transitive reduction, the condensation);
 //! - [`search`]: nodes by id or attribute text, exact or fuzzy;
-//! - [`diff`]: what changed between two networks.
+//! - [`diff`]: what changed between two networks;
+//! - [`query`]: a read-only openCypher query.
 //!
 //! Every list result is ranked or ordered deterministically and read page by
 //! page with cursors ([`crate::mcp::page`]).
@@ -18,6 +19,7 @@ mod communities;
 mod copy;
 mod diff;
 mod paths;
+mod query;
 mod search;
 mod structure;
 
@@ -44,5 +46,6 @@ pub fn tools() -> Vec<ToolDef> {
         search::tool(),
         diff::tool(),
         copy::tool(),
+        query::tool(),
     ]
 }

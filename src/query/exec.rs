@@ -1,0 +1,1401 @@
+//! Runs a [`Plan`] over one network: clause after clause, each turning the
+//! rows so far into the next ones (every row a vector of slots).
+//!
+//! Pattern matching walks from the first node of each path (or from its last,
+//! when only that end is known), one relationship at a time, in node and edge
+//! insertion order, so answers are deterministic. A relationship is matched at
+//! most once per MATCH (openCypher's relationship isomorphism). Every node,
+//! edge and row touched is charged to the call budget, and no clause may make
+//! more than [`MAX_ROWS`] rows.
+
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+use super::plan::{
+    Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
+    Quantifier, RelPat, Step,
+};
+use super::value::{self, PathVal, Val};
+use super::{MAX_ROWS, QueryError, charge};
+use crate::network::Network;
+
+type Row = Vec<Val>;
+type Res<T> = Result<T, QueryError>;
+
+/// Runs `plan` on `net`: the rows of its last RETURN.
+pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
+    let exec = Exec { net };
+    let mut all = Vec::new();
+    for part in &plan.parts {
+        let mut rows = vec![Vec::new()];
+        for step in part {
+            rows = match step {
+                Step::Match(m) => exec.match_step(m, rows)?,
+                Step::Unwind { list } => exec.unwind(list, rows)?,
+                Step::Project(p) => exec.project(p, rows)?,
+            };
+        }
+        all.extend(rows);
+        cap(all.len())?;
+    }
+    if plan.parts.len() > 1 && !plan.union_all {
+        all = distinct(all);
+    }
+    Ok(all)
+}
+
+/// A list built by an operator: its weight counted, and checked.
+fn list_checked(items: Vec<Val>) -> Res<Val> {
+    let list = Val::list(items);
+    super::check_built()?;
+    Ok(list)
+}
+
+/// Counts `n` values built and fails past [`MAX_VALUES`](super::MAX_VALUES).
+fn grow(n: usize) -> Res<()> {
+    super::built(n as u64);
+    super::check_built()
+}
+
+fn cap(rows: usize) -> Res<()> {
+    super::check_built()?;
+    if rows > MAX_ROWS {
+        return Err(QueryError::Limit {
+            reason: format!(
+                "the query makes more than {MAX_ROWS} rows on the way to its answer; narrow the MATCH (labels, properties, WHERE), avoid unconnected patterns (a cartesian product), or aggregate earlier"
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn distinct(rows: Vec<Row>) -> Vec<Row> {
+    let mut seen = HashSet::new();
+    rows.into_iter()
+        .filter(|row| {
+            charge(1);
+            let mut key = Vec::new();
+            for v in row {
+                v.key(&mut key);
+            }
+            seen.insert(key)
+        })
+        .collect()
+}
+
+fn runtime(message: String) -> QueryError {
+    QueryError::Runtime { message }
+}
+
+struct Exec<'a> {
+    net: &'a Network,
+}
+
+/// The state of one MATCH over one input row.
+struct Matching<'p> {
+    plan: &'p MatchPlan,
+    /// The relationships matched so far in this MATCH.
+    used: Vec<EdgeIndex>,
+    /// The current path's nodes and relationships.
+    nodes: Vec<NodeIndex>,
+    rels: Vec<EdgeIndex>,
+    out: Vec<Row>,
+}
+
+impl Exec<'_> {
+    // ---- MATCH -----------------------------------------------------------
+
+    fn match_step(&self, m: &MatchPlan, rows: Vec<Row>) -> Res<Vec<Row>> {
+        let mut state = Matching {
+            plan: m,
+            used: Vec::new(),
+            nodes: Vec::new(),
+            rels: Vec::new(),
+            out: Vec::new(),
+        };
+        for mut row in rows {
+            row.resize(m.width, Val::Null);
+            let before = state.out.len();
+            self.part(&mut state, 0, &mut row)?;
+            if m.optional && state.out.len() == before {
+                for &slot in &m.new_slots {
+                    row[slot] = Val::Null;
+                }
+                state.out.push(row);
+                cap(state.out.len())?;
+            }
+        }
+        Ok(state.out)
+    }
+
+    fn part(&self, st: &mut Matching<'_>, i: usize, row: &mut Row) -> Res<()> {
+        let Some(part) = st.plan.parts.get(i) else {
+            if let Some(p) = &st.plan.predicate
+                && !truthy(&self.eval(p, row, &[])?)
+            {
+                return Ok(());
+            }
+            charge(1);
+            st.out.push(row.clone());
+            return cap(st.out.len());
+        };
+        let reversed = reverse_path(part);
+        let path = reversed.as_ref().unwrap_or(part);
+        for start in self.candidates(&path.start, row)? {
+            charge(1);
+            if !self.node_ok(&path.start, start, row)? {
+                continue;
+            }
+            let bound = bind_node(&path.start, start, row);
+            st.nodes.push(start);
+            self.steps(st, i, path, reversed.is_some(), 0, start, row)?;
+            st.nodes.pop();
+            unbind(bound, row);
+        }
+        Ok(())
+    }
+
+    /// Matches step `k` of `path` from node `at`, then the rest.
+    #[allow(clippy::too_many_arguments)]
+    fn steps(
+        &self,
+        st: &mut Matching<'_>,
+        i: usize,
+        path: &PathPat,
+        reversed: bool,
+        k: usize,
+        at: NodeIndex,
+        row: &mut Row,
+    ) -> Res<()> {
+        let Some((rel, node)) = path.steps.get(k) else {
+            let mut bound = None;
+            if let Some(slot) = path.slot {
+                let (mut nodes, mut rels) = (st.nodes.clone(), st.rels.clone());
+                if reversed {
+                    nodes.reverse();
+                    rels.reverse();
+                }
+                grow(nodes.len() + rels.len())?;
+                row[slot] = Val::Path(Arc::new(PathVal { nodes, rels }));
+                bound = Some(slot);
+            }
+            self.part(st, i + 1, row)?;
+            unbind(bound, row);
+            return Ok(());
+        };
+        match rel.hops {
+            None => {
+                for (edge, next) in self.edges(at, rel.dir) {
+                    charge(1);
+                    if st.used.contains(&edge)
+                        || !self.rel_ok(rel, edge, row)?
+                        || !self.node_ok(node, next, row)?
+                    {
+                        continue;
+                    }
+                    let r = bind_slot(rel.slot, rel.bound, Val::Rel(edge), row);
+                    let n = bind_node(node, next, row);
+                    st.used.push(edge);
+                    st.rels.push(edge);
+                    st.nodes.push(next);
+                    self.steps(st, i, path, reversed, k + 1, next, row)?;
+                    st.nodes.pop();
+                    st.rels.pop();
+                    st.used.pop();
+                    unbind(n, row);
+                    unbind(r, row);
+                }
+            }
+            Some((min, max)) => {
+                let mut hops = Vec::new();
+                self.hops(st, i, path, reversed, k, at, (min, max), &mut hops, row)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A variable-length step: every trail of `min..=max` hops from `at`
+    /// (depth-first, at most `max` ≤ [`super::MAX_HOPS`] levels).
+    #[allow(clippy::too_many_arguments)]
+    fn hops(
+        &self,
+        st: &mut Matching<'_>,
+        i: usize,
+        path: &PathPat,
+        reversed: bool,
+        k: usize,
+        at: NodeIndex,
+        (min, max): (u32, u32),
+        hops: &mut Vec<EdgeIndex>,
+        row: &mut Row,
+    ) -> Res<()> {
+        let (rel, node) = &path.steps[k];
+        let done = hops.len() as u32;
+        if done >= min && self.node_ok(node, at, row)? {
+            let mut list: Vec<Val> = hops.iter().map(|&e| Val::Rel(e)).collect();
+            if reversed {
+                list.reverse();
+            }
+            let r = bind_slot(rel.slot, false, Val::list(list), row);
+            let n = bind_node(node, at, row);
+            self.steps(st, i, path, reversed, k + 1, at, row)?;
+            unbind(n, row);
+            unbind(r, row);
+        }
+        if done < max {
+            for (edge, next) in self.edges(at, rel.dir) {
+                charge(1);
+                if st.used.contains(&edge) || !self.rel_props_ok(rel, edge, row)? {
+                    continue;
+                }
+                st.used.push(edge);
+                st.rels.push(edge);
+                st.nodes.push(next);
+                hops.push(edge);
+                self.hops(st, i, path, reversed, k, next, (min, max), hops, row)?;
+                hops.pop();
+                st.nodes.pop();
+                st.rels.pop();
+                st.used.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// The nodes a path may start at.
+    fn candidates(&self, pat: &NodePat, row: &mut Row) -> Res<Vec<NodeIndex>> {
+        if pat.bound {
+            return Ok(match pat.slot.map(|s| &row[s]) {
+                Some(Val::Node(ix)) => vec![*ix],
+                _ => Vec::new(),
+            });
+        }
+        if let Some((_, e)) = pat.properties.iter().find(|(k, _)| k == "id") {
+            return Ok(match self.eval(e, row, &[])? {
+                Val::Str(id) => self.net.index_of(&id).into_iter().collect(),
+                _ => Vec::new(),
+            });
+        }
+        Ok(self.net.graph().node_indices().collect())
+    }
+
+    /// The edges of `at` in `dir`, in insertion order, with the node at their
+    /// other end; a self-loop once.
+    fn edges(&self, at: NodeIndex, dir: Dir) -> Vec<(EdgeIndex, NodeIndex)> {
+        let g = self.net.graph();
+        let mut out: Vec<(EdgeIndex, NodeIndex)> = Vec::new();
+        if matches!(dir, Dir::Out | Dir::Both) {
+            let start = out.len();
+            out.extend(g.edges_directed(at, Outgoing).map(|e| (e.id(), e.target())));
+            out[start..].reverse();
+        }
+        if matches!(dir, Dir::In | Dir::Both) {
+            let start = out.len();
+            out.extend(
+                g.edges_directed(at, Incoming)
+                    .filter(|e| dir == Dir::In || e.source() != e.target())
+                    .map(|e| (e.id(), e.source())),
+            );
+            out[start..].reverse();
+        }
+        out
+    }
+
+    fn node_ok(&self, pat: &NodePat, ix: NodeIndex, row: &mut Row) -> Res<bool> {
+        if pat.bound
+            && let Some(slot) = pat.slot
+            && row[slot] != Val::Node(ix)
+        {
+            return Ok(false);
+        }
+        if !pat.labels.iter().all(|l| value::has_label(self.net, ix, l)) {
+            return Ok(false);
+        }
+        for (key, e) in &pat.properties {
+            let want = self.eval(e, row, &[])?;
+            if value::equals(&value::node_property(self.net, ix, key), &want) != Some(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn rel_ok(&self, pat: &RelPat, ix: EdgeIndex, row: &mut Row) -> Res<bool> {
+        if pat.bound
+            && let Some(slot) = pat.slot
+            && row[slot] != Val::Rel(ix)
+        {
+            return Ok(false);
+        }
+        self.rel_props_ok(pat, ix, row)
+    }
+
+    fn rel_props_ok(&self, pat: &RelPat, ix: EdgeIndex, row: &mut Row) -> Res<bool> {
+        if !pat.types.is_empty() {
+            let t = value::rel_type(self.net, ix);
+            if !pat.types.iter().any(|want| want == t) {
+                return Ok(false);
+            }
+        }
+        for (key, e) in &pat.properties {
+            let want = self.eval(e, row, &[])?;
+            if value::equals(&value::rel_property(self.net, ix, key), &want) != Some(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    // ---- UNWIND and projections ---------------------------------------------
+
+    fn unwind(&self, list: &Expr, rows: Vec<Row>) -> Res<Vec<Row>> {
+        let mut out = Vec::new();
+        for mut row in rows {
+            match self.eval(list, &mut row, &[])? {
+                Val::Null => {}
+                Val::List(items) => {
+                    for item in items.iter() {
+                        charge(1);
+                        let mut r = row.clone();
+                        r.push(item.clone());
+                        out.push(r);
+                        cap(out.len())?;
+                    }
+                }
+                other => {
+                    row.push(other);
+                    out.push(row);
+                    cap(out.len())?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn project(&self, p: &Projection, rows: Vec<Row>) -> Res<Vec<Row>> {
+        let width = p.items.len();
+        let mut out = if p.aggregates.is_empty() {
+            let mut out = Vec::with_capacity(rows.len());
+            for mut row in rows {
+                charge(1);
+                let mut values = Vec::with_capacity(width);
+                for item in &p.items {
+                    values.push(self.eval(item, &mut row, &[])?);
+                }
+                super::check_built()?;
+                if p.extended {
+                    row.extend(values);
+                    out.push(row);
+                } else {
+                    out.push(values);
+                }
+            }
+            out
+        } else {
+            self.aggregate(p, rows)?
+        };
+        if p.distinct {
+            out = distinct(out);
+        }
+        if !p.order.is_empty() {
+            let mut keyed = Vec::with_capacity(out.len());
+            for mut row in out {
+                charge(1);
+                let mut keys = Vec::with_capacity(p.order.len());
+                for (e, _) in &p.order {
+                    keys.push(self.eval(e, &mut row, &[])?);
+                }
+                super::check_built()?;
+                keyed.push((keys, row));
+            }
+            // n log n comparisons, charged before sorting.
+            let n = keyed.len() as u64;
+            charge(n.saturating_mul(u64::from(64 - n.leading_zeros())));
+            keyed.sort_by(|(a, _), (b, _)| {
+                for ((x, y), (_, descending)) in a.iter().zip(b).zip(&p.order) {
+                    let o = value::order(x, y);
+                    let o = if *descending { o.reverse() } else { o };
+                    if o != Ordering::Equal {
+                        return o;
+                    }
+                }
+                Ordering::Equal
+            });
+            out = keyed.into_iter().map(|(_, row)| row).collect();
+        }
+        if p.extended {
+            for row in &mut out {
+                let cut = row.len() - width;
+                row.drain(..cut);
+            }
+        }
+        let skip = p.skip.unwrap_or(0);
+        if skip > 0 {
+            out.drain(..skip.min(out.len()));
+        }
+        if let Some(limit) = p.limit {
+            out.truncate(limit);
+        }
+        if let Some(predicate) = &p.predicate {
+            let mut kept = Vec::with_capacity(out.len());
+            for mut row in out {
+                charge(1);
+                if truthy(&self.eval(predicate, &mut row, &[])?) {
+                    kept.push(row);
+                }
+            }
+            out = kept;
+        }
+        Ok(out)
+    }
+
+    fn aggregate(&self, p: &Projection, rows: Vec<Row>) -> Res<Vec<Row>> {
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut groups: Vec<(Row, Vec<Acc>)> = Vec::new();
+        let keyed = p.aggregated.iter().any(|a| !a);
+        for mut row in rows {
+            charge(1);
+            let mut key = Vec::new();
+            for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
+                if !aggregated {
+                    self.eval(item, &mut row, &[])?.key(&mut key);
+                }
+            }
+            let g = match index.get(&key) {
+                Some(&g) => g,
+                None => {
+                    index.insert(key, groups.len());
+                    groups.push((row.clone(), p.aggregates.iter().map(Acc::new).collect()));
+                    cap(groups.len())?;
+                    groups.len() - 1
+                }
+            };
+            for (agg, acc) in p.aggregates.iter().zip(&mut groups[g].1) {
+                let value = match &agg.arg {
+                    Some(arg) => self.eval(arg, &mut row, &[])?,
+                    None => Val::Null,
+                };
+                acc.add(agg, value)?;
+            }
+            super::check_built()?;
+        }
+        if groups.is_empty() && !keyed {
+            groups.push((Vec::new(), p.aggregates.iter().map(Acc::new).collect()));
+        }
+        let mut out = Vec::with_capacity(groups.len());
+        for (mut row, accs) in groups {
+            let values: Vec<Val> = accs.into_iter().map(Acc::finish).collect();
+            let mut projected = Vec::with_capacity(p.items.len());
+            for item in &p.items {
+                projected.push(self.eval(item, &mut row, &values)?);
+            }
+            super::check_built()?;
+            out.push(projected);
+        }
+        Ok(out)
+    }
+
+    // ---- expressions -----------------------------------------------------------
+
+    fn eval(&self, e: &Expr, row: &mut Row, aggs: &[Val]) -> Res<Val> {
+        Ok(match e {
+            Expr::Lit(v) => v.clone(),
+            Expr::Var(slot) => row.get(*slot).cloned().unwrap_or(Val::Null),
+            Expr::Agg(k) => aggs.get(*k).cloned().unwrap_or(Val::Null),
+            Expr::Prop(base, key) => {
+                let base = self.eval(base, row, aggs)?;
+                self.property(&base, key)?
+            }
+            Expr::Index(base, index) => {
+                let base = self.eval(base, row, aggs)?;
+                let index = self.eval(index, row, aggs)?;
+                match (&base, &index) {
+                    (Val::Null, _) | (_, Val::Null) => Val::Null,
+                    (Val::List(items), Val::Int(i)) => {
+                        let len = items.len() as i64;
+                        let i = if *i < 0 { len + i } else { *i };
+                        usize::try_from(i)
+                            .ok()
+                            .and_then(|i| items.get(i).cloned())
+                            .unwrap_or(Val::Null)
+                    }
+                    (_, Val::Str(key)) => self.property(&base, key)?,
+                    _ => {
+                        return Err(runtime(format!(
+                            "cannot index a {} with a {}",
+                            base.type_name(),
+                            index.type_name()
+                        )));
+                    }
+                }
+            }
+            Expr::Slice(base, lower, upper) => {
+                let base = self.eval(base, row, aggs)?;
+                let bound = |b: &Option<Box<Expr>>, row: &mut Row| -> Res<Option<Val>> {
+                    b.as_ref().map(|b| self.eval(b, row, aggs)).transpose()
+                };
+                let (lo, hi) = (bound(lower, row)?, bound(upper, row)?);
+                match base {
+                    Val::Null => Val::Null,
+                    Val::List(items) => {
+                        let len = items.len() as i64;
+                        let at = |v: Option<Val>, default: i64| -> Res<Option<i64>> {
+                            match v {
+                                None => Ok(Some(default)),
+                                Some(Val::Null) => Ok(None),
+                                Some(Val::Int(i)) => {
+                                    Ok(Some(if i < 0 { (len + i).max(0) } else { i.min(len) }))
+                                }
+                                Some(other) => Err(runtime(format!(
+                                    "a slice bound must be an integer, not a {}",
+                                    other.type_name()
+                                ))),
+                            }
+                        };
+                        match (at(lo, 0)?, at(hi, len)?) {
+                            (Some(a), Some(b)) if a < b => {
+                                Val::list(items[a as usize..b as usize].to_vec())
+                            }
+                            (Some(_), Some(_)) => Val::list(Vec::new()),
+                            _ => Val::Null,
+                        }
+                    }
+                    other => return Err(runtime(format!("cannot slice a {}", other.type_name()))),
+                }
+            }
+            Expr::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.eval(item, row, aggs)?);
+                }
+                Val::list(out)
+            }
+            Expr::Map(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    out.push((k.clone(), self.eval(v, row, aggs)?));
+                }
+                Val::map(out)
+            }
+            Expr::Not(inner) => match self.eval(inner, row, aggs)? {
+                Val::Null => Val::Null,
+                Val::Bool(b) => Val::Bool(!b),
+                other => {
+                    return Err(runtime(format!(
+                        "NOT needs a boolean, not a {}",
+                        other.type_name()
+                    )));
+                }
+            },
+            Expr::Neg(inner) => match self.eval(inner, row, aggs)? {
+                Val::Null => Val::Null,
+                Val::Int(i) => Val::Int(
+                    i.checked_neg()
+                        .ok_or_else(|| runtime("integer overflow".into()))?,
+                ),
+                Val::Float(f) => Val::Float(-f),
+                other => return Err(runtime(format!("cannot negate a {}", other.type_name()))),
+            },
+            Expr::Chain(first, rest) => {
+                let mut acc = self.eval(first, row, aggs)?;
+                for (op, e) in rest {
+                    // AND and OR skip what cannot change their answer.
+                    if (*op == BinOp::And && acc == Val::Bool(false))
+                        || (*op == BinOp::Or && acc == Val::Bool(true))
+                    {
+                        continue;
+                    }
+                    let right = self.eval(e, row, aggs)?;
+                    acc = binary(*op, acc, right)?;
+                }
+                acc
+            }
+            Expr::IsNull(inner, negated) => {
+                let null = self.eval(inner, row, aggs)? == Val::Null;
+                Val::Bool(null != *negated)
+            }
+            Expr::HasLabels(inner, labels) => match self.eval(inner, row, aggs)? {
+                Val::Null => Val::Null,
+                Val::Node(ix) => {
+                    Val::Bool(labels.iter().all(|l| value::has_label(self.net, ix, l)))
+                }
+                Val::Rel(ix) => {
+                    let t = value::rel_type(self.net, ix);
+                    Val::Bool(labels.iter().all(|l| l == t))
+                }
+                other => {
+                    return Err(runtime(format!(
+                        "a label test needs a node, not a {}",
+                        other.type_name()
+                    )));
+                }
+            },
+            Expr::Func(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, row, aggs)?);
+                }
+                self.function(*f, values)?
+            }
+            Expr::Case {
+                operand,
+                alternatives,
+                otherwise,
+            } => {
+                let subject = operand
+                    .as_ref()
+                    .map(|o| self.eval(o, row, aggs))
+                    .transpose()?;
+                for (when, then) in alternatives {
+                    let w = self.eval(when, row, aggs)?;
+                    let hit = match &subject {
+                        Some(s) => value::equals(s, &w) == Some(true),
+                        None => truthy(&w),
+                    };
+                    if hit {
+                        return self.eval(then, row, aggs);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.eval(o, row, aggs)?,
+                    None => Val::Null,
+                }
+            }
+            Expr::ListComp {
+                slot,
+                list,
+                predicate,
+                projection,
+            } => {
+                let items = match self.eval(list, row, aggs)? {
+                    Val::Null => return Ok(Val::Null),
+                    Val::List(items) => items,
+                    other => {
+                        return Err(runtime(format!(
+                            "IN needs a list, not a {}",
+                            other.type_name()
+                        )));
+                    }
+                };
+                let width = row.len();
+                row.resize(width.max(slot + 1), Val::Null);
+                let mut out = Vec::new();
+                let result = (|| {
+                    for item in items.iter() {
+                        charge(1);
+                        row[*slot] = item.clone();
+                        if let Some(p) = predicate
+                            && !truthy(&self.eval(p, row, aggs)?)
+                        {
+                            continue;
+                        }
+                        out.push(match projection {
+                            Some(p) => self.eval(p, row, aggs)?,
+                            None => item.clone(),
+                        });
+                    }
+                    Ok(())
+                })();
+                row.truncate(width);
+                result?;
+                Val::list(out)
+            }
+            Expr::Quantified {
+                kind,
+                slot,
+                list,
+                predicate,
+            } => {
+                let items = match self.eval(list, row, aggs)? {
+                    Val::Null => return Ok(Val::Null),
+                    Val::List(items) => items,
+                    other => {
+                        return Err(runtime(format!(
+                            "IN needs a list, not a {}",
+                            other.type_name()
+                        )));
+                    }
+                };
+                let width = row.len();
+                row.resize(width.max(slot + 1), Val::Null);
+                let (mut yes, mut unknown, total) = (0usize, 0usize, items.len());
+                let mut result = Ok(());
+                for item in items.iter() {
+                    charge(1);
+                    row[*slot] = item.clone();
+                    match self.eval(predicate, row, aggs) {
+                        Ok(Val::Bool(true)) => yes += 1,
+                        Ok(Val::Null) => unknown += 1,
+                        Ok(_) => {}
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                row.truncate(width);
+                result?;
+                let no = total - yes - unknown;
+                match kind {
+                    Quantifier::All if no > 0 => Val::Bool(false),
+                    Quantifier::All if unknown > 0 => Val::Null,
+                    Quantifier::All => Val::Bool(true),
+                    Quantifier::Any if yes > 0 => Val::Bool(true),
+                    Quantifier::Any if unknown > 0 => Val::Null,
+                    Quantifier::Any => Val::Bool(false),
+                    Quantifier::None if yes > 0 => Val::Bool(false),
+                    Quantifier::None if unknown > 0 => Val::Null,
+                    Quantifier::None => Val::Bool(true),
+                    Quantifier::Single if yes > 1 => Val::Bool(false),
+                    Quantifier::Single if unknown > 0 => Val::Null,
+                    Quantifier::Single => Val::Bool(yes == 1),
+                }
+            }
+        })
+    }
+
+    fn property(&self, base: &Val, key: &str) -> Res<Val> {
+        Ok(match base {
+            Val::Null => Val::Null,
+            Val::Node(ix) => value::node_property(self.net, *ix, key),
+            Val::Rel(ix) => value::rel_property(self.net, *ix, key),
+            Val::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or(Val::Null, |(_, v)| v.clone()),
+            other => {
+                return Err(runtime(format!(
+                    "cannot read property `{key}` of a {}",
+                    other.type_name()
+                )));
+            }
+        })
+    }
+
+    fn function(&self, f: Func, mut args: Vec<Val>) -> Res<Val> {
+        let net = self.net;
+        let g = net.graph();
+        let arg = args.first().cloned().unwrap_or(Val::Null);
+        let wrong =
+            |name: &str, v: &Val| runtime(format!("{name}() does not take a {}", v.type_name()));
+        Ok(match f {
+            Func::Coalesce => args
+                .into_iter()
+                .find(|v| *v != Val::Null)
+                .unwrap_or(Val::Null),
+            Func::Exists => Val::Bool(arg != Val::Null),
+            _ if arg == Val::Null => Val::Null,
+            Func::Id => match arg {
+                Val::Node(ix) => Val::str(net.id_at(ix).to_string()),
+                Val::Rel(ix) => Val::Int(i64::try_from(g[ix].id).unwrap_or(i64::MAX)),
+                other => return Err(wrong("id", &other)),
+            },
+            Func::Labels => match arg {
+                Val::Node(ix) => {
+                    Val::list(value::labels(net, ix).into_iter().map(Val::str).collect())
+                }
+                other => return Err(wrong("labels", &other)),
+            },
+            Func::Type => match arg {
+                Val::Rel(ix) => Val::str(value::rel_type(net, ix).to_string()),
+                other => return Err(wrong("type", &other)),
+            },
+            Func::Properties => match arg {
+                Val::Node(ix) => Val::map(value::node_properties(net, ix, true)),
+                Val::Rel(ix) => Val::map(value::rel_properties(net, ix)),
+                Val::Map(m) => Val::Map(m),
+                other => return Err(wrong("properties", &other)),
+            },
+            Func::Keys => match arg {
+                Val::Node(ix) => Val::list(
+                    value::node_properties(net, ix, true)
+                        .into_iter()
+                        .map(|(k, _)| Val::str(k))
+                        .collect(),
+                ),
+                Val::Rel(ix) => Val::list(
+                    value::rel_properties(net, ix)
+                        .into_iter()
+                        .map(|(k, _)| Val::str(k))
+                        .collect(),
+                ),
+                Val::Map(m) => Val::list(m.iter().map(|(k, _)| Val::str(k.as_str())).collect()),
+                other => return Err(wrong("keys", &other)),
+            },
+            Func::Length | Func::Size => match arg {
+                Val::Path(p) => Val::Int(p.rels.len() as i64),
+                Val::List(items) => Val::Int(items.len() as i64),
+                Val::Str(s) => Val::Int(s.chars().count() as i64),
+                other => {
+                    return Err(wrong(
+                        if f == Func::Size { "size" } else { "length" },
+                        &other,
+                    ));
+                }
+            },
+            Func::Nodes => match arg {
+                Val::Path(p) => Val::list(p.nodes.iter().map(|&n| Val::Node(n)).collect()),
+                other => return Err(wrong("nodes", &other)),
+            },
+            Func::Relationships => match arg {
+                Val::Path(p) => Val::list(p.rels.iter().map(|&r| Val::Rel(r)).collect()),
+                other => return Err(wrong("relationships", &other)),
+            },
+            Func::StartNode | Func::EndNode => match arg {
+                Val::Rel(ix) => {
+                    let (s, t) = g.edge_endpoints(ix).unwrap_or_default();
+                    Val::Node(if f == Func::StartNode { s } else { t })
+                }
+                other => return Err(wrong("startNode/endNode", &other)),
+            },
+            Func::Head | Func::Last => match arg {
+                Val::List(items) => {
+                    let item = if f == Func::Head {
+                        items.first()
+                    } else {
+                        items.last()
+                    };
+                    item.cloned().unwrap_or(Val::Null)
+                }
+                other => return Err(wrong("head/last", &other)),
+            },
+            Func::Tail => match arg {
+                Val::List(items) => Val::list(items.iter().skip(1).cloned().collect()),
+                other => return Err(wrong("tail", &other)),
+            },
+            Func::Reverse => match arg {
+                Val::List(items) => Val::list(items.iter().rev().cloned().collect()),
+                Val::Str(s) => Val::str(s.chars().rev().collect::<String>()),
+                other => return Err(wrong("reverse", &other)),
+            },
+            Func::Range => {
+                let int = |v: &Val| match v {
+                    Val::Int(i) => Ok(*i),
+                    other => Err(runtime(format!(
+                        "range() takes integers, not a {}",
+                        other.type_name()
+                    ))),
+                };
+                let (start, end) = (int(&args[0])?, int(&args[1])?);
+                let step = match args.get(2) {
+                    Some(v) => int(v)?,
+                    None => 1,
+                };
+                if step == 0 {
+                    return Err(runtime("range() needs a step other than 0".into()));
+                }
+                let count = if step > 0 {
+                    (i128::from(end) - i128::from(start)) / i128::from(step) + 1
+                } else {
+                    (i128::from(start) - i128::from(end)) / -i128::from(step) + 1
+                };
+                if count > MAX_ROWS as i128 {
+                    return Err(QueryError::Limit {
+                        reason: format!("range() makes at most {MAX_ROWS} numbers"),
+                    });
+                }
+                let count = u64::try_from(count.max(0)).unwrap_or(0);
+                charge(count);
+                super::check_built()?;
+                // Every item lies between start and end: it fits in 64 bits.
+                Val::list(
+                    (0..i128::from(count))
+                        .map(|k| {
+                            Val::Int(
+                                i64::try_from(i128::from(start) + k * i128::from(step))
+                                    .unwrap_or_default(),
+                            )
+                        })
+                        .collect(),
+                )
+            }
+            Func::ToString => match arg {
+                Val::Str(s) => Val::str(s),
+                Val::Int(i) => Val::str(i.to_string()),
+                Val::Float(x) => Val::str(float_text(x)),
+                Val::Bool(b) => Val::str(b.to_string()),
+                other => return Err(wrong("toString", &other)),
+            },
+            Func::ToInteger => match arg {
+                Val::Int(i) => Val::Int(i),
+                Val::Float(x) if x.is_finite() && x.abs() < 9.2e18 => Val::Int(x.trunc() as i64),
+                Val::Float(_) => Val::Null,
+                Val::Str(s) => s
+                    .trim()
+                    .parse::<i64>()
+                    .map(Val::Int)
+                    .or_else(|_| {
+                        s.trim().parse::<f64>().map(|x| {
+                            if x.is_finite() && x.abs() < 9.2e18 {
+                                Val::Int(x.trunc() as i64)
+                            } else {
+                                Val::Null
+                            }
+                        })
+                    })
+                    .unwrap_or(Val::Null),
+                Val::Bool(b) => Val::Int(i64::from(b)),
+                other => return Err(wrong("toInteger", &other)),
+            },
+            Func::ToFloat => match arg {
+                Val::Int(i) => Val::Float(i as f64),
+                Val::Float(x) => Val::Float(x),
+                Val::Str(s) => s.trim().parse::<f64>().map_or(Val::Null, Val::Float),
+                other => return Err(wrong("toFloat", &other)),
+            },
+            Func::ToBoolean => match arg {
+                Val::Bool(b) => Val::Bool(b),
+                Val::Str(s) => match s.trim().to_lowercase().as_str() {
+                    "true" => Val::Bool(true),
+                    "false" => Val::Bool(false),
+                    _ => Val::Null,
+                },
+                Val::Int(i) => Val::Bool(i != 0),
+                other => return Err(wrong("toBoolean", &other)),
+            },
+            Func::ToLower | Func::ToUpper | Func::Trim => match arg {
+                Val::Str(s) => Val::str(match f {
+                    Func::ToLower => s.to_lowercase(),
+                    Func::ToUpper => s.to_uppercase(),
+                    _ => s.trim().to_string(),
+                }),
+                other => return Err(wrong("toLower/toUpper/trim", &other)),
+            },
+            Func::Replace => match (args.remove(0), args.remove(0), args.remove(0)) {
+                (Val::Str(s), Val::Str(from), Val::Str(to)) => {
+                    if from.is_empty() {
+                        Val::str(s)
+                    } else {
+                        let grows = to.len().saturating_sub(from.len()) * (s.len() / from.len());
+                        if s.len() + grows > super::MAX_STRING_BYTES {
+                            return Err(QueryError::Limit {
+                                reason: format!(
+                                    "replace() would make a string over {} bytes",
+                                    super::MAX_STRING_BYTES
+                                ),
+                            });
+                        }
+                        Val::str(s.replace(&*from, &to))
+                    }
+                }
+                (Val::Null, _, _) | (_, Val::Null, _) | (_, _, Val::Null) => Val::Null,
+                _ => return Err(runtime("replace() takes three strings".into())),
+            },
+            Func::Substring => {
+                let Val::Str(s) = arg else {
+                    return Err(wrong("substring", &arg));
+                };
+                let int = |v: Option<&Val>| match v {
+                    Some(Val::Int(i)) if *i >= 0 => Ok(Some(*i as usize)),
+                    None => Ok(None),
+                    _ => Err(runtime(
+                        "substring() takes a string and non-negative integers".into(),
+                    )),
+                };
+                let start = int(args.get(1))?.unwrap_or(0);
+                let len = int(args.get(2))?;
+                let chars = s.chars().skip(start);
+                Val::str(match len {
+                    Some(n) => chars.take(n).collect::<String>(),
+                    None => chars.collect(),
+                })
+            }
+            Func::Split => match (&args[0], &args[1]) {
+                (Val::Str(s), Val::Str(sep)) => {
+                    if sep.is_empty() {
+                        Val::list(s.chars().map(|c| Val::str(c.to_string())).collect())
+                    } else {
+                        Val::list(s.split(&**sep).map(|p| Val::str(p.to_string())).collect())
+                    }
+                }
+                (_, Val::Null) => Val::Null,
+                _ => return Err(runtime("split() takes two strings".into())),
+            },
+            Func::Abs => match arg {
+                Val::Int(i) => Val::Int(
+                    i.checked_abs()
+                        .ok_or_else(|| runtime("integer overflow".into()))?,
+                ),
+                Val::Float(x) => Val::Float(x.abs()),
+                other => return Err(wrong("abs", &other)),
+            },
+            Func::Sign => match arg {
+                Val::Int(i) => Val::Int(i.signum()),
+                Val::Float(x) => Val::Int(if x > 0.0 {
+                    1
+                } else if x < 0.0 {
+                    -1
+                } else {
+                    0
+                }),
+                other => return Err(wrong("sign", &other)),
+            },
+            Func::Round | Func::Floor | Func::Ceil | Func::Sqrt => {
+                let x = match arg {
+                    Val::Int(i) => i as f64,
+                    Val::Float(x) => x,
+                    other => return Err(wrong("round/floor/ceil/sqrt", &other)),
+                };
+                Val::Float(match f {
+                    Func::Round => x.round(),
+                    Func::Floor => x.floor(),
+                    Func::Ceil => x.ceil(),
+                    _ => x.sqrt(),
+                })
+            }
+        })
+    }
+}
+
+/// Whether a WHERE keeps its row: only `true` does.
+fn truthy(v: &Val) -> bool {
+    *v == Val::Bool(true)
+}
+
+/// A float as Cypher prints it: `1.0`, `2.5`, `1e300`.
+pub(crate) fn float_text(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.1}")
+    } else {
+        x.to_string()
+    }
+}
+
+fn bind_slot(slot: Option<usize>, bound: bool, value: Val, row: &mut Row) -> Option<usize> {
+    match slot {
+        Some(slot) if !bound => {
+            row[slot] = value;
+            Some(slot)
+        }
+        _ => None,
+    }
+}
+
+fn bind_node(pat: &NodePat, ix: NodeIndex, row: &mut Row) -> Option<usize> {
+    bind_slot(pat.slot, pat.bound, Val::Node(ix), row)
+}
+
+fn unbind(slot: Option<usize>, row: &mut Row) {
+    if let Some(slot) = slot {
+        row[slot] = Val::Null;
+    }
+}
+
+/// Whether a node pattern names its node: bound before, or by `id`.
+fn anchored(pat: &NodePat) -> bool {
+    pat.bound || pat.properties.iter().any(|(k, _)| k == "id")
+}
+
+/// The path walked from its last node, when only that end is anchored and no
+/// variable repeats inside the path (so what is bound before stays the same).
+fn reverse_path(part: &PathPat) -> Option<PathPat> {
+    let (_, last) = part.steps.last()?;
+    if anchored(&part.start) || !anchored(last) {
+        return None;
+    }
+    let mut slots: Vec<usize> = std::iter::once(&part.start)
+        .chain(part.steps.iter().map(|(_, n)| n))
+        .filter_map(|n| n.slot)
+        .chain(part.steps.iter().filter_map(|(r, _)| r.slot))
+        .collect();
+    let n = slots.len();
+    slots.sort_unstable();
+    slots.dedup();
+    if slots.len() != n {
+        return None;
+    }
+    let mut nodes: Vec<NodePat> = std::iter::once(part.start.clone())
+        .chain(part.steps.iter().map(|(_, n)| n.clone()))
+        .collect();
+    let mut rels: Vec<RelPat> = part.steps.iter().map(|(r, _)| r.clone()).collect();
+    nodes.reverse();
+    rels.reverse();
+    for r in &mut rels {
+        r.dir = match r.dir {
+            Dir::Out => Dir::In,
+            Dir::In => Dir::Out,
+            Dir::Both => Dir::Both,
+        };
+    }
+    let mut nodes = nodes.into_iter();
+    let start = nodes.next()?;
+    Some(PathPat {
+        slot: part.slot,
+        start,
+        steps: rels.into_iter().zip(nodes).collect(),
+    })
+}
+
+fn number(v: &Val) -> Option<f64> {
+    match v {
+        Val::Int(i) => Some(*i as f64),
+        Val::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// One binary operator on two values.
+fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
+    use Val::{Bool, Float, Int, Null};
+    let type_error = |what: &str, a: &Val, b: &Val| {
+        runtime(format!(
+            "cannot {what} a {} and a {}",
+            a.type_name(),
+            b.type_name()
+        ))
+    };
+    Ok(match op {
+        BinOp::And | BinOp::Or | BinOp::Xor => {
+            let as_bool = |v: &Val| match v {
+                Null => Ok(None),
+                Bool(b) => Ok(Some(*b)),
+                other => Err(runtime(format!(
+                    "{} needs booleans, not a {}",
+                    match op {
+                        BinOp::And => "AND",
+                        BinOp::Or => "OR",
+                        _ => "XOR",
+                    },
+                    other.type_name()
+                ))),
+            };
+            let (x, y) = (as_bool(&a)?, as_bool(&b)?);
+            match (op, x, y) {
+                (BinOp::And, Some(false), _) | (BinOp::And, _, Some(false)) => Bool(false),
+                (BinOp::And, Some(true), Some(true)) => Bool(true),
+                (BinOp::Or, Some(true), _) | (BinOp::Or, _, Some(true)) => Bool(true),
+                (BinOp::Or, Some(false), Some(false)) => Bool(false),
+                (BinOp::Xor, Some(x), Some(y)) => Bool(x != y),
+                _ => Null,
+            }
+        }
+        BinOp::Eq => value::equals(&a, &b).map_or(Null, Bool),
+        BinOp::Ne => value::equals(&a, &b).map_or(Null, |e| Bool(!e)),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match value::compare(&a, &b) {
+            None => Null,
+            Some(o) => Bool(match op {
+                BinOp::Lt => o == Ordering::Less,
+                BinOp::Le => o != Ordering::Greater,
+                BinOp::Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
+            }),
+        },
+        BinOp::In => match b {
+            Null => Null,
+            Val::List(items) => {
+                let mut unknown = false;
+                for item in items.iter() {
+                    charge(1);
+                    match value::equals(&a, item) {
+                        Some(true) => return Ok(Bool(true)),
+                        None => unknown = true,
+                        Some(false) => {}
+                    }
+                }
+                if unknown { Null } else { Bool(false) }
+            }
+            other => {
+                return Err(runtime(format!(
+                    "IN needs a list on its right, not a {}",
+                    other.type_name()
+                )));
+            }
+        },
+        BinOp::StartsWith | BinOp::EndsWith | BinOp::Contains => match (&a, &b) {
+            (Val::Str(s), Val::Str(t)) => Bool(match op {
+                BinOp::StartsWith => s.starts_with(&**t),
+                BinOp::EndsWith => s.ends_with(&**t),
+                _ => s.contains(&**t),
+            }),
+            _ => Null,
+        },
+        _ if a == Null || b == Null => Null,
+        BinOp::Add => match (a, b) {
+            (Int(x), Int(y)) => Int(x
+                .checked_add(y)
+                .ok_or_else(|| runtime("integer overflow".into()))?),
+            (Val::Str(x), Val::Str(y)) => Val::str(concat(&x, &y)?),
+            (Val::Str(x), y @ (Int(_) | Float(_) | Bool(_))) => {
+                Val::str(concat(&x, &scalar_text(&y))?)
+            }
+            (x @ (Int(_) | Float(_) | Bool(_)), Val::Str(y)) => {
+                Val::str(concat(&scalar_text(&x), &y)?)
+            }
+            (Val::List(x), Val::List(y)) => {
+                charge((x.len() + y.len()) as u64);
+                let mut items = Vec::with_capacity(x.len() + y.len());
+                items.extend(x.iter().cloned());
+                items.extend(y.iter().cloned());
+                list_checked(items)?
+            }
+            (Val::List(x), y) => {
+                charge(x.len() as u64);
+                let mut items = Vec::with_capacity(x.len() + 1);
+                items.extend(x.iter().cloned());
+                items.push(y);
+                list_checked(items)?
+            }
+            (x, Val::List(y)) => {
+                charge(y.len() as u64);
+                let mut items = Vec::with_capacity(y.len() + 1);
+                items.push(x);
+                items.extend(y.iter().cloned());
+                list_checked(items)?
+            }
+            (x, y) => match (number(&x), number(&y)) {
+                (Some(p), Some(q)) => Float(p + q),
+                _ => return Err(type_error("add", &x, &y)),
+            },
+        },
+        BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => match (&a, &b) {
+            (Int(x), Int(y)) => {
+                let r = match op {
+                    BinOp::Sub => x.checked_sub(*y),
+                    BinOp::Mul => x.checked_mul(*y),
+                    _ if *y == 0 => return Err(runtime("division by zero".into())),
+                    BinOp::Div => x.checked_div(*y),
+                    _ => x.checked_rem(*y),
+                };
+                Int(r.ok_or_else(|| runtime("integer overflow".into()))?)
+            }
+            _ => match (number(&a), number(&b)) {
+                (Some(p), Some(q)) => Float(match op {
+                    BinOp::Sub => p - q,
+                    BinOp::Mul => p * q,
+                    BinOp::Div => p / q,
+                    _ => p % q,
+                }),
+                _ => return Err(type_error("compute with", &a, &b)),
+            },
+        },
+        BinOp::Pow => match (number(&a), number(&b)) {
+            (Some(p), Some(q)) => Float(p.powf(q)),
+            _ => return Err(type_error("raise", &a, &b)),
+        },
+    })
+}
+
+fn scalar_text(v: &Val) -> String {
+    match v {
+        Val::Int(i) => i.to_string(),
+        Val::Float(f) => float_text(*f),
+        Val::Bool(b) => b.to_string(),
+        Val::Str(s) => s.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn concat(a: &str, b: &str) -> Res<String> {
+    if a.len() + b.len() > super::MAX_STRING_BYTES {
+        return Err(QueryError::Limit {
+            reason: format!("a string would grow past {} bytes", super::MAX_STRING_BYTES),
+        });
+    }
+    charge((a.len() + b.len()) as u64 / 64);
+    super::check_built()?;
+    Ok(format!("{a}{b}"))
+}
+
+/// The running state of one aggregate over one group.
+struct Acc {
+    kind: AggKind,
+    seen: Option<HashSet<Vec<u8>>>,
+    count: i64,
+    int_sum: Option<i64>,
+    float_sum: f64,
+    floats: bool,
+    best: Option<Val>,
+    items: Vec<Val>,
+}
+
+impl Acc {
+    fn new(agg: &Agg) -> Acc {
+        Acc {
+            kind: agg.kind,
+            seen: agg.distinct.then(HashSet::new),
+            count: 0,
+            int_sum: Some(0),
+            float_sum: 0.0,
+            floats: false,
+            best: None,
+            items: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, agg: &Agg, value: Val) -> Res<()> {
+        if agg.kind == AggKind::CountStar {
+            self.count += 1;
+            return Ok(());
+        }
+        if value == Val::Null {
+            return Ok(());
+        }
+        if let Some(seen) = &mut self.seen {
+            let mut key = Vec::new();
+            value.key(&mut key);
+            if !seen.insert(key) {
+                return Ok(());
+            }
+        }
+        self.count += 1;
+        match agg.kind {
+            AggKind::Sum | AggKind::Avg => match value {
+                Val::Int(i) => {
+                    self.int_sum = self.int_sum.and_then(|s| s.checked_add(i));
+                    self.float_sum += i as f64;
+                }
+                Val::Float(f) => {
+                    self.floats = true;
+                    self.float_sum += f;
+                }
+                other => {
+                    return Err(runtime(format!(
+                        "sum() and avg() take numbers, not a {}",
+                        other.type_name()
+                    )));
+                }
+            },
+            AggKind::Min | AggKind::Max => {
+                let better = match &self.best {
+                    None => true,
+                    Some(best) => {
+                        let o = value::order(&value, best);
+                        if agg.kind == AggKind::Min {
+                            o == Ordering::Less
+                        } else {
+                            o == Ordering::Greater
+                        }
+                    }
+                };
+                if better {
+                    self.best = Some(value);
+                }
+            }
+            AggKind::Collect => {
+                grow(value.weight() as usize)?;
+                self.items.push(value);
+            }
+            AggKind::Count | AggKind::CountStar => {}
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Val {
+        match self.kind {
+            AggKind::CountStar | AggKind::Count => Val::Int(self.count),
+            AggKind::Sum => match (self.floats, self.int_sum) {
+                (false, Some(s)) => Val::Int(s),
+                _ => Val::Float(self.float_sum),
+            },
+            AggKind::Avg if self.count == 0 => Val::Null,
+            AggKind::Avg => Val::Float(self.float_sum / self.count as f64),
+            AggKind::Min | AggKind::Max => self.best.unwrap_or(Val::Null),
+            AggKind::Collect => Val::list(self.items),
+        }
+    }
+}

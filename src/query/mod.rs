@@ -1,0 +1,443 @@
+//! Read-only openCypher queries over one [`Network`].
+//!
+//! [`run`] parses a query with the `open-cypher` crate (the openCypher 2024.3
+//! grammar; a LALRPOP table parser) and runs a documented subset of it:
+//! `MATCH` and `OPTIONAL MATCH` with node and relationship patterns, direction,
+//! variable length `*min..max` (at most [`MAX_HOPS`] hops) and path variables;
+//! `WHERE`; `WITH` and `RETURN` with `DISTINCT`, aliases, `ORDER BY`, `SKIP`,
+//! `LIMIT` and the aggregates `count`, `sum`, `min`, `max`, `avg`, `collect`;
+//! `UNWIND`; `UNION [ALL]`; parameters (`$name`). Writing clauses are refused.
+//!
+//! # The data model
+//!
+//! - A node's properties are its `id`, its attributes and, as `data`, its JSON
+//!   payload (an attribute named `id` or `data` is hidden by them). Its labels
+//!   come from its `labels` attribute, split at commas (`"db, api"` is `:db` and
+//!   `:api`), the convention of the work tools' label filter. The `label`
+//!   attribute is *not* a label: Mermaid and GraphML imports write display text
+//!   there.
+//! - A relationship's properties are its `weight` and its attributes; its type
+//!   is its `relation` attribute, or `EDGE` when it has none (as the Cypher
+//!   export writes it). `id(r)` is the edge id, `id(n)` the node id.
+//!
+//! # Bounds
+//!
+//! A query is at most [`MAX_QUERY_BYTES`] long, [`MAX_TOKENS`] tokens, and
+//! nests brackets at most [`MAX_NESTING`] deep, all checked on the token stream
+//! before parsing; expressions nest at most [`MAX_EXPRESSION_DEPTH`] levels
+//! (checked while planning, so no evaluation recurses deeper), a path pattern
+//! has at most [`MAX_PATH_LENGTH`] relationships, and no clause makes more than
+//! [`MAX_ROWS`] rows. Work is charged to the call budget ([`crate::budget`]).
+//!
+//! ```
+//! use networks_mcp::network::{EdgeSpec, Network, NodeSpec};
+//! use networks_mcp::query;
+//!
+//! let mut net = Network::new();
+//! net.add_node_with(NodeSpec::new("api").with_attribute("labels", "service"))?;
+//! net.add_node_with(NodeSpec::new("db").with_attribute("labels", "store"))?;
+//! net.add_edge_with(EdgeSpec::new("api", "db").with_attribute("relation", "reads"))?;
+//!
+//! let answer = query::run(
+//!     &net,
+//!     "MATCH (s:service)-[:reads]->(t) RETURN s.id AS service, t.id AS store",
+//!     &serde_json::Map::new(),
+//! )
+//! .unwrap();
+//! assert_eq!(answer.columns, ["service", "store"]);
+//! assert_eq!(answer.row_json(&net, 0), vec![serde_json::json!("api"), serde_json::json!("db")]);
+//! # Ok::<(), networks_mcp::Error>(())
+//! ```
+
+mod exec;
+mod plan;
+mod value;
+
+use open_cypher::TokenKind;
+use serde_json::{Map, Value};
+
+use crate::network::Network;
+
+/// The longest query, in bytes.
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+/// The most tokens (words, numbers, symbols; not spaces or comments) in a query.
+pub const MAX_TOKENS: usize = 2_000;
+/// The deepest nesting of `(`, `[` and `{` in a query.
+pub const MAX_NESTING: usize = 32;
+/// The deepest nesting of expressions (operands of operators and functions).
+pub const MAX_EXPRESSION_DEPTH: usize = 48;
+/// The most hops of a variable-length relationship pattern.
+pub const MAX_HOPS: u32 = 10;
+/// The most relationships in one path pattern.
+pub const MAX_PATH_LENGTH: usize = 32;
+/// The most rows one clause may make.
+pub const MAX_ROWS: usize = 250_000;
+/// The most values one query may build: list items, map entries, and 16-byte
+/// pieces of the strings it makes.
+pub const MAX_VALUES: u64 = 10_000_000;
+/// The longest string a query may build, in bytes.
+pub const MAX_STRING_BYTES: usize = 1 << 20;
+
+/// The clauses [`run`] supports, as its errors list them.
+pub const SUPPORTED_CLAUSES: &str = "MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN (with DISTINCT, ORDER BY, SKIP, LIMIT), UNION [ALL]";
+
+/// Why a query was not run. Nothing is ever changed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// The text is not valid openCypher, or uses a name that is not defined.
+    Syntax {
+        /// Where, as `line L, column C`.
+        position: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A writing clause (`CREATE`, `MERGE`, `SET`, `DELETE`, `REMOVE`).
+    Write {
+        /// The clause's keyword.
+        clause: String,
+        /// Where, as `line L, column C`.
+        position: String,
+    },
+    /// Valid openCypher outside the supported subset.
+    Unsupported {
+        /// What is not supported (`` `CALL` ``, "subqueries"...).
+        what: String,
+        /// Where, as `line L, column C`.
+        position: String,
+    },
+    /// A parameter the query uses was not given.
+    Parameter {
+        /// Its name, without `$`.
+        name: String,
+        /// Where, as `line L, column C`.
+        position: String,
+    },
+    /// A function the subset does not have.
+    UnknownFunction {
+        /// Its name, lower-cased.
+        name: String,
+        /// Where, as `line L, column C`.
+        position: String,
+    },
+    /// The query or its work is over one of the bounds of this module.
+    Limit {
+        /// Which bound, and what to do.
+        reason: String,
+    },
+    /// An expression failed while running (a type error, a division by zero).
+    Runtime {
+        /// What failed.
+        message: String,
+    },
+}
+
+impl QueryError {
+    fn syntax(source: &str, at: usize, message: String) -> QueryError {
+        QueryError::Syntax {
+            position: position(source, at),
+            message,
+        }
+    }
+
+    fn unsupported(source: &str, at: usize, what: &str) -> QueryError {
+        QueryError::Unsupported {
+            what: what.to_string(),
+            position: position(source, at),
+        }
+    }
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Syntax { position, message } => write!(f, "at {position}: {message}"),
+            QueryError::Write { clause, position } => write!(
+                f,
+                "at {position}: `{clause}` writes, and queries only read; change the network through the library's edit calls"
+            ),
+            QueryError::Unsupported { what, position } => {
+                let what = if what.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
+                    format!("`{what}`")
+                } else {
+                    what.clone()
+                };
+                write!(
+                    f,
+                    "at {position}: {what} is not supported; supported clauses are {SUPPORTED_CLAUSES}"
+                )
+            }
+            QueryError::Parameter { name, position } => write!(
+                f,
+                "at {position}: the parameter ${name} is not given; pass it in the parameters, e.g. {{\"{name}\": ...}}"
+            ),
+            QueryError::UnknownFunction { name, position } => write!(
+                f,
+                "at {position}: there is no function {name}(); the functions are {}",
+                plan::function_names()
+            ),
+            QueryError::Limit { reason } => f.write_str(reason),
+            QueryError::Runtime { message } => {
+                write!(f, "the query failed while running: {message}")
+            }
+        }
+    }
+}
+
+/// A query's answer: its column names and its rows, in order.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The names of the columns: each item's alias, or its text.
+    pub columns: Vec<String>,
+    rows: Vec<Vec<value::Val>>,
+}
+
+impl Answer {
+    /// How many rows the answer has.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the answer has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// How many values the rows hold, counted as trees (a string as one per
+    /// 16 bytes): a measure of the memory the answer keeps.
+    pub fn weight(&self) -> u64 {
+        self.rows
+            .iter()
+            .flatten()
+            .fold(0u64, |w, v| w.saturating_add(v.weight()))
+    }
+
+    /// Row `i` as JSON values, one per column: scalars, lists and maps as
+    /// themselves, a node as `{id, labels, properties}`, a relationship as
+    /// `{id, type, source, target, properties}`, a path as `{nodes,
+    /// relationships}`. `net` must be the network the query ran on, unchanged.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`Answer::len`].
+    pub fn row_json(&self, net: &Network, i: usize) -> Vec<Value> {
+        self.rows[i].iter().map(|v| v.to_json(net)).collect()
+    }
+}
+
+fn charge(steps: u64) {
+    crate::budget::charge(steps);
+}
+
+thread_local! {
+    /// The weight of the values built so far by the query running on this
+    /// thread ([`value::Val::weight`]); reset by [`run`].
+    static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `weight` more values built.
+fn built(weight: u64) {
+    BUILT.with(|b| b.set(b.get().saturating_add(weight)));
+}
+
+/// Fails once the values built pass [`MAX_VALUES`]: called for every row, so a
+/// query stops within one row's expressions of the bound.
+fn check_built() -> Result<(), QueryError> {
+    if BUILT.with(std::cell::Cell::get) > MAX_VALUES {
+        return Err(QueryError::Limit {
+            reason: format!(
+                "the query builds more than {MAX_VALUES} values (list items and map entries counted as trees, 16-byte pieces of strings); collect or return less"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// `line L, column C` (both from 1; columns in characters) of byte `at`.
+fn position(source: &str, at: usize) -> String {
+    let at = at.min(source.len());
+    let before = source.get(..at).unwrap_or(source);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!("line {line}, column {column}")
+}
+
+/// Checks the bounds that must hold before the parser sees a query: its length,
+/// its number of tokens and its bracket nesting (the parser builds a tree as
+/// deep as the nesting, which is then dropped recursively).
+fn check_shape(source: &str) -> Result<(), QueryError> {
+    if source.len() > MAX_QUERY_BYTES {
+        return Err(QueryError::Limit {
+            reason: format!(
+                "the query is {} bytes long; a query is at most {MAX_QUERY_BYTES} bytes. Pass values as parameters instead of writing them into the text",
+                source.len()
+            ),
+        });
+    }
+    let lexed = open_cypher::lex(source);
+    let mut depth = 0usize;
+    let mut tokens = 0usize;
+    for token in &lexed.tokens {
+        if token.kind.is_trivia() {
+            continue;
+        }
+        tokens += 1;
+        match token.kind {
+            TokenKind::LeftParen | TokenKind::LeftBracket | TokenKind::LeftBrace => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(QueryError::Limit {
+                        reason: format!(
+                            "brackets nest more than {MAX_NESTING} deep (at {}); flatten the expression",
+                            position(source, token.span.start)
+                        ),
+                    });
+                }
+            }
+            TokenKind::RightParen | TokenKind::RightBracket | TokenKind::RightBrace => {
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+    }
+    charge(tokens as u64);
+    if tokens > MAX_TOKENS {
+        return Err(QueryError::Limit {
+            reason: format!(
+                "the query has {tokens} tokens; a query has at most {MAX_TOKENS}. Pass long lists as parameters"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Runs the read-only `query` on `net` with `parameters` (`$name` → value).
+///
+/// Deterministic: rows come in the order of the matches (nodes and edges in
+/// insertion order) unless ORDER BY says otherwise. Charges the installed call
+/// budget for every node, edge and row it touches.
+///
+/// # Errors
+///
+/// [`QueryError`]: a syntax error, a writing clause, something outside the
+/// subset or over a bound, a missing parameter, or an expression that fails
+/// (each with its position in the query where there is one).
+pub fn run(
+    net: &Network,
+    query: &str,
+    parameters: &Map<String, Value>,
+) -> Result<Answer, QueryError> {
+    check_shape(query)?;
+    let parsed = open_cypher::parse(query).map_err(|errors| {
+        let first = errors.diagnostics().first();
+        QueryError::Syntax {
+            position: position(query, first.map_or(0, |d| d.primary_span.start)),
+            message: first.map_or_else(
+                || "the query does not parse".to_string(),
+                |d| match &d.help {
+                    Some(help) => format!("{}; {help}", d.message),
+                    None => d.message.clone(),
+                },
+            ),
+        }
+    })?;
+    BUILT.with(|b| b.set(0));
+    let plan = plan::plan(query, &parsed.program, parameters)?;
+    let rows = exec::run(net, &plan)?;
+    Ok(Answer {
+        columns: plan.columns,
+        rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parser is LALRPOP's table-driven LR automaton, but the tree it builds
+    /// is as deep as the input nests, and dropping it recurses. Measured here on
+    /// a small stack: this is why [`check_shape`] bounds nesting before parsing.
+    #[test]
+    fn nesting_is_refused_before_parsing() {
+        let deep = format!("RETURN {}1{}", "(".repeat(5000), ")".repeat(5000));
+        let err = run(&Network::new(), &deep, &Map::new()).unwrap_err();
+        assert!(err.to_string().contains("nest more than"), "{err}");
+        let long_chain = format!("RETURN 1{}", " + 1".repeat(900));
+        let answer = run(&Network::new(), &long_chain, &Map::new()).unwrap();
+        assert_eq!(answer.row_json(&Network::new(), 0), vec![Value::from(901)]);
+    }
+
+    /// Measured on a compute worker's stack (tokio's blocking threads: 2 MiB),
+    /// in a debug build: the parser (LALRPOP's table-driven automaton) and the
+    /// drop of its tree take 2,000 nested `NOT`s, even in 256 KiB; planning and
+    /// evaluation recurse only to their own bounds, the matcher once per pattern
+    /// part, relationship and hop.
+    #[test]
+    fn the_deepest_queries_within_the_bounds_fit_a_worker_stack() {
+        let nots = format!("RETURN {}true", "NOT ".repeat(MAX_TOKENS - 2));
+        let parse_only = nots.clone();
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || assert!(open_cypher::parse(&parse_only).is_ok()))
+            .unwrap()
+            .join()
+            .expect("no stack overflow in the parser");
+        let minus = format!("RETURN {}1", "- ".repeat(MAX_EXPRESSION_DEPTH - 1));
+        let parens = format!(
+            "RETURN {}1{}",
+            "abs(".repeat(MAX_NESTING - 1),
+            ")".repeat(MAX_NESTING - 1)
+        );
+        let parts = (0..MAX_TOKENS / 6)
+            .map(|i| format!("(a{i})"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let many_parts = format!("MATCH {parts} RETURN count(*)");
+        let long_path = format!(
+            "MATCH (a){} RETURN count(*)",
+            "-[*0..10]->()".repeat(MAX_PATH_LENGTH)
+        );
+        // Values nest one level per WITH: as deep as the token bound allows,
+        // then converted, compared, ordered and grouped.
+        let nested = format!(
+            "WITH [1] AS a {}RETURN a, a = a, [a] IN [[a]] ORDER BY a",
+            "WITH [a, 1] AS a ".repeat((MAX_TOKENS - 20) / 10)
+        );
+        let grouped = nested
+            .replace("ORDER BY a", "")
+            .replace("RETURN a,", "RETURN count(DISTINCT a), collect(a),");
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let mut net = Network::new();
+                net.add_node("x").unwrap();
+                net.add_edge("x", "x", 1.0).unwrap();
+                let none = Map::new();
+                let err = run(&net, &nots, &none).unwrap_err();
+                assert!(err.to_string().contains("nest at most"), "{err}");
+                assert_eq!(
+                    run(&net, &minus, &none).unwrap().row_json(&net, 0),
+                    vec![Value::from(-1)]
+                );
+                assert_eq!(
+                    run(&net, &parens, &none).unwrap().row_json(&net, 0),
+                    vec![Value::from(1)]
+                );
+                assert_eq!(
+                    run(&net, &many_parts, &none).unwrap().row_json(&net, 0),
+                    vec![Value::from(1)]
+                );
+                assert_eq!(
+                    run(&net, &long_path, &none).unwrap().row_json(&net, 0),
+                    vec![Value::from(33)]
+                );
+                let answer = run(&net, &nested, &none).unwrap();
+                assert_eq!(answer.row_json(&net, 0)[1], Value::Bool(true));
+                let answer = run(&net, &grouped, &none).unwrap();
+                assert_eq!(answer.row_json(&net, 0)[0], Value::from(1));
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+    }
+}

@@ -1,0 +1,1354 @@
+//! From open-cypher's syntax tree to what [`super::exec`] runs: clauses checked
+//! against the supported subset, variables resolved to row slots, parameters
+//! substituted, aggregates lifted out of projections.
+//!
+//! Conversion recurses only into genuinely nested expressions (parentheses,
+//! operands of unary operators, function arguments, lists), counting the depth
+//! and refusing past [`MAX_EXPRESSION_DEPTH`]; chains of binary operators
+//! (`a AND b AND c …`, `1 + 2 + 3 …`), which the parser builds left-deep, are
+//! walked in a loop into one flat [`Expr::Chain`], so their length costs no depth.
+
+use open_cypher::ast::{self, BinaryOperator, ClauseKind, ExprKind, LiteralKind};
+use serde_json::{Map, Value};
+
+use super::value::Val;
+use super::{MAX_EXPRESSION_DEPTH, MAX_HOPS, MAX_PATH_LENGTH, QueryError};
+
+/// A binary operator of an [`Expr::Chain`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum BinOp {
+    Or,
+    Xor,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    StartsWith,
+    EndsWith,
+    Contains,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+}
+
+/// A built-in function.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Func {
+    Id,
+    Labels,
+    Type,
+    Properties,
+    Keys,
+    Length,
+    Nodes,
+    Relationships,
+    StartNode,
+    EndNode,
+    Size,
+    Coalesce,
+    Head,
+    Last,
+    Tail,
+    Reverse,
+    Range,
+    ToString,
+    ToInteger,
+    ToFloat,
+    ToBoolean,
+    ToLower,
+    ToUpper,
+    Trim,
+    Replace,
+    Substring,
+    Split,
+    Abs,
+    Round,
+    Floor,
+    Ceil,
+    Sqrt,
+    Sign,
+    Exists,
+}
+
+const FUNCTIONS: &[(&str, Func, usize, usize)] = &[
+    ("id", Func::Id, 1, 1),
+    ("labels", Func::Labels, 1, 1),
+    ("type", Func::Type, 1, 1),
+    ("properties", Func::Properties, 1, 1),
+    ("keys", Func::Keys, 1, 1),
+    ("length", Func::Length, 1, 1),
+    ("nodes", Func::Nodes, 1, 1),
+    ("relationships", Func::Relationships, 1, 1),
+    ("startnode", Func::StartNode, 1, 1),
+    ("endnode", Func::EndNode, 1, 1),
+    ("size", Func::Size, 1, 1),
+    ("coalesce", Func::Coalesce, 1, usize::MAX),
+    ("head", Func::Head, 1, 1),
+    ("last", Func::Last, 1, 1),
+    ("tail", Func::Tail, 1, 1),
+    ("reverse", Func::Reverse, 1, 1),
+    ("range", Func::Range, 2, 3),
+    ("tostring", Func::ToString, 1, 1),
+    ("tointeger", Func::ToInteger, 1, 1),
+    ("tofloat", Func::ToFloat, 1, 1),
+    ("toboolean", Func::ToBoolean, 1, 1),
+    ("tolower", Func::ToLower, 1, 1),
+    ("toupper", Func::ToUpper, 1, 1),
+    ("trim", Func::Trim, 1, 1),
+    ("replace", Func::Replace, 3, 3),
+    ("substring", Func::Substring, 2, 3),
+    ("split", Func::Split, 2, 2),
+    ("abs", Func::Abs, 1, 1),
+    ("round", Func::Round, 1, 1),
+    ("floor", Func::Floor, 1, 1),
+    ("ceil", Func::Ceil, 1, 1),
+    ("sqrt", Func::Sqrt, 1, 1),
+    ("sign", Func::Sign, 1, 1),
+    ("exists", Func::Exists, 1, 1),
+];
+
+/// The functions, as the error of an unknown one lists them.
+pub(crate) fn function_names() -> String {
+    let mut names: Vec<&str> = FUNCTIONS.iter().map(|f| f.0).collect();
+    names.extend(["count", "sum", "min", "max", "avg", "collect"]);
+    names.join(", ")
+}
+
+/// An aggregate function.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum AggKind {
+    CountStar,
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+    Collect,
+}
+
+/// One aggregate of a projection.
+#[derive(Debug, Clone)]
+pub(crate) struct Agg {
+    pub kind: AggKind,
+    pub distinct: bool,
+    pub arg: Option<Expr>,
+}
+
+/// An expression, its variables resolved to row slots.
+#[derive(Debug, Clone)]
+pub(crate) enum Expr {
+    Lit(Val),
+    Var(usize),
+    Prop(Box<Expr>, String),
+    Index(Box<Expr>, Box<Expr>),
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    List(Vec<Expr>),
+    Map(Vec<(String, Expr)>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    /// `first op₁ e₁ op₂ e₂ …`, evaluated left to right.
+    Chain(Box<Expr>, Vec<(BinOp, Expr)>),
+    IsNull(Box<Expr>, bool),
+    HasLabels(Box<Expr>, Vec<String>),
+    Func(Func, Vec<Expr>),
+    /// The value of the projection's aggregate of this number.
+    Agg(usize),
+    Case {
+        operand: Option<Box<Expr>>,
+        alternatives: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `[x IN list WHERE pred | proj]`: `slot` is x's.
+    ListComp {
+        slot: usize,
+        list: Box<Expr>,
+        predicate: Option<Box<Expr>>,
+        projection: Option<Box<Expr>>,
+    },
+    /// `all/any/none/single(x IN list WHERE pred)`.
+    Quantified {
+        kind: Quantifier,
+        slot: usize,
+        list: Box<Expr>,
+        predicate: Box<Expr>,
+    },
+}
+
+/// The kind of a quantified predicate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Quantifier {
+    All,
+    Any,
+    None,
+    Single,
+}
+
+/// Which way a relationship pattern goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Dir {
+    Out,
+    In,
+    Both,
+}
+
+/// A node pattern `(v:Label {k: e})`.
+#[derive(Debug, Clone)]
+pub(crate) struct NodePat {
+    pub slot: Option<usize>,
+    /// The slot held a value before this pattern element (compare, don't bind).
+    pub bound: bool,
+    pub labels: Vec<String>,
+    pub properties: Vec<(String, Expr)>,
+}
+
+/// A relationship pattern `-[v:T1|T2 *min..max {k: e}]->`.
+#[derive(Debug, Clone)]
+pub(crate) struct RelPat {
+    pub slot: Option<usize>,
+    pub bound: bool,
+    pub types: Vec<String>,
+    pub dir: Dir,
+    pub properties: Vec<(String, Expr)>,
+    /// `Some((min, max))` for a variable-length pattern.
+    pub hops: Option<(u32, u32)>,
+}
+
+/// One comma-separated part of a MATCH pattern: a path.
+#[derive(Debug, Clone)]
+pub(crate) struct PathPat {
+    pub slot: Option<usize>,
+    pub start: NodePat,
+    pub steps: Vec<(RelPat, NodePat)>,
+}
+
+/// A MATCH or OPTIONAL MATCH.
+#[derive(Debug, Clone)]
+pub(crate) struct MatchPlan {
+    pub optional: bool,
+    pub parts: Vec<PathPat>,
+    pub predicate: Option<Expr>,
+    /// The row width after the clause.
+    pub width: usize,
+    /// The slots this clause binds (null when an OPTIONAL MATCH finds nothing).
+    pub new_slots: Vec<usize>,
+}
+
+/// A WITH or RETURN.
+#[derive(Debug, Clone)]
+pub(crate) struct Projection {
+    pub items: Vec<Expr>,
+    pub aggregates: Vec<Agg>,
+    /// For each item: whether it holds an aggregate (not a grouping key).
+    pub aggregated: Vec<bool>,
+    pub distinct: bool,
+    /// ORDER BY keys and whether each is descending; evaluated on the input row
+    /// followed by the projected columns when `extended`, else on the columns.
+    pub order: Vec<(Expr, bool)>,
+    pub extended: bool,
+    pub skip: Option<usize>,
+    pub limit: Option<usize>,
+    /// WITH … WHERE, on the projected columns.
+    pub predicate: Option<Expr>,
+}
+
+/// A clause to run.
+#[derive(Debug, Clone)]
+pub(crate) enum Step {
+    Match(MatchPlan),
+    Unwind { list: Expr },
+    Project(Projection),
+}
+
+/// A query: its single queries joined by UNION.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub parts: Vec<Vec<Step>>,
+    /// Whether the UNION keeps duplicates (UNION ALL).
+    pub union_all: bool,
+    pub columns: Vec<String>,
+}
+
+/// The clause names a write is refused with.
+pub(crate) const WRITE_CLAUSES: &[&str] = &["CREATE", "MERGE", "SET", "DELETE", "REMOVE"];
+
+struct Planner<'a> {
+    source: &'a str,
+    parameters: &'a Map<String, Value>,
+    scope: Vec<Option<String>>,
+}
+
+type Res<T> = Result<T, QueryError>;
+
+/// The query's plan, or the first thing in it outside the subset.
+pub(crate) fn plan(
+    source: &str,
+    program: &ast::Program,
+    parameters: &Map<String, Value>,
+) -> Res<Plan> {
+    let Some(statement) = program.statements.first() else {
+        return Err(QueryError::syntax(
+            source,
+            0,
+            "the query is empty; write e.g. MATCH (n) RETURN n.id LIMIT 5".into(),
+        ));
+    };
+    let ast::StatementKind::Query(query) = &statement.kind else {
+        return Err(QueryError::syntax(
+            source,
+            statement.span.start,
+            "this is not a query".into(),
+        ));
+    };
+    if let Some(mode) = &query.mode {
+        return Err(QueryError::unsupported(
+            source,
+            mode.span.start,
+            "EXPLAIN and PROFILE",
+        ));
+    }
+    let ast::QueryKind::Regular(regular) = &query.query.kind else {
+        return Err(QueryError::syntax(
+            source,
+            query.query.span.start,
+            "this is not a query".into(),
+        ));
+    };
+    let mut planner = Planner {
+        source,
+        parameters,
+        scope: Vec::new(),
+    };
+    let mut parts = vec![planner.single(&regular.head)?];
+    let columns = planner.columns();
+    let mut union_all = None;
+    for branch in &regular.unions {
+        let all = matches!(branch.operator.kind, ast::UnionOperator::All);
+        if union_all.is_some_and(|a| a != all) {
+            return Err(QueryError::syntax(
+                source,
+                branch.operator.span.start,
+                "UNION and UNION ALL cannot be mixed in one query".into(),
+            ));
+        }
+        union_all = Some(all);
+        planner.scope.clear();
+        parts.push(planner.single(&branch.query)?);
+        if planner.columns() != columns {
+            return Err(QueryError::syntax(
+                source,
+                branch.query.span.start,
+                format!(
+                    "every part of a UNION must return the same columns: {} then {}",
+                    columns.join(", "),
+                    planner.columns().join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(Plan {
+        parts,
+        union_all: union_all.unwrap_or(false),
+        columns,
+    })
+}
+
+/// The source name of a clause kind, for errors.
+fn clause_name(kind: &ClauseKind) -> &'static str {
+    match kind {
+        ClauseKind::Use(_) => "USE",
+        ClauseKind::Match(_) => "MATCH",
+        ClauseKind::Unwind(_) => "UNWIND",
+        ClauseKind::Let(_) => "LET",
+        ClauseKind::Create(_) => "CREATE",
+        ClauseKind::Insert(_) => "INSERT",
+        ClauseKind::Merge(_) => "MERGE",
+        ClauseKind::Delete(_) => "DELETE",
+        ClauseKind::Set(_) => "SET",
+        ClauseKind::Remove(_) => "REMOVE",
+        ClauseKind::Foreach(_) => "FOREACH",
+        ClauseKind::LoadCsv(_) => "LOAD CSV",
+        ClauseKind::Call(_) => "CALL",
+        ClauseKind::With(_) => "WITH",
+        ClauseKind::Return(_) => "RETURN",
+        ClauseKind::Select(_) => "SELECT",
+        ClauseKind::Next(_) => "NEXT",
+        ClauseKind::Filter(_) => "FILTER",
+        ClauseKind::Finish => "FINISH",
+        _ => "this clause",
+    }
+}
+
+impl Planner<'_> {
+    fn columns(&self) -> Vec<String> {
+        self.scope
+            .iter()
+            .map(|n| n.clone().unwrap_or_default())
+            .collect()
+    }
+
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.scope.iter().rposition(|n| n.as_deref() == Some(name))
+    }
+
+    fn bind(&mut self, name: &str) -> usize {
+        self.scope.push(Some(name.to_string()));
+        self.scope.len() - 1
+    }
+
+    fn single(&mut self, query: &ast::SingleQuery) -> Res<Vec<Step>> {
+        let clauses = &query.kind.clauses;
+        let mut steps = Vec::new();
+        // A write anywhere is refused first, whatever else the query holds.
+        for clause in clauses {
+            let name = clause_name(&clause.kind);
+            if WRITE_CLAUSES.contains(&name) || matches!(clause.kind, ClauseKind::Insert(_)) {
+                return Err(QueryError::Write {
+                    clause: name.to_string(),
+                    position: super::position(self.source, clause.span.start),
+                });
+            }
+        }
+        let Some(last) = clauses.last() else {
+            return Err(QueryError::syntax(
+                self.source,
+                query.span.start,
+                "the query has no clauses".into(),
+            ));
+        };
+        if !matches!(last.kind, ClauseKind::Return(_)) {
+            return Err(QueryError::syntax(
+                self.source,
+                last.span.start,
+                format!(
+                    "a query ends with RETURN, not {}; add e.g. RETURN * at the end",
+                    clause_name(&last.kind)
+                ),
+            ));
+        }
+        for clause in clauses {
+            super::charge(1);
+            let step = match &clause.kind {
+                ClauseKind::Match(m) => Step::Match(self.match_clause(m, clause.span.start)?),
+                ClauseKind::Unwind(u) => {
+                    let list = self.expr(&u.expression, 0)?;
+                    self.bind(&u.variable.kind.text);
+                    Step::Unwind { list }
+                }
+                ClauseKind::With(w) => {
+                    Step::Project(self.projection(&w.projection, w.where_clause.as_ref())?)
+                }
+                ClauseKind::Return(r) => Step::Project(self.projection(&r.projection, None)?),
+                other => {
+                    return Err(QueryError::unsupported(
+                        self.source,
+                        clause.span.start,
+                        clause_name(other),
+                    ));
+                }
+            };
+            steps.push(step);
+        }
+        Ok(steps)
+    }
+
+    fn match_clause(&mut self, m: &ast::MatchClause, at: usize) -> Res<MatchPlan> {
+        if let Some(mode) = &m.mode {
+            return Err(QueryError::unsupported(
+                self.source,
+                mode.span.start,
+                "path modes (WALK, TRAIL, ...)",
+            ));
+        }
+        if let Some(hint) = m.hints.first() {
+            return Err(QueryError::unsupported(
+                self.source,
+                hint.span.start,
+                "USING hints",
+            ));
+        }
+        let before = self.scope.len();
+        let mut parts = Vec::new();
+        for part in &m.pattern.parts {
+            parts.push(self.path(part)?);
+        }
+        let _ = at;
+        let predicate = match &m.where_clause {
+            Some(w) => Some(self.expr(w, 0)?),
+            None => None,
+        };
+        Ok(MatchPlan {
+            optional: m.optional,
+            parts,
+            predicate,
+            width: self.scope.len(),
+            new_slots: (before..self.scope.len()).collect(),
+        })
+    }
+
+    fn path(&mut self, part: &ast::PatternPart) -> Res<PathPat> {
+        if let Some(selector) = &part.kind.selector {
+            return Err(QueryError::unsupported(
+                self.source,
+                selector.span.start,
+                "path selectors (SHORTEST, ANY, ...)",
+            ));
+        }
+        let factors = &part.kind.path.kind.factors;
+        let mut start = None;
+        let mut steps = Vec::new();
+        let mut pending: Option<RelPat> = None;
+        for factor in factors {
+            match &factor.kind {
+                ast::PathFactorKind::Node(n) => {
+                    let node = self.node_pattern(n)?;
+                    match pending.take() {
+                        Some(rel) => steps.push((rel, node)),
+                        None if start.is_none() => start = Some(node),
+                        None => {
+                            return Err(QueryError::syntax(self.source, factor.span.start, "two node patterns in a row; join them with a relationship such as -->".into()));
+                        }
+                    }
+                }
+                ast::PathFactorKind::Relationship(r) => {
+                    if start.is_none() || pending.is_some() {
+                        return Err(QueryError::syntax(
+                            self.source,
+                            factor.span.start,
+                            "a relationship pattern must stand between two node patterns".into(),
+                        ));
+                    }
+                    pending = Some(self.rel_pattern(r, factor.span.start)?);
+                    if steps.len() >= MAX_PATH_LENGTH {
+                        return Err(QueryError::Limit {
+                            reason: format!(
+                                "a path pattern has more than {MAX_PATH_LENGTH} relationships; split it or use a variable-length pattern such as -[*1..5]->"
+                            ),
+                        });
+                    }
+                }
+                _ => {
+                    return Err(QueryError::unsupported(
+                        self.source,
+                        factor.span.start,
+                        "quantified and parenthesized path patterns (use -[*min..max]-> for variable length)",
+                    ));
+                }
+            }
+        }
+        let Some(start) = start else {
+            return Err(QueryError::syntax(
+                self.source,
+                part.span.start,
+                "empty pattern".into(),
+            ));
+        };
+        if pending.is_some() {
+            return Err(QueryError::syntax(
+                self.source,
+                part.span.end,
+                "a relationship pattern must end at a node pattern".into(),
+            ));
+        }
+        let slot = match &part.kind.binding {
+            Some(name) => {
+                if self.lookup(&name.kind.text).is_some() {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        name.span.start,
+                        format!("the path variable `{}` is already defined", name.kind.text),
+                    ));
+                }
+                Some(self.bind(&name.kind.text))
+            }
+            None => None,
+        };
+        Ok(PathPat { slot, start, steps })
+    }
+
+    fn variable(&mut self, name: Option<&ast::Name>) -> (Option<usize>, bool) {
+        match name {
+            None => (None, false),
+            Some(name) => match self.lookup(&name.kind.text) {
+                Some(slot) => (Some(slot), true),
+                None => (Some(self.bind(&name.kind.text)), false),
+            },
+        }
+    }
+
+    fn labels(&self, labels: Option<&ast::LabelExpression>, what: &str) -> Res<Vec<String>> {
+        let Some(expr) = labels else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        match &expr.kind {
+            ast::LabelExpressionKind::Name(n) => out.push(n.kind.text.clone()),
+            ast::LabelExpressionKind::And(items) if what == "label" => {
+                for item in items {
+                    match &item.kind {
+                        ast::LabelExpressionKind::Name(n) => out.push(n.kind.text.clone()),
+                        _ => {
+                            return Err(QueryError::unsupported(
+                                self.source,
+                                item.span.start,
+                                "label expressions other than :A:B",
+                            ));
+                        }
+                    }
+                }
+            }
+            ast::LabelExpressionKind::Or(items) if what == "type" => {
+                for item in items {
+                    match &item.kind {
+                        ast::LabelExpressionKind::Name(n) => out.push(n.kind.text.clone()),
+                        _ => {
+                            return Err(QueryError::unsupported(
+                                self.source,
+                                item.span.start,
+                                "type expressions other than :A|B",
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {
+                let text = if what == "label" {
+                    "label expressions other than :A:B"
+                } else {
+                    "type expressions other than :A|B"
+                };
+                return Err(QueryError::unsupported(self.source, expr.span.start, text));
+            }
+        }
+        Ok(out)
+    }
+
+    fn properties(&mut self, properties: Option<&ast::Expr>) -> Res<Vec<(String, Expr)>> {
+        let Some(map) = properties else {
+            return Ok(Vec::new());
+        };
+        match &map.kind {
+            ExprKind::Map(entries) => entries
+                .iter()
+                .map(|e| Ok((e.key.kind.text.clone(), self.expr(&e.value, 1)?)))
+                .collect(),
+            _ => Err(QueryError::unsupported(
+                self.source,
+                map.span.start,
+                "a property map other than {key: value, ...}",
+            )),
+        }
+    }
+
+    fn node_pattern(&mut self, n: &ast::NodePattern) -> Res<NodePat> {
+        if let Some(w) = &n.where_clause {
+            return Err(QueryError::unsupported(
+                self.source,
+                w.span.start,
+                "WHERE inside a node pattern (put it after the MATCH)",
+            ));
+        }
+        let labels = self.labels(n.labels.as_ref(), "label")?;
+        // Properties are read in the scope before the node's own variable is bound.
+        let properties = self.properties(n.properties.as_deref())?;
+        let (slot, bound) = self.variable(n.variable.as_ref());
+        Ok(NodePat {
+            slot,
+            bound,
+            labels,
+            properties,
+        })
+    }
+
+    fn rel_pattern(&mut self, r: &ast::RelationshipPattern, at: usize) -> Res<RelPat> {
+        if let Some(w) = &r.where_clause {
+            return Err(QueryError::unsupported(
+                self.source,
+                w.span.start,
+                "WHERE inside a relationship pattern (put it after the MATCH)",
+            ));
+        }
+        if let Some(q) = &r.graph_quantifier {
+            return Err(QueryError::unsupported(
+                self.source,
+                q.span.start,
+                "GQL quantifiers such as {1,3} (write -[*1..3]->)",
+            ));
+        }
+        let dir = match r.direction.kind {
+            ast::RelationshipDirection::Right => Dir::Out,
+            ast::RelationshipDirection::Left => Dir::In,
+            _ => Dir::Both,
+        };
+        let types = self.labels(r.labels.as_ref(), "type")?;
+        let properties = self.properties(r.properties.as_deref())?;
+        let hops = match &r.legacy_quantifier {
+            None => None,
+            Some(q) => Some(self.hops(q)?),
+        };
+        let _ = at;
+        let (slot, bound) = self.variable(r.variable.as_ref());
+        if bound && hops.is_some() {
+            return Err(QueryError::unsupported(
+                self.source,
+                r.direction.span.start,
+                "a variable-length relationship variable that is already bound",
+            ));
+        }
+        Ok(RelPat {
+            slot,
+            bound,
+            types,
+            dir,
+            properties,
+            hops,
+        })
+    }
+
+    fn hops(&self, q: &ast::Quantifier) -> Res<(u32, u32)> {
+        let number = |text: &Option<String>, default: u32| -> Res<u32> {
+            match text {
+                None => Ok(default),
+                Some(t) => t.parse::<u32>().map_err(|_| QueryError::Limit {
+                    reason: format!("a variable-length pattern goes at most {MAX_HOPS} hops; `{t}` is not a hop count from 0 to {MAX_HOPS}"),
+                }),
+            }
+        };
+        let (min, max) = match &q.kind {
+            ast::QuantifierKind::ZeroOrMore => (1, None),
+            ast::QuantifierKind::OneOrMore => (1, None),
+            ast::QuantifierKind::Optional => (0, Some(1)),
+            ast::QuantifierKind::Fixed(n) => {
+                let n = number(&Some(n.clone()), 1)?;
+                (n, Some(n))
+            }
+            ast::QuantifierKind::Range { lower, upper } => (
+                number(lower, 1)?,
+                match upper {
+                    None => None,
+                    Some(_) => Some(number(upper, MAX_HOPS)?),
+                },
+            ),
+            _ => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    q.span.start,
+                    "this quantifier",
+                ));
+            }
+        };
+        let Some(max) = max else {
+            return Err(QueryError::Limit {
+                reason: format!(
+                    "a variable-length pattern needs an upper bound of at most {MAX_HOPS} hops (at {}): write e.g. -[*1..{MAX_HOPS}]->",
+                    super::position(self.source, q.span.start)
+                ),
+            });
+        };
+        if max > MAX_HOPS {
+            return Err(QueryError::Limit {
+                reason: format!(
+                    "a variable-length pattern goes at most {MAX_HOPS} hops, not {max} (at {}): lower the upper bound",
+                    super::position(self.source, q.span.start)
+                ),
+            });
+        }
+        if min > max {
+            return Err(QueryError::syntax(
+                self.source,
+                q.span.start,
+                format!("the lower bound {min} is above the upper bound {max}"),
+            ));
+        }
+        Ok((min, max))
+    }
+
+    fn projection(
+        &mut self,
+        p: &ast::ProjectionClause,
+        predicate: Option<&ast::Expr>,
+    ) -> Res<Projection> {
+        if let Some(offset) = &p.offset {
+            return Err(QueryError::unsupported(
+                self.source,
+                offset.span.start,
+                "OFFSET (write SKIP)",
+            ));
+        }
+        let distinct = matches!(
+            p.quantifier.as_ref().map(|q| q.kind),
+            Some(ast::SetQuantifier::Distinct)
+        );
+        let mut columns = Vec::new();
+        let mut items = Vec::new();
+        let mut texts = Vec::new();
+        let mut aggregates = Vec::new();
+        let mut aggregated = Vec::new();
+        for item in &p.items {
+            match &item.kind {
+                ast::ProjectionItemKind::Wildcard => {
+                    for (slot, name) in self.scope.iter().enumerate() {
+                        // A name shadowed by a later slot of the same name is not listed twice.
+                        if let Some(name) = name
+                            && self.lookup(name) == Some(slot)
+                            && !columns.contains(name)
+                        {
+                            columns.push(name.clone());
+                            items.push(Expr::Var(slot));
+                            texts.push(name.clone());
+                            aggregated.push(false);
+                        }
+                    }
+                }
+                ast::ProjectionItemKind::Expression { expression, alias } => {
+                    let before = aggregates.len();
+                    let expr = self.agg_expr(expression, &mut aggregates)?;
+                    let text = expression
+                        .span
+                        .text(self.source)
+                        .unwrap_or_default()
+                        .to_string();
+                    let name = match alias {
+                        Some(a) => a.kind.text.clone(),
+                        None => match &expression.kind {
+                            ExprKind::Variable(v) => v.kind.text.clone(),
+                            _ => text.clone(),
+                        },
+                    };
+                    if columns.contains(&name) {
+                        return Err(QueryError::syntax(
+                            self.source,
+                            item.span.start,
+                            format!(
+                                "the column `{name}` is projected twice; give one an alias with AS"
+                            ),
+                        ));
+                    }
+                    columns.push(name);
+                    items.push(expr);
+                    texts.push(text);
+                    aggregated.push(aggregates.len() > before);
+                }
+                _ => {
+                    return Err(QueryError::unsupported(
+                        self.source,
+                        item.span.start,
+                        "this projection item",
+                    ));
+                }
+            }
+        }
+        let grouping = !aggregates.is_empty();
+        let extended = !grouping && !distinct;
+        let old = std::mem::take(&mut self.scope);
+        let width_before = old.len();
+        // ORDER BY reads the projected columns (by alias, or by the same text),
+        // and, unless the projection aggregates or is DISTINCT, the variables before it.
+        self.scope = if extended { old.clone() } else { Vec::new() };
+        let offset = self.scope.len();
+        self.scope.extend(columns.iter().cloned().map(Some));
+        let mut order = Vec::new();
+        if let Some(order_by) = &p.order_by {
+            for item in &order_by.items {
+                if let Some(nulls) = &item.nulls {
+                    return Err(QueryError::unsupported(
+                        self.source,
+                        nulls.span.start,
+                        "NULLS FIRST/LAST",
+                    ));
+                }
+                let text = item.expression.span.text(self.source).unwrap_or_default();
+                let key = match texts.iter().position(|t| t == text) {
+                    Some(i) => Expr::Var(offset + i),
+                    None => {
+                        let mut none = Vec::new();
+                        let e = self.agg_expr(&item.expression, &mut none)?;
+                        if !none.is_empty() {
+                            return Err(QueryError::syntax(self.source, item.expression.span.start, "ORDER BY may use an aggregate only as it is written in the projection; give it an alias and order by that".into()));
+                        }
+                        e
+                    }
+                };
+                let descending = matches!(
+                    item.direction.as_ref().map(|d| d.kind),
+                    Some(ast::SortDirection::Descending)
+                );
+                order.push((key, descending));
+            }
+        }
+        let _ = width_before;
+        self.scope = columns.iter().cloned().map(Some).collect();
+        let skip = self.count(p.skip.as_ref(), "SKIP")?;
+        let limit = self.count(p.limit.as_ref(), "LIMIT")?;
+        let predicate = match predicate {
+            Some(w) => Some(self.expr(w, 0)?),
+            None => None,
+        };
+        Ok(Projection {
+            items,
+            aggregates,
+            aggregated,
+            distinct,
+            order,
+            extended,
+            skip,
+            limit,
+            predicate,
+        })
+    }
+
+    /// A SKIP or LIMIT count: a literal or a parameter.
+    fn count(&mut self, expr: Option<&ast::Expr>, what: &str) -> Res<Option<usize>> {
+        let Some(expr) = expr else {
+            return Ok(None);
+        };
+        let value = self.expr(expr, 0)?;
+        match value {
+            Expr::Lit(Val::Int(n)) if n >= 0 => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+            _ => Err(QueryError::syntax(
+                self.source,
+                expr.span.start,
+                format!("{what} takes a non-negative integer (a literal or a parameter)"),
+            )),
+        }
+    }
+
+    /// An expression of a projection item: aggregates become [`Expr::Agg`].
+    fn agg_expr(&mut self, e: &ast::Expr, aggregates: &mut Vec<Agg>) -> Res<Expr> {
+        let mut sink = Some(aggregates);
+        self.expr_in(e, 0, &mut sink)
+    }
+
+    fn expr(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
+        self.expr_in(e, depth, &mut None)
+    }
+
+    fn exprs(
+        &mut self,
+        es: &[ast::Expr],
+        depth: usize,
+        aggs: &mut Option<&mut Vec<Agg>>,
+    ) -> Res<Vec<Expr>> {
+        es.iter().map(|e| self.expr_in(e, depth, aggs)).collect()
+    }
+
+    fn boxed(
+        &mut self,
+        e: &ast::Expr,
+        depth: usize,
+        aggs: &mut Option<&mut Vec<Agg>>,
+    ) -> Res<Box<Expr>> {
+        Ok(Box::new(self.expr_in(e, depth, aggs)?))
+    }
+
+    fn expr_in(
+        &mut self,
+        e: &ast::Expr,
+        depth: usize,
+        aggs: &mut Option<&mut Vec<Agg>>,
+    ) -> Res<Expr> {
+        if depth > MAX_EXPRESSION_DEPTH {
+            return Err(QueryError::Limit {
+                reason: format!(
+                    "expressions nest at most {MAX_EXPRESSION_DEPTH} levels deep (at {}); flatten the expression or compute parts in a WITH",
+                    super::position(self.source, e.span.start)
+                ),
+            });
+        }
+        super::charge(1);
+        let d = depth + 1;
+        Ok(match &e.kind {
+            ExprKind::Literal(lit) => Expr::Lit(self.literal(lit)?),
+            ExprKind::Variable(name) => match self.lookup(&name.kind.text) {
+                Some(slot) => Expr::Var(slot),
+                None => {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!("the variable `{}` is not defined here", name.kind.text),
+                    ));
+                }
+            },
+            ExprKind::Parameter(p) => {
+                let name = match &p.name {
+                    ast::ParameterName::Named(n) | ast::ParameterName::Positional(n) => n,
+                    _ => {
+                        return Err(QueryError::unsupported(
+                            self.source,
+                            e.span.start,
+                            "this parameter",
+                        ));
+                    }
+                };
+                match self.parameters.get(name.as_str()) {
+                    Some(v) => Expr::Lit(Val::from_json(v)),
+                    None => {
+                        return Err(QueryError::Parameter {
+                            name: name.clone(),
+                            position: super::position(self.source, e.span.start),
+                        });
+                    }
+                }
+            }
+            ExprKind::List(items) => Expr::List(self.exprs(items, d, aggs)?),
+            ExprKind::Map(entries) => {
+                let mut out = Vec::new();
+                for entry in entries {
+                    out.push((
+                        entry.key.kind.text.clone(),
+                        self.expr_in(&entry.value, d, aggs)?,
+                    ));
+                }
+                Expr::Map(out)
+            }
+            ExprKind::Unary { operator, operand } => {
+                let inner = self.boxed(operand, d, aggs)?;
+                match operator.kind {
+                    ast::UnaryOperator::Not => Expr::Not(inner),
+                    ast::UnaryOperator::Minus => Expr::Neg(inner),
+                    _ => *inner,
+                }
+            }
+            ExprKind::Binary { .. } => self.chain(e, d, aggs)?,
+            ExprKind::Is {
+                expression,
+                negated,
+                predicate,
+            } => {
+                let inner = self.boxed(expression, d, aggs)?;
+                match predicate {
+                    ast::IsPredicate::Null => Expr::IsNull(inner, *negated),
+                    ast::IsPredicate::Label(labels) if !*negated => {
+                        Expr::HasLabels(inner, self.labels(Some(labels), "label")?)
+                    }
+                    _ => {
+                        return Err(QueryError::unsupported(
+                            self.source,
+                            e.span.start,
+                            "IS predicates other than IS [NOT] NULL",
+                        ));
+                    }
+                }
+            }
+            ExprKind::Property { expression, key } => {
+                Expr::Prop(self.boxed(expression, d, aggs)?, key.kind.text.clone())
+            }
+            ExprKind::DynamicProperty { expression, key }
+            | ExprKind::Index {
+                expression,
+                index: key,
+            } => Expr::Index(self.boxed(expression, d, aggs)?, self.boxed(key, d, aggs)?),
+            ExprKind::Slice {
+                expression,
+                lower,
+                upper,
+            } => {
+                let base = self.boxed(expression, d, aggs)?;
+                let lower = match lower {
+                    Some(l) => Some(self.boxed(l, d, aggs)?),
+                    None => None,
+                };
+                let upper = match upper {
+                    Some(u) => Some(self.boxed(u, d, aggs)?),
+                    None => None,
+                };
+                Expr::Slice(base, lower, upper)
+            }
+            ExprKind::Function(f) => self.function(e, f, d, aggs)?,
+            ExprKind::Case(c) => {
+                let operand = match &c.operand {
+                    Some(o) => Some(self.boxed(o, d, aggs)?),
+                    None => None,
+                };
+                let mut alternatives = Vec::new();
+                for alt in &c.alternatives {
+                    let then = self.expr_in(&alt.then, d, aggs)?;
+                    for when in &alt.when {
+                        alternatives.push((self.expr_in(when, d, aggs)?, then.clone()));
+                    }
+                }
+                let otherwise = match &c.else_expression {
+                    Some(o) => Some(self.boxed(o, d, aggs)?),
+                    None => None,
+                };
+                Expr::Case {
+                    operand,
+                    alternatives,
+                    otherwise,
+                }
+            }
+            ExprKind::ListComprehension(lc) => {
+                let list = self.boxed(&lc.list, d, aggs)?;
+                let slot = self.bind(&lc.variable.kind.text);
+                let predicate = lc
+                    .predicate
+                    .as_ref()
+                    .map(|p| self.boxed(p, d, &mut None))
+                    .transpose();
+                let projection = lc
+                    .projection
+                    .as_ref()
+                    .map(|p| self.boxed(p, d, &mut None))
+                    .transpose();
+                self.scope.pop();
+                Expr::ListComp {
+                    slot,
+                    list,
+                    predicate: predicate?,
+                    projection: projection?,
+                }
+            }
+            ExprKind::QuantifiedPredicate(q) => {
+                let list = self.boxed(&q.list, d, aggs)?;
+                let slot = self.bind(&q.variable.kind.text);
+                let predicate = self.boxed(&q.predicate, d, &mut None);
+                self.scope.pop();
+                let kind = match q.kind.kind {
+                    ast::QuantifiedPredicateKind::All => Quantifier::All,
+                    ast::QuantifiedPredicateKind::Any => Quantifier::Any,
+                    ast::QuantifiedPredicateKind::None => Quantifier::None,
+                    _ => Quantifier::Single,
+                };
+                Expr::Quantified {
+                    kind,
+                    slot,
+                    list,
+                    predicate: predicate?,
+                }
+            }
+            ExprKind::Parenthesized(inner) => self.expr_in(inner, d, aggs)?,
+            ExprKind::Pattern(_) => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    e.span.start,
+                    "pattern expressions (match the pattern with MATCH or OPTIONAL MATCH instead)",
+                ));
+            }
+            ExprKind::Subquery(_) => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    e.span.start,
+                    "subqueries (EXISTS { }, COUNT { }, COLLECT { })",
+                ));
+            }
+            ExprKind::PatternComprehension(_) => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    e.span.start,
+                    "pattern comprehensions",
+                ));
+            }
+            ExprKind::Reduce(_) => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    e.span.start,
+                    "reduce()",
+                ));
+            }
+            _ => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    e.span.start,
+                    "this expression",
+                ));
+            }
+        })
+    }
+
+    /// A left-deep chain of binary operators, walked in a loop.
+    fn chain(&mut self, e: &ast::Expr, d: usize, aggs: &mut Option<&mut Vec<Agg>>) -> Res<Expr> {
+        let mut rights = Vec::new();
+        let mut node = e;
+        while let ExprKind::Binary {
+            left,
+            operator,
+            right,
+        } = &node.kind
+        {
+            super::charge(1);
+            rights.push((operator, right.as_ref()));
+            node = left;
+        }
+        let first = self.boxed(node, d, aggs)?;
+        let mut rest = Vec::with_capacity(rights.len());
+        for (operator, right) in rights.into_iter().rev() {
+            let op = match operator.kind {
+                BinaryOperator::Or => BinOp::Or,
+                BinaryOperator::Xor => BinOp::Xor,
+                BinaryOperator::And => BinOp::And,
+                BinaryOperator::Equal => BinOp::Eq,
+                BinaryOperator::NotEqual => BinOp::Ne,
+                BinaryOperator::Less => BinOp::Lt,
+                BinaryOperator::LessEqual => BinOp::Le,
+                BinaryOperator::Greater => BinOp::Gt,
+                BinaryOperator::GreaterEqual => BinOp::Ge,
+                BinaryOperator::In => BinOp::In,
+                BinaryOperator::StartsWith => BinOp::StartsWith,
+                BinaryOperator::EndsWith => BinOp::EndsWith,
+                BinaryOperator::Contains => BinOp::Contains,
+                BinaryOperator::Add | BinaryOperator::Concat => BinOp::Add,
+                BinaryOperator::Subtract => BinOp::Sub,
+                BinaryOperator::Multiply => BinOp::Mul,
+                BinaryOperator::Divide => BinOp::Div,
+                BinaryOperator::Remainder => BinOp::Mod,
+                BinaryOperator::Power => BinOp::Pow,
+                _ => {
+                    return Err(QueryError::unsupported(
+                        self.source,
+                        operator.span.start,
+                        "the operator =~ (regular expressions)",
+                    ));
+                }
+            };
+            rest.push((op, self.expr_in(right, d, aggs)?));
+        }
+        Ok(Expr::Chain(first, rest))
+    }
+
+    fn literal(&self, lit: &ast::Literal) -> Res<Val> {
+        Ok(match &lit.kind {
+            LiteralKind::Null => Val::Null,
+            LiteralKind::Boolean(b) => Val::Bool(*b),
+            LiteralKind::Integer(i) => {
+                let text = i.text.replace('_', "");
+                let parsed = match i.radix {
+                    ast::IntegerRadix::Hexadecimal => i64::from_str_radix(
+                        text.trim_start_matches("0x").trim_start_matches("0X"),
+                        16,
+                    ),
+                    ast::IntegerRadix::Octal => i64::from_str_radix(
+                        text.trim_start_matches("0o").trim_start_matches("0O"),
+                        8,
+                    ),
+                    _ => text.parse::<i64>(),
+                };
+                Val::Int(parsed.map_err(|_| {
+                    QueryError::syntax(
+                        self.source,
+                        lit.span.start,
+                        format!("the integer {} does not fit in 64 bits", i.text),
+                    )
+                })?)
+            }
+            LiteralKind::Float(f) => {
+                Val::Float(f.text.replace('_', "").parse::<f64>().map_err(|_| {
+                    QueryError::syntax(
+                        self.source,
+                        lit.span.start,
+                        format!("{} is not a number", f.text),
+                    )
+                })?)
+            }
+            LiteralKind::String(s) => Val::str(s.value.clone()),
+            _ => {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    lit.span.start,
+                    "this literal",
+                ));
+            }
+        })
+    }
+
+    fn function(
+        &mut self,
+        e: &ast::Expr,
+        f: &ast::FunctionInvocation,
+        d: usize,
+        aggs: &mut Option<&mut Vec<Agg>>,
+    ) -> Res<Expr> {
+        let name = f
+            .name
+            .parts
+            .iter()
+            .map(|p| p.kind.text.as_str())
+            .collect::<Vec<_>>()
+            .join(".")
+            .to_lowercase();
+        let distinct = matches!(
+            f.quantifier.as_ref().map(|q| q.kind),
+            Some(ast::SetQuantifier::Distinct)
+        );
+        let agg = match name.as_str() {
+            "count" => Some(AggKind::Count),
+            "sum" => Some(AggKind::Sum),
+            "min" => Some(AggKind::Min),
+            "max" => Some(AggKind::Max),
+            "avg" => Some(AggKind::Avg),
+            "collect" => Some(AggKind::Collect),
+            _ => None,
+        };
+        if let Some(kind) = agg {
+            let Some(sink) = aggs.as_deref_mut() else {
+                return Err(QueryError::syntax(
+                    self.source,
+                    e.span.start,
+                    format!("{name}() aggregates; use it in a WITH or RETURN item, not here"),
+                ));
+            };
+            let star =
+                matches!(f.arguments.as_slice(), [a] if matches!(a.kind, ExprKind::Wildcard));
+            let (kind, arg) = if star {
+                if kind != AggKind::Count {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!("{name}(*) is not a function; only count(*) takes *"),
+                    ));
+                }
+                (AggKind::CountStar, None)
+            } else {
+                let [arg] = f.arguments.as_slice() else {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!("{name}() takes one argument"),
+                    ));
+                };
+                // No aggregate inside an aggregate.
+                (kind, Some(self.expr_in(arg, d, &mut None)?))
+            };
+            sink.push(Agg {
+                kind,
+                distinct,
+                arg,
+            });
+            return Ok(Expr::Agg(sink.len() - 1));
+        }
+        if distinct {
+            return Err(QueryError::syntax(
+                self.source,
+                e.span.start,
+                format!("DISTINCT applies to aggregates only, not {name}()"),
+            ));
+        }
+        let Some(&(_, func, min, max)) = FUNCTIONS.iter().find(|(n, ..)| *n == name) else {
+            return Err(QueryError::UnknownFunction {
+                name,
+                position: super::position(self.source, e.span.start),
+            });
+        };
+        let n = f.arguments.len();
+        if n < min || n > max {
+            return Err(QueryError::syntax(
+                self.source,
+                e.span.start,
+                if min == max {
+                    format!(
+                        "{name}() takes {min} argument{}, not {n}",
+                        if min == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!("{name}() takes {min} to {max} arguments, not {n}")
+                },
+            ));
+        }
+        Ok(Expr::Func(func, self.exprs(&f.arguments, d, aggs)?))
+    }
+}

@@ -1,0 +1,700 @@
+//! `network_query`: each clause and feature of the openCypher subset on a small
+//! network with hand-checked answers, the refusals (writes, unsupported clauses,
+//! syntax, missing parameters, the hop cap) with their positions, paging, and
+//! hostile queries answered within the budget with a clear error.
+
+use std::time::{Duration, Instant};
+
+use networks_mcp::budget::Budget;
+use networks_mcp::mcp::{Call, NetworksServer};
+use serde_json::{Value, json};
+
+use crate::common::{dispatch, dispatch_err, dispatch_ok, unlimited_server};
+
+/// The plan: a -depends_on(2)-> b -depends_on(1)-> c, a -blocks(5)-> c, c -(1)-> d.
+/// Labels: a task; b task, urgent; c task (its `label` is display text); d none.
+fn plan() -> NetworksServer {
+    let server = unlimited_server();
+    dispatch_ok(&server, "network_create", json!({"network_name": "p"}));
+    dispatch_ok(
+        &server,
+        "network_add_nodes",
+        json!({"network_name": "p", "nodes": [
+            {"node_id": "a", "attributes": {"labels": "task", "status": "todo", "priority": 1}},
+            {"node_id": "b", "attributes": {"labels": "task, urgent", "status": "done", "priority": 2}},
+            {"node_id": "c", "attributes": {"labels": "task", "status": "todo", "priority": 3, "label": "Display C"}},
+            {"node_id": "d", "data": {"x": 1, "tags": ["t1", "t2"]}},
+        ]}),
+    );
+    dispatch_ok(
+        &server,
+        "network_add_edges",
+        json!({"network_name": "p", "edges": [
+            {"source": "a", "target": "b", "weight": 2.0, "attributes": {"relation": "depends_on"}},
+            {"source": "b", "target": "c", "weight": 1.0, "attributes": {"relation": "depends_on"}},
+            {"source": "a", "target": "c", "weight": 5.0, "attributes": {"relation": "blocks"}},
+            {"source": "c", "target": "d", "weight": 1.0},
+        ]}),
+    );
+    server
+}
+
+fn query_with(server: &NetworksServer, query: &str, parameters: Value) -> Value {
+    dispatch_ok(
+        server,
+        "network_query",
+        json!({"network_name": "p", "query": query, "parameters": parameters, "limit": 1000}),
+    )
+}
+
+/// The rows of `query` on `server`.
+fn rows(server: &NetworksServer, query: &str) -> Value {
+    query_with(server, query, json!({}))["rows"].clone()
+}
+
+/// The error message of a refused query, checking its code and field.
+fn refused(server: &NetworksServer, query: &str, field: &str) -> String {
+    let e = dispatch_err(
+        server,
+        "network_query",
+        json!({"network_name": "p", "query": query}),
+        "invalid_value",
+    );
+    assert_eq!(e["field"], field, "{query}: {e}");
+    e["error"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn match_scans_nodes_and_filters_by_label_from_the_labels_attribute() {
+    let s = plan();
+    assert_eq!(
+        rows(&s, "MATCH (n) RETURN n.id"),
+        json!([["a"], ["b"], ["c"], ["d"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (n:task) RETURN n.id"),
+        json!([["a"], ["b"], ["c"]])
+    );
+    assert_eq!(rows(&s, "MATCH (n:urgent) RETURN n.id"), json!([["b"]]));
+    assert_eq!(
+        rows(&s, "MATCH (n:task:urgent) RETURN n.id"),
+        json!([["b"]])
+    );
+    // `label` is display text, never a label.
+    assert_eq!(rows(&s, "MATCH (n:`Display C`) RETURN n.id"), json!([]));
+    assert_eq!(
+        rows(&s, "MATCH (n {id: 'c'}) RETURN labels(n), n.label"),
+        json!([[["task"], "Display C"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (n {status: 'todo', priority: 3}) RETURN n.id"),
+        json!([["c"]])
+    );
+    let columns = query_with(
+        &s,
+        "MATCH (n {id: 'a'}) RETURN n.id, n.priority AS p",
+        json!({}),
+    )["columns"]
+        .clone();
+    assert_eq!(columns, json!(["n.id", "p"]));
+}
+
+#[test]
+fn relationship_patterns_follow_direction_type_and_properties() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r:depends_on]->(b) RETURN b.id, r.weight, type(r), id(r)"
+        ),
+        json!([["b", 2.0, "depends_on", 0]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (x)<-[:depends_on]-(y) RETURN x.id, y.id"),
+        json!([["b", "a"], ["c", "b"]])
+    );
+    // Both ways: out-edges, then in-edges, each in insertion order.
+    assert_eq!(
+        rows(&s, "MATCH ({id: 'c'})--(m) RETURN m.id"),
+        json!([["d"], ["b"], ["a"]])
+    );
+    // An edge without `relation` has type EDGE.
+    assert_eq!(
+        rows(&s, "MATCH ()-[r:EDGE]->(t) RETURN t.id, type(r)"),
+        json!([["d", "EDGE"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (a)-[:blocks|EDGE]->(t) RETURN a.id, t.id"),
+        json!([["a", "c"], ["c", "d"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH ()-[r {weight: 5.0}]->(t) RETURN t.id"),
+        json!([["c"]])
+    );
+    // Two hops, and a relationship is matched once per MATCH.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (a)-[:depends_on]->(b)-[:depends_on]->(c) RETURN a.id, b.id, c.id"
+        ),
+        json!([["a", "b", "c"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (a)-[r]-(b)-[r2]-(a) RETURN count(*)"),
+        json!([[0]])
+    );
+    // A pattern anchored at its end only is walked from there, same answer.
+    assert_eq!(
+        rows(&s, "MATCH (x)-[:depends_on]->({id: 'c'}) RETURN x.id"),
+        json!([["b"]])
+    );
+    // Comma-separated parts share variables.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (a)-[:blocks]->(c), (b)-[:depends_on]->(c) RETURN a.id, b.id"
+        ),
+        json!([["a", "b"]])
+    );
+}
+
+#[test]
+fn variable_length_paths_and_path_functions() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH p = ({id: 'a'})-[*1..3]->(x) RETURN x.id, length(p) ORDER BY length(p), x.id"
+        ),
+        json!([["b", 1], ["c", 1], ["c", 2], ["d", 2], ["d", 3]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH ({id: 'a'})-[*2]->(x) RETURN x.id"),
+        json!([["c"], ["d"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH ({id: 'a'})-[*0..1]->(x) RETURN x.id"),
+        json!([["a"], ["b"], ["c"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'd'})<-[:depends_on|EDGE*1..5]-(x) RETURN x.id"
+        ),
+        json!([["c"], ["b"], ["a"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH p = ({id: 'a'})-[:depends_on*2]->(x) RETURN [n IN nodes(p) | n.id], [r IN relationships(p) | r.weight], length(p)"
+        ),
+        json!([[["a", "b", "c"], [2.0, 1.0], 2]])
+    );
+    // The relationship variable of a variable-length pattern is the list of its relationships.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[rs:depends_on*2]->() RETURN size(rs), [r IN rs | type(r)]"
+        ),
+        json!([[2, ["depends_on", "depends_on"]]])
+    );
+    // A path walked from its anchored end is still given from first to last.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH p = (x)-[*2]->({id: 'd'}) RETURN [n IN nodes(p) | n.id] ORDER BY x.id"
+        ),
+        json!([[["a", "c", "d"]], [["b", "c", "d"]]])
+    );
+    let path = &rows(&s, "MATCH p = ({id: 'b'})-->() RETURN p")[0][0];
+    assert_eq!(path["nodes"][0]["id"], "b");
+    assert_eq!(path["nodes"][1]["id"], "c");
+    assert_eq!(path["relationships"][0]["type"], "depends_on");
+}
+
+#[test]
+fn the_hop_cap_is_stated_and_enforced() {
+    let s = plan();
+    let e = refused(&s, "MATCH (a)-[*1..11]->(b) RETURN b", "query");
+    assert!(e.contains("at most 10 hops"), "{e}");
+    let e = refused(&s, "MATCH (a)-[*]->(b) RETURN b", "query");
+    assert!(
+        e.contains("upper bound") && e.contains("line 1, column 12"),
+        "{e}"
+    );
+    assert_eq!(
+        rows(&s, "MATCH ({id: 'a'})-[*1..10]->(x) RETURN count(x)"),
+        json!([[5]])
+    );
+}
+
+#[test]
+fn optional_match_keeps_rows_with_nulls() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) OPTIONAL MATCH (n)-[:blocks]->(m) RETURN n.id, m.id"
+        ),
+        json!([["a", "c"], ["b", null], ["c", null]])
+    );
+    // Its WHERE belongs to the match: a row that fails it keeps its nulls.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n {id: 'a'}) OPTIONAL MATCH (n)-->(m) WHERE m.priority > 5 RETURN n.id, m"
+        ),
+        json!([["a", null]])
+    );
+}
+
+#[test]
+fn where_compares_with_cypher_null_semantics() {
+    let s = plan();
+    let ids = |q: &str| rows(&s, &format!("MATCH (n) WHERE {q} RETURN n.id"));
+    assert_eq!(ids("n.priority >= 2 AND n.status = 'todo'"), json!([["c"]]));
+    assert_eq!(ids("n.priority < 2 OR n.id = 'd'"), json!([["a"], ["d"]]));
+    assert_eq!(ids("NOT n.status = 'todo'"), json!([["b"]]));
+    assert_eq!(ids("n.status <> 'todo'"), json!([["b"]]));
+    assert_eq!(ids("n.id IN ['a', 'd', 'z']"), json!([["a"], ["d"]]));
+    assert_eq!(ids("n.status STARTS WITH 'do'"), json!([["b"]]));
+    assert_eq!(ids("n.status ENDS WITH 'do'"), json!([["a"], ["c"]]));
+    assert_eq!(ids("n.status CONTAINS 'od'"), json!([["a"], ["c"]]));
+    assert_eq!(ids("n.status IS NULL"), json!([["d"]]));
+    assert_eq!(ids("n.status IS NOT NULL"), json!([["a"], ["b"], ["c"]]));
+    assert_eq!(ids("n:urgent"), json!([["b"]]));
+    assert_eq!(ids("n.priority * 2 + 1 = 7"), json!([["c"]]));
+    assert_eq!(ids("n.data.x = 1 AND 't2' IN n.data.tags"), json!([["d"]]));
+    // Null is neither true nor false: neither branch keeps d.
+    assert_eq!(
+        ids("n.priority > 0 XOR n.priority > 5"),
+        json!([["a"], ["b"], ["c"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "RETURN null = null, 1 = 1.0, 'a' < 'b', [1, 2] = [1, 2], 2 IN [1, null]"
+        ),
+        json!([[null, true, true, true, null]])
+    );
+}
+
+#[test]
+fn return_distinct_aliases_order_skip_limit() {
+    let s = plan();
+    assert_eq!(
+        rows(&s, "MATCH (n:task) RETURN DISTINCT n.status"),
+        json!([["todo"], ["done"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n) RETURN n.id ORDER BY n.id DESC SKIP 1 LIMIT 2"
+        ),
+        json!([["c"], ["b"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) RETURN n.id AS id ORDER BY n.priority DESC"
+        ),
+        json!([["c"], ["b"], ["a"]])
+    );
+    // Nulls sort last ascending.
+    assert_eq!(
+        rows(&s, "MATCH (n) RETURN n.id ORDER BY n.priority"),
+        json!([["a"], ["b"], ["c"], ["d"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (n) RETURN n.id ORDER BY n.status, n.id"),
+        json!([["b"], ["a"], ["c"], ["d"]])
+    );
+}
+
+#[test]
+fn aggregates_group_by_the_other_items() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) RETURN n.status AS s, count(*) AS c, sum(n.priority), min(n.priority), max(n.priority), avg(n.priority), collect(n.id) ORDER BY s"
+        ),
+        json!([
+            ["done", 1, 2, 2, 2, 2.0, ["b"]],
+            ["todo", 2, 4, 1, 3, 2.0, ["a", "c"]]
+        ])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:nothing) RETURN count(*), collect(n.id), sum(n.priority), max(n.id)"
+        ),
+        json!([[0, [], 0, null]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (n:nothing) RETURN n.id, count(*)"),
+        json!([])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n) RETURN count(n.status), count(DISTINCT n.status), collect(DISTINCT n.status)"
+        ),
+        json!([[3, 2, ["todo", "done"]]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (n) RETURN count(*) * 10 + 1 AS x"),
+        json!([[41]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n)-[r]->() RETURN n.id, sum(r.weight) ORDER BY sum(r.weight) DESC"
+        ),
+        json!([["a", 7.0], ["b", 1.0], ["c", 1.0]])
+    );
+}
+
+#[test]
+fn with_chains_parts_of_a_query() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n)-[r]->() WITH n, count(r) AS out WHERE out > 1 RETURN n.id, out"
+        ),
+        json!([["a", 2]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) WITH n ORDER BY n.priority DESC LIMIT 2 MATCH (n)-->(m) RETURN n.id, m.id"
+        ),
+        json!([["c", "d"], ["b", "c"]])
+    );
+    assert_eq!(
+        rows(&s, "MATCH (n) WITH * WHERE n.id = 'b' RETURN *"),
+        json!([[{"id": "b", "labels": ["task", "urgent"], "properties": {"labels": "task, urgent", "status": "done", "priority": 2}}]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "UNWIND [3, 1, 2] AS x WITH x WHERE x > 1 RETURN x ORDER BY x"
+        ),
+        json!([[2], [3]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n {id: 'a'}) RETURN n.id AS x UNION MATCH (n {id: 'a'}) RETURN n.id AS x"
+        ),
+        json!([["a"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n {id: 'a'}) RETURN n.id AS x UNION ALL MATCH (n {id: 'a'}) RETURN n.id AS x"
+        ),
+        json!([["a"], ["a"]])
+    );
+}
+
+#[test]
+fn values_come_back_as_json_nodes_relationships_and_data() {
+    let s = plan();
+    assert_eq!(
+        rows(&s, "MATCH ()-[r:blocks]->() RETURN r"),
+        json!([[{"id": 2, "type": "blocks", "source": "a", "target": "c", "properties": {"weight": 5.0, "relation": "blocks"}}]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n {id: 'd'}) RETURN n, n.data.x, n.data.tags[1], properties(n)"
+        ),
+        json!([[{"id": "d", "labels": [], "properties": {"data": {"x": 1, "tags": ["t1", "t2"]}}}, 1, "t2", {"id": "d", "data": {"x": 1, "tags": ["t1", "t2"]}}]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "RETURN toUpper('a') + toString(1.0), coalesce(null, 2), size([1, 2, 3]), [x IN range(1, 5) WHERE x % 2 = 1 | x * x], CASE WHEN 1 > 2 THEN 'y' ELSE 'n' END, any(x IN [1, 2] WHERE x > 1)"
+        ),
+        json!([["A1.0", 2, 3, [1, 9, 25], "n", true]])
+    );
+}
+
+#[test]
+fn parameters_fill_placeholders() {
+    let s = plan();
+    let answer = query_with(
+        &s,
+        "MATCH (n) WHERE n.priority > $p AND n.id IN $ids RETURN n.id LIMIT $k",
+        json!({"p": 1, "ids": ["b", "c"], "k": 1}),
+    );
+    assert_eq!(answer["rows"], json!([["b"]]));
+    let e = refused(
+        &s,
+        "MATCH (n) WHERE n.priority > $p RETURN n.id",
+        "parameters",
+    );
+    assert!(
+        e.contains("$p is not given") && e.contains("line 1, column 30"),
+        "{e}"
+    );
+}
+
+#[test]
+fn writes_are_refused_with_the_tools_that_write() {
+    let s = plan();
+    for (query, clause) in [
+        ("CREATE (n {id: 'z'})", "CREATE"),
+        ("MERGE (n {id: 'z'}) RETURN n", "MERGE"),
+        ("MATCH (n) SET n.x = 1 RETURN n", "SET"),
+        ("MATCH (n) DETACH DELETE n", "DELETE"),
+        ("MATCH (n) REMOVE n.status RETURN n", "REMOVE"),
+    ] {
+        let e = refused(&s, query, "query");
+        assert!(e.contains(&format!("`{clause}` writes")), "{query}: {e}");
+        assert!(
+            e.contains("network_add_node")
+                && e.contains("network_update_node")
+                && e.contains("network_remove_node"),
+            "{e}"
+        );
+    }
+    assert_eq!(
+        rows(&s, "MATCH (n) RETURN count(n)"),
+        json!([[4]]),
+        "nothing changed"
+    );
+}
+
+#[test]
+fn unsupported_clauses_and_syntax_errors_say_where() {
+    let s = plan();
+    let e = refused(
+        &s,
+        "MATCH (n)\nCALL db.labels() YIELD label RETURN label",
+        "query",
+    );
+    assert!(
+        e.contains("line 2, column 1")
+            && e.contains("`CALL` is not supported; supported clauses are MATCH"),
+        "{e}"
+    );
+    let e = refused(
+        &s,
+        "MATCH (n) FOREACH (x IN [1] | CREATE ()) RETURN n",
+        "query",
+    );
+    // FOREACH is outside openCypher 2024.3's grammar: a syntax error, placed.
+    assert!(e.contains("line 1, column 11"), "{e}");
+    let e = refused(
+        &s,
+        "MATCH (n) WHERE EXISTS { MATCH (n)-->() } RETURN n",
+        "query",
+    );
+    assert!(e.contains("subqueries") && e.contains("column 17"), "{e}");
+    let e = refused(&s, "MATCH (n RETURN n", "query");
+    assert!(e.contains("line 1, column"), "{e}");
+    let e = refused(&s, "MATCH (n) RETURN m", "query");
+    assert!(e.contains("`m` is not defined"), "{e}");
+    let e = refused(&s, "MATCH (n) RETURN nosuch(n)", "query");
+    assert!(
+        e.contains("no function nosuch()") && e.contains("collect"),
+        "{e}"
+    );
+    let e = refused(&s, "MATCH (n)", "query");
+    assert!(e.contains("ends with RETURN"), "{e}");
+    let e = refused(&s, "RETURN 1 / 0", "query");
+    assert!(e.contains("division by zero"), "{e}");
+}
+
+#[test]
+fn rows_page_with_cursors() {
+    let s = plan();
+    let args = json!({"network_name": "p", "query": "MATCH (n) RETURN n.id", "limit": 3});
+    let first = dispatch_ok(&s, "network_query", args.clone());
+    assert_eq!(first["rows"], json!([["a"], ["b"], ["c"]]));
+    assert_eq!(first["total"], 4);
+    assert_eq!(first["truncated"], true);
+    let mut next = args.clone();
+    next["cursor"] = first["next_cursor"].clone();
+    let second = dispatch_ok(&s, "network_query", next);
+    assert_eq!(second["rows"], json!([["d"]]));
+    assert!(second.get("next_cursor").is_none());
+    // A cursor of another query is refused.
+    let other = json!({"network_name": "p", "query": "MATCH (m) RETURN m.id", "limit": 3, "cursor": first["next_cursor"]});
+    dispatch_err(&s, "network_query", other, "invalid_value");
+}
+
+// ---- hostile queries -------------------------------------------------------
+
+/// The complete directed graph on `n` nodes.
+fn complete(server: &NetworksServer, n: usize) {
+    dispatch_ok(server, "network_create", json!({"network_name": "k"}));
+    let mut edges = Vec::new();
+    for u in 0..n {
+        for v in 0..n {
+            if u != v {
+                edges.push(json!({"source": format!("n{u}"), "target": format!("n{v}")}));
+            }
+        }
+    }
+    dispatch_ok(
+        server,
+        "network_add_edges",
+        json!({"network_name": "k", "edges": edges, "create_missing_nodes": true}),
+    );
+}
+
+/// A query on `k` under a 3-second deadline: its error object, and how long it took.
+fn hostile(server: &NetworksServer, network: &str, query: &str) -> (Value, Duration) {
+    let budget = Budget::unlimited().with_timeout(Duration::from_secs(3));
+    let started = Instant::now();
+    let outcome = server
+        .dispatch(
+            Call::new(
+                "network_query",
+                json!({"network_name": network, "query": query}),
+            )
+            .with_budget(&budget),
+        )
+        .expect("a listed tool");
+    let e = outcome.expect_err(query).to_object();
+    assert!(e.to_string().len() < 4096, "a bounded error: {e}");
+    (e, started.elapsed())
+}
+
+#[test]
+fn hostile_queries_stop_within_the_budget_with_a_clear_error() {
+    let s = unlimited_server();
+    complete(&s, 30);
+    // Every trail of up to 10 hops in a complete graph: far past any budget.
+    let (e, took) = hostile(&s, "k", "MATCH p = (a)-[*1..10]->(b) RETURN count(p)");
+    assert!(
+        ["invalid_value", "deadline_exceeded"].contains(&e["code"].as_str().unwrap()),
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let (e, took) = hostile(&s, "k", "MATCH p = (a)-[*1..10]->(b) RETURN p");
+    assert!(
+        e["error"].as_str().unwrap().contains("rows") || e["code"] == "deadline_exceeded",
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // A cartesian product of five MATCHes: 30^5 rows.
+    let (e, took) = hostile(
+        &s,
+        "k",
+        "MATCH (a) MATCH (b) MATCH (c) MATCH (d) MATCH (e) RETURN count(*)",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("cartesian product"),
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // A 1 MB query.
+    let big = format!("RETURN '{}'", "x".repeat(1 << 20));
+    let (e, _) = hostile(&s, "k", &big);
+    assert!(
+        e["error"].as_str().unwrap().contains("at most 16384 bytes"),
+        "{e}"
+    );
+    // Deep nesting, by brackets and by operators.
+    let (e, _) = hostile(
+        &s,
+        "k",
+        &format!("RETURN {}1{}", "(".repeat(5_000), ")".repeat(5_000)),
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("nest more than 32"),
+        "{e}"
+    );
+    let (e, _) = hostile(&s, "k", &format!("RETURN {}1", "- ".repeat(1_500)));
+    assert!(e["error"].as_str().unwrap().contains("nest at most"), "{e}");
+    let (e, _) = hostile(&s, "k", &format!("RETURN {}1", "[".repeat(5_000)));
+    assert!(
+        e["error"].as_str().unwrap().contains("nest more than"),
+        "{e}"
+    );
+    let (e, _) = hostile(&s, "k", &format!("RETURN 1{}", " + 1".repeat(3_000)));
+    assert!(e["error"].as_str().unwrap().contains("tokens"), "{e}");
+    // Values that multiply: lists concatenated, lists collected, strings grown.
+    let sum = vec!["l"; 60].join(" + ");
+    let (e, _) = hostile(
+        &s,
+        "k",
+        &format!("WITH range(1, 200000) AS l RETURN size({sum})"),
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("builds more than"),
+        "{e}"
+    );
+    let (e, _) = hostile(
+        &s,
+        "k",
+        "UNWIND range(1, 200000) AS x RETURN collect(range(1, 100))",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("builds more than"),
+        "{e}"
+    );
+    let (e, _) = hostile(
+        &s,
+        "k",
+        "WITH 'xxxxxxxxxxxxxxxx' AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a WITH a + a + a + a + a + a + a + a AS a RETURN size(a + a + a + a + a + a + a + a)",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("past 1048576 bytes"),
+        "{e}"
+    );
+    // Sharing cannot hide a value larger than its memory: each level holds the
+    // last one twice (2^40 items as a tree), and comparing it would walk them all.
+    let (e, took) = hostile(
+        &s,
+        "k",
+        &format!(
+            "WITH [1] AS a {}RETURN a = a",
+            "WITH [a, a] AS a ".repeat(40)
+        ),
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("builds more than"),
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // A large list copied into every row is shared, not copied.
+    let shared = dispatch_ok(
+        &s,
+        "network_query",
+        json!({"network_name": "k", "query": "UNWIND range(1, 100000) AS x WITH collect(x) AS l UNWIND l AS y WITH l, y WHERE y % 2 = 0 RETURN count(*), sum(size(l))"}),
+    );
+    assert_eq!(shared["rows"], json!([[50000, 5_000_000_000i64]]));
+    // The server still answers.
+    assert_eq!(
+        dispatch(
+            &s,
+            "network_query",
+            json!({"network_name": "k", "query": "MATCH (n) RETURN count(n)"})
+        )
+        .unwrap()["rows"],
+        json!([[30]])
+    );
+}
+
+#[test]
+fn a_query_stops_at_its_step_budget() {
+    let s = unlimited_server();
+    complete(&s, 40);
+    let budget = Budget::unlimited().with_max_steps(20_000);
+    let outcome = s
+        .dispatch(
+            Call::new(
+                "network_query",
+                json!({"network_name": "k", "query": "MATCH (a)-->(b)-->(c) RETURN count(*)"}),
+            )
+            .with_budget(&budget),
+        )
+        .expect("a listed tool");
+    assert_eq!(outcome.expect_err("stopped").code(), "limit_exceeded");
+}
