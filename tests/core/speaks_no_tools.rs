@@ -29,7 +29,7 @@ const NOT_TOOLS: [(&str, &str); 2] = [
 ];
 
 /// The directories of library modules: the graph core, and the formats.
-const CORE_DIRS: [&str; 2] = ["src/network", "src/interchange"];
+const CORE_DIRS: [&str; 3] = ["src/network", "src/interchange", "src/query"];
 
 /// The modules of the server alone (hidden from the library's docs), which
 /// may name tools.
