@@ -415,6 +415,23 @@ impl Planner<'_> {
                 });
             }
         }
+        // A clause outside the subset is named as such, before the shape of the
+        // query is judged: `CALL db.labels()` is unsupported, not "missing RETURN".
+        for clause in clauses {
+            if !matches!(
+                clause.kind,
+                ClauseKind::Match(_)
+                    | ClauseKind::Unwind(_)
+                    | ClauseKind::With(_)
+                    | ClauseKind::Return(_)
+            ) {
+                return Err(QueryError::unsupported(
+                    self.source,
+                    clause.span.start,
+                    clause_name(&clause.kind),
+                ));
+            }
+        }
         let Some(last) = clauses.last() else {
             return Err(QueryError::syntax(
                 self.source,

@@ -481,6 +481,12 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
             && e.contains("`CALL` is not supported; supported clauses are MATCH"),
         "{e}"
     );
+    // A standalone procedure call is the same refusal, not "missing RETURN".
+    let e = refused(&s, "CALL db.labels()", "query");
+    assert!(
+        e.contains("line 1, column 1") && e.contains("`CALL` is not supported"),
+        "{e}"
+    );
     let e = refused(
         &s,
         "MATCH (n) FOREACH (x IN [1] | CREATE ()) RETURN n",
