@@ -20,7 +20,7 @@ use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
     Quantifier, RelPat, Step,
 };
-use super::value::{self, PathVal, Val};
+use super::value::{self, PathVal, Shared, Val};
 use super::{MAX_ROWS, QueryError, charge};
 use crate::network::Network;
 
@@ -502,6 +502,23 @@ impl Exec<'_> {
 
     // ---- expressions -----------------------------------------------------------
 
+    /// The list after `x IN` of a comprehension or quantifier; `None` for null.
+    fn list_operand(
+        &self,
+        list: &Expr,
+        row: &mut Row,
+        aggs: &[Val],
+    ) -> Res<Option<Arc<Shared<Vec<Val>>>>> {
+        match self.eval(list, row, aggs)? {
+            Val::Null => Ok(None),
+            Val::List(items) => Ok(Some(items)),
+            other => Err(runtime(format!(
+                "IN needs a list, not a {}",
+                other.type_name()
+            ))),
+        }
+    }
+
     fn eval(&self, e: &Expr, row: &mut Row, aggs: &[Val]) -> Res<Val> {
         Ok(match e {
             Expr::Lit(v) => v.clone(),
@@ -672,15 +689,8 @@ impl Exec<'_> {
                 predicate,
                 projection,
             } => {
-                let items = match self.eval(list, row, aggs)? {
-                    Val::Null => return Ok(Val::Null),
-                    Val::List(items) => items,
-                    other => {
-                        return Err(runtime(format!(
-                            "IN needs a list, not a {}",
-                            other.type_name()
-                        )));
-                    }
+                let Some(items) = self.list_operand(list, row, aggs)? else {
+                    return Ok(Val::Null);
                 };
                 let width = row.len();
                 row.resize(width.max(slot + 1), Val::Null);
@@ -711,15 +721,8 @@ impl Exec<'_> {
                 list,
                 predicate,
             } => {
-                let items = match self.eval(list, row, aggs)? {
-                    Val::Null => return Ok(Val::Null),
-                    Val::List(items) => items,
-                    other => {
-                        return Err(runtime(format!(
-                            "IN needs a list, not a {}",
-                            other.type_name()
-                        )));
-                    }
+                let Some(items) = self.list_operand(list, row, aggs)? else {
+                    return Ok(Val::Null);
                 };
                 let width = row.len();
                 row.resize(width.max(slot + 1), Val::Null);
