@@ -136,7 +136,8 @@ fn impact_analysis(args: &Args<'_>) -> String {
         Toolset::Algorithms,
         format!(
             r#"
-5. network_structure with method "articulation_points": is "{node}" a single point of failure (its loss splits the network)? With method "dominators", root "{node}" and a target it relies on: the nodes every dependency chain between them passes, the single points of failure between the two. network_centrality with measure "betweenness": is it a bottleneck many chains go through?"#
+5. network_structure with method "articulation_points": is "{node}" a single point of failure (its loss splits the network)? With method "dominators", root "{node}" and a target it relies on: the nodes every dependency chain between them passes, the single points of failure between the two. network_centrality with measure "betweenness": is it a bottleneck many chains go through?
+6. network_query for questions the other tools do not answer directly, in read-only Cypher (an edge's type is its relation): e.g. query "MATCH (d)-[*1..3]->(n {{id: $id}}) WHERE d.status <> 'done' RETURN DISTINCT d.id, d.status" with parameters {{"id": "{node}"}} lists the dependents within three hops that are not done."#
         ),
     );
     format!(
@@ -336,6 +337,7 @@ mod tests {
         let default: std::collections::BTreeSet<Toolset> = Toolset::DEFAULT.into_iter().collect();
         for (prompt, tool) in [
             ("impact_analysis", "network_structure"),
+            ("impact_analysis", "network_query"),
             ("untangle_cycles", "network_copy"),
         ] {
             let with = text(&get(prompt, Some(&args)).unwrap());

@@ -1,13 +1,13 @@
 """network_query beside a real Cypher engine: the same query templates run in FalkorDB
 (see test_falkordb.py for where it comes from) and in the server, on seeded random
-graphs, and must give the same rows: as multisets without ORDER BY, as sequences with it
-(every ORDER BY here orders totally, ids breaking ties).
+graphs, with parameters drawn per seed, and must give the same rows: as multisets without
+ORDER BY, as sequences with it (every final ORDER BY here orders totally, ids breaking ties).
 
 Each random network is loaded into FalkorDB as the data model of specs/network_query.md
 says the server sees it: a node's `labels` attribute ("A", "B", "A,B") becomes its
 labels, its other attributes its properties with `id`; an edge's `relation` attribute
 its type and its weight the property `weight`. Queries return scalars (ids, counts,
-numbers), so the two engines' encodings of nodes and relationships do not enter.
+numbers) and lists of them, so the two engines' encodings of nodes and relationships do not enter.
 
 The random networks are simple (no parallel edges, no self-loops), because there FalkorDB
 departs from openCypher; `test_known_differences` pins each departure down on a tiny graph,
@@ -16,7 +16,9 @@ FalkorDB's answer beside ours, so that a change on either side shows:
     `-[r1]->()-[r2]->`) matches a pair of nodes once however many edges join them;
   - relationship isomorphism is not enforced: one relationship may be matched twice in one
     pattern (a self-loop walked twice, `(a)-->(b)<--(a)` over one edge);
-  - `sum()` of integers is a float (openCypher and the server: an integer).
+  - `sum()` of integers is a float (openCypher and the server: an integer);
+  - a variable-length path that ends where it starts lists its inner nodes backwards
+    (`nodes(p)` of a -> b -> c -> a is a, c, b, a), its relationships in order.
 """
 
 from __future__ import annotations
@@ -64,7 +66,113 @@ TEMPLATES = [
     ("MATCH (n) RETURN avg(n.x), count(DISTINCT n.s), size(collect(n.id))", {}, False),
     ("MATCH (n)-->(m) WITH n, count(m) AS out MATCH (n)<--(k) RETURN n.id, out, count(k)", {}, False),
     ("UNWIND [3, 1, 2] AS x RETURN x ORDER BY x", {}, True),
+    # From here on the parameters are drawn per seed (see `parameters_for`): a callable
+    # takes the seed's random.Random and gives them.
+    ("MATCH (a)-[r]->(b) WHERE r.weight IN $ws RETURN a.id, b.id, r.weight", lambda g: {"ws": _weights(g)}, False),
+    (
+        "MATCH (n) WHERE n.x > $lo AND n.x <= $hi RETURN n.id, n.x ORDER BY n.x, n.id",
+        lambda g: {"lo": g.randint(-1, 3), "hi": g.randint(2, 6)},
+        True,
+    ),
+    (
+        "MATCH (n) WHERE n.s STARTS WITH $p RETURN n.id, n.s",
+        lambda g: {"p": g.choice(["f", "fi", "b", "go", ""])},
+        False,
+    ),
+    (
+        "MATCH (n) WHERE n.s ENDS WITH $e OR n.s CONTAINS $c RETURN n.id",
+        lambda g: {"e": g.choice(["o", "zz", "r"]), "c": g.choice(["i", "a", "x"])},
+        False,
+    ),
+    ("MATCH (n) WHERE n.id IN $ids RETURN n.id, n.x, n.s", lambda g: {"ids": _ids(g, 3)}, False),
+    (
+        "MATCH (n) WHERE n.x <> $x AND (n:A OR n.s = $s) AND NOT n:B RETURN n.id",
+        lambda g: {"x": g.randint(0, 5), "s": g.choice(["foo", "bar", "go"])},
+        False,
+    ),
+    ("MATCH (n) WHERE n.s IS NULL XOR n.x >= $x RETURN n.id", lambda g: {"x": g.randint(0, 5)}, False),
+    (
+        "MATCH p = (a {id: $id})-[*1..3]->(b) RETURN b.id, length(p), size(nodes(p)), size(relationships(p))",
+        lambda g: {"id": _ids(g, 1)[0]},
+        False,
+    ),
+    (
+        # Not back to the start: see CYCLE_DIFFERENCES.
+        "MATCH p = (a)-[:U*2..3]->(b) WHERE a.id = $id AND b.id <> $id"
+        " RETURN [n IN nodes(p) | n.id], [r IN relationships(p) | r.weight]",
+        lambda g: {"id": _ids(g, 1)[0]},
+        False,
+    ),
+    ("MATCH (a {id: $id})-[*1..2]-(b) RETURN b.id", lambda g: {"id": _ids(g, 1)[0]}, False),
+    (
+        "MATCH (n:A) OPTIONAL MATCH (n)<-[r]-(m:B) WHERE r.weight >= $w RETURN n.id, m.id, r.weight",
+        lambda g: {"w": g.choice([0.5, 1.0, 2.0, 3.0])},
+        False,
+    ),
+    ("MATCH (n) OPTIONAL MATCH (n)-[:T]->(m) RETURN n.id, count(m) AS c ORDER BY c, n.id", {}, True),
+    (
+        "MATCH (a)-[r]->(b) RETURN type(r) AS t, count(*) AS c, min(r.weight), max(r.weight), avg(r.weight)"
+        " ORDER BY t",
+        {},
+        True,
+    ),
+    (
+        "MATCH (n) RETURN DISTINCT n.x AS x ORDER BY x DESC SKIP $skip LIMIT $limit",
+        lambda g: {"skip": g.randint(0, 3), "limit": g.randint(1, 4)},
+        True,
+    ),
+    ("MATCH (n) WITH n ORDER BY n.x DESC, n.id LIMIT $k RETURN n.id, n.x", lambda g: {"k": g.randint(1, 6)}, False),
+    (
+        "MATCH (n) WITH n WHERE n.x >= $x WITH n.s AS s, collect(n.id) AS ids RETURN s, size(ids) AS k ORDER BY k, s",
+        lambda g: {"x": g.randint(0, 4)},
+        True,
+    ),
+    (
+        "MATCH (a)-[r1]->(b)-[r2]->(c) WHERE id(r1) <> id(r2) AND a.id <> c.id"
+        " WITH a, c, count(b) AS via WHERE via >= $v RETURN a.id, c.id, via",
+        lambda g: {"v": g.randint(1, 2)},
+        False,
+    ),
+    ("UNWIND $xs AS x MATCH (n) WHERE n.x = x RETURN x, count(n)", lambda g: {"xs": g.sample(range(7), 3)}, False),
+    ("MATCH (a:A), (b:B) WHERE a.x + b.x = $sum RETURN a.id, b.id", lambda g: {"sum": g.randint(0, 10)}, False),
+    (
+        "MATCH (n) RETURN n.id AS id, CASE WHEN n.x > $x THEN 'hi' ELSE 'lo' END AS band, coalesce(n.s, 'none') AS s",
+        lambda g: {"x": g.randint(0, 5)},
+        False,
+    ),
+    (
+        "MATCH (n) RETURN n.x % 2 AS parity, sum(n.x) * 1.0 AS total, count(*) AS c, size(collect(DISTINCT n.x % 3))"
+        " ORDER BY parity",
+        {},
+        True,
+    ),
+    (
+        "MATCH (a)-[r]-(b) WHERE a.id = $id RETURN b.id, r.weight, startNode(r).id = a.id",
+        lambda g: {"id": _ids(g, 1)[0]},
+        False,
+    ),
+    (
+        "MATCH p = (a)-[*1..2]->(b) WHERE a.id = $from AND b.id = $to"
+        " RETURN length(p) AS len, [n IN nodes(p) | n.id] AS ids ORDER BY len, ids",
+        lambda g: {"from": _ids(g, 1)[0], "to": _ids(g, 1)[0]},
+        True,
+    ),
 ]
+
+
+def _ids(rng: random.Random, k: int) -> list[str]:
+    """k node ids, mostly of nodes every random network has (n0-n5), sometimes of none."""
+    return rng.sample([f"n{i}" for i in range(8)] + ["missing"], k)
+
+
+def _weights(rng: random.Random) -> list[float]:
+    return rng.sample([0.5, 1.0, 2.0, 3.0, 4.0], rng.randint(0, 3))
+
+
+def parameters_for(seed: int) -> list[dict]:
+    """Each template's parameters for one seed: as written, or drawn from the seed."""
+    rng = random.Random(f"parameters {seed}")
+    return [p(rng) if callable(p) else p for _, p, _ in TEMPLATES]
 
 
 def random_network(seed: int) -> tuple[list[dict], list[dict]]:
@@ -130,16 +238,16 @@ def rows_key(rows: list[list], ordered: bool):
 
 
 @run_async
-async def run_in_server(binary, tmp_path, nodes, edges) -> list[list[list]]:
+async def run_in_server(binary, tmp_path, nodes, edges, parameters: list[dict]) -> list[list[list]]:
     answers = []
     async with connect(binary, tmp_path, *ALGORITHMS) as server:
         await server.ok("network_create", {"network_name": "g"})
         await server.ok("network_add_nodes", {"network_name": "g", "nodes": nodes})
         await server.ok("network_add_edges", {"network_name": "g", "edges": edges})
-        for query, parameters, _ in TEMPLATES:
+        for (query, _, _), given in zip(TEMPLATES, parameters):
             out = await server.ok(
                 "network_query",
-                {"network_name": "g", "query": query, "parameters": parameters, "limit": 10000},
+                {"network_name": "g", "query": query, "parameters": given, "limit": 10000},
             )
             assert not out["truncated"], (query, out)
             answers.append(out["rows"])
@@ -151,12 +259,13 @@ def test_query_templates_agree_with_falkordb(binary, tmp_path, falkordb_db, seed
     nodes, edges = random_network(seed)
     graph = fresh_graph(falkordb_db, f"g{seed}")
     load_into_falkordb(graph, nodes, edges)
-    ours = run_in_server(binary, tmp_path, nodes, edges)
+    parameters = parameters_for(seed)
+    ours = run_in_server(binary, tmp_path, nodes, edges, parameters)
     differences = []
-    for (query, parameters, ordered), got in zip(TEMPLATES, ours):
-        want = graph.query(query, parameters).result_set
+    for (query, _, ordered), given, got in zip(TEMPLATES, parameters, ours):
+        want = graph.query(query, given).result_set
         if rows_key(got, ordered) != rows_key(want, ordered):
-            differences.append(f"{query}\n  ours:     {got}\n  FalkorDB: {want}")
+            differences.append(f"{query}\n  parameters: {given}\n  ours:     {got}\n  FalkorDB: {want}")
     assert not differences, f"seed {seed}:\n" + "\n".join(differences)
 
 
@@ -179,24 +288,46 @@ KNOWN_DIFFERENCES = [
     ("MATCH (x)-[r]->(y) WITH count(r) AS c RETURN sum(c)", [[3.0]], [[3]]),
 ]
 
+# A cycle a -> b -> c -> a: a variable-length path that ends where it starts lists its
+# inner nodes backwards in FalkorDB (a, c, b, a), though its relationships are in order
+# (the weights 1, 2, 3 of a->b, b->c, c->a); ours lists a, b, c, a.
+CYCLE_NODES = [{"node_id": v, "attributes": {}} for v in "abc"]
+CYCLE_EDGES = [
+    {"source": s, "target": t, "weight": w, "attributes": {"relation": "T"}}
+    for s, t, w in [("a", "b", 1.0), ("b", "c", 2.0), ("c", "a", 3.0)]
+]
+CYCLE_DIFFERENCES = [
+    (
+        "MATCH p = (x {id: 'a'})-[*3]->(y) RETURN [n IN nodes(p) | n.id], [r IN relationships(p) | r.weight]",
+        [[["a", "c", "b", "a"], [1.0, 2.0, 3.0]]],
+        [[["a", "b", "c", "a"], [1.0, 2.0, 3.0]]],
+    ),
+]
+
+KNOWN_CASES = {
+    "multigraph": (KNOWN_NODES, KNOWN_EDGES, KNOWN_DIFFERENCES),
+    "cycle": (CYCLE_NODES, CYCLE_EDGES, CYCLE_DIFFERENCES),
+}
+
 
 @run_async
-async def known_in_server(binary, tmp_path) -> list[list[list]]:
+async def known_in_server(binary, tmp_path, nodes, edges, differences) -> list[list[list]]:
     async with connect(binary, tmp_path, *ALGORITHMS) as server:
         await server.ok("network_create", {"network_name": "g"})
-        await server.ok("network_add_nodes", {"network_name": "g", "nodes": KNOWN_NODES})
-        await server.ok("network_add_edges", {"network_name": "g", "edges": KNOWN_EDGES})
+        await server.ok("network_add_nodes", {"network_name": "g", "nodes": nodes})
+        await server.ok("network_add_edges", {"network_name": "g", "edges": edges})
         return [
-            (await server.ok("network_query", {"network_name": "g", "query": q}))["rows"]
-            for q, _, _ in KNOWN_DIFFERENCES
+            (await server.ok("network_query", {"network_name": "g", "query": q}))["rows"] for q, _, _ in differences
         ]
 
 
-def test_known_differences(binary, tmp_path, falkordb_db):  # noqa: F811
-    graph = fresh_graph(falkordb_db, "known")
-    load_into_falkordb(graph, KNOWN_NODES, KNOWN_EDGES)
-    ours = known_in_server(binary, tmp_path)
-    for (query, falkordb_rows, our_rows), got in zip(KNOWN_DIFFERENCES, ours):
+@pytest.mark.parametrize("case", KNOWN_CASES)
+def test_known_differences(binary, tmp_path, falkordb_db, case):  # noqa: F811
+    nodes, edges, differences = KNOWN_CASES[case]
+    graph = fresh_graph(falkordb_db, f"known-{case}")
+    load_into_falkordb(graph, nodes, edges)
+    ours = known_in_server(binary, tmp_path, nodes, edges, differences)
+    for (query, falkordb_rows, our_rows), got in zip(differences, ours):
         want = graph.query(query).result_set
         assert rows_key(want, False) == rows_key(falkordb_rows, False), (query, want)
         assert rows_key(got, False) == rows_key(our_rows, False), (query, got)
