@@ -45,6 +45,15 @@ pub struct QueryParams {
     pub cursor: Option<String>,
 }
 
+/// Rows of any JSON values, said as a schema object rather than a bare `true`,
+/// which strict clients' schema checks reject.
+fn rows_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "array",
+        "items": {"type": "array", "items": {"description": "Any JSON value."}}
+    })
+}
+
 /// Result of `network_query`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct QueryOutput {
@@ -53,6 +62,7 @@ pub struct QueryOutput {
     /// The column names: each RETURN item's alias, or its text.
     pub columns: Vec<String>,
     /// This page of rows, each a list of values in column order. A node is {id, labels, properties}, a relationship {id, type, source, target, properties}, a path {nodes, relationships}.
+    #[schemars(schema_with = "rows_schema")]
     pub rows: Vec<Vec<Value>>,
     /// How many rows the query returns in all.
     pub total: usize,
