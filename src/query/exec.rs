@@ -316,9 +316,22 @@ impl Exec<'_> {
         if !pat.labels.iter().all(|l| value::has_label(self.net, ix, l)) {
             return Ok(false);
         }
-        for (key, e) in &pat.properties {
+        self.properties_match(&pat.properties, row, |key| {
+            value::node_property(self.net, ix, key)
+        })
+    }
+
+    /// Whether every `{key: value}` of a pattern equals the element's property,
+    /// read by `property`.
+    fn properties_match(
+        &self,
+        properties: &[(String, Expr)],
+        row: &mut Row,
+        property: impl Fn(&str) -> Val,
+    ) -> Res<bool> {
+        for (key, e) in properties {
             let want = self.eval(e, row, &[])?;
-            if value::equals(&value::node_property(self.net, ix, key), &want) != Some(true) {
+            if value::equals(&property(key), &want) != Some(true) {
                 return Ok(false);
             }
         }
@@ -342,13 +355,9 @@ impl Exec<'_> {
                 return Ok(false);
             }
         }
-        for (key, e) in &pat.properties {
-            let want = self.eval(e, row, &[])?;
-            if value::equals(&value::rel_property(self.net, ix, key), &want) != Some(true) {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        self.properties_match(&pat.properties, row, |key| {
+            value::rel_property(self.net, ix, key)
+        })
     }
 
     // ---- UNWIND and projections ---------------------------------------------
