@@ -14,6 +14,10 @@ use networks_mcp::storage::{Storage, StorageConfig};
 use rmcp::ServiceExt;
 use tracing::{error, info, warn};
 
+/// mimalloc, for its transparent huge pages: see its entry in Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse_with_config();
     if cli.command == Some(Command::Demo) {

@@ -20,6 +20,13 @@
 
 #![allow(dead_code)]
 
+/// Every benchmark program allocates as the server binary does (mimalloc, for its
+/// transparent huge pages; see its entry in Cargo.toml), so that the library's
+/// figures are the ones the server's calls run at. A program using the library
+/// gets the same by declaring this allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use networks_mcp::network::traversal::TraversalOrder;
 use networks_mcp::network::{Direction, MissingNodes, Network, Order, TraverseOptions};
 use petgraph::graph::{DiGraph, NodeIndex};

@@ -973,28 +973,50 @@ fn large_dag_agrees() {
     compare_all(&mut Sides::new(net), &plan);
 }
 
-/// The documented contract of `add_edge_list`: "an error names the first bad
-/// item's index", as `add_edges` does, although ids and weights are checked as
-/// items arrive while endpoints are looked up some items later. (Nothing is
-/// changed either way.)
+/// The documented contract of `add_edges`: "an error names the first bad item's
+/// index", although ids and weights are checked as items arrive while endpoints
+/// are looked up, and attributes checked, some items later. Two bad items, of
+/// every pair of kinds, at every pair of positions across the lookup window:
+/// the error is the first one's, as that item alone gives it, and nothing changes.
 #[test]
-fn add_edge_list_names_the_first_bad_item() {
+fn add_edges_names_the_first_bad_item_across_the_window() {
     let mut net = Network::new();
-    net.add_node("a").unwrap();
-    let items = [("b", "a", 1.0), ("", "a", 1.0)];
-    let first = net
-        .clone()
-        .add_edges(
-            items
-                .iter()
-                // An attribute keeps this batch off the bulk path.
-                .map(|&(a, b, w)| spec(&(a.into(), b.into(), w)).with_attribute("path", "general"))
-                .collect::<Vec<EdgeSpec>>(),
-            MissingNodes::Fail,
-        )
-        .unwrap_err();
-    assert!(matches!(first, Error::InvalidBatchItem { index: 0, .. }));
-    assert_eq!(add_edge_list(&mut net, items).unwrap_err(), first);
+    net.add_nodes(["a", "b", "c"]).unwrap();
+    let before = net.to_data();
+    let good = || EdgeSpec::new("a", "b").with_attribute("path", "general");
+    let kinds: [fn() -> EdgeSpec; 4] = [
+        || EdgeSpec::new("zz", "b"),
+        || EdgeSpec::new("a", ""),
+        || EdgeSpec::new("a", "c").with_weight(f64::NAN),
+        || EdgeSpec::new("a", "c").with_attribute("nested", serde_json::json!({"x": 1})),
+    ];
+    for (first_kind, second_kind) in (0..4).flat_map(|i| (0..4).map(move |j| (i, j))) {
+        for first in [0, 1, 7, 8, 9, 16, 17, 24, 25, 26] {
+            for gap in [1, 8, 9, 17, 25, 40] {
+                let mut items: Vec<EdgeSpec> = (0..first + gap + 3).map(|_| good()).collect();
+                items[first] = kinds[first_kind]();
+                items[first + gap] = kinds[second_kind]();
+                let alone = net
+                    .clone()
+                    .add_edges([kinds[first_kind]()], MissingNodes::Fail)
+                    .unwrap_err();
+                let Error::InvalidBatchItem { inner: own, .. } = alone else {
+                    panic!("kind {first_kind} alone is not a batch error: {alone:?}");
+                };
+                match net.add_edges(items, MissingNodes::Fail).unwrap_err() {
+                    Error::InvalidBatchItem { index, inner, .. } => {
+                        assert_eq!(
+                            (index, &inner),
+                            (first, &own),
+                            "kinds {first_kind}, {second_kind}; gap {gap}"
+                        );
+                    }
+                    other => panic!("not a batch error: {other:?}"),
+                }
+                assert_eq!(net.to_data(), before);
+            }
+        }
+    }
 }
 
 /// The bulk path of `add_edges` (between existing nodes, no attributes), as the

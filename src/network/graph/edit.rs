@@ -210,7 +210,32 @@ pub struct RemovedEdge {
 }
 
 /// An edge ready to insert: endpoints, weight, attributes.
-type ResolvedEdge = (NodeIndex, NodeIndex, f64, Attributes);
+type ResolvedEdge = (NodeIndex, NodeIndex, f64);
+
+/// The edges of a batch ready to insert: 16 bytes an edge, since a bulk load's
+/// memory is mostly fresh pages the kernel must clear; the few attributes apart.
+#[derive(Default)]
+struct ResolvedBatch {
+    edges: Vec<ResolvedEdge>,
+    /// `(position in edges, attributes)`, by position.
+    attributes: Vec<(usize, Attributes)>,
+}
+
+impl ResolvedBatch {
+    fn with_capacity(edges: usize) -> Self {
+        ResolvedBatch {
+            edges: Vec::with_capacity(edges),
+            attributes: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, (a, b, weight): ResolvedEdge, attributes: Attributes) {
+        if !attributes.is_empty() {
+            self.attributes.push((self.edges.len(), attributes));
+        }
+        self.edges.push((a, b, weight));
+    }
+}
 
 fn batch_error(field: &str, index: usize, inner: Error) -> Error {
     Error::InvalidBatchItem {
@@ -412,10 +437,10 @@ impl Network {
         items: impl IntoIterator<Item = E>,
         missing: MissingNodes,
     ) -> Result<EdgeBatchOutcome> {
-        let items: Vec<E> = items.into_iter().collect();
-        if missing == MissingNodes::Fail && !items.iter().any(E::has_attributes) {
-            let range =
-                self.add_edge_list(items.iter().map(|e| (e.source(), e.target(), e.weight())))?;
+        if missing == MissingNodes::Fail {
+            // Streamed: the items are never gathered, so a batch of millions costs
+            // no copy of itself.
+            let range = self.add_edge_list(items)?;
             return Ok(EdgeBatchOutcome {
                 edge_ids: range.collect(),
                 created_nodes: Vec::new(),
@@ -467,7 +492,7 @@ impl Network {
         for id in &missing {
             self.insert_node_unchecked(id, None, Attributes::default());
         }
-        let mut resolved = Vec::with_capacity(items.len());
+        let mut resolved = ResolvedBatch::with_capacity(items.len());
         for (item, [a, b]) in items.into_iter().zip(ends) {
             let (Some(a), Some(b)) = (
                 a.or_else(|| self.index_of(&item.source)),
@@ -478,7 +503,7 @@ impl Network {
                     message: "batch endpoint vanished during insert".into(),
                 });
             };
-            resolved.push((a, b, item.weight, Attributes::from_map(item.attributes)));
+            resolved.push((a, b, item.weight), Attributes::from_map(item.attributes));
         }
         let first = self.next_edge_id;
         self.insert_resolved_edges(resolved);
@@ -489,16 +514,16 @@ impl Network {
         })
     }
 
-    /// Adds the edges of an edge list, `(source id, target id, weight)` each,
-    /// between existing nodes, atomically: every edge is validated and both its
-    /// endpoints looked up before any is added; an error names the first bad
-    /// item's index (as [`Network::add_edges`] does) and changes nothing. Returns
-    /// the new edges' ids, which are consecutive. Resolving every id first and
-    /// inserting afterwards lets the processor overlap the memory accesses of many
-    /// edges. O(items).
-    pub(crate) fn add_edge_list<'a>(
+    /// Adds edges between existing nodes, atomically: every item is validated
+    /// (ids, weight, attributes) and both its endpoints looked up before any is
+    /// added; an error names the first bad item's index (as [`Network::add_edges`]
+    /// does) and changes nothing. Returns the new edges' ids, which are consecutive.
+    /// Resolving every id first and inserting afterwards lets the processor overlap
+    /// the memory accesses of many edges. The items stream through a window of a few
+    /// dozen, so none is copied. O(items).
+    fn add_edge_list<E: EdgeItem>(
         &mut self,
-        edges: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
+        edges: impl IntoIterator<Item = E>,
     ) -> Result<std::ops::Range<EdgeId>> {
         // Each id is looked up in four stages, `STAGE` items apart, so that the
         // cache misses of many lookups overlap instead of following one another:
@@ -507,36 +532,47 @@ impl Network {
         // compare the ids.
         const STAGE: usize = 8;
         /// An item on its way through the stages.
-        struct Pending<'s> {
+        struct Pending<E> {
             index: usize,
-            ids: [&'s str; 2],
-            weight: f64,
+            item: E,
             slots: [Option<usize>; 2],
             candidates: [Option<NodeIndex>; 2],
         }
         let edges = edges.into_iter();
-        let mut resolved = Vec::with_capacity(edges.size_hint().0);
-        let mut window: std::collections::VecDeque<Pending<'a>> =
+        let mut resolved = ResolvedBatch::with_capacity(edges.size_hint().0);
+        let mut window: std::collections::VecDeque<Pending<E>> =
             std::collections::VecDeque::with_capacity(3 * STAGE + 1);
         let prefetcher = NodePrefetcher::new(&self.graph);
         // An item whose middle stage has not run has no candidates: a full lookup.
-        let confirm = |net: &Network, p: Pending<'a>| -> Result<ResolvedEdge> {
+        let confirm = |net: &Network, p: Pending<E>| -> Result<(ResolvedEdge, Attributes)> {
             let mut ends = [NodeIndex::end(); 2];
+            let ids = [p.item.source(), p.item.target()];
             for (k, field) in ["source", "target"].into_iter().enumerate() {
                 ends[k] = match p.candidates[k] {
-                    Some(ix) if &*net.graph[ix].id == p.ids[k] => ix,
+                    Some(ix) if &*net.graph[ix].id == ids[k] => ix,
                     _ => net
-                        .require(field, p.ids[k])
+                        .require(field, ids[k])
                         .map_err(|e| batch_error("edges", p.index, e))?,
                 };
             }
-            Ok((ends[0], ends[1], p.weight, Attributes::default()))
+            let weight = p.item.weight();
+            // Validated here rather than on arrival, which only reorders checks
+            // within the window: every error path confirms the window in order.
+            let attributes = if p.item.has_attributes() {
+                let map = p.item.into_attributes();
+                validate::attributes("attributes", &map)
+                    .map_err(|e| batch_error("edges", p.index, e))?;
+                Attributes::from_map(map)
+            } else {
+                Attributes::default()
+            };
+            Ok(((ends[0], ends[1], weight), attributes))
         };
-        for (index, (source, target, weight)) in edges.enumerate() {
+        for (index, item) in edges.enumerate() {
             let check = || -> Result<()> {
-                validate::id("source", source)?;
-                validate::id("target", target)?;
-                validate::weight(weight)
+                validate::id("source", item.source())?;
+                validate::id("target", item.target())?;
+                validate::weight(item.weight())
             };
             if let Err(e) = check() {
                 // Items still in the window come first: report an unknown
@@ -546,11 +582,11 @@ impl Network {
                 }
                 return Err(batch_error("edges", index, e));
             }
+            let slots = [item.source(), item.target()].map(|id| self.node_index.probe_slot(id));
             window.push_back(Pending {
                 index,
-                ids: [source, target],
-                weight,
-                slots: [source, target].map(|id| self.node_index.probe_slot(id)),
+                item,
+                slots,
                 candidates: [None; 2],
             });
             if let Some(p) = window
@@ -579,36 +615,42 @@ impl Network {
             if window.len() > 3 * STAGE
                 && let Some(p) = window.pop_front()
             {
-                resolved.push(confirm(self, p)?);
+                let (edge, attributes) = confirm(self, p)?;
+                resolved.push(edge, attributes);
             }
         }
         for p in window {
-            resolved.push(confirm(self, p)?);
+            let (edge, attributes) = confirm(self, p)?;
+            resolved.push(edge, attributes);
         }
         let first = self.next_edge_id;
-        self.reserve(0, resolved.len());
+        self.reserve(0, resolved.edges.len());
         self.insert_resolved_edges(resolved);
         Ok(first..self.next_edge_id)
     }
 
     /// Inserts edges whose endpoints and content are already validated, touching
     /// the endpoint records a few edges ahead so that their cache misses overlap.
-    fn insert_resolved_edges(&mut self, mut edges: Vec<ResolvedEdge>) {
+    fn insert_resolved_edges(&mut self, batch: ResolvedBatch) {
         /// How many edges ahead the endpoint records are prefetched.
         const AHEAD: usize = 16;
+        let ResolvedBatch { edges, attributes } = batch;
+        let mut attributes = attributes.into_iter().peekable();
         let prefetcher = NodePrefetcher::new(&self.graph);
         // One version and one record per edge, as one by one; but a batch longer
         // than the window of recent changes does not write the records it would
         // drop before it ends.
         self.history.begin_run(self.version, edges.len());
-        for i in 0..edges.len() {
-            if let Some(&(a, b, ..)) = edges.get(i + AHEAD) {
+        for (i, &(a, b, weight)) in edges.iter().enumerate() {
+            if let Some(&(a, b, _)) = edges.get(i + AHEAD) {
                 prefetcher.prefetch(a);
                 prefetcher.prefetch(b);
             }
-            let (a, b, weight, ref mut attributes) = edges[i];
-            let attributes = std::mem::take(attributes);
-            self.insert_edge_unchecked(a, b, weight, attributes);
+            let own = attributes
+                .next_if(|(at, _)| *at == i)
+                .map(|(_, attributes)| attributes)
+                .unwrap_or_default();
+            self.insert_edge_unchecked(a, b, weight, own);
         }
         self.history.end_run();
     }
