@@ -321,6 +321,32 @@ impl Network {
         self.node_index.get(&self.graph, id)
     }
 
+    /// The indices of an edge's two endpoints, as `require("source", ..)` then
+    /// `require("target", ..)` give them, but with the two lookups' memory accesses
+    /// overlapping (each waits on a node record, then on its id's bytes) rather
+    /// than one after the other.
+    pub(crate) fn require_pair(
+        &self,
+        source: &str,
+        target: &str,
+    ) -> Result<(NodeIndex, NodeIndex)> {
+        let slots = [source, target].map(|id| self.node_index.probe_slot(id));
+        let candidates = slots.map(|slot| slot.and_then(|s| self.node_index.slot_node(s)));
+        let prefetcher = prefetch::NodePrefetcher::new(&self.graph);
+        for ix in candidates.into_iter().flatten() {
+            prefetcher.prefetch(ix);
+        }
+        let records = candidates.map(|c| c.and_then(|ix| self.graph.node_weight(ix)));
+        for node in records.into_iter().flatten() {
+            prefetch::prefetch_lines(node.id.as_ptr());
+        }
+        let confirm = |k: usize, field: &str, id: &str| match (candidates[k], records[k]) {
+            (Some(ix), Some(node)) if &*node.id == id => Ok(ix),
+            _ => self.require(field, id),
+        };
+        Ok((confirm(0, "source", source)?, confirm(1, "target", target)?))
+    }
+
     /// Like [`Network::index_of`], but an unknown id is an [`Error::NodeNotFound`];
     /// `field` names the parameter in the message.
     pub fn require(&self, field: &str, id: &str) -> Result<NodeIndex> {
@@ -511,8 +537,7 @@ impl Network {
         validate::id("source", source)?;
         validate::id("target", target)?;
         validate::weight(weight)?;
-        let a = self.require("source", source)?;
-        let b = self.require("target", target)?;
+        let (a, b) = self.require_pair(source, target)?;
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::default()))
     }
 
