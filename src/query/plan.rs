@@ -254,7 +254,7 @@ pub(crate) struct Projection {
     pub extended: bool,
     pub skip: Option<usize>,
     pub limit: Option<usize>,
-    /// WITH … WHERE, on the projected columns.
+    /// WITH … WHERE, after SKIP and LIMIT, evaluated on the same row as ORDER BY.
     pub predicate: Option<Expr>,
 }
 
@@ -1016,14 +1016,16 @@ impl Planner<'_> {
             }
         }
         let _ = width_before;
-        self.scope = columns.iter().cloned().map(Some).collect();
-        self.kinds = kinds;
-        let skip = self.count(p.skip.as_ref(), "SKIP")?;
-        let limit = self.count(p.limit.as_ref(), "LIMIT")?;
+        // WITH … WHERE reads the same scope as ORDER BY: the projected columns and,
+        // unless the projection aggregates or is DISTINCT, the variables before it.
         let predicate = match predicate {
             Some(w) => Some(self.expr(w, 0)?),
             None => None,
         };
+        self.scope = columns.iter().cloned().map(Some).collect();
+        self.kinds = kinds;
+        let skip = self.count(p.skip.as_ref(), "SKIP")?;
+        let limit = self.count(p.limit.as_ref(), "LIMIT")?;
         Ok(Projection {
             items,
             aggregates,

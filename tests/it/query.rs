@@ -571,6 +571,27 @@ fn variables_keep_their_kind_and_patterns_follow_the_tck() {
     );
     let e = refused(&s, "MATCH () RETURN *", "query");
     assert!(e.contains("there is none"), "{e}");
+    // WITH … WHERE sees the variables before the WITH too, unless it aggregates.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) WITH n.priority AS p WHERE n.status = 'todo' OR p = 2 RETURN p"
+        ),
+        json!([[1], [2], [3]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) WITH n.status AS st ORDER BY n.priority DESC LIMIT 2 WHERE n.id <> 'c' RETURN st"
+        ),
+        json!([["done"]])
+    );
+    let e = refused(
+        &s,
+        "MATCH (n) WITH n.status AS st, count(*) AS c WHERE n.id = 'a' RETURN st",
+        "query",
+    );
+    assert!(e.contains("`n` is not defined"), "{e}");
     // WITH names every expression it passes on (NoExpressionAlias).
     let e = refused(&s, "MATCH (a) WITH a, count(*) RETURN a", "query");
     assert!(e.contains("count(*) AS name"), "{e}");
