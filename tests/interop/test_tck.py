@@ -37,17 +37,19 @@ How a scenario runs:
 Adaptations to the data model (the network holds what a property graph holds, but names
 some things itself):
   - Nodes get synthetic ids (`_0`, `_1`, ... in FalkorDB's id order), so every node has
-    the property `id`; it is left out when a node is rendered for comparison. A setup
-    node with a property `id`, `data` or `labels` cannot be loaded (those names are the
-    node id, the node's JSON payload and its labels), and neither can a relationship with
-    a property `relation` (its type), `weight`, `source`, `target` or `key` (reserved by
-    node-link JSON and our edges): such scenarios are "setup not loadable". None of the
+    the property `id`; it is left out when a node is rendered for comparison, and so
+    are the `labels` attribute (a node's labels) and a relationship's `relation` (its
+    type). A setup node with a property `id`, `data` or `labels` cannot be loaded (those
+    names are the node id, the node's JSON payload and its labels), and neither can a
+    relationship with a property `relation` (its type), `weight`, `source`, `target` or
+    `key` (reserved by node-link JSON and our edges): such scenarios are "setup not
+    loadable". None of the
     TCK's relationships has a weight, so every edge has the default weight 1.0 and the
-    property `weight` is left out when a relationship is rendered. Queries that read all
-    properties (`properties(n)`, `keys(n)`, `n {.*}`) still see `id` and `weight`: those
-    scenarios fail, and docs/tck.md counts them.
-  - Attributes are flat scalars: a setup with a list-valued property is "setup not
-    loadable" (as is any setup the import refuses).
+    property `weight` is left out when a relationship is rendered. A query that reads
+    all properties (`properties(n)`, `keys(n)`) or `n.id` still sees them: such a
+    scenario fails, and docs/tck.md says why.
+  - Attributes are flat scalars: a setup with a property that is a list or a temporal
+    value is "setup not loadable" (as is any setup the import refuses).
   - FalkorDB answers floats with 15 significant digits, so a float property is loaded as
     FalkorDB reports it.
   - A setup FalkorDB cannot run is "setup not loadable" (not a failure of ours).
@@ -702,7 +704,8 @@ def test_tck_read_only_scenarios(binary, tmp_path, falkordb_db, capsys):  # noqa
         a = table["all"]
         print(
             f"\nTCK: {a['total']} scenarios, {a['read-only']} read-only, {a['loadable']} loadable: {a['pass']} pass"
-            f" ({a['pass (error expected)']} of them an expected error), {a['fail']} fail, {a['unsupported']} unsupported"
+            f" ({a['pass (error expected)']} of them an expected error), {a['fail']} fail,"
+            f" {a['unsupported']} unsupported"
             f" ({elapsed:.1f}s)"
         )
     report = os.environ.get("TCK_REPORT")
