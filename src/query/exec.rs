@@ -437,12 +437,6 @@ impl Exec<'_> {
             });
             out = keyed.into_iter().map(|(_, row)| row).collect();
         }
-        if p.extended {
-            for row in &mut out {
-                let cut = row.len() - width;
-                row.drain(..cut);
-            }
-        }
         let skip = p.skip.unwrap_or(0);
         if skip > 0 {
             out.drain(..skip.min(out.len()));
@@ -459,6 +453,12 @@ impl Exec<'_> {
                 }
             }
             out = kept;
+        }
+        if p.extended {
+            for row in &mut out {
+                let cut = row.len() - width;
+                row.drain(..cut);
+            }
         }
         Ok(out)
     }

@@ -254,7 +254,7 @@ pub(crate) struct Projection {
     pub extended: bool,
     pub skip: Option<usize>,
     pub limit: Option<usize>,
-    /// WITH … WHERE, on the projected columns.
+    /// WITH … WHERE, after SKIP and LIMIT, evaluated on the same row as ORDER BY.
     pub predicate: Option<Expr>,
 }
 
@@ -278,10 +278,40 @@ pub(crate) struct Plan {
 /// The clause names a write is refused with.
 pub(crate) const WRITE_CLAUSES: &[&str] = &["CREATE", "MERGE", "SET", "DELETE", "REMOVE"];
 
+/// What a variable holds, as far as planning knows: patterns may only rebind a
+/// variable of their own kind (or one whose kind is not known until run time).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Node,
+    Rel,
+    RelList,
+    Path,
+    /// A literal, list or map: never a node or a relationship.
+    Value,
+    Any,
+}
+
+impl Kind {
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Node => "a node",
+            Kind::Rel => "a relationship",
+            Kind::RelList => "a list of relationships",
+            Kind::Path => "a path",
+            Kind::Value => "a value that is neither a node nor a relationship",
+            Kind::Any => "a value",
+        }
+    }
+}
+
 struct Planner<'a> {
     source: &'a str,
     parameters: &'a Map<String, Value>,
     scope: Vec<Option<String>>,
+    /// The kind of each slot of `scope`.
+    kinds: Vec<Kind>,
+    /// The first slot the MATCH being planned binds.
+    match_start: usize,
 }
 
 type Res<T> = Result<T, QueryError>;
@@ -324,6 +354,8 @@ pub(crate) fn plan(
         source,
         parameters,
         scope: Vec::new(),
+        kinds: Vec::new(),
+        match_start: 0,
     };
     let mut parts = vec![planner.single(&regular.head)?];
     let columns = planner.columns();
@@ -339,6 +371,7 @@ pub(crate) fn plan(
         }
         union_all = Some(all);
         planner.scope.clear();
+        planner.kinds.clear();
         parts.push(planner.single(&branch.query)?);
         if planner.columns() != columns {
             return Err(QueryError::syntax(
@@ -398,8 +431,33 @@ impl Planner<'_> {
     }
 
     fn bind(&mut self, name: &str) -> usize {
+        self.bind_as(name, Kind::Any)
+    }
+
+    fn bind_as(&mut self, name: &str, kind: Kind) -> usize {
         self.scope.push(Some(name.to_string()));
+        self.kinds.resize(self.scope.len() - 1, Kind::Any);
+        self.kinds.push(kind);
         self.scope.len() - 1
+    }
+
+    fn unbind_last(&mut self) {
+        self.scope.pop();
+        self.kinds.truncate(self.scope.len());
+    }
+
+    fn kind_of(&self, slot: usize) -> Kind {
+        self.kinds.get(slot).copied().unwrap_or(Kind::Any)
+    }
+
+    /// What an item of a projection holds, as far as planning knows.
+    fn kind_of_expr(&self, e: &Expr) -> Kind {
+        match e {
+            Expr::Var(slot) => self.kind_of(*slot),
+            Expr::Lit(Val::Null) => Kind::Any,
+            Expr::Lit(_) | Expr::List(_) | Expr::Map(_) | Expr::ListComp { .. } => Kind::Value,
+            _ => Kind::Any,
+        }
     }
 
     fn single(&mut self, query: &ast::SingleQuery) -> Res<Vec<Step>> {
@@ -459,9 +517,11 @@ impl Planner<'_> {
                     Step::Unwind { list }
                 }
                 ClauseKind::With(w) => {
-                    Step::Project(self.projection(&w.projection, w.where_clause.as_ref())?)
+                    Step::Project(self.projection(&w.projection, w.where_clause.as_ref(), true)?)
                 }
-                ClauseKind::Return(r) => Step::Project(self.projection(&r.projection, None)?),
+                ClauseKind::Return(r) => {
+                    Step::Project(self.projection(&r.projection, None, false)?)
+                }
                 other => {
                     return Err(QueryError::unsupported(
                         self.source,
@@ -491,6 +551,7 @@ impl Planner<'_> {
             ));
         }
         let before = self.scope.len();
+        self.match_start = before;
         let mut parts = Vec::new();
         for part in &m.pattern.parts {
             parts.push(self.path(part)?);
@@ -582,21 +643,47 @@ impl Planner<'_> {
                         format!("the path variable `{}` is already defined", name.kind.text),
                     ));
                 }
-                Some(self.bind(&name.kind.text))
+                Some(self.bind_as(&name.kind.text, Kind::Path))
             }
             None => None,
         };
         Ok(PathPat { slot, start, steps })
     }
 
-    fn variable(&mut self, name: Option<&ast::Name>) -> (Option<usize>, bool) {
-        match name {
-            None => (None, false),
-            Some(name) => match self.lookup(&name.kind.text) {
-                Some(slot) => (Some(slot), true),
-                None => (Some(self.bind(&name.kind.text)), false),
-            },
+    /// The slot of a pattern's variable and whether it was bound before; a variable
+    /// bound to another kind of value than `kind` is an error (openCypher's
+    /// VariableTypeConflict), and so is a relationship variable used twice in one MATCH
+    /// (RelationshipUniquenessViolation: a relationship is matched at most once there).
+    fn variable(&mut self, name: Option<&ast::Name>, kind: Kind) -> Res<(Option<usize>, bool)> {
+        let Some(name) = name else {
+            return Ok((None, false));
+        };
+        let text = &name.kind.text;
+        let Some(slot) = self.lookup(text) else {
+            return Ok((Some(self.bind_as(text, kind)), false));
+        };
+        let held = self.kind_of(slot);
+        if held != kind && held != Kind::Any {
+            return Err(QueryError::syntax(
+                self.source,
+                name.span.start,
+                format!(
+                    "the variable `{text}` holds {}, so it cannot stand for {} here; use another name",
+                    held.describe(),
+                    kind.describe()
+                ),
+            ));
         }
+        if kind == Kind::Rel && slot >= self.match_start {
+            return Err(QueryError::syntax(
+                self.source,
+                name.span.start,
+                format!(
+                    "the relationship variable `{text}` appears twice in one MATCH, where a relationship is matched at most once; use another name"
+                ),
+            ));
+        }
+        Ok((Some(slot), true))
     }
 
     fn labels(&self, labels: Option<&ast::LabelExpression>, what: &str) -> Res<Vec<String>> {
@@ -674,7 +761,7 @@ impl Planner<'_> {
         let labels = self.labels(n.labels.as_ref(), "label")?;
         // Properties are read in the scope before the node's own variable is bound.
         let properties = self.properties(n.properties.as_deref())?;
-        let (slot, bound) = self.variable(n.variable.as_ref());
+        let (slot, bound) = self.variable(n.variable.as_ref(), Kind::Node)?;
         Ok(NodePat {
             slot,
             bound,
@@ -710,7 +797,12 @@ impl Planner<'_> {
             Some(q) => Some(self.hops(q)?),
         };
         let _ = at;
-        let (slot, bound) = self.variable(r.variable.as_ref());
+        let kind = if hops.is_some() {
+            Kind::RelList
+        } else {
+            Kind::Rel
+        };
+        let (slot, bound) = self.variable(r.variable.as_ref(), kind)?;
         if bound && hops.is_some() {
             return Err(QueryError::unsupported(
                 self.source,
@@ -776,20 +868,16 @@ impl Planner<'_> {
                 ),
             });
         }
-        if min > max {
-            return Err(QueryError::syntax(
-                self.source,
-                q.span.start,
-                format!("the lower bound {min} is above the upper bound {max}"),
-            ));
-        }
+        // A lower bound above the upper one is an empty interval: nothing matches.
         Ok((min, max))
     }
 
+    /// A WITH (`with`) or RETURN.
     fn projection(
         &mut self,
         p: &ast::ProjectionClause,
         predicate: Option<&ast::Expr>,
+        with: bool,
     ) -> Res<Projection> {
         if let Some(offset) = &p.offset {
             return Err(QueryError::unsupported(
@@ -807,20 +895,36 @@ impl Planner<'_> {
         let mut texts = Vec::new();
         let mut aggregates = Vec::new();
         let mut aggregated = Vec::new();
+        let mut kinds = Vec::new();
         for item in &p.items {
             match &item.kind {
                 ast::ProjectionItemKind::Wildcard => {
+                    // The variables in scope, by name (openCypher orders `*`'s columns so).
+                    let mut names: Vec<(&String, usize)> = Vec::new();
                     for (slot, name) in self.scope.iter().enumerate() {
                         // A name shadowed by a later slot of the same name is not listed twice.
                         if let Some(name) = name
                             && self.lookup(name) == Some(slot)
                             && !columns.contains(name)
                         {
-                            columns.push(name.clone());
-                            items.push(Expr::Var(slot));
-                            texts.push(name.clone());
-                            aggregated.push(false);
+                            names.push((name, slot));
                         }
+                    }
+                    names.sort();
+                    if names.is_empty() && p.items.len() == 1 {
+                        return Err(QueryError::syntax(
+                            self.source,
+                            item.span.start,
+                            "`*` projects the variables in scope, and there is none; name what to project"
+                                .into(),
+                        ));
+                    }
+                    for (name, slot) in names {
+                        columns.push(name.clone());
+                        items.push(Expr::Var(slot));
+                        kinds.push(self.kind_of(slot));
+                        texts.push(name.clone());
+                        aggregated.push(false);
                     }
                 }
                 ast::ProjectionItemKind::Expression { expression, alias } => {
@@ -835,6 +939,13 @@ impl Planner<'_> {
                         Some(a) => a.kind.text.clone(),
                         None => match &expression.kind {
                             ExprKind::Variable(v) => v.kind.text.clone(),
+                            _ if with => {
+                                return Err(QueryError::syntax(
+                                    self.source,
+                                    item.span.start,
+                                    format!("WITH names what it passes on: write `{text} AS name`"),
+                                ));
+                            }
                             _ => text.clone(),
                         },
                     };
@@ -848,6 +959,7 @@ impl Planner<'_> {
                         ));
                     }
                     columns.push(name);
+                    kinds.push(self.kind_of_expr(&expr));
                     items.push(expr);
                     texts.push(text);
                     aggregated.push(aggregates.len() > before);
@@ -867,9 +979,13 @@ impl Planner<'_> {
         let width_before = old.len();
         // ORDER BY reads the projected columns (by alias, or by the same text),
         // and, unless the projection aggregates or is DISTINCT, the variables before it.
+        let old_kinds = std::mem::take(&mut self.kinds);
         self.scope = if extended { old.clone() } else { Vec::new() };
+        self.kinds = if extended { old_kinds } else { Vec::new() };
+        self.kinds.resize(self.scope.len(), Kind::Any);
         let offset = self.scope.len();
         self.scope.extend(columns.iter().cloned().map(Some));
+        self.kinds.extend(kinds.iter().copied());
         let mut order = Vec::new();
         if let Some(order_by) = &p.order_by {
             for item in &order_by.items {
@@ -900,13 +1016,16 @@ impl Planner<'_> {
             }
         }
         let _ = width_before;
-        self.scope = columns.iter().cloned().map(Some).collect();
-        let skip = self.count(p.skip.as_ref(), "SKIP")?;
-        let limit = self.count(p.limit.as_ref(), "LIMIT")?;
+        // WITH … WHERE reads the same scope as ORDER BY: the projected columns and,
+        // unless the projection aggregates or is DISTINCT, the variables before it.
         let predicate = match predicate {
             Some(w) => Some(self.expr(w, 0)?),
             None => None,
         };
+        self.scope = columns.iter().cloned().map(Some).collect();
+        self.kinds = kinds;
+        let skip = self.count(p.skip.as_ref(), "SKIP")?;
+        let limit = self.count(p.limit.as_ref(), "LIMIT")?;
         Ok(Projection {
             items,
             aggregates,
@@ -1113,7 +1232,7 @@ impl Planner<'_> {
                     .as_ref()
                     .map(|p| self.boxed(p, d, &mut None))
                     .transpose();
-                self.scope.pop();
+                self.unbind_last();
                 Expr::ListComp {
                     slot,
                     list,
@@ -1125,7 +1244,7 @@ impl Planner<'_> {
                 let list = self.boxed(&q.list, d, aggs)?;
                 let slot = self.bind(&q.variable.kind.text);
                 let predicate = self.boxed(&q.predicate, d, &mut None);
-                self.scope.pop();
+                self.unbind_last();
                 let kind = match q.kind.kind {
                     ast::QuantifiedPredicateKind::All => Quantifier::All,
                     ast::QuantifiedPredicateKind::Any => Quantifier::Any,

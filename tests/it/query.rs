@@ -515,6 +515,88 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
     assert!(e.contains("division by zero"), "{e}");
 }
 
+/// Compile-time checks and edge cases of openCypher that the TCK (tests/tck, run by
+/// tests/interop/test_tck.py) holds the subset to.
+#[test]
+fn variables_keep_their_kind_and_patterns_follow_the_tck() {
+    let s = plan();
+    // VariableTypeConflict: a pattern may not rebind a variable of another kind.
+    for query in [
+        "MATCH ()-[r]->() MATCH (r) RETURN r",
+        "MATCH (r)<-[r]-() RETURN r",
+        "MATCH r = ()-->() MATCH (r) RETURN r",
+        "MATCH r = ()-->(), ()-[r]-() RETURN r",
+        "MATCH (n) MATCH ()-[n]-() RETURN n",
+        "WITH 123 AS n MATCH (n) RETURN n",
+        "WITH [1] AS r MATCH ()-[r]-() RETURN r",
+        "MATCH ()-[r*1..2]->() MATCH (r) RETURN r",
+    ] {
+        let e = refused(&s, query, "query");
+        assert!(e.contains("cannot stand for"), "{query}: {e}");
+    }
+    // A variable whose kind is known only at run time may be used by a pattern.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n {id: 'a'}) WITH n AS m MATCH (m)-->(x) RETURN x.id"
+        ),
+        json!([["b"], ["c"]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n {id: 'a'}) WITH coalesce(n) AS m MATCH (m)-[:blocks]->(x) RETURN x.id"
+        ),
+        json!([["c"]])
+    );
+    // RelationshipUniquenessViolation: one relationship variable twice in one MATCH,
+    // but across clauses it is a join.
+    let e = refused(&s, "MATCH (a)-[r]->()-[r]->(a) RETURN r", "query");
+    assert!(e.contains("twice in one MATCH"), "{e}");
+    assert_eq!(
+        rows(&s, "MATCH ()-[r:blocks]->() MATCH (x)-[r]->() RETURN x.id"),
+        json!([["a"]])
+    );
+    // An empty hop interval matches nothing; it is not an error.
+    for query in [
+        "MATCH (a {id: 'a'})-[*2..1]->(c) RETURN c.id",
+        "MATCH (a {id: 'a'})-[*..0]->(c) RETURN c.id",
+    ] {
+        assert_eq!(rows(&s, query), json!([]), "{query}");
+    }
+    // `*` lists the variables by name, and needs one.
+    assert_eq!(
+        query_with(&s, "MATCH (b {id: 'b'})<-[r]-(a) RETURN *", json!({}))["columns"],
+        json!(["a", "b", "r"])
+    );
+    let e = refused(&s, "MATCH () RETURN *", "query");
+    assert!(e.contains("there is none"), "{e}");
+    // WITH … WHERE sees the variables before the WITH too, unless it aggregates.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) WITH n.priority AS p WHERE n.status = 'todo' OR p = 2 RETURN p"
+        ),
+        json!([[1], [2], [3]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (n:task) WITH n.status AS st ORDER BY n.priority DESC LIMIT 2 WHERE n.id <> 'c' RETURN st"
+        ),
+        json!([["done"]])
+    );
+    let e = refused(
+        &s,
+        "MATCH (n) WITH n.status AS st, count(*) AS c WHERE n.id = 'a' RETURN st",
+        "query",
+    );
+    assert!(e.contains("`n` is not defined"), "{e}");
+    // WITH names every expression it passes on (NoExpressionAlias).
+    let e = refused(&s, "MATCH (a) WITH a, count(*) RETURN a", "query");
+    assert!(e.contains("count(*) AS name"), "{e}");
+}
+
 #[test]
 fn rows_page_with_cursors() {
     let s = plan();
