@@ -275,7 +275,9 @@ def falkordb_db(tmp_path: pathlib.Path):
                 pytest.fail(f"redis-server exited {proc.returncode}:\n{log.read_text(errors='replace')}")
             if socket.exists():
                 try:
-                    db = falkordb.FalkorDB(unix_socket_path=str(socket))
+                    # A bounded wait for every reply: a stalled server fails the test
+                    # instead of hanging the suite.
+                    db = falkordb.FalkorDB(unix_socket_path=str(socket), socket_timeout=120)
                     db.connection.ping()
                     break
                 except Exception:
