@@ -14,7 +14,8 @@ The graph, drawn with Python's `random` from `--seed`:
   1.05), so a few libraries have tens of thousands of dependents, most packages
   none; no self-loops, no parallel edges (FalkorDB collapses those); the edge's
   `relation` is `depends` (75%), `recommends` (17%) or `suggests` (8%), its
-  `weight` 1, 2 or 3.
+  `weight` 1, 2 or 3; edges are added package by package, as a Packages file
+  lists them.
 
 Ours: the server (`--server`, default `target/release/networks-mcp`) with the
 `algorithms` toolset, the graph loaded by `network_import` (`node_link_json`,
@@ -94,7 +95,6 @@ def make_graph(nodes: int, seed: int):
         for v in sorted(chosen):
             relation = rng.choices(RELATIONS, weights=RELATION_WEIGHTS)[0]
             edges.append((ids[u], ids[v], relation, float(rng.choice([1, 2, 3]))))
-    rng.shuffle(edges)
     return node_rows, edges
 
 
