@@ -358,7 +358,9 @@ def timed(fn, runs, seconds):
 
 
 def ms(x):
-    return f"{x * 1e3:.1f} ms" if x < 10 else f"{x:.2f} s"
+    if x < 0.01:
+        return f"{x * 1e3:.2f} ms"
+    return f"{x * 1e3:.0f} ms" if x < 1 else f"{x:.2f} s"
 
 
 def main():
