@@ -32,7 +32,7 @@ timed client-side, a whole round trip: one warm-up, then `--runs` runs (at most
 multisets, as sequences with ORDER BY) or the run stops. A Markdown table on
 stdout, one JSON line per query on stderr. Run with the interop venv:
 
-    tests/interop/.venv/bin/python benches/peers/query.py [--server PATH] [--runs 20] [--seed 1]
+    tests/interop/.venv/bin/python benches/peers/query.py [--server PATH] [--falkordb-dir DIR] [--runs 20] [--seconds 10] [--seed 1]
 """
 
 import argparse
@@ -42,14 +42,13 @@ import json
 import math
 import os
 import pathlib
+import random
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-
-import random
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -426,7 +425,7 @@ def main():
         server.close()
         falkor.close()
 
-    print(f"| query | rows | networks-mcp median (p90) | FalkorDB median (p90) | ours / FalkorDB |")
+    print("| query | rows | networks-mcp median (p90) | FalkorDB median (p90) | ours / FalkorDB |")
     print("|---|---:|---:|---:|---:|")
     for r in results:
         print(
