@@ -20,6 +20,7 @@ use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
     Quantifier, RelPat, Step,
 };
+use super::pushdown::Conjuncts;
 use super::value::{self, PathVal, Shared, Val};
 use super::{MAX_ROWS, QueryError, charge};
 use crate::network::Network;
@@ -33,9 +34,25 @@ pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
     let mut all = Vec::new();
     for part in &plan.parts {
         let mut rows = vec![Vec::new()];
-        for step in part {
+        let mut steps = part.iter().peekable();
+        while let Some(step) = steps.next() {
             rows = match step {
-                Step::Match(m) => exec.match_step(m, rows)?,
+                // A MATCH that an aggregation follows feeds it row by row: the
+                // groups are kept, not the matches, so counting over a large
+                // graph is bounded by the number of groups, not of matches.
+                Step::Match(m) => match steps.next_if(|next| aggregates(next)) {
+                    Some(Step::Project(p)) => {
+                        let mut groups = Groups::new(p);
+                        exec.match_into(m, rows, &mut Sink::Groups(&mut groups))?;
+                        let out = exec.group_finish(groups)?;
+                        exec.finish_projection(p, out)?
+                    }
+                    _ => {
+                        let mut out = Vec::new();
+                        exec.match_into(m, rows, &mut Sink::Rows(&mut out))?;
+                        out
+                    }
+                },
                 Step::Unwind { list } => exec.unwind(list, rows)?,
                 Step::Project(p) => exec.project(p, rows)?,
             };
@@ -88,6 +105,36 @@ fn distinct(rows: Vec<Row>) -> Vec<Row> {
         .collect()
 }
 
+/// Whether a step is a projection with aggregates.
+fn aggregates(step: &Step) -> bool {
+    matches!(step, Step::Project(p) if !p.aggregates.is_empty())
+}
+
+/// Where a MATCH puts its rows: in a list, or straight into the groups of the
+/// aggregation after it.
+enum Sink<'s, 'p> {
+    Rows(&'s mut Vec<Row>),
+    Groups(&'s mut Groups<'p>),
+}
+
+/// The groups of an aggregating projection, fed one row at a time: each group's
+/// first row (for its keys) and its accumulators, in the order first seen.
+struct Groups<'p> {
+    p: &'p Projection,
+    index: HashMap<Vec<u8>, usize>,
+    groups: Vec<(Row, Vec<Acc>)>,
+}
+
+impl<'p> Groups<'p> {
+    fn new(p: &'p Projection) -> Self {
+        Groups {
+            p,
+            index: HashMap::new(),
+            groups: Vec::new(),
+        }
+    }
+}
+
 fn runtime(message: String) -> QueryError {
     QueryError::Runtime { message }
 }
@@ -97,43 +144,141 @@ struct Exec<'a> {
 }
 
 /// The state of one MATCH over one input row.
-struct Matching<'p> {
+struct Matching<'p, 's, 'g> {
     plan: &'p MatchPlan,
     /// The relationships matched so far in this MATCH.
     used: Vec<EdgeIndex>,
     /// The current path's nodes and relationships.
     nodes: Vec<NodeIndex>,
     rels: Vec<EdgeIndex>,
-    out: Vec<Row>,
+    out: &'s mut Sink<'s, 'g>,
+    /// Rows put out so far.
+    emitted: usize,
+    /// The WHERE's conjuncts, checked as their variables are bound.
+    conjuncts: Conjuncts<'p>,
+    /// Along the current branch: how many conjuncts were checked, and the value
+    /// of their `AND` so far ([`EARLY_GAVE_UP`] once one failed to evaluate).
+    early: Vec<(usize, Val)>,
+}
+
+/// In [`Matching::early`]: no more early checks on this branch.
+const EARLY_GAVE_UP: usize = usize::MAX;
+
+/// What an early check of the WHERE found.
+#[derive(PartialEq)]
+enum Early {
+    /// The WHERE is false whatever the rest of the pattern binds.
+    Drop,
+    /// Nothing new to check.
+    Same,
+    /// More conjuncts hold (or are null); an entry was pushed on `early`.
+    Pushed,
 }
 
 impl Exec<'_> {
     // ---- MATCH -----------------------------------------------------------
 
-    fn match_step(&self, m: &MatchPlan, rows: Vec<Row>) -> Res<Vec<Row>> {
+    /// Matches `m` for every input row, putting the matches into `out`.
+    fn match_into<'s, 'g>(
+        &self,
+        m: &MatchPlan,
+        rows: Vec<Row>,
+        out: &'s mut Sink<'s, 'g>,
+    ) -> Res<()> {
         let mut state = Matching {
             plan: m,
             used: Vec::new(),
             nodes: Vec::new(),
             rels: Vec::new(),
-            out: Vec::new(),
+            out,
+            emitted: 0,
+            conjuncts: Conjuncts::new(m.predicate.as_ref(), &m.new_slots),
+            early: Vec::new(),
         };
         for mut row in rows {
             row.resize(m.width, Val::Null);
-            let before = state.out.len();
+            let before = state.emitted;
             self.part(&mut state, 0, &mut row)?;
-            if m.optional && state.out.len() == before {
+            if m.optional && state.emitted == before {
                 for &slot in &m.new_slots {
                     row[slot] = Val::Null;
                 }
-                state.out.push(row);
-                cap(state.out.len())?;
+                self.emit(&mut state, row)?;
             }
         }
-        Ok(state.out)
+        Ok(())
     }
 
-    fn part(&self, st: &mut Matching<'_>, i: usize, row: &mut Row) -> Res<()> {
+    /// Puts out one row of a MATCH.
+    fn emit(&self, st: &mut Matching<'_, '_, '_>, row: Row) -> Res<()> {
+        st.emitted += 1;
+        match st.out {
+            Sink::Rows(out) => {
+                out.push(row);
+                cap(out.len())
+            }
+            Sink::Groups(groups) => self.group_add(groups, row),
+        }
+    }
+
+    /// Checks the conjuncts of the WHERE that the bindings so far let it check
+    /// (see [`super::pushdown`]).
+    fn check_early(&self, st: &mut Matching<'_, '_, '_>, row: &mut Row) -> Early {
+        let n = st.conjuncts.len();
+        let (checked, mut acc) = st.early.last().cloned().unwrap_or((0, Val::Bool(true)));
+        if checked >= n {
+            return Early::Same;
+        }
+        let mut ready = checked;
+        while ready < n && st.conjuncts.ready(ready, |slot| row[slot] != Val::Null) {
+            ready += 1;
+        }
+        if ready == checked {
+            return Early::Same;
+        }
+        for at in checked..ready {
+            let value = self.eval(st.conjuncts.expr(at), row, &[]);
+            let next = match (at, value) {
+                (0, Ok(value)) => Ok(value),
+                (_, Ok(value)) => binary(BinOp::And, acc, value),
+                (_, Err(e)) => Err(e),
+            };
+            acc = match next {
+                Ok(acc) => acc,
+                Err(_) => {
+                    st.early.push((EARLY_GAVE_UP, Val::Null));
+                    return Early::Pushed;
+                }
+            };
+            if acc == Val::Bool(false) {
+                return Early::Drop;
+            }
+        }
+        if ready == n && !truthy(&acc) {
+            return Early::Drop;
+        }
+        st.early.push((ready, acc));
+        Early::Pushed
+    }
+
+    fn part(&self, st: &mut Matching<'_, '_, '_>, i: usize, row: &mut Row) -> Res<()> {
+        // After the first part, the previous part's path variable is bound.
+        let early = if i > 0 {
+            self.check_early(st, row)
+        } else {
+            Early::Same
+        };
+        if early == Early::Drop {
+            return Ok(());
+        }
+        let result = self.part_here(st, i, row);
+        if early == Early::Pushed {
+            st.early.pop();
+        }
+        result
+    }
+
+    fn part_here(&self, st: &mut Matching<'_, '_, '_>, i: usize, row: &mut Row) -> Res<()> {
         let Some(part) = st.plan.parts.get(i) else {
             if let Some(p) = &st.plan.predicate
                 && !truthy(&self.eval(p, row, &[])?)
@@ -141,8 +286,7 @@ impl Exec<'_> {
                 return Ok(());
             }
             charge(1);
-            st.out.push(row.clone());
-            return cap(st.out.len());
+            return self.emit(st, row.clone());
         };
         let reversed = reverse_path(part);
         let path = reversed.as_ref().unwrap_or(part);
@@ -160,11 +304,35 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// Matches step `k` of `path` from node `at`, then the rest.
+    /// Matches step `k` of `path` from node `at`, then the rest, once the WHERE
+    /// allows the bindings so far.
     #[allow(clippy::too_many_arguments)]
     fn steps(
         &self,
-        st: &mut Matching<'_>,
+        st: &mut Matching<'_, '_, '_>,
+        i: usize,
+        path: &PathPat,
+        reversed: bool,
+        k: usize,
+        at: NodeIndex,
+        row: &mut Row,
+    ) -> Res<()> {
+        let early = self.check_early(st, row);
+        if early == Early::Drop {
+            return Ok(());
+        }
+        let result = self.steps_here(st, i, path, reversed, k, at, row);
+        if early == Early::Pushed {
+            st.early.pop();
+        }
+        result
+    }
+
+    /// [`Self::steps`] past the early check.
+    #[allow(clippy::too_many_arguments)]
+    fn steps_here(
+        &self,
+        st: &mut Matching<'_, '_, '_>,
         i: usize,
         path: &PathPat,
         reversed: bool,
@@ -224,7 +392,7 @@ impl Exec<'_> {
     #[allow(clippy::too_many_arguments)]
     fn hops(
         &self,
-        st: &mut Matching<'_>,
+        st: &mut Matching<'_, '_, '_>,
         i: usize,
         path: &PathPat,
         reversed: bool,
@@ -388,7 +556,7 @@ impl Exec<'_> {
 
     fn project(&self, p: &Projection, rows: Vec<Row>) -> Res<Vec<Row>> {
         let width = p.items.len();
-        let mut out = if p.aggregates.is_empty() {
+        let out = if p.aggregates.is_empty() {
             let mut out = Vec::with_capacity(rows.len());
             for mut row in rows {
                 charge(1);
@@ -406,8 +574,19 @@ impl Exec<'_> {
             }
             out
         } else {
-            self.aggregate(p, rows)?
+            let mut groups = Groups::new(p);
+            for row in rows {
+                self.group_add(&mut groups, row)?;
+            }
+            self.group_finish(groups)?
         };
+        self.finish_projection(p, out)
+    }
+
+    /// The rest of a projection once its rows are made: DISTINCT, ORDER BY,
+    /// SKIP, LIMIT and WITH's WHERE.
+    fn finish_projection(&self, p: &Projection, mut out: Vec<Row>) -> Res<Vec<Row>> {
+        let width = p.items.len();
         if p.distinct {
             out = distinct(out);
         }
@@ -463,36 +642,42 @@ impl Exec<'_> {
         Ok(out)
     }
 
-    fn aggregate(&self, p: &Projection, rows: Vec<Row>) -> Res<Vec<Row>> {
-        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
-        let mut groups: Vec<(Row, Vec<Acc>)> = Vec::new();
-        let keyed = p.aggregated.iter().any(|a| !a);
-        for mut row in rows {
-            charge(1);
-            let mut key = Vec::new();
-            for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
-                if !aggregated {
-                    self.eval(item, &mut row, &[])?.key(&mut key);
-                }
+    /// Adds one row to the groups of an aggregation.
+    fn group_add(&self, g: &mut Groups<'_>, mut row: Row) -> Res<()> {
+        let p = g.p;
+        charge(1);
+        let mut key = Vec::new();
+        for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
+            if !aggregated {
+                self.eval(item, &mut row, &[])?.key(&mut key);
             }
-            let g = match index.get(&key) {
-                Some(&g) => g,
-                None => {
-                    index.insert(key, groups.len());
-                    groups.push((row.clone(), p.aggregates.iter().map(Acc::new).collect()));
-                    cap(groups.len())?;
-                    groups.len() - 1
-                }
-            };
-            for (agg, acc) in p.aggregates.iter().zip(&mut groups[g].1) {
-                let value = match &agg.arg {
-                    Some(arg) => self.eval(arg, &mut row, &[])?,
-                    None => Val::Null,
-                };
-                acc.add(agg, value)?;
-            }
-            super::check_built()?;
         }
+        let at = match g.index.get(&key) {
+            Some(&at) => at,
+            None => {
+                g.index.insert(key, g.groups.len());
+                g.groups
+                    .push((row.clone(), p.aggregates.iter().map(Acc::new).collect()));
+                cap(g.groups.len())?;
+                g.groups.len() - 1
+            }
+        };
+        for (agg, acc) in p.aggregates.iter().zip(&mut g.groups[at].1) {
+            let value = match &agg.arg {
+                Some(arg) => self.eval(arg, &mut row, &[])?,
+                None => Val::Null,
+            };
+            acc.add(agg, value)?;
+        }
+        super::check_built()
+    }
+
+    /// The rows of an aggregation: one per group, or one of empty aggregates when
+    /// there are no grouping keys and no rows.
+    fn group_finish(&self, g: Groups<'_>) -> Res<Vec<Row>> {
+        let p = g.p;
+        let mut groups = g.groups;
+        let keyed = p.aggregated.iter().any(|a| !a);
         if groups.is_empty() && !keyed {
             groups.push((Vec::new(), p.aggregates.iter().map(Acc::new).collect()));
         }
@@ -1350,9 +1535,13 @@ impl Acc {
         if let Some(seen) = &mut self.seen {
             let mut key = Vec::new();
             value.key(&mut key);
+            // Kept keys count as values built: a DISTINCT over a long stream of
+            // matches is bounded like a collect().
+            let pieces = key.len().div_ceil(16);
             if !seen.insert(key) {
                 return Ok(());
             }
+            grow(pieces)?;
         }
         self.count += 1;
         match agg.kind {

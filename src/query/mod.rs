@@ -51,6 +51,7 @@
 
 mod exec;
 mod plan;
+mod pushdown;
 mod value;
 
 use open_cypher::TokenKind;

@@ -635,6 +635,52 @@ fn complete(server: &NetworksServer, n: usize) {
     );
 }
 
+/// An aggregation right after a MATCH counts the matches as they come, so it
+/// answers over more matches than a clause may make rows; the same matches
+/// returned as rows are refused at the row limit.
+#[test]
+fn aggregates_count_past_the_row_limit_of_a_clause() {
+    let s = unlimited_server();
+    dispatch_ok(&s, "network_create", json!({"network_name": "p"}));
+    let nodes: Vec<Value> = (0..520)
+        .map(|i| json!({"node_id": format!("n{i}"), "attributes": {"g": i % 3}}))
+        .collect();
+    dispatch_ok(
+        &s,
+        "network_add_nodes",
+        json!({"network_name": "p", "nodes": nodes}),
+    );
+    // 520 × 520 = 270,400 matches, past the 250,000 rows of a clause.
+    assert_eq!(
+        rows(&s, "MATCH (a), (b) RETURN count(*)"),
+        json!([[270_400]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (a), (b) WHERE a.g = 0 RETURN b.g AS g, count(*) AS n, count(DISTINCT a) AS a ORDER BY g"
+        ),
+        json!([
+            [0, 174 * 174, 174],
+            [1, 174 * 173, 174],
+            [2, 174 * 173, 174]
+        ])
+    );
+    let e = dispatch_err(
+        &s,
+        "network_query",
+        json!({"network_name": "p", "query": "MATCH (a), (b) RETURN a.id"}),
+        "invalid_value",
+    );
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("more than 250000 rows"),
+        "{e}"
+    );
+}
+
 /// A query on `k` under a 3-second deadline: its error object, and how long it took.
 fn hostile(server: &NetworksServer, network: &str, query: &str) -> (Value, Duration) {
     let budget = Budget::unlimited().with_timeout(Duration::from_secs(3));
@@ -785,4 +831,90 @@ fn a_query_stops_at_its_step_budget() {
         )
         .expect("a listed tool");
     assert_eq!(outcome.expect_err("stopped").code(), "limit_exceeded");
+}
+
+/// The WHERE of a MATCH is checked as soon as its variables are bound: a node it
+/// rules out is not walked from. On the complete graph of 40 nodes, two 2-hop
+/// patterns whose start the WHERE pins to one node stay within a step budget
+/// that walking from every start exceeds (the test above); the rows are the
+/// ones the whole pattern gives.
+#[test]
+fn a_where_prunes_a_match_as_soon_as_its_variables_are_bound() {
+    let s = unlimited_server();
+    complete(&s, 40);
+    for query in [
+        "MATCH (a)-->(b)-->(c) WHERE a.id = 'n3' RETURN count(*)",
+        "MATCH (a)-->(b)-->(c) WHERE a.id STARTS WITH 'n3' AND size(a.id) = 2 AND c.id <> a.id RETURN count(*)",
+    ] {
+        let budget = Budget::unlimited().with_max_steps(20_000);
+        let outcome = s
+            .dispatch(
+                Call::new(
+                    "network_query",
+                    json!({"network_name": "k", "query": query}),
+                )
+                .with_budget(&budget),
+            )
+            .expect("a listed tool");
+        let rows = outcome.expect(query)["rows"].clone();
+        // From n3: 39 first hops, then 39 from each (back to n3 too: the edge
+        // back is another relationship), 38 when c may not be n3.
+        let expected = if query.contains("<>") {
+            39 * 38
+        } else {
+            39 * 39
+        };
+        assert_eq!(rows, json!([[expected]]), "{query}");
+    }
+}
+
+/// Checking the WHERE early changes no answer and raises no error the whole
+/// pattern would not: a conjunct that fails to evaluate is only raised for a
+/// complete match, and a false conjunct before it still rules the row out.
+#[test]
+fn early_where_checks_keep_errors_and_rows_as_the_whole_pattern_gives_them() {
+    let s = plan();
+    // `d` has no outgoing edge: the division is never evaluated on a complete match.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (a)-->(b) WHERE a.id = 'd' AND a.data / 0 = 1 RETURN b.id"
+        ),
+        json!([])
+    );
+    // `a` has: the error is raised, as evaluating the whole WHERE raises it.
+    let e = dispatch_err(
+        &s,
+        "network_query",
+        json!({"network_name": "p", "query": "MATCH (a)-->(b) WHERE a.id = 'a' AND 1 / 0 = 1 RETURN b.id"}),
+        "invalid_value",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("division by zero"),
+        "{e}"
+    );
+    // A false conjunct first: the one after it is never evaluated.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (a)-->(b) WHERE a.priority = 99 AND 1 / 0 = 1 RETURN b.id"
+        ),
+        json!([])
+    );
+    // A conjunct on the far end, then one on the start: the same rows, in order.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH (a)-[r]->(b) WHERE b.id <> 'zz' AND a.status = 'todo' RETURN a.id, b.id"
+        ),
+        json!([["a", "b"], ["a", "c"], ["c", "d"]])
+    );
+    // A path variable in the WHERE is checked once its part is matched.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH p = (a)-->(b), (c) WHERE length(p) = 1 AND c.id = b.id AND a.id = 'a' RETURN b.id, c.id"
+        ),
+        json!([["b", "b"], ["c", "c"]])
+    );
 }
