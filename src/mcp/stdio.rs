@@ -8,7 +8,9 @@
 //!
 //! Whatever arrives, the session goes on: a line that is not UTF-8 gets a parse
 //! error, a line longer than the cap (the HTTP body cap, 16 MiB by default) is
-//! skipped without being held in memory and gets an "invalid request" error, a
+//! skipped without being held in memory and gets an "invalid request" error
+//! (addressed to its id when the id is in the line's first 4 KiB, as clients
+//! write it before the params, so that the client is not left waiting), a
 //! request whose id is not a string or number gets "invalid request" with a null
 //! id, and a known method with malformed params gets "invalid params".
 //!
@@ -46,8 +48,9 @@ pub struct JsonLinesTransport<R> {
 enum Line {
     /// A whole line, without its newline.
     Frame(Vec<u8>),
-    /// A line longer than the cap, of this many bytes; it was skipped, not kept.
-    TooLong(usize),
+    /// A line longer than the cap, of this many bytes; it was skipped, not kept,
+    /// but for its first [`HEAD_BYTES`] (where a request's id usually is).
+    TooLong { length: usize, head: Vec<u8> },
     /// The input ended.
     End,
 }
@@ -65,7 +68,12 @@ struct LineReader<R> {
     line: Vec<u8>,
     /// Bytes of the current line dropped for being past `max`.
     skipped: usize,
+    /// The first bytes of a line being skipped.
+    head: Vec<u8>,
 }
+
+/// How much of an over-long line is kept to find its request id in.
+const HEAD_BYTES: usize = 4096;
 
 impl<R: AsyncRead> LineReader<R> {
     fn new(reader: R, max: usize) -> Self {
@@ -74,6 +82,7 @@ impl<R: AsyncRead> LineReader<R> {
             max,
             line: Vec::new(),
             skipped: 0,
+            head: Vec::new(),
         }
     }
 
@@ -82,7 +91,10 @@ impl<R: AsyncRead> LineReader<R> {
         let line = std::mem::take(&mut self.line);
         match std::mem::take(&mut self.skipped) {
             0 => Line::Frame(line),
-            bytes => Line::TooLong(bytes),
+            length => Line::TooLong {
+                length,
+                head: std::mem::take(&mut self.head),
+            },
         }
     }
 }
@@ -102,6 +114,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             if self.skipped == 0 && self.line.len() + chunk.len() <= self.max {
                 self.line.extend_from_slice(chunk);
             } else {
+                if self.skipped == 0 {
+                    let kept = self.line.len().min(HEAD_BYTES);
+                    self.head = std::mem::take(&mut self.line);
+                    self.head.truncate(kept);
+                }
+                let room = HEAD_BYTES - self.head.len();
+                self.head.extend_from_slice(&chunk[..room.min(chunk.len())]);
                 self.skipped += self.line.len() + chunk.len();
                 self.line = Vec::new();
             }
@@ -187,14 +206,14 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for JsonLinesT
             let bytes = match self.lines.next().await {
                 Ok(Line::Frame(bytes)) => bytes,
                 Ok(Line::End) => return None,
-                Ok(Line::TooLong(length)) => {
+                Ok(Line::TooLong { length, head }) => {
                     tracing::warn!(
                         length,
                         max = self.lines.max,
                         "over-long input line skipped and answered with an error"
                     );
                     self.reply(&error_frame(
-                        Value::Null,
+                        id_in_head(&head),
                         -32600,
                         format!(
                             "Invalid request: a line of {length} bytes is longer than the limit of {} bytes; it was skipped. Send smaller requests (split a batch), or raise the limit with --max-body-bytes.",
@@ -305,6 +324,38 @@ fn take_call_arguments(frame: &mut Value) -> Option<Map<String, Value>> {
         Value::Object(arguments) => Some(std::mem::take(arguments)),
         _ => None,
     }
+}
+
+/// The id of the request whose line begins with `head`, when the id comes
+/// before anything the head cuts off (clients write `jsonrpc`, `id` and `method`
+/// before `params`), so that a client waiting for its answer gets it; else null.
+/// Reads the head's top-level object member by member and stops at `id`, so the
+/// cut never matters before it.
+fn id_in_head(head: &[u8]) -> Value {
+    /// Notes the `id` member and stops there: serde_json then reports the map
+    /// unfinished, which is expected, since the rest was not read.
+    struct IdVisitor<'a>(&'a mut Option<Value>);
+    impl<'de> serde::de::Visitor<'de> for IdVisitor<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON-RPC request object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "id" {
+                    *self.0 = Some(map.next_value()?);
+                    return Ok(());
+                }
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut id = None;
+    let mut de = serde_json::Deserializer::from_slice(head);
+    let _unfinished = serde::Deserializer::deserialize_map(&mut de, IdVisitor(&mut id));
+    id.filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(Value::Null)
 }
 
 /// The parts of a frame that can be read even when some number in it cannot:
@@ -574,6 +625,9 @@ mod tests {
         let (replies, passed) = drive(input.as_bytes(), 1000).await;
         assert_eq!(passed, 1);
         assert_eq!(replies.len(), 2, "{replies:?}");
+        // The id comes before the cut, so the client's request gets its answer.
+        assert_eq!(replies[0]["id"], 2);
+        assert_eq!(replies[1]["id"], 2);
         for reply in &replies {
             assert_eq!(reply["error"]["code"], -32600);
             assert!(
@@ -583,6 +637,15 @@ mod tests {
                     .contains("limit of 1000 bytes")
             );
         }
+        // An id past the kept head, or none at all: a null id, as before.
+        let late = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}},\"id\":9}}\n",
+            "x".repeat(HEAD_BYTES)
+        );
+        let (replies, _) = drive(late.as_bytes(), 1000).await;
+        assert_eq!(replies[0]["id"], Value::Null);
+        let (replies, _) = drive(format!("[{}]\n", "1,".repeat(900)).as_bytes(), 1000).await;
+        assert_eq!(replies[0]["id"], Value::Null);
         // A line exactly at the cap is read.
         let (replies, passed) = drive(format!("{PING}\n").as_bytes(), PING.len()).await;
         assert_eq!((replies.len(), passed), (0, 1));
