@@ -263,7 +263,20 @@ impl Exec<'_> {
 
     fn part(&self, st: &mut Matching<'_, '_, '_>, i: usize, row: &mut Row) -> Res<()> {
         // After the first part, the previous part's path variable is bound.
-        let early = if i > 0 {
+        self.where_allows(st, row, i > 0, |st, row| self.part_here(st, i, row))
+    }
+
+    /// Runs `then` unless the conjuncts of the WHERE that the bindings so far let
+    /// it check (when `check`) rule the row out; forgets what the check noted
+    /// once `then` is done, since `then` backtracks to these bindings.
+    fn where_allows<'p, 's, 'g>(
+        &self,
+        st: &mut Matching<'p, 's, 'g>,
+        row: &mut Row,
+        check: bool,
+        then: impl FnOnce(&mut Matching<'p, 's, 'g>, &mut Row) -> Res<()>,
+    ) -> Res<()> {
+        let early = if check {
             self.check_early(st, row)
         } else {
             Early::Same
@@ -271,7 +284,7 @@ impl Exec<'_> {
         if early == Early::Drop {
             return Ok(());
         }
-        let result = self.part_here(st, i, row);
+        let result = then(st, row);
         if early == Early::Pushed {
             st.early.pop();
         }
@@ -317,15 +330,9 @@ impl Exec<'_> {
         at: NodeIndex,
         row: &mut Row,
     ) -> Res<()> {
-        let early = self.check_early(st, row);
-        if early == Early::Drop {
-            return Ok(());
-        }
-        let result = self.steps_here(st, i, path, reversed, k, at, row);
-        if early == Early::Pushed {
-            st.early.pop();
-        }
-        result
+        self.where_allows(st, row, true, |st, row| {
+            self.steps_here(st, i, path, reversed, k, at, row)
+        })
     }
 
     /// [`Self::steps`] past the early check.
