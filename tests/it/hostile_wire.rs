@@ -131,7 +131,8 @@ fn rows() -> Vec<(&'static str, Vec<u8>, Value, Expect)> {
             json!(9),
             Expect::RpcError(-32700),
         ),
-        ("a line of 40 MiB", long_line, Value::Null, Expect::RpcError(-32600)),
+        // The id comes before the cut, so the error is addressed to it.
+        ("a line of 40 MiB", long_line, json!(10), Expect::RpcError(-32600)),
         (
             "an object as the request id",
             br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#.to_vec(),
