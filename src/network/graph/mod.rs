@@ -324,7 +324,8 @@ impl Network {
     /// The indices of an edge's two endpoints, as `require("source", ..)` then
     /// `require("target", ..)` give them, but with the two lookups' memory accesses
     /// overlapping (each waits on a node record, then on its id's bytes) rather
-    /// than one after the other.
+    /// than one after the other: each stage is issued for both ids before either
+    /// is used. O(1) expected.
     pub(crate) fn require_pair(
         &self,
         source: &str,
@@ -332,10 +333,6 @@ impl Network {
     ) -> Result<(NodeIndex, NodeIndex)> {
         let slots = [source, target].map(|id| self.node_index.probe_slot(id));
         let candidates = slots.map(|slot| slot.and_then(|s| self.node_index.slot_node(s)));
-        let prefetcher = prefetch::NodePrefetcher::new(&self.graph);
-        for ix in candidates.into_iter().flatten() {
-            prefetcher.prefetch(ix);
-        }
         let records = candidates.map(|c| c.and_then(|ix| self.graph.node_weight(ix)));
         for node in records.into_iter().flatten() {
             prefetch::prefetch_lines(node.id.as_ptr());
