@@ -331,67 +331,52 @@ impl Exec<'_> {
         row: &mut Row,
     ) -> Res<()> {
         self.where_allows(st, row, true, |st, row| {
-            self.steps_here(st, i, path, reversed, k, at, row)
-        })
-    }
-
-    /// [`Self::steps`] past the early check.
-    #[allow(clippy::too_many_arguments)]
-    fn steps_here(
-        &self,
-        st: &mut Matching<'_, '_, '_>,
-        i: usize,
-        path: &PathPat,
-        reversed: bool,
-        k: usize,
-        at: NodeIndex,
-        row: &mut Row,
-    ) -> Res<()> {
-        let Some((rel, node)) = path.steps.get(k) else {
-            let mut bound = None;
-            if let Some(slot) = path.slot {
-                let (mut nodes, mut rels) = (st.nodes.clone(), st.rels.clone());
-                if reversed {
-                    nodes.reverse();
-                    rels.reverse();
-                }
-                grow(nodes.len() + rels.len())?;
-                row[slot] = Val::Path(Arc::new(PathVal { nodes, rels }));
-                bound = Some(slot);
-            }
-            self.part(st, i + 1, row)?;
-            unbind(bound, row);
-            return Ok(());
-        };
-        match rel.hops {
-            None => {
-                for (edge, next) in self.edges(at, rel.dir) {
-                    charge(1);
-                    if st.used.contains(&edge)
-                        || !self.rel_ok(rel, edge, row)?
-                        || !self.node_ok(node, next, row)?
-                    {
-                        continue;
+            let Some((rel, node)) = path.steps.get(k) else {
+                let mut bound = None;
+                if let Some(slot) = path.slot {
+                    let (mut nodes, mut rels) = (st.nodes.clone(), st.rels.clone());
+                    if reversed {
+                        nodes.reverse();
+                        rels.reverse();
                     }
-                    let r = bind_slot(rel.slot, rel.bound, Val::Rel(edge), row);
-                    let n = bind_node(node, next, row);
-                    st.used.push(edge);
-                    st.rels.push(edge);
-                    st.nodes.push(next);
-                    self.steps(st, i, path, reversed, k + 1, next, row)?;
-                    st.nodes.pop();
-                    st.rels.pop();
-                    st.used.pop();
-                    unbind(n, row);
-                    unbind(r, row);
+                    grow(nodes.len() + rels.len())?;
+                    row[slot] = Val::Path(Arc::new(PathVal { nodes, rels }));
+                    bound = Some(slot);
+                }
+                self.part(st, i + 1, row)?;
+                unbind(bound, row);
+                return Ok(());
+            };
+            match rel.hops {
+                None => {
+                    for (edge, next) in self.edges(at, rel.dir) {
+                        charge(1);
+                        if st.used.contains(&edge)
+                            || !self.rel_ok(rel, edge, row)?
+                            || !self.node_ok(node, next, row)?
+                        {
+                            continue;
+                        }
+                        let r = bind_slot(rel.slot, rel.bound, Val::Rel(edge), row);
+                        let n = bind_node(node, next, row);
+                        st.used.push(edge);
+                        st.rels.push(edge);
+                        st.nodes.push(next);
+                        self.steps(st, i, path, reversed, k + 1, next, row)?;
+                        st.nodes.pop();
+                        st.rels.pop();
+                        st.used.pop();
+                        unbind(n, row);
+                        unbind(r, row);
+                    }
+                }
+                Some((min, max)) => {
+                    let mut hops = Vec::new();
+                    self.hops(st, i, path, reversed, k, at, (min, max), &mut hops, row)?;
                 }
             }
-            Some((min, max)) => {
-                let mut hops = Vec::new();
-                self.hops(st, i, path, reversed, k, at, (min, max), &mut hops, row)?;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// A variable-length step: every trail of `min..=max` hops from `at`
