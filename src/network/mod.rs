@@ -52,5 +52,5 @@ pub use graph::{
     AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, ChangeKind, ChangeRecord, ChangeWindow,
     Changes, DEFAULT_RELATION_ATTRIBUTE, DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId,
     EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node, NodeFilter, NodeSpec, PLAIN,
-    RelationFilter, RemovedEdge,
+    RelationFilter, RemovedEdge, SmolStr,
 };

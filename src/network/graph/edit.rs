@@ -6,7 +6,8 @@ use hashbrown::HashSet;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
-use super::prefetch::{NodePrefetcher, prefetch_lines};
+use super::id_index::GroupHint;
+use super::prefetch::NodePrefetcher;
 use super::structure::{Change, Changed};
 use super::{AddNodeOutcome, Attributes, EdgeId, Network, validate};
 use crate::error::{Error, Result};
@@ -527,14 +528,15 @@ impl Network {
     ) -> Result<std::ops::Range<EdgeId>> {
         // Each id is looked up in four stages, `STAGE` items apart, so that the
         // cache misses of many lookups overlap instead of following one another:
-        // find its table slot and fetch it; read the slot and fetch the node record
-        // it names; read the record and fetch the id's bytes (ids live on the heap);
-        // compare the ids.
+        // hash it and fetch the table's control bytes for it; read them to find its
+        // slot and fetch the slot; read the slot and fetch the node record it names;
+        // compare the id in the record (ids live in the records).
         const STAGE: usize = 8;
         /// An item on its way through the stages.
         struct Pending<E> {
             index: usize,
             item: E,
+            hashes: [u64; 2],
             slots: [Option<usize>; 2],
             candidates: [Option<NodeIndex>; 2],
         }
@@ -542,16 +544,19 @@ impl Network {
         let mut resolved = ResolvedBatch::with_capacity(edges.size_hint().0);
         let mut window: std::collections::VecDeque<Pending<E>> =
             std::collections::VecDeque::with_capacity(3 * STAGE + 1);
-        let prefetcher = NodePrefetcher::new(&self.graph);
+        let mut groups: Option<GroupHint> = None;
+        let mut records = NodePrefetcher::default();
         // An item whose middle stage has not run has no candidates: a full lookup.
         let confirm = |net: &Network, p: Pending<E>| -> Result<(ResolvedEdge, Attributes)> {
             let mut ends = [NodeIndex::end(); 2];
             let ids = [p.item.source(), p.item.target()];
             for (k, field) in ["source", "target"].into_iter().enumerate() {
                 ends[k] = match p.candidates[k] {
-                    Some(ix) if &*net.graph[ix].id == ids[k] => ix,
+                    Some(ix) if net.graph[ix].id == ids[k] => ix,
                     _ => net
-                        .require(field, ids[k])
+                        .node_index
+                        .get_hashed(&net.graph, ids[k], p.hashes[k])
+                        .ok_or_else(|| net.node_not_found(field, ids[k]))
                         .map_err(|e| batch_error("edges", p.index, e))?,
                 };
             }
@@ -582,11 +587,15 @@ impl Network {
                 }
                 return Err(batch_error("edges", index, e));
             }
-            let slots = [item.source(), item.target()].map(|id| self.node_index.probe_slot(id));
+            let hashes = [item.source(), item.target()].map(|id| self.node_index.hash(id));
+            if let Some(groups) = groups {
+                hashes.iter().for_each(|&hash| groups.prefetch(hash));
+            }
             window.push_back(Pending {
                 index,
                 item,
-                slots,
+                hashes,
+                slots: [None; 2],
                 candidates: [None; 2],
             });
             if let Some(p) = window
@@ -594,21 +603,25 @@ impl Network {
                 .checked_sub(STAGE + 1)
                 .map(|at| &mut window[at])
             {
-                for k in 0..2 {
-                    p.candidates[k] = p.slots[k].and_then(|s| self.node_index.slot_node(s));
-                    if let Some(ix) = p.candidates[k] {
-                        prefetcher.prefetch(ix);
-                    }
+                p.slots = p.hashes.map(|hash| self.node_index.probe_slot(hash));
+                if groups.is_none() {
+                    groups = p
+                        .slots
+                        .into_iter()
+                        .flatten()
+                        .find_map(|s| self.node_index.group_hint(s));
                 }
             }
             if let Some(p) = window
                 .len()
                 .checked_sub(2 * STAGE + 1)
-                .map(|at| &window[at])
+                .map(|at| &mut window[at])
             {
-                for ix in p.candidates.into_iter().flatten() {
-                    if let Some(node) = self.graph.node_weight(ix) {
-                        prefetch_lines(node.id.as_ptr());
+                for k in 0..2 {
+                    p.candidates[k] = p.slots[k].and_then(|s| self.node_index.slot_node(s));
+                    if let Some(ix) = p.candidates[k] {
+                        records.anchor(&self.graph, ix);
+                        records.prefetch(ix);
                     }
                 }
             }
@@ -636,7 +649,10 @@ impl Network {
         const AHEAD: usize = 16;
         let ResolvedBatch { edges, attributes } = batch;
         let mut attributes = attributes.into_iter().peekable();
-        let prefetcher = NodePrefetcher::new(&self.graph);
+        let mut prefetcher = NodePrefetcher::default();
+        if let Some(&(a, ..)) = edges.first() {
+            prefetcher.anchor(&self.graph, a);
+        }
         // One version and one record per edge, as one by one; but a batch longer
         // than the window of recent changes does not write the records it would
         // drop before it ends.

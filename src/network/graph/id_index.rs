@@ -36,19 +36,24 @@ impl IdIndex {
     /// The index of the node with this id.
     #[inline]
     pub(crate) fn get(&self, graph: &Graph, id: &str) -> Option<NodeIndex> {
-        self.table
-            .find(self.hash(id), |&ix| &*graph[ix].id == id)
-            .copied()
+        self.get_hashed(graph, id, self.hash(id))
+    }
+
+    /// [`Self::get`] for an id whose [`Self::hash`] is known.
+    #[inline]
+    pub(crate) fn get_hashed(&self, graph: &Graph, id: &str, hash: u64) -> Option<NodeIndex> {
+        self.table.find(hash, |&ix| graph[ix].id == id).copied()
     }
 
     /// For lookups split into stages so that many overlap (bulk loading): the
-    /// slot holding the node the id most likely names, found from the control
-    /// bytes alone, with a hint to fetch the slot. `None`: the id is certainly
-    /// absent. Then [`Self::slot_node`] reads the slot, and the caller compares
-    /// `graph[ix].id` with the id, looking up properly with [`Self::get`] on a miss.
+    /// slot holding the node the id with this [`Self::hash`] most likely names,
+    /// found from the control bytes alone, with a hint to fetch the slot. `None`:
+    /// the id is certainly absent. Then [`Self::slot_node`] reads the slot, and the
+    /// caller compares `graph[ix].id` with the id, looking up properly with
+    /// [`Self::get`] on a miss.
     #[inline]
-    pub(crate) fn probe_slot(&self, id: &str) -> Option<usize> {
-        let slot = self.table.iter_hash_buckets(self.hash(id)).next()?;
+    pub(crate) fn probe_slot(&self, hash: u64) -> Option<usize> {
+        let slot = self.table.iter_hash_buckets(hash).next()?;
         if let Some(entry) = self.table.get_bucket(slot) {
             prefetch_lines((entry as *const NodeIndex).cast());
         }
@@ -59,6 +64,22 @@ impl IdIndex {
     #[inline]
     pub(crate) fn slot_node(&self, slot: usize) -> Option<NodeIndex> {
         self.table.get_bucket(slot).copied()
+    }
+
+    /// Where the table's control bytes begin, worked out from an occupied slot
+    /// (found by [`Self::probe_slot`]): hashbrown lays a table out as its entries
+    /// in reverse order and then the control bytes, so they begin right after the
+    /// entry of slot 0. Only [`GroupHint`] uses the address, as a prefetch hint;
+    /// should hashbrown ever lay tables out otherwise, the hints are merely useless.
+    pub(crate) fn group_hint(&self, slot: usize) -> Option<GroupHint> {
+        let entry = self.table.get_bucket(slot)?;
+        let entries_after = (slot + 1) * std::mem::size_of::<NodeIndex>();
+        Some(GroupHint {
+            control: (entry as *const NodeIndex)
+                .cast::<u8>()
+                .wrapping_add(entries_after),
+            mask: self.table.num_buckets() - 1,
+        })
     }
 
     /// Records `ix`, a node already in `graph` whose id is not in the index yet.
@@ -88,8 +109,29 @@ impl IdIndex {
             .reserve(nodes, |&i| hasher.hash_one(&*graph[i].id));
     }
 
+    /// The hash every lookup of `id` starts from.
     #[inline]
-    fn hash(&self, id: &str) -> u64 {
+    pub(crate) fn hash(&self, id: &str) -> u64 {
         self.hasher.hash_one(id)
+    }
+}
+
+/// Prefetches the control bytes a lookup starts by reading, for a run of
+/// lookups that knows its ids a few steps ahead: the first of a lookup's cache
+/// misses, which [`IdIndex::probe_slot`] would otherwise wait on. Valid while the
+/// table is neither grown nor rebuilt (it borrows nothing, so the caller keeps it
+/// no longer than the loop that made it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GroupHint {
+    control: *const u8,
+    mask: usize,
+}
+
+impl GroupHint {
+    /// Hints that a lookup of an id with this hash comes soon. Reads nothing.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        // The first group probed starts at `hash & mask` (hashbrown's `h1`).
+        prefetch_lines(self.control.wrapping_add(hash as usize & self.mask));
     }
 }

@@ -49,7 +49,7 @@ pub use edit::{
 pub use history::{ChangeKind, ChangeRecord, ChangeWindow, Changes};
 pub use query::NodeFilter;
 pub use relations::{DEFAULT_RELATION_ATTRIBUTE, PLAIN, RelationFilter};
-pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node};
+pub use types::{AddNodeOutcome, Attributes, Direction, Edge, EdgeId, EdgeView, Node, SmolStr};
 
 use crate::error::{Error, Result};
 use adjacency::AdjacencyCache;
@@ -323,25 +323,27 @@ impl Network {
 
     /// The indices of an edge's two endpoints, as `require("source", ..)` then
     /// `require("target", ..)` give them, but with the two lookups' memory accesses
-    /// overlapping (each waits on a node record, then on its id's bytes) rather
-    /// than one after the other: each stage is issued for both ids before either
-    /// is used. O(1) expected.
+    /// overlapping (each waits on the table's control bytes, its slot, then a node
+    /// record) rather than one after the other: each stage is issued for both ids
+    /// before either is used. O(1) expected.
     pub(crate) fn require_pair(
         &self,
         source: &str,
         target: &str,
     ) -> Result<(NodeIndex, NodeIndex)> {
-        let slots = [source, target].map(|id| self.node_index.probe_slot(id));
+        let ids = [source, target];
+        let hashes = ids.map(|id| self.node_index.hash(id));
+        let slots = hashes.map(|hash| self.node_index.probe_slot(hash));
         let candidates = slots.map(|slot| slot.and_then(|s| self.node_index.slot_node(s)));
         let records = candidates.map(|c| c.and_then(|ix| self.graph.node_weight(ix)));
-        for node in records.into_iter().flatten() {
-            prefetch::prefetch_lines(node.id.as_ptr());
-        }
-        let confirm = |k: usize, field: &str, id: &str| match (candidates[k], records[k]) {
-            (Some(ix), Some(node)) if &*node.id == id => Ok(ix),
-            _ => self.require(field, id),
+        let confirm = |k: usize, field: &str| match (candidates[k], records[k]) {
+            (Some(ix), Some(node)) if node.id == ids[k] => Ok(ix),
+            _ => self
+                .node_index
+                .get_hashed(&self.graph, ids[k], hashes[k])
+                .ok_or_else(|| self.node_not_found(field, ids[k])),
         };
-        Ok((confirm(0, "source", source)?, confirm(1, "target", target)?))
+        Ok((confirm(0, "source")?, confirm(1, "target")?))
     }
 
     /// Like [`Network::index_of`], but an unknown id is an [`Error::NodeNotFound`];

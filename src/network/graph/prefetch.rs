@@ -28,9 +28,11 @@ pub(crate) fn prefetch_lines(p: *const u8) {
 /// does not itself wait on the cache miss it is meant to hide.
 ///
 /// petgraph keeps a graph's node records in one vector; the address of record
-/// `ix` is that of a known record plus the distance in records. Should petgraph
-/// ever store them differently, the addresses are merely wrong and the hints
-/// useless: nothing is read through them.
+/// `ix` is that of a known record (the anchor, learnt from the first record the
+/// caller reads anyway, so that making one costs nothing) plus the distance in
+/// records. Should petgraph ever store them differently, the addresses are merely
+/// wrong and the hints useless: nothing is read through them.
+#[derive(Default)]
 pub(crate) struct NodePrefetcher {
     anchor: Option<(usize, *const u8)>,
 }
@@ -39,15 +41,18 @@ pub(crate) struct NodePrefetcher {
 const RECORD: usize = std::mem::size_of::<petgraph::graph::Node<Option<Node>, u32>>();
 
 impl NodePrefetcher {
-    pub(crate) fn new(graph: &StableDiGraph<Node, Edge>) -> Self {
-        let anchor = graph
-            .node_indices()
-            .next()
-            .and_then(|ix| Some((ix.index(), (graph.node_weight(ix)? as *const Node).cast())));
-        NodePrefetcher { anchor }
+    /// Anchors the hints at node `ix`, if it is in `graph`, unless they are anchored.
+    #[inline]
+    pub(crate) fn anchor(&mut self, graph: &StableDiGraph<Node, Edge>, ix: NodeIndex) {
+        if self.anchor.is_none() {
+            self.anchor = graph
+                .node_weight(ix)
+                .map(|node| (ix.index(), (node as *const Node).cast()));
+        }
     }
 
-    /// Hints that node `ix`'s record will be read or written soon.
+    /// Hints that node `ix`'s record will be read or written soon (nothing until
+    /// anchored).
     #[inline(always)]
     pub(crate) fn prefetch(&self, ix: NodeIndex) {
         if let Some((k, p)) = self.anchor {

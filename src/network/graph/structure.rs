@@ -113,6 +113,8 @@ impl Network {
                 if let Some(node) = self.graph.node_weight(ix) {
                     let id = node.id.clone();
                     self.node_index.remove(&self.graph, &id);
+                    // Boxed: the window's records stay small.
+                    let id: Box<str> = id.as_str().into();
                     self.history.push(self.version, Entry::NodeRemoved(ix, id));
                 }
                 // The edges leave the rows one by one, each the first of the

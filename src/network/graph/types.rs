@@ -1,6 +1,7 @@
 //! The values a [`Network`](super::Network) stores: nodes, edges and their attributes.
 
 use serde_json::{Map, Value};
+pub use smol_str::SmolStr;
 
 /// A flat map of attribute names to scalar JSON values (string, number, boolean or null).
 ///
@@ -78,13 +79,15 @@ impl<'de> serde::Deserialize<'de> for Attributes {
 
 /// A node: its id, an optional JSON payload and flat attributes.
 ///
-/// Kept small (32 bytes) because the graph stores nodes in one array that large
-/// builds and walks touch at random: the payload, usually absent, is boxed.
+/// Kept small (40 bytes) because the graph stores nodes in one array that large
+/// builds and walks touch at random: the payload, usually absent, is boxed, and an
+/// id of up to 23 bytes lives inside the record (a longer one on the heap), so
+/// that comparing a looked-up id reads no other memory.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Node {
     /// The node's unique id within its network.
-    pub id: Box<str>,
+    pub id: SmolStr,
     /// Any JSON payload, as given to `add_node`.
     pub data: Option<Box<Value>>,
     /// Flat key → scalar attributes.
