@@ -181,15 +181,15 @@ pub fn generate(n: usize, seed: u64) -> Workload {
 // ---------------------------------------------------------------------------
 
 /// Builds a [`Network`] from the string-id edge list through the public API:
-/// `with_capacity`, `add_node` for every id, then the whole edge list through
+/// `with_capacity`, `add_nodes` with every id (as the peers' `add_nodes_from`),
+/// then the whole edge list through
 /// `add_edges(.., MissingNodes::Fail)` (which validates every id and weight and looks
 /// both ids up, all before it adds any edge; between existing nodes and without
 /// attributes it takes the staged bulk path).
 pub fn ours_build(ids: &[String], edges: &StrEdges) -> Network {
     let mut net = Network::with_capacity(ids.len(), edges.len());
-    for id in ids {
-        net.add_node(id).expect("valid node");
-    }
+    net.add_nodes(ids.iter().map(String::as_str))
+        .expect("valid nodes");
     net.add_edges(edges.iter(), MissingNodes::Fail)
         .expect("valid edges");
     net

@@ -51,6 +51,6 @@ pub use algo::options::{
 pub use graph::{
     AddNodeOutcome, Adjacency, AttributeUpdate, Attributes, ChangeKind, ChangeRecord, ChangeWindow,
     Changes, DEFAULT_RELATION_ATTRIBUTE, DEFAULT_WEIGHT, Direction, Edge, EdgeBatchOutcome, EdgeId,
-    EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node, NodeFilter, NodeSpec, PLAIN,
-    RelationFilter, RemovedEdge, SmolStr,
+    EdgeItem, EdgeSpec, EdgeView, MissingNodes, Network, Node, NodeFilter, NodeItem, NodeSpec,
+    PLAIN, RelationFilter, RemovedEdge, SmolStr,
 };

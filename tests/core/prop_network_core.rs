@@ -27,6 +27,47 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
+    /// `add_nodes` gives what a loop of `add_node_with` gives, item by item, for
+    /// batches longer than its lookahead window, with repeats near and far apart,
+    /// ids long enough to live on the heap, and ids already in the network; and a
+    /// batch with one bad item (anywhere) changes nothing and names that item.
+    #[test]
+    fn add_nodes_is_a_loop_of_add_node(
+        existing in prop::collection::vec(0u16..40, 0..20),
+        batch in prop::collection::vec((0u16..40, any::<bool>(), any::<i8>()), 0..120),
+        bad in prop::option::of(any::<prop::sample::Index>()),
+    ) {
+        let id = |k: u16| if k.is_multiple_of(3) { format!("node-{k}-{}", "x".repeat(30)) } else { format!("n{k}") };
+        let mut net = Network::new();
+        net.add_nodes(existing.iter().map(|&k| id(k))).unwrap();
+        let specs: Vec<NodeSpec> = batch
+            .iter()
+            .map(|&(k, spec, v)| {
+                let node = NodeSpec::new(id(k));
+                if spec { node.with_data(json!(v)).with_attribute("v", v) } else { node }
+            })
+            .collect();
+        let mut expected = net.clone();
+        let outcomes: Vec<AddNodeOutcome> =
+            specs.iter().map(|s| expected.add_node_with(s.clone()).unwrap()).collect();
+        if let Some(at) = bad.filter(|_| !specs.is_empty()) {
+            let at = at.index(specs.len());
+            let mut broken = specs.clone();
+            broken[at] = NodeSpec::new(id(batch[at].0)).with_attribute("nested", json!([1]));
+            let before = net.to_data();
+            match net.add_nodes(broken).unwrap_err() {
+                Error::InvalidBatchItem { index, .. } => prop_assert_eq!(index, at),
+                other => prop_assert!(false, "not a batch error: {other:?}"),
+            }
+            prop_assert_eq!(net.to_data(), before);
+        }
+        prop_assert_eq!(net.add_nodes(specs).unwrap(), outcomes);
+        prop_assert_eq!(net.to_data(), expected.to_data());
+        for node in expected.node_ids() {
+            prop_assert!(net.contains_node(node));
+        }
+    }
+
     /// add_node is idempotent under any sequence: the first payload stays, counts match the id set.
     #[test]
     fn add_node_is_idempotent(ops in prop::collection::vec(op(), 0..60)) {

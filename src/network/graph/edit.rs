@@ -79,6 +79,41 @@ impl From<String> for NodeSpec {
     }
 }
 
+/// One node as [`Network::add_nodes`] takes it: a [`NodeSpec`], or a bare id
+/// (`&str`, `String`...), which costs no allocation beyond the node's own.
+pub trait NodeItem {
+    /// The node's id.
+    fn id(&self) -> &str;
+    /// Its data and attributes, if it has any to check.
+    fn content(&self) -> Option<(Option<&Value>, &Map<String, Value>)>;
+    /// Takes its data and attributes out, leaving the id.
+    fn take_content(&mut self) -> (Option<Value>, Map<String, Value>);
+}
+
+impl NodeItem for NodeSpec {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn content(&self) -> Option<(Option<&Value>, &Map<String, Value>)> {
+        Some((self.data.as_ref(), &self.attributes))
+    }
+    fn take_content(&mut self) -> (Option<Value>, Map<String, Value>) {
+        (self.data.take(), std::mem::take(&mut self.attributes))
+    }
+}
+
+impl<S: AsRef<str>> NodeItem for S {
+    fn id(&self) -> &str {
+        self.as_ref()
+    }
+    fn content(&self) -> Option<(Option<&Value>, &Map<String, Value>)> {
+        None
+    }
+    fn take_content(&mut self) -> (Option<Value>, Map<String, Value>) {
+        (None, Map::new())
+    }
+}
+
 /// An edge to add: endpoints, weight (default [`DEFAULT_WEIGHT`](super::DEFAULT_WEIGHT))
 /// and attributes.
 ///
@@ -375,32 +410,69 @@ impl Network {
 
     /// Adds many nodes atomically: every item is validated first, and if any is
     /// invalid nothing is added and the error names its index. An id that exists, or
-    /// repeats an earlier item, is a duplicate (left untouched). O(items).
-    pub fn add_nodes<N: Into<NodeSpec>>(
+    /// repeats an earlier item, is a duplicate (left untouched). Items are
+    /// [`NodeSpec`]s or bare ids (`&str`, `String`...); bare ids are copied once,
+    /// into the nodes. The way to load many nodes fast: the id-index memory of
+    /// many insertions is fetched at once. O(items).
+    pub fn add_nodes<N: NodeItem>(
         &mut self,
         items: impl IntoIterator<Item = N>,
     ) -> Result<Vec<AddNodeOutcome>> {
-        let items: Vec<NodeSpec> = items.into_iter().map(Into::into).collect();
+        let items: Vec<N> = items.into_iter().collect();
         for (index, item) in items.iter().enumerate() {
-            validate::id("node_id", &item.id).map_err(|e| batch_error("nodes", index, e))?;
-            validate::attributes("attributes", &item.attributes)
-                .map_err(|e| batch_error("nodes", index, e))?;
-            if let Some(data) = &item.data {
-                validate::data("data", data).map_err(|e| batch_error("nodes", index, e))?;
-            }
+            let check = || -> Result<()> {
+                validate::id("node_id", item.id())?;
+                if let Some((data, attributes)) = item.content() {
+                    validate::attributes("attributes", attributes)?;
+                    if let Some(data) = data {
+                        validate::data("data", data)?;
+                    }
+                }
+                Ok(())
+            };
+            check().map_err(|e| batch_error("nodes", index, e))?;
         }
         self.reserve(items.len(), 0);
+        // Each id is hashed, and the table's control bytes and slots for it
+        // fetched, `AHEAD` items before it is looked up and inserted, so that the
+        // cache misses of many insertions overlap (a bulk load of a million nodes).
+        const AHEAD: usize = 16;
         let mut outcomes = Vec::with_capacity(items.len());
-        for item in items {
-            if self.contains_node(&item.id) {
+        let mut window: std::collections::VecDeque<(u64, N)> =
+            std::collections::VecDeque::with_capacity(AHEAD + 1);
+        // Valid to the end: the room reserved above means the table never grows.
+        let mut groups: Option<GroupHint> = None;
+        let mut items = items.into_iter();
+        loop {
+            let next = items.next();
+            if let Some(item) = next {
+                let hash = self.node_index.hash(item.id());
+                if let Some(groups) = groups {
+                    groups.prefetch_with_slots(hash);
+                }
+                window.push_back((hash, item));
+                if window.len() <= AHEAD {
+                    continue;
+                }
+            }
+            let Some((hash, mut item)) = window.pop_front() else {
+                break;
+            };
+            if self
+                .node_index
+                .get_hashed(&self.graph, item.id(), hash)
+                .is_some()
+            {
                 outcomes.push(AddNodeOutcome::Duplicate);
-            } else {
-                self.insert_node_unchecked(
-                    &item.id,
-                    item.data,
-                    Attributes::from_map(item.attributes),
-                );
-                outcomes.push(AddNodeOutcome::Added);
+                continue;
+            }
+            let (data, attributes) = item.take_content();
+            let ix =
+                self.insert_node_hashed(item.id(), hash, data, Attributes::from_map(attributes));
+            outcomes.push(AddNodeOutcome::Added);
+            if groups.is_none() {
+                let slot = self.node_index.slot_of(ix, hash);
+                groups = slot.and_then(|slot| self.node_index.group_hint(slot));
             }
         }
         Ok(outcomes)

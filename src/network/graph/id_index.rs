@@ -82,14 +82,18 @@ impl IdIndex {
         })
     }
 
-    /// Records `ix`, a node already in `graph` whose id is not in the index yet.
+    /// Records `ix`, a node already in `graph` whose id (of this [`Self::hash`])
+    /// is not in the index yet.
     #[inline]
-    pub(crate) fn insert_new(&mut self, graph: &Graph, ix: NodeIndex) {
+    pub(crate) fn insert_new(&mut self, graph: &Graph, ix: NodeIndex, hash: u64) {
         let hasher = &self.hasher;
         self.table
-            .insert_unique(hasher.hash_one(&*graph[ix].id), ix, |&i| {
-                hasher.hash_one(&*graph[i].id)
-            });
+            .insert_unique(hash, ix, |&i| hasher.hash_one(&*graph[i].id));
+    }
+
+    /// The slot that holds `ix`, whose id has this [`Self::hash`].
+    pub(crate) fn slot_of(&self, ix: NodeIndex, hash: u64) -> Option<usize> {
+        self.table.find_bucket_index(hash, |&i| i == ix)
     }
 
     /// Forgets the node with this id; call it while the node is still in `graph`.
@@ -134,4 +138,17 @@ impl GroupHint {
         // The first group probed starts at `hash & mask` (hashbrown's `h1`).
         prefetch_lines(self.control.wrapping_add(hash as usize & self.mask));
     }
+
+    /// As [`Self::prefetch`], and the slots of the first group too, which an
+    /// insertion writes (the slots lie before the control bytes, in reverse).
+    #[inline(always)]
+    pub(crate) fn prefetch_with_slots(&self, hash: u64) {
+        let first = hash as usize & self.mask;
+        self.prefetch(hash);
+        let group_slots = (first + GROUP) * std::mem::size_of::<NodeIndex>();
+        prefetch_lines(self.control.wrapping_sub(group_slots));
+    }
 }
+
+/// The control bytes hashbrown reads at once (its SSE2 group).
+const GROUP: usize = 16;

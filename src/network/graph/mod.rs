@@ -44,7 +44,8 @@ use petgraph::visit::EdgeRef;
 
 pub use adjacency::Adjacency;
 pub use edit::{
-    AttributeUpdate, EdgeBatchOutcome, EdgeItem, EdgeSpec, MissingNodes, NodeSpec, RemovedEdge,
+    AttributeUpdate, EdgeBatchOutcome, EdgeItem, EdgeSpec, MissingNodes, NodeItem, NodeSpec,
+    RemovedEdge,
 };
 pub use history::{ChangeKind, ChangeRecord, ChangeWindow, Changes};
 pub use query::NodeFilter;
@@ -468,12 +469,14 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn add_node(&mut self, id: &str) -> Result<AddNodeOutcome> {
-        // As `add_node_with(NodeSpec::new(id))`, without copying the id twice.
+        // As `add_node_with(NodeSpec::new(id))`, without copying the id, and
+        // hashing it once for the lookup and the insertion.
         validate::id("node_id", id)?;
-        if self.contains_node(id) {
+        let hash = self.node_index.hash(id);
+        if self.node_index.get_hashed(&self.graph, id, hash).is_some() {
             return Ok(AddNodeOutcome::Duplicate);
         }
-        self.insert_node_unchecked(id, None, Attributes::default());
+        self.insert_node_hashed(id, hash, None, Attributes::default());
         Ok(AddNodeOutcome::Added)
     }
 

@@ -23,9 +23,11 @@ use super::{Attributes, Edge, EdgeId, Network, Node};
 
 /// A structural change, with its inputs already validated.
 pub(in crate::network) enum Change<'a> {
-    /// A node whose id is valid and not in the network yet.
+    /// A node whose id is valid and not in the network yet, with the id's hash
+    /// in the id index ([`super::IdIndex::hash`]).
     AddNode {
         id: &'a str,
+        hash: u64,
         data: Option<Value>,
         attributes: Attributes,
     },
@@ -59,6 +61,7 @@ impl Network {
         match change {
             Change::AddNode {
                 id,
+                hash,
                 data,
                 attributes,
             } => {
@@ -67,7 +70,7 @@ impl Network {
                     data: data.map(Box::new),
                     attributes,
                 });
-                self.node_index.insert_new(&self.graph, ix);
+                self.node_index.insert_new(&self.graph, ix, hash);
                 self.adjacency.node_added(ix);
                 self.touch(Entry::NodeAdded(ix));
                 Changed::Node(ix)
@@ -153,8 +156,21 @@ impl Network {
         data: Option<Value>,
         attributes: Attributes,
     ) -> NodeIndex {
+        let hash = self.node_index.hash(id);
+        self.insert_node_hashed(id, hash, data, attributes)
+    }
+
+    /// [`Network::insert_node_unchecked`] for an id whose hash in the id index is known.
+    pub(in crate::network) fn insert_node_hashed(
+        &mut self,
+        id: &str,
+        hash: u64,
+        data: Option<Value>,
+        attributes: Attributes,
+    ) -> NodeIndex {
         match self.change(Change::AddNode {
             id,
+            hash,
             data,
             attributes,
         }) {
