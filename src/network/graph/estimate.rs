@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::Network;
 
-/// A node besides its id, attributes and data: its 32-byte record in petgraph's
+/// A node besides its id, attributes and data: its 40-byte record in petgraph's
 /// slot (with its two edge links), its id-index slot, its share of the adjacency
 /// rows and the id's allocation header and rounding.
 pub const NODE_BYTES: usize = 96;
