@@ -626,9 +626,7 @@ impl Network {
                 ends[k] = match p.candidates[k] {
                     Some(ix) if net.graph[ix].id == ids[k] => ix,
                     _ => net
-                        .node_index
-                        .get_hashed(&net.graph, ids[k], p.hashes[k])
-                        .ok_or_else(|| net.node_not_found(field, ids[k]))
+                        .require_hashed(field, ids[k], p.hashes[k])
                         .map_err(|e| batch_error("edges", p.index, e))?,
                 };
             }

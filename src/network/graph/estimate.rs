@@ -12,9 +12,10 @@ use serde_json::{Map, Value};
 
 use super::Network;
 
-/// A node besides its id, attributes and data: its 40-byte record in petgraph's
-/// slot (with its two edge links), its id-index slot, its share of the adjacency
-/// rows and the id's allocation header and rounding.
+/// A node besides its id's text, attributes and data: its 48-byte record in
+/// petgraph's slot (the 40-byte `Node`, an id of up to 23 bytes inside it, and two
+/// edge links), its id-index slot, its share of the adjacency rows and, for a
+/// longer id, the heap block's header and rounding.
 pub const NODE_BYTES: usize = 96;
 /// An edge besides its attributes: its record and links in petgraph, its edge-id
 /// index entry and both directions' adjacency entries.

@@ -339,10 +339,7 @@ impl Network {
         let records = candidates.map(|c| c.and_then(|ix| self.graph.node_weight(ix)));
         let confirm = |k: usize, field: &str| match (candidates[k], records[k]) {
             (Some(ix), Some(node)) if node.id == ids[k] => Ok(ix),
-            _ => self
-                .node_index
-                .get_hashed(&self.graph, ids[k], hashes[k])
-                .ok_or_else(|| self.node_not_found(field, ids[k])),
+            _ => self.require_hashed(field, ids[k], hashes[k]),
         };
         Ok((confirm(0, "source")?, confirm(1, "target")?))
     }
@@ -350,7 +347,13 @@ impl Network {
     /// Like [`Network::index_of`], but an unknown id is an [`Error::NodeNotFound`];
     /// `field` names the parameter in the message.
     pub fn require(&self, field: &str, id: &str) -> Result<NodeIndex> {
-        self.index_of(id)
+        self.require_hashed(field, id, self.node_index.hash(id))
+    }
+
+    /// [`Network::require`] for an id whose hash in the id index is known.
+    pub(crate) fn require_hashed(&self, field: &str, id: &str, hash: u64) -> Result<NodeIndex> {
+        self.node_index
+            .get_hashed(&self.graph, id, hash)
             .ok_or_else(|| self.node_not_found(field, id))
     }
 
