@@ -970,3 +970,36 @@ fn traversal_order_serde() {
     let parsed: TraversalOrder = serde_json::from_str("\"bfs\"").unwrap();
     assert_eq!(parsed, TraversalOrder::Bfs);
 }
+
+/// Dijkstra's queue takes only distances at or above the last one it settled:
+/// negative zero weights, zero-weight cycles and a sum that overflows to
+/// infinity keep to that (a distance is never `-0.0` nor NaN).
+#[test]
+fn dijkstra_keeps_its_queue_monotone_on_signed_zeros_and_overflow() {
+    let net = network(
+        &["a", "b", "c", "d", "e", "f"],
+        &[
+            ("a", "b", -0.0),
+            ("b", "a", 0.0),
+            ("b", "c", -0.0),
+            ("c", "d", f64::MAX),
+            ("d", "e", f64::MAX),
+            ("d", "f", f64::MAX),
+            ("a", "e", 1.0),
+        ],
+    );
+    let ix = |id| net.index_of(id).unwrap();
+    let path = |to| {
+        net.shortest_path_by_index(ix("a"), ix(to), Weighted::Yes)
+            .unwrap()
+            .unwrap()
+    };
+    let to_c = path("c");
+    assert_eq!((to_c.total_weight, to_c.hops), (0.0, 2));
+    assert!(to_c.total_weight.is_sign_positive());
+    assert_eq!(path("e").total_weight, 1.0);
+    // d → f overflows to infinity, which the queue takes last; the distances
+    // report the overflow.
+    let err = net.dijkstra_distances_by_index(ix("a")).unwrap_err();
+    assert_eq!(err.code(), "weight_overflow");
+}

@@ -1,8 +1,10 @@
-//! The entry of every Dijkstra queue in the core: a max-heap (`dary_heap`,
-//! `BinaryHeap`) pops the smallest distance first, and among equal distances
-//! the smallest `tie`. What breaks ties is the algorithm's choice: nothing
-//! (`()`, the heap's own deterministic order), the node's index, or the order
-//! pushed (NetworkX's counter). `item` rides along and is not compared.
+//! The entry of the Dijkstra queues that break ties on purpose: a max-heap
+//! (`dary_heap`, `BinaryHeap`) pops the smallest distance first, and among
+//! equal distances the smallest `tie`. What breaks ties is the algorithm's
+//! choice: the node's index (k shortest paths), or the order pushed
+//! (centrality, NetworkX's counter). `item` rides along and is not compared.
+//! Plain shortest paths and distances, which need no tie rule, queue in a radix
+//! heap instead (`paths.rs`).
 
 use std::cmp::Ordering;
 
