@@ -1034,3 +1034,57 @@ fn add_edge_list<'a>(
         }
     }
 }
+
+/// `add_edges` inserts a long batch chunk by chunk (65,536 edges at a time) as
+/// it resolves it. A bad item after whole chunks went in leaves the network as
+/// it was: its data, version, change window, rows, count of negative weights,
+/// and the ids and list orders later edges get.
+#[test]
+fn a_batch_failing_after_whole_chunks_leaves_nothing() {
+    let n = 2_000;
+    let ids: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+    let mut net = Network::new();
+    net.add_nodes(ids.iter().map(String::as_str)).unwrap();
+    let gone = net.add_edge("v2", "v3", 1.0).unwrap();
+    net.add_edge("v3", "v4", 2.0).unwrap();
+    net.remove_edge(gone).unwrap();
+    warm(&net, 0);
+    let before = net.clone();
+    let items: Vec<(String, String, f64)> = (0..140_000)
+        .map(|i| {
+            let weight = if i % 3 == 0 { -0.5 } else { 1.0 };
+            (ids[i % n].clone(), ids[(i * 7 + 1) % n].clone(), weight)
+        })
+        .collect();
+    for bad_at in [65_536, 131_073, 139_999] {
+        let mut batch = items.clone();
+        batch[bad_at].1 = "nowhere".into();
+        match net.add_edges(borrowed(&batch), MissingNodes::Fail) {
+            Err(Error::InvalidBatchItem { index, .. }) => assert_eq!(index, bad_at),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(net.to_data(), before.to_data(), "bad item {bad_at}");
+        assert_eq!(
+            net.history_data(),
+            before.history_data(),
+            "bad item {bad_at}"
+        );
+        assert_eq!(net.version(), before.version());
+        assert_eq!(net.edge_count(), before.edge_count());
+        assert!(!net.has_negative_weights());
+    }
+    check_against_lists(&net, &DIRECTIONS, 5);
+    let mut fresh = before.clone();
+    let (a, b) = (
+        net.add_edges(borrowed(&items), MissingNodes::Fail).unwrap(),
+        fresh
+            .add_edges(borrowed(&items), MissingNodes::Fail)
+            .unwrap(),
+    );
+    assert_eq!(a.edge_ids, b.edge_ids);
+    assert_eq!(net.to_data(), fresh.to_data());
+    assert_eq!(net.history_data(), fresh.history_data());
+    assert_eq!(list_orders(&net), list_orders(&fresh));
+    assert!(net.has_negative_weights());
+    check_against_lists(&net, &DIRECTIONS, 5);
+}

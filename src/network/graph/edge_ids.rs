@@ -145,6 +145,26 @@ impl EdgeIdIndex {
         }
     }
 
+    /// Forgets every id from `first` on: the newest edges, being undone. The
+    /// map then answers, and takes the next ids, as before they were recorded.
+    /// O(ids forgotten) when dense.
+    pub(crate) fn truncate_from(&mut self, first: EdgeId) {
+        match self {
+            EdgeIdIndex::Dense {
+                base,
+                slots,
+                live,
+                leading,
+            } => {
+                let keep = first.saturating_sub(*base).min(slots.len() as u64) as usize;
+                *live -= slots[keep..].iter().filter(|&&s| s != VACANT).count();
+                slots.truncate(keep);
+                *leading = (*leading).min(slots.len());
+            }
+            EdgeIdIndex::Sparse(map) => map.retain(|&id, _| id < first),
+        }
+    }
+
     /// Calls `f` with every recorded edge index, highest id (newest edge) first.
     pub(crate) fn for_each_newest_first(&self, mut f: impl FnMut(EdgeIndex)) {
         match self {
@@ -231,6 +251,27 @@ mod tests {
         let mut order = Vec::new();
         m.for_each_newest_first(|i| order.push(i.index()));
         assert_eq!(order, [2, 1, 0]);
+    }
+
+    #[test]
+    fn truncating_forgets_the_newest_ids_and_takes_the_next_ones_densely() {
+        let mut m = EdgeIdIndex::default();
+        for id in 0..10 {
+            m.insert(id, ix(id as usize));
+        }
+        m.remove(8);
+        m.truncate_from(6);
+        assert_eq!(m.get(5), Some(ix(5)));
+        assert_eq!((6..10).filter_map(|id| m.get(id)).count(), 0);
+        m.insert(6, ix(60));
+        assert!(matches!(m, EdgeIdIndex::Dense { live: 7, .. }));
+        assert_eq!(m.get(6), Some(ix(60)));
+        let mut sparse = EdgeIdIndex::default();
+        sparse.insert(1, ix(1));
+        sparse.insert(u64::MAX - 2, ix(2));
+        sparse.truncate_from(u64::MAX - 2);
+        assert_eq!(sparse.get(u64::MAX - 2), None);
+        assert_eq!(sparse.get(1), Some(ix(1)));
     }
 
     #[test]
