@@ -438,7 +438,7 @@ impl Diff<'_> {
 
         // Apply: every check above has passed, so nothing below can fail.
         for id in removed_edges {
-            net.change(Change::RemoveEdge(id));
+            net.change(Change::RemoveEdge { id, recorded: true });
         }
         for ix in removed_nodes {
             net.change(Change::RemoveNode(ix));

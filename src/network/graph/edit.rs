@@ -392,7 +392,10 @@ impl Network {
             target: view.target.to_string(),
             weight: view.weight,
         };
-        self.change(Change::RemoveEdge(edge_id));
+        self.change(Change::RemoveEdge {
+            id: edge_id,
+            recorded: true,
+        });
         Ok(removed)
     }
 
@@ -583,10 +586,8 @@ impl Network {
             resolved.push((a, b, item.weight), Attributes::from_map(item.attributes));
         }
         let mark = self.edge_batch_mark();
-        let first = self.next_edge_id;
         self.insert_resolved_edges(&mut resolved);
-        self.record_edge_batch(mark);
-        let edge_ids = (first..self.next_edge_id).collect();
+        let edge_ids = self.record_edge_batch(mark).collect();
         Ok(EdgeBatchOutcome {
             edge_ids,
             created_nodes: missing,
@@ -612,12 +613,8 @@ impl Network {
         let edges = edges.into_iter();
         self.reserve(0, edges.size_hint().0);
         let mark = self.edge_batch_mark();
-        let first = self.next_edge_id;
         match self.resolve_and_insert_edges(edges) {
-            Ok(()) => {
-                self.record_edge_batch(mark);
-                Ok(first..self.next_edge_id)
-            }
+            Ok(()) => Ok(self.record_edge_batch(mark)),
             Err(e) => {
                 self.undo_edge_batch(mark);
                 Err(e)

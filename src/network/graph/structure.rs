@@ -44,15 +44,15 @@ pub(in crate::network) enum Change<'a> {
     },
     /// An existing node and every edge touching it.
     RemoveNode(NodeIndex),
-    /// An existing edge.
-    RemoveEdge(EdgeId),
+    /// An existing edge. With `recorded` false the removal counts no version
+    /// and leaves no record: it undoes an unrecorded [`Change::AddEdge`].
+    RemoveEdge { id: EdgeId, recorded: bool },
 }
 
 /// Where a batch of edges started, to record it or undo it as one change.
 #[derive(Clone, Copy)]
 pub(in crate::network) struct EdgeBatchMark {
     first_id: EdgeId,
-    negative_edges: usize,
 }
 
 /// What a [`Change`] did.
@@ -146,15 +146,20 @@ impl Network {
                 self.graph.remove_node(ix);
                 Changed::Removed(edges.len())
             }
-            Change::RemoveEdge(edge_id) => match self.edge_index.remove(edge_id) {
+            Change::RemoveEdge {
+                id: edge_id,
+                recorded,
+            } => match self.edge_index.remove(edge_id) {
                 Some(ix) => {
                     self.adjacency.edge_removing(&self.graph, ix);
                     if let Some((a, b)) = self.graph.edge_endpoints(ix)
                         && let Some(edge) = self.graph.remove_edge(ix)
                     {
                         self.negative_edges -= usize::from(edge.weight < 0.0);
-                        let removed = self.edge_removed(edge_id, a, b, edge.weight);
-                        self.touch(removed);
+                        if recorded {
+                            let removed = self.edge_removed(edge_id, a, b, edge.weight);
+                            self.touch(removed);
+                        }
                     }
                     Changed::Removed(1)
                 }
@@ -230,7 +235,6 @@ impl Network {
     pub(in crate::network) fn edge_batch_mark(&self) -> EdgeBatchMark {
         EdgeBatchMark {
             first_id: self.next_edge_id,
-            negative_edges: self.negative_edges,
         }
     }
 
@@ -252,33 +256,40 @@ impl Network {
     /// Counts the versions of the batch's edges and records them in the window
     /// of recent changes, exactly as if each had been added on its own (one
     /// version and one record each); records the window would drop before the
-    /// batch's end are never written (see `History::begin_run`). O(batch), a
-    /// few instructions per edge.
-    pub(in crate::network) fn record_edge_batch(&mut self, mark: EdgeBatchMark) {
-        let count = (self.next_edge_id - mark.first_id) as usize;
-        self.history.begin_run(self.version, count);
-        for id in mark.first_id..self.next_edge_id {
+    /// batch's end are never written (see `History::begin_run`). Returns the
+    /// batch's edge ids. O(batch), a few instructions per edge.
+    pub(in crate::network) fn record_edge_batch(
+        &mut self,
+        mark: EdgeBatchMark,
+    ) -> std::ops::Range<EdgeId> {
+        let ids = mark.first_id..self.next_edge_id;
+        self.history
+            .begin_run(self.version, (ids.end - ids.start) as usize);
+        for id in ids.clone() {
             self.touch(Entry::EdgeAdded(id));
         }
         self.history.end_run();
+        ids
     }
 
-    /// Removes the batch's edges, newest first, so that the network is as it
-    /// was before the batch: the same nodes, edges, lists, rows, ids and
-    /// version, and later edges get the ids and the slots they would have got.
-    /// (petgraph keeps the vacated slots on its list of free slots, the lowest
-    /// on top, so later edges fill them in the order appending would have
-    /// used.) O(batch): each removed edge is the newest of both its lists.
+    /// Removes the batch's edges, newest first and unrecorded, so that the
+    /// network is as it was before the batch: the same nodes, edges, lists,
+    /// rows, counts, ids and version, and later edges get the ids and the slots
+    /// they would have got. (petgraph keeps the vacated slots on its list of
+    /// free slots, the lowest on top, so later edges fill them in the order
+    /// appending would have used.) O(batch): each removed edge is the newest
+    /// of both its lists.
     pub(in crate::network) fn undo_edge_batch(&mut self, mark: EdgeBatchMark) {
         for id in (mark.first_id..self.next_edge_id).rev() {
-            if let Some(ix) = self.edge_index.get(id) {
-                self.adjacency.edge_removing(&self.graph, ix);
-                self.graph.remove_edge(ix);
-            }
+            self.change(Change::RemoveEdge {
+                id,
+                recorded: false,
+            });
         }
+        // The map keeps the ids' vacated slots at its end; without them it
+        // takes the next ids densely again.
         self.edge_index.truncate_from(mark.first_id);
         self.next_edge_id = mark.first_id;
-        self.negative_edges = mark.negative_edges;
     }
 
     /// Inserts an edge under the id it has elsewhere (a snapshot, or the network
