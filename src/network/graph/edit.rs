@@ -6,7 +6,7 @@ use hashbrown::HashSet;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
-use super::id_index::GroupHint;
+use super::id_index::{GroupHint, same_id};
 use super::prefetch::NodePrefetcher;
 use super::structure::{Change, Changed};
 use super::{AddNodeOutcome, Attributes, EdgeId, Network, validate};
@@ -654,7 +654,7 @@ impl Network {
             let ids = [p.item.source(), p.item.target()];
             for (k, field) in ["source", "target"].into_iter().enumerate() {
                 ends[k] = match p.candidates[k] {
-                    Some(ix) if net.graph[ix].id == ids[k] => ix,
+                    Some(ix) if same_id(&net.graph[ix].id, ids[k]) => ix,
                     _ => net
                         .require_hashed(field, ids[k], p.hashes[k])
                         .map_err(|e| batch_error("edges", p.index, e))?,

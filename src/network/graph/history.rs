@@ -334,7 +334,9 @@ impl History {
                 .is_none_or(|next| next.version != front.version)
         {
             let dropped = front.version;
-            self.records.pop_front();
+            // A plain addition holds no heap data: forgetting it frees nothing,
+            // and skips its drop glue's call.
+            std::mem::forget(self.records.pop_front());
             self.records.push_back(Record { version, entry });
             self.first_position += 1;
             self.oldest_version = self.oldest_version.max(dropped);

@@ -57,7 +57,7 @@ use adjacency::AdjacencyCache;
 use edge_ids::EdgeIdIndex;
 pub(crate) use frontier::{Frontier, Ranked};
 pub use frontier::{Group, PlanIndex};
-use id_index::IdIndex;
+use id_index::{IdIndex, same_id};
 
 /// The default weight of an edge.
 pub const DEFAULT_WEIGHT: f64 = 1.0;
@@ -322,31 +322,46 @@ impl Network {
         self.node_index.get(&self.graph, id)
     }
 
-    /// The indices of an edge's two endpoints, as `require("source", ..)` then
-    /// `require("target", ..)` give them, but with the two lookups' memory accesses
-    /// overlapping (each waits on the table's control bytes, its slot, then a node
-    /// record) rather than one after the other: each stage is issued for both ids
-    /// before either is used. O(1) expected.
-    pub(crate) fn require_pair(
-        &self,
-        source: &str,
-        target: &str,
-    ) -> Result<(NodeIndex, NodeIndex)> {
+    /// The indices of an edge's two endpoints (`ids`, with their [`IdIndex::hash`]es,
+    /// lookups already hinted by [`Network::hint_pair`]), as `require("source", ..)`
+    /// then `require("target", ..)` give them, but with the two lookups' memory
+    /// accesses overlapping (each waits on the table's control bytes and slot,
+    /// then a node record) rather than one after the other: each stage is issued
+    /// for both ids before either is used. O(1) expected.
+    #[inline(always)]
+    fn require_pair(&self, ids: [&str; 2], hashes: [u64; 2]) -> Result<(NodeIndex, NodeIndex)> {
         // Written out for the two ends: `[_; 2].map` calls its closure through
         // a wrapper that was not inlined, a tenth of a single add's instructions.
-        let ids = [source, target];
         let index = &self.node_index;
-        let hashes = [index.hash(source), index.hash(target)];
         let slots = [index.probe_slot(hashes[0]), index.probe_slot(hashes[1])];
         let candidate = |slot: Option<usize>| slot.and_then(|s| index.slot_node(s));
         let candidates = [candidate(slots[0]), candidate(slots[1])];
         let record = |c: Option<NodeIndex>| c.and_then(|ix| self.graph.node_weight(ix));
         let records = [record(candidates[0]), record(candidates[1])];
-        let confirm = |k: usize, field: &str| match (candidates[k], records[k]) {
-            (Some(ix), Some(node)) if node.id == ids[k] => Ok(ix),
-            _ => self.require_hashed(field, ids[k], hashes[k]),
+        // A miss (or a tag shared with another id) looks up properly.
+        let source = match confirmed(candidates[0], records[0], ids[0]) {
+            Some(ix) => ix,
+            None => self.require_hashed("source", ids[0], hashes[0])?,
         };
-        Ok((confirm(0, "source")?, confirm(1, "target")?))
+        let target = match confirmed(candidates[1], records[1], ids[1]) {
+            Some(ix) => ix,
+            None => self.require_hashed("target", ids[1], hashes[1])?,
+        };
+        Ok((source, target))
+    }
+
+    /// Starts the lookups of an edge's two endpoints and returns their
+    /// [`IdIndex::hash`]es, for [`Network::require_pair`]. Called before an
+    /// edge's checks, so that the lookups' first cache misses are under way
+    /// while the checks run: a single `add_edge` on a large network otherwise
+    /// waits on memory more than it computes. Hashing an id before its check
+    /// is safe: it reads the id's bytes, as the check does.
+    #[inline(always)]
+    fn hint_pair(&self, source: &str, target: &str) -> [u64; 2] {
+        let hashes = [self.node_index.hash(source), self.node_index.hash(target)];
+        self.node_index.prefetch_lookup(hashes[0]);
+        self.node_index.prefetch_lookup(hashes[1]);
+        hashes
     }
 
     /// Like [`Network::index_of`], but an unknown id is an [`Error::NodeNotFound`];
@@ -544,10 +559,11 @@ impl Network {
     pub fn add_edge(&mut self, source: &str, target: &str, weight: f64) -> Result<EdgeId> {
         // As `add_edge_with(EdgeSpec::new(source, target).with_weight(weight))`,
         // without copying the ids: the same checks in the same order.
+        let hashes = self.hint_pair(source, target);
         validate::id("source", source)?;
         validate::id("target", target)?;
         validate::weight(weight)?;
-        let (a, b) = self.require_pair(source, target)?;
+        let (a, b) = self.require_pair([source, target], hashes)?;
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::default()))
     }
 
@@ -560,12 +576,12 @@ impl Network {
             weight,
             attributes,
         } = edge;
+        let hashes = self.hint_pair(&source, &target);
         validate::id("source", &source)?;
         validate::id("target", &target)?;
         validate::weight(weight)?;
         validate::attributes("attributes", &attributes)?;
-        let a = self.require("source", &source)?;
-        let b = self.require("target", &target)?;
+        let (a, b) = self.require_pair([&source, &target], hashes)?;
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::from_map(attributes)))
     }
 
@@ -666,6 +682,15 @@ impl Network {
             self.graph.edges_directed(ix, Incoming).count(),
             self.graph.edges_directed(ix, Outgoing).count(),
         )
+    }
+}
+
+/// The candidate a staged lookup found, if its record holds the id looked up.
+#[inline(always)]
+fn confirmed(candidate: Option<NodeIndex>, record: Option<&Node>, id: &str) -> Option<NodeIndex> {
+    match (candidate, record) {
+        (Some(ix), Some(node)) if same_id(&node.id, id) => Some(ix),
+        _ => None,
     }
 }
 
