@@ -247,6 +247,7 @@ impl Network {
 
     /// Counts one change of content and records what it did in the window of
     /// recent changes, with the version it made.
+    #[inline]
     fn touch(&mut self, entry: history::Entry) {
         self.next_version();
         self.history.push(self.version, entry);
