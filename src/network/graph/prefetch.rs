@@ -24,6 +24,20 @@ pub(crate) fn prefetch_lines(p: *const u8) {
     let _ = p;
 }
 
+/// As [`prefetch_lines`], for the one cache line at `p` (a small value that
+/// cannot straddle two, or the first entries of a run).
+#[inline(always)]
+pub(crate) fn prefetch_line(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: as in `prefetch_lines`: a prefetch dereferences nothing.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Computes where a node's record lives without reading it, so that the hint
 /// does not itself wait on the cache miss it is meant to hide.
 ///

@@ -35,6 +35,7 @@ use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::NodeIndexable;
 
 use super::edge_ids::EdgeIdIndex;
+use super::prefetch::prefetch_line;
 use super::{Edge, Node};
 
 type Graph = StableDiGraph<Node, Edge>;
@@ -164,6 +165,22 @@ impl Rows {
         }
     }
 
+    /// Hints that row `ix`'s bounds ([`Rows::span`]) are read soon. Reads nothing.
+    #[inline(always)]
+    pub(super) fn prefetch_bounds(&self, ix: NodeIndex) {
+        let i = ix.index();
+        prefetch_line(self.start.as_ptr().wrapping_add(i).cast());
+        prefetch_line(self.end.as_ptr().wrapping_add(i).cast());
+    }
+
+    /// Hints that row `ix`'s entries are read soon. Reads the row's bounds, so
+    /// call it after [`Rows::prefetch_bounds`] had time to bring them in.
+    #[inline(always)]
+    pub(super) fn prefetch_entries(&self, ix: NodeIndex) {
+        let (s, _) = self.span(ix);
+        prefetch_line(self.nodes.as_ptr().wrapping_add(s).cast());
+    }
+
     /// How many slots the arrays have (entries and unused slots): the length of a
     /// column parallel to the rows.
     pub(super) fn slots(&self) -> usize {
@@ -177,6 +194,13 @@ impl Rows {
             .iter()
             .zip(&self.end)
             .map(|(&s, &e)| s as usize..e as usize)
+    }
+
+    /// How many entries row `ix` holds (0 for an index past the rows).
+    #[inline]
+    pub(super) fn row_len(&self, ix: NodeIndex) -> usize {
+        let (s, e) = self.span(ix);
+        e - s
     }
 
     /// How many rows there are (one per node index, at least).
