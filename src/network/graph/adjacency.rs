@@ -690,6 +690,8 @@ mod tests {
         for id in &ids {
             net.add_node(id).expect("valid id");
         }
+        // A local xorshift: the graph layer may not import the algorithm
+        // layer's generator (tests/core/layers.rs).
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
             state ^= state << 13;

@@ -98,14 +98,11 @@ impl EdgeIdIndex {
                 *leading = 0;
             }
             let end = *base + slots.len() as u64;
-            // The usual case, the next id in line: a plain push.
-            if id == end && ix.index() < VACANT as usize {
-                slots.push(ix.index() as u32);
-                *live += 1;
-                return;
-            }
             if id >= end && id - end <= MAX_GAP && ix.index() < VACANT as usize {
-                slots.resize((id - *base) as usize, VACANT);
+                // Usually the next id in line: a plain push, no gap to fill.
+                if id > end {
+                    slots.resize((id - *base) as usize, VACANT);
+                }
                 slots.push(ix.index() as u32);
                 *live += 1;
                 return;

@@ -10,18 +10,8 @@ use super::{Edge, Node};
 /// fault, whatever the address.
 #[inline(always)]
 pub(crate) fn prefetch_lines(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: SSE is part of every x86_64 target, and a prefetch dereferences
-        // nothing: any address is allowed.
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(p.cast());
-            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64).cast());
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
+    prefetch_line(p);
+    prefetch_line(p.wrapping_add(64));
 }
 
 /// As [`prefetch_lines`], for the one cache line at `p` (a small value that
@@ -31,7 +21,8 @@ pub(crate) fn prefetch_line(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: as in `prefetch_lines`: a prefetch dereferences nothing.
+        // SAFETY: SSE is part of every x86_64 target, and a prefetch dereferences
+        // nothing: any address is allowed.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
