@@ -81,6 +81,34 @@ fn usage(msg: &str) -> ! {
 }
 
 /// A line of /proc/self/status in bytes (Linux; 0 elsewhere).
+/// How long one cache miss takes when the next access waits for it, in a
+/// table of `bytes` read at random: the least that a call which cannot know
+/// the next call's ids waits, once per call. (A single `add_edge` reads its two
+/// endpoints' node records, at once, and then waits for them.)
+fn dependent_miss_ns(bytes: usize) -> f64 {
+    const LINE_WORDS: usize = 8;
+    let lines = (bytes / (LINE_WORDS * 8)).max(2);
+    // One random cycle through every line (Sattolo's shuffle): each step's
+    // address is the previous step's load.
+    let mut order: Vec<u64> = (0..lines as u64).collect();
+    let mut rng = Rng::new(0x5eed);
+    for i in (1..lines).rev() {
+        order.swap(i, rng.below(i));
+    }
+    let mut table = vec![[0u64; LINE_WORDS]; lines];
+    for (k, &line) in order.iter().enumerate() {
+        table[line as usize][0] = order[(k + 1) % lines];
+    }
+    let steps = 2_000_000;
+    let mut at = 0u64;
+    let t = Instant::now();
+    for _ in 0..steps {
+        at = table[at as usize][0];
+    }
+    black_box(at);
+    t.elapsed().as_secs_f64() / steps as f64 * 1e9
+}
+
 fn proc_status_bytes(key: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -343,6 +371,12 @@ fn main() {
         }
     }
 
+    // The floor under one call per edge: a dependent miss in a table the size
+    // of the node records (petgraph keeps two link indices beside each node).
+    // Measured last, so that its table counts in no memory figure.
+    let node_records = w.n * (std::mem::size_of::<networks_mcp::network::Node>() + 8);
+    let miss_ns = dependent_miss_ns(node_records);
+
     if args.json {
         let mut ops = serde_json::Map::new();
         for (i, name) in OPS.iter().enumerate() {
@@ -356,6 +390,10 @@ fn main() {
         ops.insert(
             "build_edge_by_edge".to_string(),
             serde_json::json!({ "ours_s": build_edge_by_edge, "baseline_s": base[0] }),
+        );
+        ops.insert(
+            "dependent_miss".to_string(),
+            serde_json::json!({ "ns": miss_ns, "table_bytes": node_records }),
         );
         let out = serde_json::json!({
             "nodes": w.n,
@@ -402,6 +440,14 @@ fn main() {
             build_edge_by_edge / base[0],
             "-",
             "-"
+        );
+        println!(
+            "dependent miss: {miss_ns:.0} ns in a {:.0} MiB table (the node records' size); \
+             one add_edge per edge waits on about one a call: {} edges x {miss_ns:.0} ns = {:.3} s, \
+             measured {build_edge_by_edge:.3} s",
+            node_records as f64 / (1 << 20) as f64,
+            w.edges.len(),
+            w.edges.len() as f64 * miss_ns * 1e-9
         );
         println!(
             "adjacency build: {:.4} s, {:.0} MiB",

@@ -226,3 +226,87 @@ fn remove_node_takes_its_edges_and_edge_ids_are_never_reused() {
     assert!(e4 > e2);
     assert_eq!(net.neighbors("a", Direction::Both).unwrap(), ["b"]);
 }
+
+/// `add_edge` and `add_edge_with` report the first fault in one fixed order
+/// (each id's form, the weight, the attributes, then each id's node), whatever
+/// else is wrong, and a refused edge changes nothing: every combination of an
+/// endpoint that is a node, is not, or is no valid id, with a good or bad
+/// weight and good or bad attributes.
+#[test]
+fn edge_errors_come_in_one_order_whatever_else_is_wrong() {
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum End {
+        Node,
+        Unknown,
+        Invalid,
+    }
+    let spell = |end: End, node: &str| match end {
+        End::Node => node.to_string(),
+        End::Unknown => format!("{node}-missing"),
+        End::Invalid => format!("{node}\u{7}"),
+    };
+    let ends = [End::Node, End::Unknown, End::Invalid];
+    let mut net = Network::new();
+    net.add_node("compile").unwrap();
+    net.add_node("link").unwrap();
+    let mut edges = 0;
+    for source in ends {
+        for target in ends {
+            for weight in [1.5, f64::NAN] {
+                for nested in [false, true] {
+                    let attributes: Map<String, Value> = if nested {
+                        [("owner".to_string(), json!({"team": "ci"}))]
+                            .into_iter()
+                            .collect()
+                    } else {
+                        [("owner".to_string(), json!("ci"))].into_iter().collect()
+                    };
+                    // `add_edge` takes no attributes: it skips their check.
+                    let first_fault = |attributes_checked: bool| {
+                        if source == End::Invalid {
+                            Some(("invalid_id", "source"))
+                        } else if target == End::Invalid {
+                            Some(("invalid_id", "target"))
+                        } else if weight.is_nan() {
+                            Some(("invalid_weight", "weight"))
+                        } else if nested && attributes_checked {
+                            Some(("invalid_attributes", "attributes"))
+                        } else if source == End::Unknown {
+                            Some(("node_not_found", "source"))
+                        } else if target == End::Unknown {
+                            Some(("node_not_found", "target"))
+                        } else {
+                            None
+                        }
+                    };
+                    let (a, b) = (spell(source, "link"), spell(target, "compile"));
+                    let case = format!("{source:?} → {target:?}, weight {weight}, nested {nested}");
+                    let with = net.add_edge_with(
+                        EdgeSpec::new(a.clone(), b.clone())
+                            .with_weight(weight)
+                            .with_attributes(attributes),
+                    );
+                    let plain = net.add_edge(&a, &b, weight);
+                    for (result, expected) in
+                        [(with, first_fault(true)), (plain, first_fault(false))]
+                    {
+                        match (result, expected) {
+                            (Ok(_), None) => edges += 1,
+                            (Err(e), Some((code, field))) => {
+                                assert_eq!(e.code(), code, "{case}: {e}");
+                                assert!(e.to_string().contains(field), "{case}: {e}");
+                            }
+                            (result, expected) => {
+                                panic!("{case}: {result:?}, expected {expected:?}")
+                            }
+                        }
+                    }
+                    assert_eq!(net.edge_count(), edges, "{case}");
+                    assert_eq!(net.node_count(), 2, "{case}");
+                }
+            }
+        }
+    }
+    // The good edge by both calls, and by `add_edge` beside the bad attributes.
+    assert_eq!(edges, 3);
+}

@@ -324,13 +324,13 @@ impl Network {
     }
 
     /// The indices of an edge's two endpoints (`ids`, with their [`IdIndex::hash`]es,
-    /// lookups already hinted by [`Network::hint_pair`]), as `require("source", ..)`
-    /// then `require("target", ..)` give them, but with the two lookups' memory
-    /// accesses overlapping (each waits on the table's control bytes and slot,
-    /// then a node record) rather than one after the other: each stage is issued
-    /// for both ids before either is used. O(1) expected.
+    /// lookups already hinted by [`Network::hint_pair`]), or `None` if either is
+    /// not a node. The two lookups' memory accesses overlap (each waits on the
+    /// table's control bytes and slot, then a node record) rather than one
+    /// following the other: each stage is issued for both ids before either is
+    /// used. O(1) expected.
     #[inline(always)]
-    fn require_pair(&self, ids: [&str; 2], hashes: [u64; 2]) -> Result<(NodeIndex, NodeIndex)> {
+    fn find_pair(&self, ids: [&str; 2], hashes: [u64; 2]) -> Option<(NodeIndex, NodeIndex)> {
         // Written out for the two ends: `[_; 2].map` calls its closure through
         // a wrapper that was not inlined, a tenth of a single add's instructions.
         let index = &self.node_index;
@@ -340,23 +340,45 @@ impl Network {
         let record = |c: Option<NodeIndex>| c.and_then(|ix| self.graph.node_weight(ix));
         let records = [record(candidates[0]), record(candidates[1])];
         // A miss (or a tag shared with another id) looks up properly.
-        let source = match confirmed(candidates[0], records[0], ids[0]) {
-            Some(ix) => ix,
-            None => self.require_hashed("source", ids[0], hashes[0])?,
-        };
-        let target = match confirmed(candidates[1], records[1], ids[1]) {
-            Some(ix) => ix,
-            None => self.require_hashed("target", ids[1], hashes[1])?,
-        };
-        Ok((source, target))
+        let source = confirmed(candidates[0], records[0], ids[0])
+            .or_else(|| index.get_hashed(&self.graph, ids[0], hashes[0]))?;
+        let target = confirmed(candidates[1], records[1], ids[1])
+            .or_else(|| index.get_hashed(&self.graph, ids[1], hashes[1]))?;
+        Some((source, target))
+    }
+
+    /// The error an edge between `source` and `target` of this weight (and
+    /// these attributes) meets, checked in the order the edge adds check it: each
+    /// id, the weight, the attributes, then each id's node. `Ok` only if none
+    /// fails. The rare path of [`Network::add_edge`] and
+    /// [`Network::add_edge_with`], taken when an endpoint was not found.
+    #[cold]
+    #[inline(never)]
+    fn edge_error(
+        &self,
+        source: &str,
+        target: &str,
+        weight: f64,
+        attributes: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> Result<(NodeIndex, NodeIndex)> {
+        validate::id("source", source)?;
+        validate::id("target", target)?;
+        validate::weight(weight)?;
+        if let Some(attributes) = attributes {
+            validate::attributes("attributes", attributes)?;
+        }
+        Ok((
+            self.require("source", source)?,
+            self.require("target", target)?,
+        ))
     }
 
     /// Starts the lookups of an edge's two endpoints and returns their
-    /// [`IdIndex::hash`]es, for [`Network::require_pair`]. Called before an
-    /// edge's checks, so that the lookups' first cache misses are under way
-    /// while the checks run: a single `add_edge` on a large network otherwise
-    /// waits on memory more than it computes. Hashing an id before its check
-    /// is safe: it reads the id's bytes, as the check does.
+    /// [`IdIndex::hash`]es, for [`Network::find_pair`]. Called first, so that
+    /// the lookups' first cache misses are under way while the edge's other
+    /// work runs: a single `add_edge` on a large network otherwise waits on
+    /// memory more than it computes. Hashing an id before its check is safe: it
+    /// reads the id's bytes, as the check does.
     #[inline(always)]
     fn hint_pair(&self, source: &str, target: &str) -> [u64; 2] {
         let hashes = [self.node_index.hash(source), self.node_index.hash(target)];
@@ -560,11 +582,17 @@ impl Network {
     pub fn add_edge(&mut self, source: &str, target: &str, weight: f64) -> Result<EdgeId> {
         // As `add_edge_with(EdgeSpec::new(source, target).with_weight(weight))`,
         // without copying the ids: the same checks in the same order.
+        // Every id in the network passed `validate::id` when its node was
+        // added, so ids that both resolve need no check of their own; a pair
+        // that does not takes every check in order, for the usual error.
         let hashes = self.hint_pair(source, target);
-        validate::id("source", source)?;
-        validate::id("target", target)?;
-        validate::weight(weight)?;
-        let (a, b) = self.require_pair([source, target], hashes)?;
+        let (a, b) = match self.find_pair([source, target], hashes) {
+            Some(pair) => {
+                validate::weight(weight)?;
+                pair
+            }
+            None => self.edge_error(source, target, weight, None)?,
+        };
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::default()))
     }
 
@@ -577,12 +605,16 @@ impl Network {
             weight,
             attributes,
         } = edge;
+        // As in `add_edge`: ids that resolve were checked when their nodes were added.
         let hashes = self.hint_pair(&source, &target);
-        validate::id("source", &source)?;
-        validate::id("target", &target)?;
-        validate::weight(weight)?;
-        validate::attributes("attributes", &attributes)?;
-        let (a, b) = self.require_pair([&source, &target], hashes)?;
+        let (a, b) = match self.find_pair([&source, &target], hashes) {
+            Some(pair) => {
+                validate::weight(weight)?;
+                validate::attributes("attributes", &attributes)?;
+                pair
+            }
+            None => self.edge_error(&source, &target, weight, Some(&attributes))?,
+        };
         Ok(self.insert_edge_unchecked(a, b, weight, Attributes::from_map(attributes)))
     }
 

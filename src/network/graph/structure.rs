@@ -105,6 +105,9 @@ impl Network {
         data: Option<Value>,
         attributes: Attributes,
     ) -> NodeIndex {
+        // Every id in a network is a valid one: edge adds rely on it, checking
+        // the form of only those ids that are not found.
+        debug_assert!(super::validate::id("node_id", id).is_ok(), "{id:?}");
         let ix = self.graph.add_node(Node {
             id: id.into(),
             data: data.map(Box::new),
