@@ -227,9 +227,10 @@ fn remove_node_takes_its_edges_and_edge_ids_are_never_reused() {
     assert_eq!(net.neighbors("a", Direction::Both).unwrap(), ["b"]);
 }
 
-/// `add_edge` and `add_edge_with` report the first fault in one fixed order
-/// (each id's form, the weight, the attributes, then each id's node), whatever
-/// else is wrong, and a refused edge changes nothing: every combination of an
+/// `add_edge`, `add_edge_with` and `add_edges` report the first fault in one
+/// fixed order (each id's form, the weight, the attributes, then each id's
+/// node; a batch checks an item's nodes before its attributes), whatever else
+/// is wrong, and a refused edge changes nothing: every combination of an
 /// endpoint that is a node, is not, or is no valid id, with a good or bad
 /// weight and good or bad attributes.
 #[test]
@@ -279,19 +280,36 @@ fn edge_errors_come_in_one_order_whatever_else_is_wrong() {
                             None
                         }
                     };
+                    // A batch checks an item's nodes before its attributes.
+                    let first_fault_in_batch = || match first_fault(false) {
+                        None if nested => Some(("invalid_attributes", "attributes")),
+                        fault => fault,
+                    };
                     let (a, b) = (spell(source, "link"), spell(target, "compile"));
                     let case = format!("{source:?} → {target:?}, weight {weight}, nested {nested}");
-                    let with = net.add_edge_with(
-                        EdgeSpec::new(a.clone(), b.clone())
-                            .with_weight(weight)
-                            .with_attributes(attributes),
-                    );
-                    let plain = net.add_edge(&a, &b, weight);
-                    for (result, expected) in
-                        [(with, first_fault(true)), (plain, first_fault(false))]
-                    {
+                    let spec = EdgeSpec::new(a.clone(), b.clone())
+                        .with_weight(weight)
+                        .with_attributes(attributes);
+                    let with = net.add_edge_with(spec.clone()).map(|_| 1);
+                    let plain = net.add_edge(&a, &b, weight).map(|_| 1);
+                    // In a batch, after a good item: the error names item 1.
+                    let good = EdgeSpec::new("link", "compile");
+                    let batch = match net.add_edges([good, spec], MissingNodes::Fail) {
+                        Ok(outcome) => Ok(outcome.edge_ids.len()),
+                        Err(Error::InvalidBatchItem { index, inner, .. }) => {
+                            assert_eq!(index, 1, "{case}");
+                            Err(*inner)
+                        }
+                        Err(e) => panic!("{case}: {e}"),
+                    };
+                    let results = [
+                        (with, first_fault(true)),
+                        (plain, first_fault(false)),
+                        (batch, first_fault_in_batch()),
+                    ];
+                    for (result, expected) in results {
                         match (result, expected) {
-                            (Ok(_), None) => edges += 1,
+                            (Ok(added), None) => edges += added,
                             (Err(e), Some((code, field))) => {
                                 assert_eq!(e.code(), code, "{case}: {e}");
                                 assert!(e.to_string().contains(field), "{case}: {e}");
@@ -307,6 +325,50 @@ fn edge_errors_come_in_one_order_whatever_else_is_wrong() {
             }
         }
     }
-    // The good edge by both calls, and by `add_edge` beside the bad attributes.
-    assert_eq!(edges, 3);
+    // The good edge by each call (and the batch's good item), and by
+    // `add_edge` beside the bad attributes.
+    assert_eq!(edges, 5);
+}
+
+/// A batch with two bad items names the first, whatever the two faults and
+/// wherever they sit in a batch longer than its window of lookups.
+#[test]
+fn a_batch_names_its_first_bad_item() {
+    /// A fault's error code, and how it spoils a good item.
+    type Fault = (&'static str, fn(EdgeSpec) -> EdgeSpec);
+    let faults: [Fault; 4] = [
+        ("node_not_found", |e| EdgeSpec::new("nowhere", e.target)),
+        ("invalid_id", |e| EdgeSpec::new(e.source, "\u{7}")),
+        ("invalid_weight", |e| e.with_weight(f64::NAN)),
+        ("invalid_attributes", |e| {
+            e.with_attribute("owner", json!(["nested"]))
+        }),
+    ];
+    let mut net = Network::new();
+    for i in 0..10 {
+        net.add_node(&format!("n{i}")).unwrap();
+    }
+    let positions = [0, 1, 15, 24, 25, 26, 40, 59];
+    for (k, &i) in positions.iter().enumerate() {
+        for &j in &positions[k + 1..] {
+            for (first_code, first) in faults {
+                for (_, second) in faults {
+                    let mut batch: Vec<EdgeSpec> = (0..60)
+                        .map(|e| {
+                            EdgeSpec::new(format!("n{}", e % 10), format!("n{}", (e + 3) % 10))
+                        })
+                        .collect();
+                    batch[i] = first(batch[i].clone());
+                    batch[j] = second(batch[j].clone());
+                    match net.add_edges(batch, MissingNodes::Fail) {
+                        Err(Error::InvalidBatchItem { index, inner, .. }) => {
+                            assert_eq!((index, inner.code()), (i, first_code), "items {i} and {j}");
+                        }
+                        other => panic!("items {i} and {j}: {other:?}"),
+                    }
+                    assert_eq!(net.edge_count(), 0);
+                }
+            }
+        }
+    }
 }

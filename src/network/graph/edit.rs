@@ -649,20 +649,29 @@ impl Network {
         let mut groups: Option<GroupHint> = None;
         let mut records = NodePrefetcher::default();
         // An item whose middle stage has not run has no candidates: a full lookup.
+        // Every id in the network passed `validate::id` when its node was added,
+        // so an item whose ends both resolve needs only its weight checked; one
+        // that does not takes every check in order (ids, weight, then nodes),
+        // for the error it always had.
         let confirm = |net: &Network, p: Pending<E>| -> Result<(ResolvedEdge, Attributes)> {
-            let mut ends = [NodeIndex::end(); 2];
             let ids = [p.item.source(), p.item.target()];
-            for (k, field) in ["source", "target"].into_iter().enumerate() {
-                ends[k] = match p.candidates[k] {
-                    Some(ix) if same_id(&net.graph[ix].id, ids[k]) => ix,
-                    _ => net
-                        .require_hashed(field, ids[k], p.hashes[k])
-                        .map_err(|e| batch_error("edges", p.index, e))?,
-                };
-            }
+            let found = |k: usize| match p.candidates[k] {
+                Some(ix) if same_id(&net.graph[ix].id, ids[k]) => Some(ix),
+                _ => net.node_index.get_hashed(&net.graph, ids[k], p.hashes[k]),
+            };
             let weight = p.item.weight();
-            // Validated here rather than on arrival, which only reorders checks
-            // within the window: every error path confirms the window in order.
+            let ends = match (found(0), found(1)) {
+                (Some(a), Some(b)) => {
+                    validate::weight(weight).map_err(|e| batch_error("edges", p.index, e))?;
+                    [a, b]
+                }
+                _ => {
+                    let (a, b) = net
+                        .edge_error(ids[0], ids[1], weight, None)
+                        .map_err(|e| batch_error("edges", p.index, e))?;
+                    [a, b]
+                }
+            };
             let attributes = if p.item.has_attributes() {
                 let map = p.item.into_attributes();
                 validate::attributes("attributes", &map)
@@ -674,19 +683,6 @@ impl Network {
             Ok(((ends[0], ends[1], weight), attributes))
         };
         for (index, item) in edges.enumerate() {
-            let check = || -> Result<()> {
-                validate::id("source", item.source())?;
-                validate::id("target", item.target())?;
-                validate::weight(item.weight())
-            };
-            if let Err(e) = check() {
-                // Items still in the window come first: report an unknown
-                // endpoint among them before this item's error.
-                for p in window {
-                    confirm(self, p)?;
-                }
-                return Err(batch_error("edges", index, e));
-            }
             let hashes = [item.source(), item.target()].map(|id| self.node_index.hash(id));
             if let Some(groups) = groups {
                 hashes.iter().for_each(|&hash| groups.prefetch(hash));

@@ -349,9 +349,10 @@ impl Network {
 
     /// The error an edge between `source` and `target` of this weight (and
     /// these attributes) meets, checked in the order the edge adds check it: each
-    /// id, the weight, the attributes, then each id's node. `Ok` only if none
-    /// fails. The rare path of [`Network::add_edge`] and
-    /// [`Network::add_edge_with`], taken when an endpoint was not found.
+    /// id, the weight, the attributes, then each id's node; `Ok` (the two
+    /// nodes) only if none fails. The rare path of [`Network::add_edge`],
+    /// [`Network::add_edge_with`] and a batch's items (which check attributes
+    /// after nodes, so pass none), taken when an endpoint was not found.
     #[cold]
     #[inline(never)]
     fn edge_error(
