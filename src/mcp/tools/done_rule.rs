@@ -144,15 +144,15 @@ pub fn warn_finished_not_done(
         warn(
             WarningCode::DoneRule,
             format!(
-                "{count} {nodes} not counted as done have {key} = \"{value}\" (e.g. {examples}), which looks finished, but the done rule is {rule}. If they are done, pass done_attributes {{\"{key}\": \"{value}\"}}."
+                "{count} {nodes} not counted as done have {key} = \"{value}\" (e.g. {examples}), which looks finished; the done rule here is: {rule}. If they are done, pass done_attributes {{\"{key}\": \"{value}\"}}."
             ),
         );
     }
 }
 
-/// [`warn_finished_not_done`] over every node, for the default rule; for a rule
-/// the caller gave, warnings about its keys and values that no node has. O(V),
-/// charged: for reads.
+/// [`warn_finished_not_done`] over every node, for the default rule or none;
+/// for a rule the caller gave, warnings about its keys and values that no node
+/// has. O(V), charged: for reads.
 pub fn check_rule_against_data(
     net: &Network,
     done_attributes: &Map<String, Value>,
@@ -161,7 +161,9 @@ pub fn check_rule_against_data(
     if !crate::warnings::collecting() {
         return;
     }
-    if *done_attributes == default_done() {
+    // No attribute rule at all (only listed ids) is checked like the default:
+    // nodes that say they are finished would otherwise count as not done.
+    if *done_attributes == default_done() || done_attributes.is_empty() {
         let every_node = net.graph().node_indices().enumerate().map(|(n, v)| {
             if n % 1024 == 1023 {
                 crate::budget::charge(1024);
