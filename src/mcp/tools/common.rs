@@ -267,25 +267,22 @@ pub fn warn_unknown_relations(
     if named.is_empty() || !crate::warnings::collecting() {
         return;
     }
-    let mut missing: Vec<&str> = named.iter().map(String::as_str).collect();
-    missing.sort_unstable();
-    missing.dedup();
+    // A set: a filter names up to MAX_RELATIONS types, and each edge asks it once.
+    let mut missing: HashSet<&str> = named.iter().map(String::as_str).collect();
     let mut present: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for (scanned, edge) in net.graph().edge_weights().enumerate() {
         if scanned % 4096 == 4095 {
             crate::budget::charge(4096);
         }
         let relation = filter.relation_of(edge);
-        if let Some(at) = missing.iter().position(|m| *m == relation) {
-            missing.swap_remove(at);
-            if missing.is_empty() {
-                return;
-            }
+        if missing.remove(relation) && missing.is_empty() {
+            return;
         }
         if present.len() < MAX_RELATION_TYPES_SCANNED {
             present.insert(relation);
         }
     }
+    let mut missing: Vec<&str> = missing.into_iter().collect();
     missing.sort_unstable();
     let attribute = filter.attribute();
     // Plain edges are named by "" in a filter; the list says so.

@@ -28,17 +28,25 @@ struct Seen {
 }
 
 fn scan(net: &Network, asked: &[&str]) -> Seen {
+    // A set: a filter may name many keys, and every attribute of every node asks it.
+    let asked: std::collections::HashSet<&str> = asked.iter().copied().collect();
     let mut seen = Seen::default();
     for (n, node) in net.graph().node_weights().enumerate() {
         if n % 1024 == 1023 {
             crate::budget::charge(1024);
         }
         for (key, value) in node.attributes.iter() {
-            if seen.keys.len() < MAX_NAMES_SCANNED {
+            crate::budget::charge(1);
+            if seen.keys.len() < MAX_NAMES_SCANNED && !seen.keys.contains(key.as_str()) {
                 seen.keys.insert(key.to_string());
             }
             if asked.contains(&key.as_str()) {
-                *seen.holders.entry(key.to_string()).or_default() += 1;
+                match seen.holders.get_mut(key.as_str()) {
+                    Some(count) => *count += 1,
+                    None => {
+                        seen.holders.insert(key.to_string(), 1);
+                    }
+                }
                 let values = seen.values.entry(key.to_string()).or_default();
                 if values.len() < MAX_NAMES_SCANNED {
                     values.insert(value.to_string());

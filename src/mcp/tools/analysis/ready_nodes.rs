@@ -32,7 +32,7 @@ pub struct ReadyParams {
     /// Node IDs that are done.
     #[serde(default)]
     pub done: Vec<String>,
-    /// Also done: every node with all these attribute values. Default {"status": "done"}, as in the work tools; {} for none.
+    /// Also done: every node with all these attribute values, as in the work tools; {} for none.
     #[serde(default = "crate::mcp::tools::done_rule::default_done")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub done_attributes: Map<String, Value>,
