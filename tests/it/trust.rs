@@ -396,3 +396,30 @@ fn every_cut_page_names_the_largest_limit_its_own_tool_accepts() {
         );
     }
 }
+
+#[test]
+fn an_answer_by_epic_where_no_node_names_a_parent_says_so() {
+    let server = server();
+    crates(&server);
+    let sorted = ok(
+        &server,
+        "network_topological_sort",
+        json!({"network_name": "c", "level": "epics", "parent_attribute": "epic"}),
+    );
+    assert!(
+        has_warning(
+            &sorted,
+            WarningCode::UnknownAttribute,
+            &["\"epic\"", "level \"tasks\""]
+        ),
+        "{sorted}"
+    );
+    // Where parents exist, nothing to say.
+    plan(&server);
+    let epics = ok(
+        &server,
+        "network_topological_sort",
+        json!({"network_name": "p", "level": "epics"}),
+    );
+    assert!(epics.get("warnings").is_none(), "{epics}");
+}

@@ -209,3 +209,25 @@ pub fn warn_unknown_keys(net: &Network, field: &str, names: &[String]) {
         }
     }
 }
+
+/// Warns that no node has the parent attribute `key` (the parameter
+/// `parent_attribute`, or its default): an answer "by epic" is then the
+/// answer by task.
+pub fn warn_no_parents(net: &Network, key: &str) {
+    if !crate::warnings::collecting() {
+        return;
+    }
+    let seen = scan(net, &[key]);
+    if seen.holders.contains_key(key) {
+        return;
+    }
+    let nearest = closest(key, seen.keys.iter().map(String::as_str))
+        .map(|n| format!(" Did you mean \"{n}\"? Pass it as parent_attribute."))
+        .unwrap_or_default();
+    warn(
+        WarningCode::UnknownAttribute,
+        format!(
+            "No node has the parent attribute \"{key}\", so every node is its own epic and level \"epics\" answers as level \"tasks\".{nearest}"
+        ),
+    );
+}

@@ -102,7 +102,11 @@ fn epics_of(
         Level::Epics => {
             let default = WorkAttributes::default().parent;
             let attribute = parent_attribute.unwrap_or(&default);
-            net.following(filter).by_epic(attribute).map(Some)
+            let epics = net.following(filter).by_epic(attribute)?;
+            // No node names a parent: the epics are the tasks, which the
+            // caller did not ask for by level "epics".
+            super::unmatched::warn_no_parents(net, attribute);
+            Ok(Some(epics))
         }
     }
 }
