@@ -521,16 +521,22 @@ impl Page {
             ),
             None => ("Items", "cursor set to next_cursor", "limit"),
         };
+        // "Items 4-6", or "Item 4" for one.
+        let span = if first == last {
+            format!("{} {first}", what.trim_end_matches('s'))
+        } else {
+            format!("{what} {first}-{last}")
+        };
         if self.stopped.get() && self.by_default {
             return Some(format!(
-                "{what} {first}-{last}{of} shown: without {limit_field}, a reply stops at about {} KB. For the next page, repeat the call with {field}; give {limit_field} (at most {}) for longer pages.",
+                "{span}{of} shown: without {limit_field}, a reply stops at about {} KB. For the next page, repeat the call with {field}; give {limit_field} (at most {}) for longer pages.",
                 DEFAULT_REPLY_BYTES / 1024,
                 self.max_limit
             ));
         }
         if self.stopped.get() {
             return Some(format!(
-                "{what} {first}-{last}{of} shown: the page stopped at the reply size bound ({} bytes, --max-reply-bytes) before {limit_field}. For the next page, repeat the call with {field}.",
+                "{span}{of} shown: the page stopped at the reply size bound ({} bytes, --max-reply-bytes) before {limit_field}. For the next page, repeat the call with {field}.",
                 self.reply_bound
             ));
         }
@@ -540,7 +546,7 @@ impl Page {
             String::new()
         };
         Some(format!(
-            "{what} {first}-{last}{of} shown. For the next page, repeat the call with {field}{raise}."
+            "{span}{of} shown. For the next page, repeat the call with {field}{raise}."
         ))
     }
 }

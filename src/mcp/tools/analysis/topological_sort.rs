@@ -148,10 +148,17 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
         let returned = order.len();
         let order: Vec<String> = order.into_iter().map(str::to_string).collect();
         let note = loop_note(net, epics.as_ref());
+        let mut paging = Paging::of(&page, returned, Some(node_count), end < node_count);
+        if paging.truncated && layer_ends.binary_search(&end).is_ok() {
+            paging.add_note(
+                "A page ends where a layer ends, so that a layer's nodes come together."
+                    .to_string(),
+            );
+        }
         Ok(TopoOutput {
             status: Success::Success,
             note,
-            paging: Paging::of(&page, returned, Some(node_count), end < node_count),
+            paging,
             node_ids: p.flat.then_some(order),
             layer_count: sorted.layers.len(),
             first_layer: first_layer.min(sorted.layers.len()),
