@@ -3,7 +3,7 @@
 //! [`run`] parses a query with the `open-cypher` crate (the openCypher 2024.3
 //! grammar; a LALRPOP table parser) and runs a documented subset of it:
 //! `MATCH` and `OPTIONAL MATCH` with node and relationship patterns, direction,
-//! variable length `*min..max` (at most [`MAX_HOPS`] hops) and path variables;
+//! variable length `*min..max` (either bound may be left out) and path variables;
 //! `WHERE`; `WITH` and `RETURN` with `DISTINCT`, aliases, `ORDER BY`, `SKIP`,
 //! `LIMIT` and the aggregates `count`, `sum`, `min`, `max`, `avg`, `collect`;
 //! `UNWIND`; `UNION [ALL]`; parameters (`$name`). Writing clauses are refused.
@@ -67,8 +67,6 @@ pub const MAX_TOKENS: usize = 2_000;
 pub const MAX_NESTING: usize = 32;
 /// The deepest nesting of expressions (operands of operators and functions).
 pub const MAX_EXPRESSION_DEPTH: usize = 48;
-/// The most hops of a variable-length relationship pattern.
-pub const MAX_HOPS: u32 = 10;
 /// The most relationships in one path pattern.
 pub const MAX_PATH_LENGTH: usize = 32;
 /// The most rows one clause may make.
@@ -155,7 +153,7 @@ impl std::fmt::Display for QueryError {
             QueryError::Syntax { position, message } => write!(f, "at {position}: {message}"),
             QueryError::Write { clause, position } => write!(
                 f,
-                "at {position}: `{clause}` writes, and queries only read; change the network through the library's edit calls"
+                "at {position}: `{clause}` writes, and queries only read (the supported clauses are {SUPPORTED_CLAUSES}); change the network through the library's edit calls"
             ),
             QueryError::Unsupported { what, position } => {
                 let what = if what.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
@@ -241,6 +239,22 @@ fn built(weight: u64) {
     BUILT.with(|b| b.set(b.get().saturating_add(weight)));
 }
 
+/// The weight counted so far, for [`reset_built`].
+fn built_now() -> u64 {
+    BUILT.with(std::cell::Cell::get)
+}
+
+/// Forgets what was counted since [`built_now`] answered `mark`: values that
+/// were dropped (the keys of a row added to a group, a WHERE's operands).
+fn reset_built(mark: u64) {
+    BUILT.with(|b| b.set(b.get().min(mark)));
+}
+
+/// Counts `weight` fewer values: one that was counted and is dropped.
+fn release(weight: u64) {
+    BUILT.with(|b| b.set(b.get().saturating_sub(weight)));
+}
+
 /// Fails once the values built pass [`MAX_VALUES`]: called for every row, so a
 /// query stops within one row's expressions of the bound.
 fn check_built() -> Result<(), QueryError> {
@@ -312,6 +326,106 @@ fn check_shape(source: &str) -> Result<(), QueryError> {
     Ok(())
 }
 
+/// The refusal of a query that does not parse because it uses a clause
+/// outside the subset that the grammar of the parser lacks, or refuses in the
+/// place it stands (`CALL { … }`, `LOAD CSV`, `FOREACH`, `USE`, `INSERT`,
+/// schema commands...): the first such clause, found on the token stream, so
+/// the words of strings, comments, escaped names and property keys never count.
+fn clause_refusal(source: &str) -> Option<QueryError> {
+    let lexed = open_cypher::lex(source);
+    let words: Vec<(String, usize, TokenKind)> = lexed
+        .tokens
+        .iter()
+        .filter(|t| !t.kind.is_trivia())
+        .map(|t| {
+            let text = source.get(t.span.start..t.span.end).unwrap_or("");
+            (text.to_ascii_uppercase(), t.span.start, t.kind)
+        })
+        .collect();
+    let word = |i: usize| words.get(i).map_or("", |w| w.0.as_str());
+    for (i, (text, at, kind)) in words.iter().enumerate() {
+        // A property key (`n.call`) or a label (`:Load`) is not a clause.
+        if i > 0 && matches!(words[i - 1].2, TokenKind::Dot | TokenKind::Colon) {
+            continue;
+        }
+        let next = word(i + 1);
+        let write = |clause: &str| {
+            Some(QueryError::Write {
+                clause: clause.to_string(),
+                position: position(source, *at),
+            })
+        };
+        let unsupported = |what: &str| Some(QueryError::unsupported(source, *at, what));
+        let found = match text.as_str() {
+            "CALL" if next == "{" || next == "(" => unsupported("`CALL { … }` (subqueries)"),
+            "CALL" if matches!(words.get(i + 1).map(|w| w.2), Some(TokenKind::Identifier)) => {
+                unsupported("CALL")
+            }
+            "LOAD" if next == "CSV" => unsupported("LOAD CSV"),
+            "FOREACH" if next == "(" => write("FOREACH"),
+            "USE" if i == 0 || word(i - 1) == "UNION" || word(i - 1) == "ALL" => unsupported("USE"),
+            "INSERT" if next == "(" => write("INSERT"),
+            "NODETACH" | "DETACH" if next == "DELETE" => write("DELETE"),
+            "CREATE" | "MERGE" | "DELETE" | "SET" | "REMOVE" | "DROP" | "ALTER"
+                if matches!(
+                    next,
+                    "INDEX"
+                        | "CONSTRAINT"
+                        | "DATABASE"
+                        | "ALIAS"
+                        | "USER"
+                        | "ROLE"
+                        | "GRAPH"
+                        | "OR"
+                ) =>
+            {
+                write(&format!("{text} {next}"))
+            }
+            "SHOW" | "TERMINATE" | "GRANT" | "DENY" | "REVOKE" if i == 0 => unsupported(text),
+            // GQL's linear clauses, where a clause would start: first, or
+            // after a complete expression.
+            "LET" | "FILTER" | "FINISH" | "NEXT" | "SELECT"
+                if *kind == TokenKind::Identifier
+                    && (i == 0 || ends_expression(words[i - 1].2))
+                    && !matches!(next, "(" | "." | "=" | ",") =>
+            {
+                unsupported(text)
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    // Else a writing clause inside what did not parse (a FOREACH's or a
+    // subquery's body): the query writes.
+    for (i, (text, at, kind)) in words.iter().enumerate() {
+        let after_dot = i > 0 && matches!(words[i - 1].2, TokenKind::Dot | TokenKind::Colon);
+        if !after_dot
+            && *kind != TokenKind::Identifier
+            && plan::WRITE_CLAUSES.contains(&text.as_str())
+        {
+            return Some(QueryError::Write {
+                clause: text.clone(),
+                position: position(source, *at),
+            });
+        }
+    }
+    None
+}
+
+/// Whether a token of this kind can end an expression.
+fn ends_expression(kind: TokenKind) -> bool {
+    matches!(
+        kind,
+        TokenKind::RightParen
+            | TokenKind::RightBracket
+            | TokenKind::RightBrace
+            | TokenKind::Identifier
+            | TokenKind::EscapedIdentifier
+    )
+}
+
 /// Runs the read-only `query` on `net` with `parameters` (`$name` → value).
 ///
 /// Deterministic: rows come in the order of the matches (nodes and edges in
@@ -330,6 +444,11 @@ pub fn run(
 ) -> Result<Answer, QueryError> {
     check_shape(query)?;
     let parsed = open_cypher::parse(query).map_err(|errors| {
+        // A clause the grammar does not have, or has only inside a write,
+        // is named as such rather than by what the parser expected instead.
+        if let Some(refusal) = clause_refusal(query) {
+            return refusal;
+        }
         let first = errors.diagnostics().first();
         QueryError::Syntax {
             position: position(query, first.map_or(0, |d| d.primary_span.start)),

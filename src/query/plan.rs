@@ -12,7 +12,7 @@ use open_cypher::ast::{self, BinaryOperator, ClauseKind, ExprKind, LiteralKind};
 use serde_json::{Map, Value};
 
 use super::value::Val;
-use super::{MAX_EXPRESSION_DEPTH, MAX_HOPS, MAX_PATH_LENGTH, QueryError};
+use super::{MAX_EXPRESSION_DEPTH, MAX_PATH_LENGTH, QueryError};
 
 /// A binary operator of an [`Expr::Chain`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -216,8 +216,9 @@ pub(crate) struct RelPat {
     pub types: Vec<String>,
     pub dir: Dir,
     pub properties: Vec<(String, Expr)>,
-    /// `Some((min, max))` for a variable-length pattern.
-    pub hops: Option<(u32, u32)>,
+    /// `Some((min, max))` for a variable-length pattern; `max` is `None` when
+    /// it has no upper bound.
+    pub hops: Option<(u32, Option<u32>)>,
 }
 
 /// One comma-separated part of a MATCH pattern: a path.
@@ -820,29 +821,32 @@ impl Planner<'_> {
         })
     }
 
-    fn hops(&self, q: &ast::Quantifier) -> Res<(u32, u32)> {
-        let number = |text: &Option<String>, default: u32| -> Res<u32> {
-            match text {
-                None => Ok(default),
-                Some(t) => t.parse::<u32>().map_err(|_| QueryError::Limit {
-                    reason: format!("a variable-length pattern goes at most {MAX_HOPS} hops; `{t}` is not a hop count from 0 to {MAX_HOPS}"),
-                }),
-            }
+    /// The bounds of `*min..max`: `max` is `None` for `*`, `*2..` and the like,
+    /// which the walk bounds by the call's budget instead (a path never repeats
+    /// a relationship, so it is finite).
+    fn hops(&self, q: &ast::Quantifier) -> Res<(u32, Option<u32>)> {
+        let number = |text: &str| -> Res<u32> {
+            text.replace('_', "").parse::<u32>().map_err(|_| {
+                QueryError::syntax(
+                    self.source,
+                    q.span.start,
+                    format!(
+                        "`{text}` is not a hop count (a whole number from 0 to {})",
+                        u32::MAX
+                    ),
+                )
+            })
         };
         let (min, max) = match &q.kind {
-            ast::QuantifierKind::ZeroOrMore => (1, None),
-            ast::QuantifierKind::OneOrMore => (1, None),
+            ast::QuantifierKind::ZeroOrMore | ast::QuantifierKind::OneOrMore => (1, None),
             ast::QuantifierKind::Optional => (0, Some(1)),
             ast::QuantifierKind::Fixed(n) => {
-                let n = number(&Some(n.clone()), 1)?;
+                let n = number(n)?;
                 (n, Some(n))
             }
             ast::QuantifierKind::Range { lower, upper } => (
-                number(lower, 1)?,
-                match upper {
-                    None => None,
-                    Some(_) => Some(number(upper, MAX_HOPS)?),
-                },
+                lower.as_deref().map(number).transpose()?.unwrap_or(1),
+                upper.as_deref().map(number).transpose()?,
             ),
             _ => {
                 return Err(QueryError::unsupported(
@@ -852,22 +856,6 @@ impl Planner<'_> {
                 ));
             }
         };
-        let Some(max) = max else {
-            return Err(QueryError::Limit {
-                reason: format!(
-                    "a variable-length pattern needs an upper bound of at most {MAX_HOPS} hops (at {}): write e.g. -[*1..{MAX_HOPS}]->",
-                    super::position(self.source, q.span.start)
-                ),
-            });
-        };
-        if max > MAX_HOPS {
-            return Err(QueryError::Limit {
-                reason: format!(
-                    "a variable-length pattern goes at most {MAX_HOPS} hops, not {max} (at {}): lower the upper bound",
-                    super::position(self.source, q.span.start)
-                ),
-            });
-        }
         // A lower bound above the upper one is an empty interval: nothing matches.
         Ok((min, max))
     }

@@ -77,7 +77,8 @@ fn query_error(error: QueryError) -> Error {
         QueryError::Write { clause, position } => Error::InvalidValue {
             field: "query".into(),
             reason: format!(
-                "at {position}: `{clause}` writes, and network_query only reads. Change the network with network_add_node(s) and network_add_edge(s) (for CREATE and MERGE), network_update_node(s) (SET, REMOVE), network_remove_node and network_remove_edge (DELETE)"
+                "at {position}: `{clause}` writes, and the query tool only reads; its clauses are {}. Change the network with network_add_node(s) and network_add_edge(s) (for CREATE and MERGE), network_update_node(s) (SET, REMOVE), network_remove_node and network_remove_edge (DELETE)",
+                query::SUPPORTED_CLAUSES
             ),
         },
         QueryError::Parameter { .. } => Error::InvalidValue {
