@@ -4,9 +4,10 @@
 //! Pattern matching walks from the first node of each path (or from its last,
 //! when only that end is known), one relationship at a time, in node and edge
 //! insertion order, so answers are deterministic. A relationship is matched at
-//! most once per MATCH (openCypher's relationship isomorphism). Every node,
-//! edge and row touched is charged to the call budget, and no clause may make
-//! more than [`MAX_ROWS`] rows.
+//! most once per MATCH (openCypher's relationship isomorphism), so a
+//! variable-length step, which has no hop cap, ends; it is walked with an
+//! explicit stack. Every node, edge and row touched is charged to the call
+//! budget, and no clause may make more than [`MAX_ROWS`] rows.
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -597,16 +598,21 @@ impl Exec<'_> {
     }
 
     /// Whether every `{key: value}` of a pattern equals the element's property,
-    /// read by `property`.
+    /// read by `property`. The values read are dropped at once: they count
+    /// against the values bound only while compared.
     fn properties_match(
         &self,
         properties: &[(String, Expr)],
         row: &mut Row,
         property: impl Fn(&str) -> Val,
     ) -> Res<bool> {
+        let mark = super::built_now();
         for (key, e) in properties {
             let want = self.eval(e, row, &[])?;
-            if value::equals(&property(key), &want) != Some(true) {
+            let same = value::equals(&property(key), &want) == Some(true);
+            super::check_built()?;
+            super::reset_built(mark);
+            if !same {
                 return Ok(false);
             }
         }

@@ -27,7 +27,11 @@
 //! before parsing; expressions nest at most [`MAX_EXPRESSION_DEPTH`] levels
 //! (checked while planning, so no evaluation recurses deeper), a path pattern
 //! has at most [`MAX_PATH_LENGTH`] relationships, and no clause makes more than
-//! [`MAX_ROWS`] rows. Work is charged to the call budget ([`crate::budget`]).
+//! [`MAX_ROWS`] rows. A variable-length pattern has no hop cap: a path never
+//! repeats a relationship, so its walk ends, and the walk keeps its own stack.
+//! Work is charged to the call budget ([`crate::budget`]), which stops a walk
+//! over too many paths; the values a query keeps are at most [`MAX_VALUES`].
+//! No bound cuts an answer short: past one, the query fails.
 //!
 //! ```
 //! use networks_mcp::network::{EdgeSpec, Network, NodeSpec};
@@ -71,8 +75,10 @@ pub const MAX_EXPRESSION_DEPTH: usize = 48;
 pub const MAX_PATH_LENGTH: usize = 32;
 /// The most rows one clause may make.
 pub const MAX_ROWS: usize = 250_000;
-/// The most values one query may build: list items, map entries, and 16-byte
-/// pieces of the strings it makes.
+/// The most values one query may keep: list items, map entries, and 16-byte
+/// pieces of the strings it makes. Values dropped as the query goes (a match's
+/// path, a WHERE's operands, the keys of a row added to a group) are counted
+/// only while they live; an aggregation counts what its groups keep.
 pub const MAX_VALUES: u64 = 10_000_000;
 /// The longest string a query may build, in bytes.
 pub const MAX_STRING_BYTES: usize = 1 << 20;
@@ -491,7 +497,7 @@ mod tests {
     /// in a debug build: the parser (LALRPOP's table-driven automaton) and the
     /// drop of its tree take 2,000 nested `NOT`s, even in 256 KiB; planning and
     /// evaluation recurse only to their own bounds, the matcher once per pattern
-    /// part, relationship and hop.
+    /// part and relationship (a variable-length one walks with a stack of its own).
     #[test]
     fn the_deepest_queries_within_the_bounds_fit_a_worker_stack() {
         let nots = format!("RETURN {}true", "NOT ".repeat(MAX_TOKENS - 2));
@@ -555,6 +561,44 @@ mod tests {
                 assert_eq!(answer.row_json(&net, 0)[1], Value::Bool(true));
                 let answer = run(&net, &grouped, &none).unwrap();
                 assert_eq!(answer.row_json(&net, 0)[0], Value::from(1));
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+    }
+
+    /// A variable-length pattern keeps its own stack: a path 20,000 hops long
+    /// is walked on a 256 KiB stack, in a debug build.
+    #[test]
+    fn a_path_thousands_of_hops_long_needs_no_stack() {
+        let mut net = Network::new();
+        let n = 20_000;
+        for i in 0..n {
+            net.add_node(&format!("n{i}")).unwrap();
+        }
+        for i in 1..n {
+            net.add_edge(&format!("n{}", i - 1), &format!("n{i}"), 1.0)
+                .unwrap();
+        }
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let none = Map::new();
+                for (query, want) in [
+                    ("MATCH ({id: 'n0'})-[*]->(b) RETURN count(*)", n - 1),
+                    (
+                        "MATCH p = ({id: 'n0'})-[*]->({id: 'n19999'}) RETURN length(p)",
+                        n - 1,
+                    ),
+                    (
+                        "MATCH ({id: 'n19999'})<-[r*0..]-(a) RETURN max(size(r))",
+                        n - 1,
+                    ),
+                    ("MATCH (a)-[*]-({id: 'n0'}) RETURN count(*)", n - 1),
+                ] {
+                    let answer = run(&net, query, &none).unwrap();
+                    assert_eq!(answer.row_json(&net, 0), vec![Value::from(want)], "{query}");
+                }
             })
             .unwrap()
             .join()
