@@ -408,3 +408,25 @@ fn clauses_outside_the_subset_are_refused_by_name_with_the_clauses_there_are() {
         "{e}"
     );
 }
+
+#[test]
+fn a_row_cut_to_fit_a_reply_is_said_to_be_cut() {
+    let s = graph(&chain(3));
+    let reply = dispatch_ok(
+        &s,
+        "network_query",
+        json!({"network_name": "g", "query": "RETURN range(1, 100000) AS l, 1 AS one"}),
+    );
+    assert_eq!(reply["total"], 1);
+    assert!(reply["rows"][0][0].as_str().unwrap().starts_with("(cut: "));
+    assert_eq!(reply["truncated"], true, "{reply}");
+    assert!(reply.get("next_cursor").is_none(), "{reply}");
+    assert!(reply["more"].as_str().unwrap().contains("Row 1"), "{reply}");
+    // A row that fits is not.
+    let reply = dispatch_ok(
+        &s,
+        "network_query",
+        json!({"network_name": "g", "query": "RETURN range(1, 10) AS l"}),
+    );
+    assert_eq!(reply["truncated"], false, "{reply}");
+}

@@ -150,8 +150,19 @@ fn run_query(ctx: &ToolContext<'_>, p: QueryParams) -> Result<QueryOutput> {
         let total = answer.len();
         let end = page.end().min(total);
         let start = page.offset.min(end);
-        let rows = page.fill_cut((start..end).map(|i| answer.row_json(net, i)), cut_row);
-        let paging = Paging::of_total(&page, rows.len(), total);
+        let mut cut = None;
+        let rows = page.fill_cut((start..end).map(|i| answer.row_json(net, i)), |row, bytes| {
+            cut = Some(start + 1);
+            cut_row(row, bytes)
+        });
+        let mut paging = Paging::of_total(&page, rows.len(), total);
+        // A row too large for a reply is a success cut short: said so.
+        if let Some(row) = cut {
+            paging.truncated = true;
+            paging.add_note(format!(
+                "Row {row} is larger than a reply: its values past the reply's size are replaced by a note saying how large they were; return less of them (e.g. size(list) or list[0..10])."
+            ));
+        }
         let columns = answer.columns.clone();
         kept.keep_if(paging.next_cursor.is_some());
         Ok(QueryOutput {
