@@ -443,6 +443,10 @@ impl Exec<'_> {
                         unbind(r, row);
                     }
                 }
+                // A list of relationships bound before: the path they walk.
+                Some(bounds) if rel.bound => {
+                    self.follow(st, i, path, reversed, k, at, bounds, row)?;
+                }
                 Some(bounds) => self.hops(st, i, path, reversed, k, at, bounds, row)?,
             }
             Ok(())
@@ -541,6 +545,74 @@ impl Exec<'_> {
                 break;
             }
         }
+    }
+
+    /// A variable-length step whose variable holds a list of relationships
+    /// already: it matches when they form a path from `at`, one after the
+    /// other in the pattern's direction, with a length within the bounds, none
+    /// matched already in this MATCH; then the rest of the pattern.
+    #[allow(clippy::too_many_arguments)]
+    fn follow(
+        &self,
+        st: &mut Matching<'_, '_, '_>,
+        i: usize,
+        path: &PathPat,
+        reversed: bool,
+        k: usize,
+        at: NodeIndex,
+        (min, max): (u32, Option<u32>),
+        row: &mut Row,
+    ) -> Res<()> {
+        let (rel, node) = &path.steps[k];
+        let Some(Val::List(items)) = rel.slot.and_then(|s| row.get(s)).cloned() else {
+            return Ok(());
+        };
+        let n = items.len();
+        if n < min as usize || max.is_some_and(|max| n > max as usize) {
+            return Ok(());
+        }
+        let mut taken = 0;
+        let mut here = Some(at);
+        for offset in 0..n {
+            charge(1);
+            let item = &items[if reversed { n - 1 - offset } else { offset }];
+            let next = match item {
+                Val::Rel(edge) if !st.is_used(*edge) && self.rel_props_ok(rel, *edge, row)? => {
+                    let ends = self.net.graph().edge_endpoints(*edge);
+                    let from = here.unwrap_or(at);
+                    match (ends, rel.dir) {
+                        (Some((s, t)), Dir::Out | Dir::Both) if s == from => Some((*edge, t)),
+                        (Some((s, t)), Dir::In | Dir::Both) if t == from => Some((*edge, s)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some((edge, next)) = next else {
+                here = None;
+                break;
+            };
+            st.mark(edge, true);
+            st.rels.push(edge);
+            st.nodes.push(next);
+            taken += 1;
+            here = Some(next);
+        }
+        let mut result = Ok(());
+        if let Some(end) = here
+            && self.node_ok(node, end, row)?
+        {
+            let bound = bind_node(node, end, row);
+            result = self.steps(st, i, path, reversed, k + 1, end, row);
+            unbind(bound, row);
+        }
+        for _ in 0..taken {
+            if let Some(edge) = st.rels.pop() {
+                st.mark(edge, false);
+            }
+            st.nodes.pop();
+        }
+        result
     }
 
     /// The nodes a path may start at.

@@ -664,7 +664,9 @@ impl Planner<'_> {
             return Ok((Some(self.bind_as(text, kind)), false));
         };
         let held = self.kind_of(slot);
-        if held != kind && held != Kind::Any {
+        // A list of relationships may come from a list value (`WITH [r1, r2] AS rs`).
+        let list_as_rels = kind == Kind::RelList && held == Kind::Value;
+        if held != kind && held != Kind::Any && !list_as_rels {
             return Err(QueryError::syntax(
                 self.source,
                 name.span.start,
@@ -804,13 +806,6 @@ impl Planner<'_> {
             Kind::Rel
         };
         let (slot, bound) = self.variable(r.variable.as_ref(), kind)?;
-        if bound && hops.is_some() {
-            return Err(QueryError::unsupported(
-                self.source,
-                r.direction.span.start,
-                "a variable-length relationship variable that is already bound",
-            ));
-        }
         Ok(RelPat {
             slot,
             bound,
@@ -1161,7 +1156,20 @@ impl Planner<'_> {
                 }
             }
             ExprKind::Property { expression, key } => {
-                Expr::Prop(self.boxed(expression, d, aggs)?, key.kind.text.clone())
+                let base = self.boxed(expression, d, aggs)?;
+                if let Expr::Var(slot) = *base
+                    && self.kind_of(slot) == Kind::Path
+                {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!(
+                            "a path has no properties (`.{}`); read them from nodes(p) or relationships(p)",
+                            key.kind.text
+                        ),
+                    ));
+                }
+                Expr::Prop(base, key.kind.text.clone())
             }
             ExprKind::DynamicProperty { expression, key }
             | ExprKind::Index {

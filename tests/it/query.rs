@@ -934,3 +934,50 @@ fn early_where_checks_keep_errors_and_rows_as_the_whole_pattern_gives_them() {
         json!([["b", "b"], ["c", "c"]])
     );
 }
+
+/// A variable-length variable bound to a list of relationships matches the path
+/// they walk (openCypher's `MATCH (a)-[rs*]->(b)` after `WITH [r1, r2] AS rs`),
+/// and a path has no properties.
+#[test]
+fn a_bound_relationship_list_matches_the_path_it_walks() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH (x)-[rs*]->(y) RETURN x.id, y.id"
+        ),
+        json!([["a", "c"]])
+    );
+    // The wrong way, or outside the bounds: no match.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH (x)<-[rs*]-(y) RETURN x.id"
+        ),
+        json!([])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH (x)-[rs*3..]-(y) RETURN x.id"
+        ),
+        json!([])
+    );
+    // Either way, from the end: walked backwards.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH p = (x)-[rs*]-({id: 'c'}) RETURN x.id, length(p)"
+        ),
+        json!([["a", 2]])
+    );
+    let e = refused(
+        &s,
+        "MATCH p = (a)-[*]->(b) WHERE p.name = 'x' RETURN p",
+        "query",
+    );
+    assert!(
+        e.contains("a path has no properties") && e.contains("column 30"),
+        "{e}"
+    );
+}
