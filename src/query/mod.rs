@@ -432,6 +432,136 @@ fn ends_expression(kind: TokenKind) -> bool {
     )
 }
 
+/// The most distinct names (labels, types, keys) a scan for warnings keeps to
+/// list them.
+const MAX_NAMES_SCANNED: usize = 1_000;
+
+/// Warns ([`crate::warnings`]) about each relationship type, node label and
+/// property key the query names that nothing in `net` has: a pattern with it
+/// matches nothing and a property read is null everywhere, which an agent would
+/// take for the answer. Only when the call collects warnings; one pass over the
+/// nodes (for labels and node keys) and one over the edges (for types and
+/// relationship keys), each stopped as soon as every name is found, so a query
+/// whose names exist costs little; charged to the call's budget.
+fn warn_unknown_names(net: &Network, names: &plan::Names) {
+    use crate::warnings::{WarningCode, closest, list_names, warn};
+    use std::collections::BTreeSet;
+    if !crate::warnings::collecting() {
+        return;
+    }
+    let missing = |asked: &[String], known: &[&str]| -> Vec<String> {
+        asked
+            .iter()
+            .filter(|n| !known.contains(&n.as_str()))
+            .cloned()
+            .collect()
+    };
+    let mut labels = missing(&names.labels, &[]);
+    let mut node_keys = missing(&names.node_keys, &["id"]);
+    let (mut seen_labels, mut seen_node_keys) = (BTreeSet::new(), BTreeSet::from(["id"]));
+    if !labels.is_empty() || !node_keys.is_empty() {
+        for (n, node) in net.graph().node_weights().enumerate() {
+            if n % 1024 == 1023 {
+                charge(1024);
+            }
+            if node.data.is_some() && seen_node_keys.len() < MAX_NAMES_SCANNED {
+                seen_node_keys.insert("data");
+            }
+            for (key, _) in node.attributes.iter() {
+                if seen_node_keys.len() < MAX_NAMES_SCANNED {
+                    seen_node_keys.insert(key.as_str());
+                }
+            }
+            if let Some(serde_json::Value::String(text)) =
+                node.attributes.get(value::LABELS_ATTRIBUTE)
+            {
+                for label in text.split(',').map(str::trim).filter(|l| !l.is_empty()) {
+                    if seen_labels.len() < MAX_NAMES_SCANNED {
+                        seen_labels.insert(label);
+                    }
+                }
+            }
+            labels.retain(|l| !seen_labels.contains(l.as_str()));
+            node_keys.retain(|k| !seen_node_keys.contains(k.as_str()));
+            if labels.is_empty() && node_keys.is_empty() {
+                break;
+            }
+        }
+    }
+    let mut types = missing(&names.types, &[]);
+    let mut rel_keys = missing(&names.rel_keys, &["weight"]);
+    let (mut seen_types, mut seen_rel_keys) = (BTreeSet::new(), BTreeSet::from(["weight"]));
+    if !types.is_empty() || !rel_keys.is_empty() {
+        for (n, edge) in net.graph().edge_weights().enumerate() {
+            if n % 1024 == 1023 {
+                charge(1024);
+            }
+            let relation = match edge.attributes.get(value::TYPE_ATTRIBUTE) {
+                Some(serde_json::Value::String(t)) if !t.is_empty() => t.as_str(),
+                _ => value::DEFAULT_TYPE,
+            };
+            if seen_types.len() < MAX_NAMES_SCANNED {
+                seen_types.insert(relation);
+            }
+            for (key, _) in edge.attributes.iter() {
+                if seen_rel_keys.len() < MAX_NAMES_SCANNED {
+                    seen_rel_keys.insert(key.as_str());
+                }
+            }
+            types.retain(|t| !seen_types.contains(t.as_str()));
+            rel_keys.retain(|k| !seen_rel_keys.contains(k.as_str()));
+            if types.is_empty() && rel_keys.is_empty() {
+                break;
+            }
+        }
+    }
+    let hint = |asked: &str, seen: &BTreeSet<&str>| {
+        closest(asked, seen.iter().copied())
+            .map(|n| format!(" Did you mean \"{n}\"?"))
+            .unwrap_or_default()
+    };
+    for name in &types {
+        warn(
+            WarningCode::UnknownRelation,
+            format!(
+                "The query names the relationship type \"{name}\", which no edge has (a type is the edge's \"{}\" attribute, or {}), so that pattern matches nothing.{} Types here: {}.",
+                value::TYPE_ATTRIBUTE,
+                value::DEFAULT_TYPE,
+                hint(name, &seen_types),
+                list_names(seen_types.iter().copied())
+            ),
+        );
+    }
+    for name in &labels {
+        warn(
+            WarningCode::UnknownLabel,
+            format!(
+                "The query names the label \"{name}\", which no node has (labels come from the comma-separated \"{}\" attribute), so it matches nothing.{} Labels here: {}.",
+                value::LABELS_ATTRIBUTE,
+                hint(name, &seen_labels),
+                list_names(seen_labels.iter().copied())
+            ),
+        );
+    }
+    for (keys, seen, what) in [
+        (&node_keys, &seen_node_keys, "node"),
+        (&rel_keys, &seen_rel_keys, "relationship"),
+    ] {
+        for key in keys {
+            warn(
+                WarningCode::UnknownAttribute,
+                format!(
+                    "The query reads the {what} property \"{key}\", which no {what} has, so it is null everywhere.{} {}{} properties here: {}.",
+                    hint(key, seen),
+                    what[..1].to_uppercase(),
+                    &what[1..],
+                    list_names(seen.iter().copied())
+                ),
+            );
+        }
+    }
+}
+
 /// Runs the read-only `query` on `net` with `parameters` (`$name` → value).
 ///
 /// Deterministic: rows come in the order of the matches (nodes and edges in
@@ -469,6 +599,7 @@ pub fn run(
     })?;
     BUILT.with(|b| b.set(0));
     let plan = plan::plan(query, &parsed.program, parameters)?;
+    warn_unknown_names(net, &plan.names);
     let rows = exec::run(net, &plan)?;
     Ok(Answer {
         columns: plan.columns,

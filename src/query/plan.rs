@@ -267,9 +267,32 @@ pub(crate) enum Step {
     Project(Projection),
 }
 
+/// The names a query reads from the network, for the warnings about those
+/// that match nothing ([`super::warn_unknown_names`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names {
+    /// Relationship types of patterns (`[:T]`).
+    pub types: Vec<String>,
+    /// Node labels of patterns and label tests (`(n:L)`, `n:L`).
+    pub labels: Vec<String>,
+    /// Property keys read of nodes (`n.key`, `(n {key: 1})`).
+    pub node_keys: Vec<String>,
+    /// Property keys read of relationships.
+    pub rel_keys: Vec<String>,
+}
+
+impl Names {
+    fn add(list: &mut Vec<String>, name: &str) {
+        if !list.iter().any(|n| n == name) {
+            list.push(name.to_string());
+        }
+    }
+}
+
 /// A query: its single queries joined by UNION.
 #[derive(Debug, Clone)]
 pub(crate) struct Plan {
+    pub names: Names,
     pub parts: Vec<Vec<Step>>,
     /// Whether the UNION keeps duplicates (UNION ALL).
     pub union_all: bool,
@@ -313,6 +336,7 @@ struct Planner<'a> {
     kinds: Vec<Kind>,
     /// The first slot the MATCH being planned binds.
     match_start: usize,
+    names: Names,
 }
 
 type Res<T> = Result<T, QueryError>;
@@ -357,6 +381,7 @@ pub(crate) fn plan(
         scope: Vec::new(),
         kinds: Vec::new(),
         match_start: 0,
+        names: Names::default(),
     };
     let mut parts = vec![planner.single(&regular.head)?];
     let columns = planner.columns();
@@ -387,6 +412,7 @@ pub(crate) fn plan(
         }
     }
     Ok(Plan {
+        names: planner.names,
         parts,
         union_all: union_all.unwrap_or(false),
         columns,
@@ -764,6 +790,12 @@ impl Planner<'_> {
         let labels = self.labels(n.labels.as_ref(), "label")?;
         // Properties are read in the scope before the node's own variable is bound.
         let properties = self.properties(n.properties.as_deref())?;
+        for label in &labels {
+            Names::add(&mut self.names.labels, label);
+        }
+        for (key, _) in &properties {
+            Names::add(&mut self.names.node_keys, key);
+        }
         let (slot, bound) = self.variable(n.variable.as_ref(), Kind::Node)?;
         Ok(NodePat {
             slot,
@@ -795,6 +827,12 @@ impl Planner<'_> {
         };
         let types = self.labels(r.labels.as_ref(), "type")?;
         let properties = self.properties(r.properties.as_deref())?;
+        for t in &types {
+            Names::add(&mut self.names.types, t);
+        }
+        for (key, _) in &properties {
+            Names::add(&mut self.names.rel_keys, key);
+        }
         let hops = match &r.legacy_quantifier {
             None => None,
             Some(q) => Some(self.hops(q)?),
@@ -1144,7 +1182,15 @@ impl Planner<'_> {
                 match predicate {
                     ast::IsPredicate::Null => Expr::IsNull(inner, *negated),
                     ast::IsPredicate::Label(labels) if !*negated => {
-                        Expr::HasLabels(inner, self.labels(Some(labels), "label")?)
+                        let labels = self.labels(Some(labels), "label")?;
+                        if let Expr::Var(slot) = *inner
+                            && self.kind_of(slot) == Kind::Node
+                        {
+                            for label in &labels {
+                                Names::add(&mut self.names.labels, label);
+                            }
+                        }
+                        Expr::HasLabels(inner, labels)
                     }
                     _ => {
                         return Err(QueryError::unsupported(
@@ -1168,6 +1214,13 @@ impl Planner<'_> {
                             key.kind.text
                         ),
                     ));
+                }
+                if let Expr::Var(slot) = *base {
+                    match self.kind_of(slot) {
+                        Kind::Node => Names::add(&mut self.names.node_keys, &key.kind.text),
+                        Kind::Rel => Names::add(&mut self.names.rel_keys, &key.kind.text),
+                        _ => {}
+                    }
                 }
                 Expr::Prop(base, key.kind.text.clone())
             }

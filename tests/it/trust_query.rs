@@ -430,3 +430,90 @@ fn a_row_cut_to_fit_a_reply_is_said_to_be_cut() {
     );
     assert_eq!(reply["truncated"], false, "{reply}");
 }
+
+/// The codes and messages of a reply's warnings.
+fn warnings(reply: &Value) -> Vec<(String, String)> {
+    reply["warnings"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|w| {
+                    (
+                        w["code"].as_str().unwrap_or_default().to_string(),
+                        w["message"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn names_that_match_nothing_are_warned_about_with_the_closest_one() {
+    let s = unlimited_server();
+    dispatch_ok(&s, "network_create", json!({"network_name": "g"}));
+    dispatch_ok(
+        &s,
+        "network_add_nodes",
+        json!({"network_name": "g", "nodes": [
+            {"node_id": "a", "attributes": {"labels": "task, urgent", "status": "todo"}},
+            {"node_id": "b", "attributes": {"labels": "task", "status": "done"}},
+        ]}),
+    );
+    dispatch_ok(
+        &s,
+        "network_add_edges",
+        json!({"network_name": "g", "edges": [
+            {"source": "a", "target": "b", "attributes": {"relation": "normal", "since": 3}},
+        ]}),
+    );
+    let query = |q: &str| {
+        dispatch_ok(
+            &s,
+            "network_query",
+            json!({"network_name": "g", "query": q}),
+        )
+    };
+    // Names that exist: no warning, whatever the rows.
+    let fine = query(
+        "MATCH (n:urgent {status: 'todo'})-[r:normal {since: 3}]->(m:task) WHERE n.id <> m.id AND r.weight > 0 RETURN n.status, m.id",
+    );
+    assert!(fine.get("warnings").is_none(), "{fine}");
+    assert_eq!(fine["rows"], json!([["todo", "b"]]));
+    let reply = query("MATCH (n:Tsk)-[:Normal]->(m) WHERE n.stauts = 'todo' RETURN m.id");
+    assert_eq!(reply["rows"], json!([]));
+    let told = warnings(&reply);
+    let find = |code: &str| {
+        told.iter()
+            .find(|(c, _)| c == code)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_else(|| panic!("no {code} in {told:?}"))
+    };
+    let relation = find("unknown_relation");
+    assert!(
+        relation.contains("\"Normal\"") && relation.contains("Did you mean \"normal\"?"),
+        "{relation}"
+    );
+    let label = find("unknown_label");
+    assert!(
+        label.contains("\"Tsk\"")
+            && label.contains("Did you mean \"task\"?")
+            && label.contains("\"urgent\""),
+        "{label}"
+    );
+    let key = find("unknown_attribute");
+    assert!(
+        key.contains("\"stauts\"") && key.contains("Did you mean \"status\"?"),
+        "{key}"
+    );
+    // A relationship's property key, and a map's keys are not properties.
+    let reply = query("MATCH ()-[r]->() WITH r, {sinse: 1} AS m RETURN r.sinse, m.sinse");
+    let told = warnings(&reply);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].0 == "unknown_attribute"
+            && told[0].1.contains("relationship property \"sinse\"")
+            && told[0].1.contains("Did you mean \"since\"?"),
+        "{told:?}"
+    );
+}
