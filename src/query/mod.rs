@@ -407,7 +407,10 @@ fn clause_refusal(source: &str) -> Option<QueryError> {
     // subquery's body): the query writes.
     for (i, (text, at, kind)) in words.iter().enumerate() {
         let after_dot = i > 0 && matches!(words[i - 1].2, TokenKind::Dot | TokenKind::Colon);
+        // A map key (`{set: 1}`) is not a clause either.
+        let map_key = word(i + 1) == ":";
         if !after_dot
+            && !map_key
             && *kind != TokenKind::Identifier
             && plan::WRITE_CLAUSES.contains(&text.as_str())
         {
