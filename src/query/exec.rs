@@ -44,13 +44,21 @@ pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
                 Step::Match(m) => match steps.next_if(|next| aggregates(next)) {
                     Some(Step::Project(p)) => {
                         let mut groups = Groups::new(p);
-                        exec.match_into(m, rows, &mut Sink::Groups(&mut groups))?;
+                        exec.match_into(m, rows, &mut Sink::Groups(&mut groups), None)?;
                         let out = exec.group_finish(groups)?;
                         exec.finish_projection(p, out)?
                     }
                     _ => {
+                        // A projection with LIMIT that keeps the match order
+                        // takes its first rows: the MATCH stops there.
+                        let enough = match steps.peek() {
+                            Some(Step::Project(p)) if !p.distinct && p.order.is_empty() => {
+                                p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)))
+                            }
+                            _ => None,
+                        };
                         let mut out = Vec::new();
-                        exec.match_into(m, rows, &mut Sink::Rows(&mut out))?;
+                        exec.match_into(m, rows, &mut Sink::Rows(&mut out), enough)?;
                         out
                     }
                 },
@@ -157,6 +165,9 @@ struct Matching<'p, 's, 'g> {
     out: &'s mut Sink<'s, 'g>,
     /// Rows put out so far.
     emitted: usize,
+    /// The rows that are enough for what follows (a LIMIT): the MATCH stops
+    /// once it has put out this many.
+    enough: Option<usize>,
     /// The WHERE's conjuncts, checked as their variables are bound.
     conjuncts: Conjuncts<'p>,
     /// Along the current branch: how many conjuncts were checked, and the value
@@ -165,6 +176,11 @@ struct Matching<'p, 's, 'g> {
 }
 
 impl Matching<'_, '_, '_> {
+    /// Whether the MATCH has put out the rows that are enough.
+    fn full(&self) -> bool {
+        self.enough.is_some_and(|n| self.emitted >= n)
+    }
+
     /// Whether `edge` is matched already in this MATCH.
     fn is_used(&self, edge: EdgeIndex) -> bool {
         let i = edge.index();
@@ -238,12 +254,14 @@ enum Early {
 impl Exec<'_> {
     // ---- MATCH -----------------------------------------------------------
 
-    /// Matches `m` for every input row, putting the matches into `out`.
+    /// Matches `m` for every input row, putting the matches into `out`, or
+    /// the first `enough` of them.
     fn match_into<'s, 'g>(
         &self,
         m: &MatchPlan,
         rows: Vec<Row>,
         out: &'s mut Sink<'s, 'g>,
+        enough: Option<usize>,
     ) -> Res<()> {
         let edge_bound = self.net.graph().edge_bound();
         charge(edge_bound as u64 / 64);
@@ -255,10 +273,14 @@ impl Exec<'_> {
             rels: Vec::new(),
             out,
             emitted: 0,
+            enough,
             conjuncts: Conjuncts::new(m.predicate.as_ref(), &m.new_slots),
             early: Vec::new(),
         };
         for mut row in rows {
+            if state.full() {
+                break;
+            }
             row.resize(m.width, Val::Null);
             let before = state.emitted;
             self.part(&mut state, 0, &mut row)?;
@@ -380,6 +402,9 @@ impl Exec<'_> {
             self.steps(st, i, path, reversed.is_some(), 0, start, row)?;
             st.nodes.pop();
             unbind(bound, row);
+            if st.full() {
+                break;
+            }
         }
         Ok(())
     }
@@ -441,6 +466,9 @@ impl Exec<'_> {
                         st.mark(edge, false);
                         unbind(n, row);
                         unbind(r, row);
+                        if st.full() {
+                            break;
+                        }
                     }
                 }
                 // A list of relationships bound before: the path they walk.
@@ -508,6 +536,11 @@ impl Exec<'_> {
                     super::release(weight);
                 }
                 result?;
+                // Enough rows: the rest of the walk is not needed (what it
+                // marked is dropped with the MATCH).
+                if st.full() {
+                    return Ok(());
+                }
             }
             frames.push(if max.is_none_or(|max| done < max) {
                 st.lists.of(self, here, rel.dir)

@@ -247,6 +247,33 @@ fn an_unbounded_walk_past_the_budget_stops_and_says_how_to_narrow_it() {
         );
         assert!(took < Duration::from_secs(10), "{query}: {took:?}");
     }
+    // A LIMIT that keeps the match order takes the first paths walked, and
+    // the walk stops there, within the same small budget.
+    for (query, want) in [
+        (
+            "MATCH p = (a)-[*]->(b) RETURN length(p) LIMIT 3",
+            json!([[1], [2], [3]]),
+        ),
+        (
+            "MATCH p = (a)-[*]->(b) RETURN length(p) SKIP 2 LIMIT 2",
+            json!([[3], [4]]),
+        ),
+        (
+            "MATCH p = (a)-[*]->(b) WITH p LIMIT 2 RETURN length(p)",
+            json!([[1], [2]]),
+        ),
+    ] {
+        let outcome = s
+            .dispatch(
+                Call::new(
+                    "network_query",
+                    json!({"network_name": "g", "query": query}),
+                )
+                .with_budget(&Budget::unlimited().with_max_steps(200_000)),
+            )
+            .expect("a listed tool");
+        assert_eq!(outcome.expect(query)["rows"], want, "{query}");
+    }
     // Rows past a clause's bound are an error, never a silent cut.
     let s = graph(&complete(6));
     let e = dispatch_err(
