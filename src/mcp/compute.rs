@@ -212,6 +212,9 @@ pub(crate) fn deadline_hint(tool: &str) -> &'static str {
         "network_search" => {
             "Use a shorter query, mode substring, max_distance 1 or 2, or in_attributes to search fewer fields."
         }
+        "network_query" => {
+            "The query walked too many paths or rows: give a variable-length pattern an upper bound (-[*1..5]->) or a relationship type, anchor it ({id: 'x'}), narrow the MATCH with labels or a WHERE, or aggregate; or call it as an MCP task, which may run longer (--max-task-seconds)."
+        }
         "network_import" => "Split the document and import it in parts (mode merge).",
         "network_export" | "network_visualize" => {
             "Export a part: pass node_ids, or cut the part you need with network_copy first."

@@ -4,9 +4,10 @@
 //! Pattern matching walks from the first node of each path (or from its last,
 //! when only that end is known), one relationship at a time, in node and edge
 //! insertion order, so answers are deterministic. A relationship is matched at
-//! most once per MATCH (openCypher's relationship isomorphism). Every node,
-//! edge and row touched is charged to the call budget, and no clause may make
-//! more than [`MAX_ROWS`] rows.
+//! most once per MATCH (openCypher's relationship isomorphism), so a
+//! variable-length step, which has no hop cap, ends; it is walked with an
+//! explicit stack. Every node, edge and row touched is charged to the call
+//! budget, and no clause may make more than [`MAX_ROWS`] rows.
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -14,7 +15,7 @@ use std::sync::Arc;
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::EdgeRef;
+use petgraph::visit::{EdgeIndexable, EdgeRef};
 
 use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
@@ -43,13 +44,21 @@ pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
                 Step::Match(m) => match steps.next_if(|next| aggregates(next)) {
                     Some(Step::Project(p)) => {
                         let mut groups = Groups::new(p);
-                        exec.match_into(m, rows, &mut Sink::Groups(&mut groups))?;
+                        exec.match_into(m, rows, &mut Sink::Groups(&mut groups), None)?;
                         let out = exec.group_finish(groups)?;
                         exec.finish_projection(p, out)?
                     }
                     _ => {
+                        // A projection with LIMIT that keeps the match order
+                        // takes its first rows: the MATCH stops there.
+                        let enough = match steps.peek() {
+                            Some(Step::Project(p)) if !p.distinct && p.order.is_empty() => {
+                                p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)))
+                            }
+                            _ => None,
+                        };
                         let mut out = Vec::new();
-                        exec.match_into(m, rows, &mut Sink::Rows(&mut out))?;
+                        exec.match_into(m, rows, &mut Sink::Rows(&mut out), enough)?;
                         out
                     }
                 },
@@ -84,7 +93,7 @@ fn cap(rows: usize) -> Res<()> {
     if rows > MAX_ROWS {
         return Err(QueryError::Limit {
             reason: format!(
-                "the query makes more than {MAX_ROWS} rows on the way to its answer; narrow the MATCH (labels, properties, WHERE), avoid unconnected patterns (a cartesian product), or aggregate earlier"
+                "the query makes more than {MAX_ROWS} rows on the way to its answer; narrow the MATCH (labels, properties, WHERE, an upper bound on a variable-length pattern), avoid unconnected patterns (a cartesian product), or aggregate earlier"
             ),
         });
     }
@@ -146,19 +155,86 @@ struct Exec<'a> {
 /// The state of one MATCH over one input row.
 struct Matching<'p, 's, 'g> {
     plan: &'p MatchPlan,
-    /// The relationships matched so far in this MATCH.
-    used: Vec<EdgeIndex>,
+    /// The relationships matched so far in this MATCH, one bit per edge index.
+    used: Vec<u64>,
+    /// The edge lists the variable-length steps walk, read once per node.
+    lists: EdgeLists,
     /// The current path's nodes and relationships.
     nodes: Vec<NodeIndex>,
     rels: Vec<EdgeIndex>,
     out: &'s mut Sink<'s, 'g>,
     /// Rows put out so far.
     emitted: usize,
+    /// The rows that are enough for what follows (a LIMIT): the MATCH stops
+    /// once it has put out this many.
+    enough: Option<usize>,
     /// The WHERE's conjuncts, checked as their variables are bound.
     conjuncts: Conjuncts<'p>,
     /// Along the current branch: how many conjuncts were checked, and the value
     /// of their `AND` so far ([`EARLY_GAVE_UP`] once one failed to evaluate).
     early: Vec<(usize, Val)>,
+}
+
+impl Matching<'_, '_, '_> {
+    /// Whether the MATCH has put out the rows that are enough.
+    fn full(&self) -> bool {
+        self.enough.is_some_and(|n| self.emitted >= n)
+    }
+
+    /// Whether `edge` is matched already in this MATCH.
+    fn is_used(&self, edge: EdgeIndex) -> bool {
+        let i = edge.index();
+        self.used
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// Marks `edge` as matched (or no longer).
+    fn mark(&mut self, edge: EdgeIndex, used: bool) {
+        let i = edge.index();
+        if let Some(w) = self.used.get_mut(i / 64) {
+            if used {
+                *w |= 1 << (i % 64);
+            } else {
+                *w &= !(1 << (i % 64));
+            }
+        }
+    }
+}
+
+/// The edge lists of the nodes the variable-length steps of one MATCH walk
+/// from, each read once ([`Exec::edges`]) and kept as a range of `entries`: a
+/// walk's stack then holds two numbers a node, however long the path.
+#[derive(Default)]
+struct EdgeLists {
+    ranges: HashMap<(u8, NodeIndex), (usize, usize)>,
+    entries: Vec<(EdgeIndex, NodeIndex)>,
+}
+
+impl EdgeLists {
+    /// The range of `entries` that lists the edges of `at` in `dir`.
+    fn of(&mut self, exec: &Exec<'_>, at: NodeIndex, dir: Dir) -> (usize, usize) {
+        let key = (dir as u8, at);
+        if let Some(&range) = self.ranges.get(&key) {
+            return range;
+        }
+        let start = self.entries.len();
+        self.entries.extend(exec.edges(at, dir));
+        charge((self.entries.len() - start) as u64);
+        let range = (start, self.entries.len());
+        self.ranges.insert(key, range);
+        range
+    }
+}
+
+/// The weight of the paths and lists in `slots` of `row`: what a MATCH built
+/// for it (its nodes and relationships are references, not built).
+fn fresh_weight(row: &Row, slots: &[usize]) -> usize {
+    slots
+        .iter()
+        .filter_map(|&s| row.get(s))
+        .filter(|v| matches!(v, Val::Path(_) | Val::List(_)))
+        .fold(0usize, |w, v| w.saturating_add(v.weight() as usize))
 }
 
 /// In [`Matching::early`]: no more early checks on this branch.
@@ -178,24 +254,33 @@ enum Early {
 impl Exec<'_> {
     // ---- MATCH -----------------------------------------------------------
 
-    /// Matches `m` for every input row, putting the matches into `out`.
+    /// Matches `m` for every input row, putting the matches into `out`, or
+    /// the first `enough` of them.
     fn match_into<'s, 'g>(
         &self,
         m: &MatchPlan,
         rows: Vec<Row>,
         out: &'s mut Sink<'s, 'g>,
+        enough: Option<usize>,
     ) -> Res<()> {
+        let edge_bound = self.net.graph().edge_bound();
+        charge(edge_bound as u64 / 64);
         let mut state = Matching {
             plan: m,
-            used: Vec::new(),
+            used: vec![0; edge_bound.div_ceil(64)],
+            lists: EdgeLists::default(),
             nodes: Vec::new(),
             rels: Vec::new(),
             out,
             emitted: 0,
+            enough,
             conjuncts: Conjuncts::new(m.predicate.as_ref(), &m.new_slots),
             early: Vec::new(),
         };
         for mut row in rows {
+            if state.full() {
+                break;
+            }
             row.resize(m.width, Val::Null);
             let before = state.emitted;
             self.part(&mut state, 0, &mut row)?;
@@ -209,15 +294,19 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// Puts out one row of a MATCH.
+    /// Puts out one row of a MATCH. The paths and relationship lists the
+    /// match built for it count as kept only when the row is kept: an
+    /// aggregation keeps what its groups hold ([`Exec::group_add`]).
     fn emit(&self, st: &mut Matching<'_, '_, '_>, row: Row) -> Res<()> {
         st.emitted += 1;
+        let fresh = &st.plan.new_slots;
         match st.out {
             Sink::Rows(out) => {
+                grow(fresh_weight(&row, fresh))?;
                 out.push(row);
                 cap(out.len())
             }
-            Sink::Groups(groups) => self.group_add(groups, row),
+            Sink::Groups(groups) => self.group_add(groups, row, fresh),
         }
     }
 
@@ -237,7 +326,7 @@ impl Exec<'_> {
             return Early::Same;
         }
         for at in checked..ready {
-            let value = self.eval(st.conjuncts.expr(at), row, &[]);
+            let value = self.eval_scratch(st.conjuncts.expr(at), row);
             let next = match (at, value) {
                 (0, Ok(value)) => Ok(value),
                 (_, Ok(value)) => binary(BinOp::And, acc, value),
@@ -294,7 +383,7 @@ impl Exec<'_> {
     fn part_here(&self, st: &mut Matching<'_, '_, '_>, i: usize, row: &mut Row) -> Res<()> {
         let Some(part) = st.plan.parts.get(i) else {
             if let Some(p) = &st.plan.predicate
-                && !truthy(&self.eval(p, row, &[])?)
+                && !truthy(&self.eval_scratch(p, row)?)
             {
                 return Ok(());
             }
@@ -313,6 +402,9 @@ impl Exec<'_> {
             self.steps(st, i, path, reversed.is_some(), 0, start, row)?;
             st.nodes.pop();
             unbind(bound, row);
+            if st.full() {
+                break;
+            }
         }
         Ok(())
     }
@@ -339,19 +431,25 @@ impl Exec<'_> {
                         nodes.reverse();
                         rels.reverse();
                     }
-                    grow(nodes.len() + rels.len())?;
+                    let weight = nodes.len() + rels.len();
+                    charge(weight as u64);
+                    grow(weight)?;
                     row[slot] = Val::Path(Arc::new(PathVal { nodes, rels }));
-                    bound = Some(slot);
+                    bound = Some((slot, weight as u64));
                 }
-                self.part(st, i + 1, row)?;
-                unbind(bound, row);
-                return Ok(());
+                let result = self.part(st, i + 1, row);
+                // The path is kept only by the rows that took it (see `emit`).
+                if let Some((slot, weight)) = bound {
+                    row[slot] = Val::Null;
+                    super::release(weight);
+                }
+                return result;
             };
             match rel.hops {
                 None => {
                     for (edge, next) in self.edges(at, rel.dir) {
                         charge(1);
-                        if st.used.contains(&edge)
+                        if st.is_used(edge)
                             || !self.rel_ok(rel, edge, row)?
                             || !self.node_ok(node, next, row)?
                         {
@@ -359,28 +457,37 @@ impl Exec<'_> {
                         }
                         let r = bind_slot(rel.slot, rel.bound, Val::Rel(edge), row);
                         let n = bind_node(node, next, row);
-                        st.used.push(edge);
+                        st.mark(edge, true);
                         st.rels.push(edge);
                         st.nodes.push(next);
                         self.steps(st, i, path, reversed, k + 1, next, row)?;
                         st.nodes.pop();
                         st.rels.pop();
-                        st.used.pop();
+                        st.mark(edge, false);
                         unbind(n, row);
                         unbind(r, row);
+                        if st.full() {
+                            break;
+                        }
                     }
                 }
-                Some((min, max)) => {
-                    let mut hops = Vec::new();
-                    self.hops(st, i, path, reversed, k, at, (min, max), &mut hops, row)?;
+                // A list of relationships bound before: the path they walk.
+                Some(bounds) if rel.bound => {
+                    self.follow(st, i, path, reversed, k, at, bounds, row)?;
                 }
+                Some(bounds) => self.hops(st, i, path, reversed, k, at, bounds, row)?,
             }
             Ok(())
         })
     }
 
-    /// A variable-length step: every trail of `min..=max` hops from `at`
-    /// (depth-first, at most `max` ≤ [`super::MAX_HOPS`] levels).
+    /// A variable-length step: every trail of `min..=max` hops from `at` (no
+    /// upper bound when `max` is `None`), each followed by the rest of the
+    /// pattern. A trail never repeats a relationship, nor one matched elsewhere
+    /// in the MATCH (openCypher's relationship isomorphism), so it ends; its
+    /// length is bounded by the number of edges and the walk by the call's
+    /// budget, charged for every edge tried. Depth-first in edge insertion
+    /// order, with an explicit stack: no recursion, whatever the depth.
     #[allow(clippy::too_many_arguments)]
     fn hops(
         &self,
@@ -390,41 +497,155 @@ impl Exec<'_> {
         reversed: bool,
         k: usize,
         at: NodeIndex,
-        (min, max): (u32, u32),
-        hops: &mut Vec<EdgeIndex>,
+        (min, max): (u32, Option<u32>),
         row: &mut Row,
     ) -> Res<()> {
         let (rel, node) = &path.steps[k];
-        let done = hops.len() as u32;
-        if done >= min && self.node_ok(node, at, row)? {
-            let mut list: Vec<Val> = hops.iter().map(|&e| Val::Rel(e)).collect();
-            if reversed {
-                list.reverse();
+        let min = min as usize;
+        let max = max.map(|m| m as usize);
+        // The relationships of the trail so far, and for each node on it the
+        // edges still to try (a range of `st.lists`).
+        let mut trail: Vec<EdgeIndex> = Vec::new();
+        let mut frames: Vec<(usize, usize)> = Vec::new();
+        let mut here = at;
+        loop {
+            // `here` was just reached by `trail`.
+            let done = trail.len();
+            if done >= min && self.node_ok(node, here, row)? {
+                let list = match rel.slot {
+                    Some(slot) => {
+                        charge(done as u64);
+                        let mut items: Vec<Val> = trail.iter().map(|&e| Val::Rel(e)).collect();
+                        if reversed {
+                            items.reverse();
+                        }
+                        let list = Val::list(items);
+                        let weight = list.weight();
+                        row[slot] = list;
+                        super::check_built()?;
+                        Some((slot, weight))
+                    }
+                    None => None,
+                };
+                let n = bind_node(node, here, row);
+                let result = self.steps(st, i, path, reversed, k + 1, here, row);
+                unbind(n, row);
+                // The list is kept only by the rows that took it (see `emit`).
+                if let Some((slot, weight)) = list {
+                    row[slot] = Val::Null;
+                    super::release(weight);
+                }
+                result?;
+                // Enough rows: the rest of the walk is not needed (what it
+                // marked is dropped with the MATCH).
+                if st.full() {
+                    return Ok(());
+                }
             }
-            let r = bind_slot(rel.slot, false, Val::list(list), row);
-            let n = bind_node(node, at, row);
-            self.steps(st, i, path, reversed, k + 1, at, row)?;
-            unbind(n, row);
-            unbind(r, row);
-        }
-        if done < max {
-            for (edge, next) in self.edges(at, rel.dir) {
-                charge(1);
-                if st.used.contains(&edge) || !self.rel_props_ok(rel, edge, row)? {
+            frames.push(if max.is_none_or(|max| done < max) {
+                st.lists.of(self, here, rel.dir)
+            } else {
+                (0, 0)
+            });
+            // The next relationship to take, backtracking as edge lists run out.
+            loop {
+                let Some(top) = frames.last_mut() else {
+                    return Ok(());
+                };
+                if top.0 == top.1 {
+                    frames.pop();
+                    if frames.is_empty() {
+                        return Ok(());
+                    }
+                    if let Some(edge) = trail.pop() {
+                        st.mark(edge, false);
+                        st.rels.pop();
+                        st.nodes.pop();
+                    }
                     continue;
                 }
-                st.used.push(edge);
+                let (edge, next) = st.lists.entries[top.0];
+                top.0 += 1;
+                charge(1);
+                if st.is_used(edge) || !self.rel_props_ok(rel, edge, row)? {
+                    continue;
+                }
+                st.mark(edge, true);
                 st.rels.push(edge);
                 st.nodes.push(next);
-                hops.push(edge);
-                self.hops(st, i, path, reversed, k, next, (min, max), hops, row)?;
-                hops.pop();
-                st.nodes.pop();
-                st.rels.pop();
-                st.used.pop();
+                trail.push(edge);
+                here = next;
+                break;
             }
         }
-        Ok(())
+    }
+
+    /// A variable-length step whose variable holds a list of relationships
+    /// already: it matches when they form a path from `at`, one after the
+    /// other in the pattern's direction, with a length within the bounds, none
+    /// matched already in this MATCH; then the rest of the pattern.
+    #[allow(clippy::too_many_arguments)]
+    fn follow(
+        &self,
+        st: &mut Matching<'_, '_, '_>,
+        i: usize,
+        path: &PathPat,
+        reversed: bool,
+        k: usize,
+        at: NodeIndex,
+        (min, max): (u32, Option<u32>),
+        row: &mut Row,
+    ) -> Res<()> {
+        let (rel, node) = &path.steps[k];
+        let Some(Val::List(items)) = rel.slot.and_then(|s| row.get(s)).cloned() else {
+            return Ok(());
+        };
+        let n = items.len();
+        if n < min as usize || max.is_some_and(|max| n > max as usize) {
+            return Ok(());
+        }
+        let mut taken = 0;
+        let mut here = Some(at);
+        for offset in 0..n {
+            charge(1);
+            let item = &items[if reversed { n - 1 - offset } else { offset }];
+            let next = match item {
+                Val::Rel(edge) if !st.is_used(*edge) && self.rel_props_ok(rel, *edge, row)? => {
+                    let ends = self.net.graph().edge_endpoints(*edge);
+                    let from = here.unwrap_or(at);
+                    match (ends, rel.dir) {
+                        (Some((s, t)), Dir::Out | Dir::Both) if s == from => Some((*edge, t)),
+                        (Some((s, t)), Dir::In | Dir::Both) if t == from => Some((*edge, s)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some((edge, next)) = next else {
+                here = None;
+                break;
+            };
+            st.mark(edge, true);
+            st.rels.push(edge);
+            st.nodes.push(next);
+            taken += 1;
+            here = Some(next);
+        }
+        let mut result = Ok(());
+        if let Some(end) = here
+            && self.node_ok(node, end, row)?
+        {
+            let bound = bind_node(node, end, row);
+            result = self.steps(st, i, path, reversed, k + 1, end, row);
+            unbind(bound, row);
+        }
+        for _ in 0..taken {
+            if let Some(edge) = st.rels.pop() {
+                st.mark(edge, false);
+            }
+            st.nodes.pop();
+        }
+        result
     }
 
     /// The nodes a path may start at.
@@ -482,16 +703,21 @@ impl Exec<'_> {
     }
 
     /// Whether every `{key: value}` of a pattern equals the element's property,
-    /// read by `property`.
+    /// read by `property`. The values read are dropped at once: they count
+    /// against the values bound only while compared.
     fn properties_match(
         &self,
         properties: &[(String, Expr)],
         row: &mut Row,
         property: impl Fn(&str) -> Val,
     ) -> Res<bool> {
+        let mark = super::built_now();
         for (key, e) in properties {
             let want = self.eval(e, row, &[])?;
-            if value::equals(&property(key), &want) != Some(true) {
+            let same = value::equals(&property(key), &want) == Some(true);
+            super::check_built()?;
+            super::reset_built(mark);
+            if !same {
                 return Ok(false);
             }
         }
@@ -568,7 +794,8 @@ impl Exec<'_> {
         } else {
             let mut groups = Groups::new(p);
             for row in rows {
-                self.group_add(&mut groups, row)?;
+                // These rows were counted when they were made.
+                self.group_add(&mut groups, row, &[])?;
             }
             self.group_finish(groups)?
         };
@@ -634,31 +861,42 @@ impl Exec<'_> {
         Ok(out)
     }
 
-    /// Adds one row to the groups of an aggregation.
-    fn group_add(&self, g: &mut Groups<'_>, mut row: Row) -> Res<()> {
+    /// Adds one row to the groups of an aggregation. What the values bound
+    /// counts is what the groups keep: a new group's keys and its row's
+    /// `fresh` slots (the paths and lists its MATCH built for it), and what
+    /// the accumulators hold ([`Acc::add`]); the keys and arguments evaluated
+    /// for the row are dropped with it, so they count only while it is added.
+    fn group_add(&self, g: &mut Groups<'_>, mut row: Row, fresh: &[usize]) -> Res<()> {
         let p = g.p;
         charge(1);
+        let mark = super::built_now();
         let mut key = Vec::new();
         for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
             if !aggregated {
                 self.eval(item, &mut row, &[])?.key(&mut key);
             }
         }
+        let mut values = Vec::with_capacity(p.aggregates.len());
+        for agg in &p.aggregates {
+            values.push(match &agg.arg {
+                Some(arg) => self.eval(arg, &mut row, &[])?,
+                None => Val::Null,
+            });
+        }
+        super::check_built()?;
+        super::reset_built(mark);
         let at = match g.index.get(&key) {
             Some(&at) => at,
             None => {
+                grow(key.len().div_ceil(16) + fresh_weight(&row, fresh))?;
                 g.index.insert(key, g.groups.len());
                 g.groups
-                    .push((row.clone(), p.aggregates.iter().map(Acc::new).collect()));
+                    .push((row, p.aggregates.iter().map(Acc::new).collect()));
                 cap(g.groups.len())?;
                 g.groups.len() - 1
             }
         };
-        for (agg, acc) in p.aggregates.iter().zip(&mut g.groups[at].1) {
-            let value = match &agg.arg {
-                Some(arg) => self.eval(arg, &mut row, &[])?,
-                None => Val::Null,
-            };
+        for ((agg, acc), value) in p.aggregates.iter().zip(&mut g.groups[at].1).zip(values) {
             acc.add(agg, value)?;
         }
         super::check_built()
@@ -703,6 +941,16 @@ impl Exec<'_> {
                 other.type_name()
             ))),
         }
+    }
+
+    /// Evaluates `e` for a test whose value is dropped right after (a WHERE):
+    /// what it builds counts against the bound only while it is evaluated.
+    fn eval_scratch(&self, e: &Expr, row: &mut Row) -> Res<Val> {
+        let mark = super::built_now();
+        let value = self.eval(e, row, &[])?;
+        super::check_built()?;
+        super::reset_built(mark);
+        Ok(value)
     }
 
     fn eval(&self, e: &Expr, row: &mut Row, aggs: &[Val]) -> Res<Val> {
@@ -1566,7 +1814,11 @@ impl Acc {
                     }
                 };
                 if better {
-                    self.best = Some(value);
+                    // The best value so far is kept; the one it replaces is not.
+                    grow(value.weight() as usize)?;
+                    if let Some(old) = self.best.replace(value) {
+                        super::release(old.weight());
+                    }
                 }
             }
             AggKind::Collect => {
@@ -1588,7 +1840,8 @@ impl Acc {
             AggKind::Avg if self.count == 0 => Val::Null,
             AggKind::Avg => Val::Float(self.float_sum / self.count as f64),
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Val::Null),
-            AggKind::Collect => Val::list(self.items),
+            // The items were counted as kept when they were added.
+            AggKind::Collect => Val::list_counted(self.items),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! [`run`] parses a query with the `open-cypher` crate (the openCypher 2024.3
 //! grammar; a LALRPOP table parser) and runs a documented subset of it:
 //! `MATCH` and `OPTIONAL MATCH` with node and relationship patterns, direction,
-//! variable length `*min..max` (at most [`MAX_HOPS`] hops) and path variables;
+//! variable length `*min..max` (either bound may be left out) and path variables;
 //! `WHERE`; `WITH` and `RETURN` with `DISTINCT`, aliases, `ORDER BY`, `SKIP`,
 //! `LIMIT` and the aggregates `count`, `sum`, `min`, `max`, `avg`, `collect`;
 //! `UNWIND`; `UNION [ALL]`; parameters (`$name`). Writing clauses are refused.
@@ -27,7 +27,11 @@
 //! before parsing; expressions nest at most [`MAX_EXPRESSION_DEPTH`] levels
 //! (checked while planning, so no evaluation recurses deeper), a path pattern
 //! has at most [`MAX_PATH_LENGTH`] relationships, and no clause makes more than
-//! [`MAX_ROWS`] rows. Work is charged to the call budget ([`crate::budget`]).
+//! [`MAX_ROWS`] rows. A variable-length pattern has no hop cap: a path never
+//! repeats a relationship, so its walk ends, and the walk keeps its own stack.
+//! Work is charged to the call budget ([`crate::budget`]), which stops a walk
+//! over too many paths; the values a query keeps are at most [`MAX_VALUES`].
+//! No bound cuts an answer short: past one, the query fails.
 //!
 //! ```
 //! use networks_mcp::network::{EdgeSpec, Network, NodeSpec};
@@ -67,14 +71,14 @@ pub const MAX_TOKENS: usize = 2_000;
 pub const MAX_NESTING: usize = 32;
 /// The deepest nesting of expressions (operands of operators and functions).
 pub const MAX_EXPRESSION_DEPTH: usize = 48;
-/// The most hops of a variable-length relationship pattern.
-pub const MAX_HOPS: u32 = 10;
 /// The most relationships in one path pattern.
 pub const MAX_PATH_LENGTH: usize = 32;
 /// The most rows one clause may make.
 pub const MAX_ROWS: usize = 250_000;
-/// The most values one query may build: list items, map entries, and 16-byte
-/// pieces of the strings it makes.
+/// The most values one query may keep: list items, map entries, and 16-byte
+/// pieces of the strings it makes. Values dropped as the query goes (a match's
+/// path, a WHERE's operands, the keys of a row added to a group) are counted
+/// only while they live; an aggregation counts what its groups keep.
 pub const MAX_VALUES: u64 = 10_000_000;
 /// The longest string a query may build, in bytes.
 pub const MAX_STRING_BYTES: usize = 1 << 20;
@@ -155,7 +159,7 @@ impl std::fmt::Display for QueryError {
             QueryError::Syntax { position, message } => write!(f, "at {position}: {message}"),
             QueryError::Write { clause, position } => write!(
                 f,
-                "at {position}: `{clause}` writes, and queries only read; change the network through the library's edit calls"
+                "at {position}: `{clause}` writes, and queries only read (the supported clauses are {SUPPORTED_CLAUSES}); change the network through the library's edit calls"
             ),
             QueryError::Unsupported { what, position } => {
                 let what = if what.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
@@ -241,6 +245,22 @@ fn built(weight: u64) {
     BUILT.with(|b| b.set(b.get().saturating_add(weight)));
 }
 
+/// The weight counted so far, for [`reset_built`].
+fn built_now() -> u64 {
+    BUILT.with(std::cell::Cell::get)
+}
+
+/// Forgets what was counted since [`built_now`] answered `mark`: values that
+/// were dropped (the keys of a row added to a group, a WHERE's operands).
+fn reset_built(mark: u64) {
+    BUILT.with(|b| b.set(b.get().min(mark)));
+}
+
+/// Counts `weight` fewer values: one that was counted and is dropped.
+fn release(weight: u64) {
+    BUILT.with(|b| b.set(b.get().saturating_sub(weight)));
+}
+
 /// Fails once the values built pass [`MAX_VALUES`]: called for every row, so a
 /// query stops within one row's expressions of the bound.
 fn check_built() -> Result<(), QueryError> {
@@ -312,6 +332,239 @@ fn check_shape(source: &str) -> Result<(), QueryError> {
     Ok(())
 }
 
+/// The refusal of a query that does not parse because it uses a clause
+/// outside the subset that the grammar of the parser lacks, or refuses in the
+/// place it stands (`CALL { … }`, `LOAD CSV`, `FOREACH`, `USE`, `INSERT`,
+/// schema commands...): the first such clause, found on the token stream, so
+/// the words of strings, comments, escaped names and property keys never count.
+fn clause_refusal(source: &str) -> Option<QueryError> {
+    let lexed = open_cypher::lex(source);
+    let words: Vec<(String, usize, TokenKind)> = lexed
+        .tokens
+        .iter()
+        .filter(|t| !t.kind.is_trivia())
+        .map(|t| {
+            let text = source.get(t.span.start..t.span.end).unwrap_or("");
+            (text.to_ascii_uppercase(), t.span.start, t.kind)
+        })
+        .collect();
+    let word = |i: usize| words.get(i).map_or("", |w| w.0.as_str());
+    for (i, (text, at, kind)) in words.iter().enumerate() {
+        // A property key (`n.call`) or a label (`:Load`) is not a clause.
+        if i > 0 && matches!(words[i - 1].2, TokenKind::Dot | TokenKind::Colon) {
+            continue;
+        }
+        let next = word(i + 1);
+        let write = |clause: &str| {
+            Some(QueryError::Write {
+                clause: clause.to_string(),
+                position: position(source, *at),
+            })
+        };
+        let unsupported = |what: &str| Some(QueryError::unsupported(source, *at, what));
+        let found = match text.as_str() {
+            "CALL" if next == "{" || next == "(" => unsupported("`CALL { … }` (subqueries)"),
+            "CALL" if matches!(words.get(i + 1).map(|w| w.2), Some(TokenKind::Identifier)) => {
+                unsupported("CALL")
+            }
+            "LOAD" if next == "CSV" => unsupported("LOAD CSV"),
+            "FOREACH" if next == "(" => write("FOREACH"),
+            "USE" if i == 0 || word(i - 1) == "UNION" || word(i - 1) == "ALL" => unsupported("USE"),
+            "INSERT" if next == "(" => write("INSERT"),
+            "NODETACH" | "DETACH" if next == "DELETE" => write("DELETE"),
+            "CREATE" | "MERGE" | "DELETE" | "SET" | "REMOVE" | "DROP" | "ALTER"
+                if matches!(
+                    next,
+                    "INDEX"
+                        | "CONSTRAINT"
+                        | "DATABASE"
+                        | "ALIAS"
+                        | "USER"
+                        | "ROLE"
+                        | "GRAPH"
+                        | "OR"
+                ) =>
+            {
+                write(&format!("{text} {next}"))
+            }
+            "SHOW" | "TERMINATE" | "GRANT" | "DENY" | "REVOKE" if i == 0 => unsupported(text),
+            // GQL's linear clauses, where a clause would start: first, or
+            // after a complete expression.
+            "LET" | "FILTER" | "FINISH" | "NEXT" | "SELECT"
+                if *kind == TokenKind::Identifier
+                    && (i == 0 || ends_expression(words[i - 1].2))
+                    && !matches!(next, "(" | "." | "=" | ",") =>
+            {
+                unsupported(text)
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    // Else a writing clause inside what did not parse (a FOREACH's or a
+    // subquery's body): the query writes.
+    for (i, (text, at, kind)) in words.iter().enumerate() {
+        let after_dot = i > 0 && matches!(words[i - 1].2, TokenKind::Dot | TokenKind::Colon);
+        // A map key (`{set: 1}`) is not a clause either.
+        let map_key = word(i + 1) == ":";
+        if !after_dot
+            && !map_key
+            && *kind != TokenKind::Identifier
+            && plan::WRITE_CLAUSES.contains(&text.as_str())
+        {
+            return Some(QueryError::Write {
+                clause: text.clone(),
+                position: position(source, *at),
+            });
+        }
+    }
+    None
+}
+
+/// Whether a token of this kind can end an expression.
+fn ends_expression(kind: TokenKind) -> bool {
+    matches!(
+        kind,
+        TokenKind::RightParen
+            | TokenKind::RightBracket
+            | TokenKind::RightBrace
+            | TokenKind::Identifier
+            | TokenKind::EscapedIdentifier
+    )
+}
+
+/// The most distinct names (labels, types, keys) a scan for warnings keeps to
+/// list them.
+const MAX_NAMES_SCANNED: usize = 1_000;
+
+/// Warns ([`crate::warnings`]) about each relationship type, node label and
+/// property key the query names that nothing in `net` has: a pattern with it
+/// matches nothing and a property read is null everywhere, which an agent would
+/// take for the answer. Only when the call collects warnings; one pass over the
+/// nodes (for labels and node keys) and one over the edges (for types and
+/// relationship keys), each stopped as soon as every name is found, so a query
+/// whose names exist costs little; charged to the call's budget.
+fn warn_unknown_names(net: &Network, names: &plan::Names) {
+    use crate::warnings::{WarningCode, closest, list_names, warn};
+    use std::collections::BTreeSet;
+    if !crate::warnings::collecting() {
+        return;
+    }
+    let missing = |asked: &[String], known: &[&str]| -> Vec<String> {
+        asked
+            .iter()
+            .filter(|n| !known.contains(&n.as_str()))
+            .cloned()
+            .collect()
+    };
+    let mut labels = missing(&names.labels, &[]);
+    let mut node_keys = missing(&names.node_keys, &["id"]);
+    let (mut seen_labels, mut seen_node_keys) = (BTreeSet::new(), BTreeSet::from(["id"]));
+    if !labels.is_empty() || !node_keys.is_empty() {
+        for (n, node) in net.graph().node_weights().enumerate() {
+            if n % 1024 == 1023 {
+                charge(1024);
+            }
+            if node.data.is_some() && seen_node_keys.len() < MAX_NAMES_SCANNED {
+                seen_node_keys.insert("data");
+            }
+            for (key, _) in node.attributes.iter() {
+                if seen_node_keys.len() < MAX_NAMES_SCANNED {
+                    seen_node_keys.insert(key.as_str());
+                }
+            }
+            if let Some(serde_json::Value::String(text)) =
+                node.attributes.get(value::LABELS_ATTRIBUTE)
+            {
+                for label in text.split(',').map(str::trim).filter(|l| !l.is_empty()) {
+                    if seen_labels.len() < MAX_NAMES_SCANNED {
+                        seen_labels.insert(label);
+                    }
+                }
+            }
+            labels.retain(|l| !seen_labels.contains(l.as_str()));
+            node_keys.retain(|k| !seen_node_keys.contains(k.as_str()));
+            if labels.is_empty() && node_keys.is_empty() {
+                break;
+            }
+        }
+    }
+    let mut types = missing(&names.types, &[]);
+    let mut rel_keys = missing(&names.rel_keys, &["weight"]);
+    let (mut seen_types, mut seen_rel_keys) = (BTreeSet::new(), BTreeSet::from(["weight"]));
+    if !types.is_empty() || !rel_keys.is_empty() {
+        for (n, edge) in net.graph().edge_weights().enumerate() {
+            if n % 1024 == 1023 {
+                charge(1024);
+            }
+            let relation = match edge.attributes.get(value::TYPE_ATTRIBUTE) {
+                Some(serde_json::Value::String(t)) if !t.is_empty() => t.as_str(),
+                _ => value::DEFAULT_TYPE,
+            };
+            if seen_types.len() < MAX_NAMES_SCANNED {
+                seen_types.insert(relation);
+            }
+            for (key, _) in edge.attributes.iter() {
+                if seen_rel_keys.len() < MAX_NAMES_SCANNED {
+                    seen_rel_keys.insert(key.as_str());
+                }
+            }
+            types.retain(|t| !seen_types.contains(t.as_str()));
+            rel_keys.retain(|k| !seen_rel_keys.contains(k.as_str()));
+            if types.is_empty() && rel_keys.is_empty() {
+                break;
+            }
+        }
+    }
+    let hint = |asked: &str, seen: &BTreeSet<&str>| {
+        closest(asked, seen.iter().copied())
+            .map(|n| format!(" Did you mean \"{n}\"?"))
+            .unwrap_or_default()
+    };
+    for name in &types {
+        warn(
+            WarningCode::UnknownRelation,
+            format!(
+                "The query names the relationship type \"{name}\", which no edge has (a type is the edge's \"{}\" attribute, or {}), so that pattern matches nothing.{} Types here: {}.",
+                value::TYPE_ATTRIBUTE,
+                value::DEFAULT_TYPE,
+                hint(name, &seen_types),
+                list_names(seen_types.iter().copied())
+            ),
+        );
+    }
+    for name in &labels {
+        warn(
+            WarningCode::UnknownLabel,
+            format!(
+                "The query names the label \"{name}\", which no node has (labels come from the comma-separated \"{}\" attribute), so it matches nothing.{} Labels here: {}.",
+                value::LABELS_ATTRIBUTE,
+                hint(name, &seen_labels),
+                list_names(seen_labels.iter().copied())
+            ),
+        );
+    }
+    for (keys, seen, what) in [
+        (&node_keys, &seen_node_keys, "node"),
+        (&rel_keys, &seen_rel_keys, "relationship"),
+    ] {
+        for key in keys {
+            warn(
+                WarningCode::UnknownAttribute,
+                format!(
+                    "The query reads the {what} property \"{key}\", which no {what} has, so it is null everywhere.{} {}{} properties here: {}.",
+                    hint(key, seen),
+                    what[..1].to_uppercase(),
+                    &what[1..],
+                    list_names(seen.iter().copied())
+                ),
+            );
+        }
+    }
+}
+
 /// Runs the read-only `query` on `net` with `parameters` (`$name` → value).
 ///
 /// Deterministic: rows come in the order of the matches (nodes and edges in
@@ -330,6 +583,11 @@ pub fn run(
 ) -> Result<Answer, QueryError> {
     check_shape(query)?;
     let parsed = open_cypher::parse(query).map_err(|errors| {
+        // A clause the grammar does not have, or has only inside a write,
+        // is named as such rather than by what the parser expected instead.
+        if let Some(refusal) = clause_refusal(query) {
+            return refusal;
+        }
         let first = errors.diagnostics().first();
         QueryError::Syntax {
             position: position(query, first.map_or(0, |d| d.primary_span.start)),
@@ -344,6 +602,7 @@ pub fn run(
     })?;
     BUILT.with(|b| b.set(0));
     let plan = plan::plan(query, &parsed.program, parameters)?;
+    warn_unknown_names(net, &plan.names);
     let rows = exec::run(net, &plan)?;
     Ok(Answer {
         columns: plan.columns,
@@ -372,7 +631,7 @@ mod tests {
     /// in a debug build: the parser (LALRPOP's table-driven automaton) and the
     /// drop of its tree take 2,000 nested `NOT`s, even in 256 KiB; planning and
     /// evaluation recurse only to their own bounds, the matcher once per pattern
-    /// part, relationship and hop.
+    /// part and relationship (a variable-length one walks with a stack of its own).
     #[test]
     fn the_deepest_queries_within_the_bounds_fit_a_worker_stack() {
         let nots = format!("RETURN {}true", "NOT ".repeat(MAX_TOKENS - 2));
@@ -436,6 +695,44 @@ mod tests {
                 assert_eq!(answer.row_json(&net, 0)[1], Value::Bool(true));
                 let answer = run(&net, &grouped, &none).unwrap();
                 assert_eq!(answer.row_json(&net, 0)[0], Value::from(1));
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+    }
+
+    /// A variable-length pattern keeps its own stack: a path 20,000 hops long
+    /// is walked on a 256 KiB stack, in a debug build.
+    #[test]
+    fn a_path_thousands_of_hops_long_needs_no_stack() {
+        let mut net = Network::new();
+        let n = 20_000;
+        for i in 0..n {
+            net.add_node(&format!("n{i}")).unwrap();
+        }
+        for i in 1..n {
+            net.add_edge(&format!("n{}", i - 1), &format!("n{i}"), 1.0)
+                .unwrap();
+        }
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let none = Map::new();
+                for (query, want) in [
+                    ("MATCH ({id: 'n0'})-[*]->(b) RETURN count(*)", n - 1),
+                    (
+                        "MATCH p = ({id: 'n0'})-[*]->({id: 'n19999'}) RETURN length(p)",
+                        n - 1,
+                    ),
+                    (
+                        "MATCH ({id: 'n19999'})<-[r*0..]-(a) RETURN max(size(r))",
+                        n - 1,
+                    ),
+                    ("MATCH (a)-[*]-({id: 'n0'}) RETURN count(*)", n - 1),
+                ] {
+                    let answer = run(&net, query, &none).unwrap();
+                    assert_eq!(answer.row_json(&net, 0), vec![Value::from(want)], "{query}");
+                }
             })
             .unwrap()
             .join()

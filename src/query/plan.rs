@@ -12,7 +12,7 @@ use open_cypher::ast::{self, BinaryOperator, ClauseKind, ExprKind, LiteralKind};
 use serde_json::{Map, Value};
 
 use super::value::Val;
-use super::{MAX_EXPRESSION_DEPTH, MAX_HOPS, MAX_PATH_LENGTH, QueryError};
+use super::{MAX_EXPRESSION_DEPTH, MAX_PATH_LENGTH, QueryError};
 
 /// A binary operator of an [`Expr::Chain`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -216,8 +216,9 @@ pub(crate) struct RelPat {
     pub types: Vec<String>,
     pub dir: Dir,
     pub properties: Vec<(String, Expr)>,
-    /// `Some((min, max))` for a variable-length pattern.
-    pub hops: Option<(u32, u32)>,
+    /// `Some((min, max))` for a variable-length pattern; `max` is `None` when
+    /// it has no upper bound.
+    pub hops: Option<(u32, Option<u32>)>,
 }
 
 /// One comma-separated part of a MATCH pattern: a path.
@@ -266,9 +267,32 @@ pub(crate) enum Step {
     Project(Projection),
 }
 
+/// The names a query reads from the network, for the warnings about those
+/// that match nothing ([`super::warn_unknown_names`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names {
+    /// Relationship types of patterns (`[:T]`).
+    pub types: Vec<String>,
+    /// Node labels of patterns and label tests (`(n:L)`, `n:L`).
+    pub labels: Vec<String>,
+    /// Property keys read of nodes (`n.key`, `(n {key: 1})`).
+    pub node_keys: Vec<String>,
+    /// Property keys read of relationships.
+    pub rel_keys: Vec<String>,
+}
+
+impl Names {
+    fn add(list: &mut Vec<String>, name: &str) {
+        if !list.iter().any(|n| n == name) {
+            list.push(name.to_string());
+        }
+    }
+}
+
 /// A query: its single queries joined by UNION.
 #[derive(Debug, Clone)]
 pub(crate) struct Plan {
+    pub names: Names,
     pub parts: Vec<Vec<Step>>,
     /// Whether the UNION keeps duplicates (UNION ALL).
     pub union_all: bool,
@@ -312,6 +336,7 @@ struct Planner<'a> {
     kinds: Vec<Kind>,
     /// The first slot the MATCH being planned binds.
     match_start: usize,
+    names: Names,
 }
 
 type Res<T> = Result<T, QueryError>;
@@ -356,6 +381,7 @@ pub(crate) fn plan(
         scope: Vec::new(),
         kinds: Vec::new(),
         match_start: 0,
+        names: Names::default(),
     };
     let mut parts = vec![planner.single(&regular.head)?];
     let columns = planner.columns();
@@ -386,6 +412,7 @@ pub(crate) fn plan(
         }
     }
     Ok(Plan {
+        names: planner.names,
         parts,
         union_all: union_all.unwrap_or(false),
         columns,
@@ -663,7 +690,9 @@ impl Planner<'_> {
             return Ok((Some(self.bind_as(text, kind)), false));
         };
         let held = self.kind_of(slot);
-        if held != kind && held != Kind::Any {
+        // A list of relationships may come from a list value (`WITH [r1, r2] AS rs`).
+        let list_as_rels = kind == Kind::RelList && held == Kind::Value;
+        if held != kind && held != Kind::Any && !list_as_rels {
             return Err(QueryError::syntax(
                 self.source,
                 name.span.start,
@@ -761,6 +790,12 @@ impl Planner<'_> {
         let labels = self.labels(n.labels.as_ref(), "label")?;
         // Properties are read in the scope before the node's own variable is bound.
         let properties = self.properties(n.properties.as_deref())?;
+        for label in &labels {
+            Names::add(&mut self.names.labels, label);
+        }
+        for (key, _) in &properties {
+            Names::add(&mut self.names.node_keys, key);
+        }
         let (slot, bound) = self.variable(n.variable.as_ref(), Kind::Node)?;
         Ok(NodePat {
             slot,
@@ -792,6 +827,12 @@ impl Planner<'_> {
         };
         let types = self.labels(r.labels.as_ref(), "type")?;
         let properties = self.properties(r.properties.as_deref())?;
+        for t in &types {
+            Names::add(&mut self.names.types, t);
+        }
+        for (key, _) in &properties {
+            Names::add(&mut self.names.rel_keys, key);
+        }
         let hops = match &r.legacy_quantifier {
             None => None,
             Some(q) => Some(self.hops(q)?),
@@ -803,13 +844,6 @@ impl Planner<'_> {
             Kind::Rel
         };
         let (slot, bound) = self.variable(r.variable.as_ref(), kind)?;
-        if bound && hops.is_some() {
-            return Err(QueryError::unsupported(
-                self.source,
-                r.direction.span.start,
-                "a variable-length relationship variable that is already bound",
-            ));
-        }
         Ok(RelPat {
             slot,
             bound,
@@ -820,29 +854,32 @@ impl Planner<'_> {
         })
     }
 
-    fn hops(&self, q: &ast::Quantifier) -> Res<(u32, u32)> {
-        let number = |text: &Option<String>, default: u32| -> Res<u32> {
-            match text {
-                None => Ok(default),
-                Some(t) => t.parse::<u32>().map_err(|_| QueryError::Limit {
-                    reason: format!("a variable-length pattern goes at most {MAX_HOPS} hops; `{t}` is not a hop count from 0 to {MAX_HOPS}"),
-                }),
-            }
+    /// The bounds of `*min..max`: `max` is `None` for `*`, `*2..` and the like,
+    /// which the walk bounds by the call's budget instead (a path never repeats
+    /// a relationship, so it is finite).
+    fn hops(&self, q: &ast::Quantifier) -> Res<(u32, Option<u32>)> {
+        let number = |text: &str| -> Res<u32> {
+            text.replace('_', "").parse::<u32>().map_err(|_| {
+                QueryError::syntax(
+                    self.source,
+                    q.span.start,
+                    format!(
+                        "`{text}` is not a hop count (a whole number from 0 to {})",
+                        u32::MAX
+                    ),
+                )
+            })
         };
         let (min, max) = match &q.kind {
-            ast::QuantifierKind::ZeroOrMore => (1, None),
-            ast::QuantifierKind::OneOrMore => (1, None),
+            ast::QuantifierKind::ZeroOrMore | ast::QuantifierKind::OneOrMore => (1, None),
             ast::QuantifierKind::Optional => (0, Some(1)),
             ast::QuantifierKind::Fixed(n) => {
-                let n = number(&Some(n.clone()), 1)?;
+                let n = number(n)?;
                 (n, Some(n))
             }
             ast::QuantifierKind::Range { lower, upper } => (
-                number(lower, 1)?,
-                match upper {
-                    None => None,
-                    Some(_) => Some(number(upper, MAX_HOPS)?),
-                },
+                lower.as_deref().map(number).transpose()?.unwrap_or(1),
+                upper.as_deref().map(number).transpose()?,
             ),
             _ => {
                 return Err(QueryError::unsupported(
@@ -852,22 +889,6 @@ impl Planner<'_> {
                 ));
             }
         };
-        let Some(max) = max else {
-            return Err(QueryError::Limit {
-                reason: format!(
-                    "a variable-length pattern needs an upper bound of at most {MAX_HOPS} hops (at {}): write e.g. -[*1..{MAX_HOPS}]->",
-                    super::position(self.source, q.span.start)
-                ),
-            });
-        };
-        if max > MAX_HOPS {
-            return Err(QueryError::Limit {
-                reason: format!(
-                    "a variable-length pattern goes at most {MAX_HOPS} hops, not {max} (at {}): lower the upper bound",
-                    super::position(self.source, q.span.start)
-                ),
-            });
-        }
         // A lower bound above the upper one is an empty interval: nothing matches.
         Ok((min, max))
     }
@@ -1161,7 +1182,15 @@ impl Planner<'_> {
                 match predicate {
                     ast::IsPredicate::Null => Expr::IsNull(inner, *negated),
                     ast::IsPredicate::Label(labels) if !*negated => {
-                        Expr::HasLabels(inner, self.labels(Some(labels), "label")?)
+                        let labels = self.labels(Some(labels), "label")?;
+                        if let Expr::Var(slot) = *inner
+                            && self.kind_of(slot) == Kind::Node
+                        {
+                            for label in &labels {
+                                Names::add(&mut self.names.labels, label);
+                            }
+                        }
+                        Expr::HasLabels(inner, labels)
                     }
                     _ => {
                         return Err(QueryError::unsupported(
@@ -1173,7 +1202,27 @@ impl Planner<'_> {
                 }
             }
             ExprKind::Property { expression, key } => {
-                Expr::Prop(self.boxed(expression, d, aggs)?, key.kind.text.clone())
+                let base = self.boxed(expression, d, aggs)?;
+                if let Expr::Var(slot) = *base
+                    && self.kind_of(slot) == Kind::Path
+                {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!(
+                            "a path has no properties (`.{}`); read them from nodes(p) or relationships(p)",
+                            key.kind.text
+                        ),
+                    ));
+                }
+                if let Expr::Var(slot) = *base {
+                    match self.kind_of(slot) {
+                        Kind::Node => Names::add(&mut self.names.node_keys, &key.kind.text),
+                        Kind::Rel => Names::add(&mut self.names.rel_keys, &key.kind.text),
+                        _ => {}
+                    }
+                }
+                Expr::Prop(base, key.kind.text.clone())
             }
             ExprKind::DynamicProperty { expression, key }
             | ExprKind::Index {

@@ -75,6 +75,15 @@ impl Val {
         Val::List(Arc::new(Shared { items, weight }))
     }
 
+    /// A list value whose items were counted already (an aggregate's).
+    pub fn list_counted(items: Vec<Val>) -> Val {
+        let weight = items
+            .iter()
+            .fold(1u64, |w, item| w.saturating_add(item.weight()));
+        super::built(1);
+        Val::List(Arc::new(Shared { items, weight }))
+    }
+
     /// A map value, its weight counted as built ([`super::built`]).
     pub fn map(entries: Vec<(String, Val)>) -> Val {
         let weight = entries

@@ -543,12 +543,8 @@ def non_scalar(props: dict) -> str:
 
 def unsupported(message: str) -> bool:
     """An error that refuses the query as outside the subset (of specs/network_query.md):
-    a clause or expression, a function, or a variable-length pattern without an upper bound
-    of at most 10."""
-    return any(
-        words in message
-        for words in ("is not supported", "there is no function", "a variable-length pattern needs an upper bound")
-    )
+    a clause or expression, or a function."""
+    return any(words in message for words in ("is not supported", "there is no function"))
 
 
 async def run_query(server, network: str, query: str, parameters: dict) -> tuple[dict | None, str]:

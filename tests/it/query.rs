@@ -1,6 +1,6 @@
 //! `network_query`: each clause and feature of the openCypher subset on a small
 //! network with hand-checked answers, the refusals (writes, unsupported clauses,
-//! syntax, missing parameters, the hop cap) with their positions, paging, and
+//! syntax, missing parameters, hop counts) with their positions, paging, and
 //! hostile queries answered within the budget with a clear error.
 
 use std::time::{Duration, Instant};
@@ -213,18 +213,31 @@ fn variable_length_paths_and_path_functions() {
 }
 
 #[test]
-fn the_hop_cap_is_stated_and_enforced() {
+fn variable_length_patterns_need_no_upper_bound() {
     let s = plan();
-    let e = refused(&s, "MATCH (a)-[*1..11]->(b) RETURN b", "query");
-    assert!(e.contains("at most 10 hops"), "{e}");
-    let e = refused(&s, "MATCH (a)-[*]->(b) RETURN b", "query");
-    assert!(
-        e.contains("upper bound") && e.contains("line 1, column 12"),
-        "{e}"
+    // a->b->c->d and a->c: the trails from a, however long.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[*]->(x) RETURN x.id, count(*) ORDER BY x.id"
+        ),
+        json!([["b", 1], ["c", 2], ["d", 2]])
     );
     assert_eq!(
-        rows(&s, "MATCH ({id: 'a'})-[*1..10]->(x) RETURN count(x)"),
+        rows(&s, "MATCH ({id: 'a'})-[*1..11]->(x) RETURN count(x)"),
         json!([[5]])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH p = ({id: 'a'})-[*2..]->(x) RETURN max(length(p)), count(*)"
+        ),
+        json!([[3, 3]])
+    );
+    let e = refused(&s, "MATCH (a)-[*1..99999999999]->(b) RETURN b", "query");
+    assert!(
+        e.contains("not a hop count") && e.contains("column 12"),
+        "{e}"
     );
 }
 
@@ -492,8 +505,11 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
         "MATCH (n) FOREACH (x IN [1] | CREATE ()) RETURN n",
         "query",
     );
-    // FOREACH is outside openCypher 2024.3's grammar: a syntax error, placed.
-    assert!(e.contains("line 1, column 11"), "{e}");
+    // FOREACH is outside openCypher 2024.3's grammar, and it writes.
+    assert!(
+        e.contains("line 1, column 11") && e.contains("`FOREACH` writes"),
+        "{e}"
+    );
     let e = refused(
         &s,
         "MATCH (n) WHERE EXISTS { MATCH (n)-->() } RETURN n",
@@ -916,5 +932,52 @@ fn early_where_checks_keep_errors_and_rows_as_the_whole_pattern_gives_them() {
             "MATCH p = (a)-->(b), (c) WHERE length(p) = 1 AND c.id = b.id AND a.id = 'a' RETURN b.id, c.id"
         ),
         json!([["b", "b"], ["c", "c"]])
+    );
+}
+
+/// A variable-length variable bound to a list of relationships matches the path
+/// they walk (openCypher's `MATCH (a)-[rs*]->(b)` after `WITH [r1, r2] AS rs`),
+/// and a path has no properties.
+#[test]
+fn a_bound_relationship_list_matches_the_path_it_walks() {
+    let s = plan();
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH (x)-[rs*]->(y) RETURN x.id, y.id"
+        ),
+        json!([["a", "c"]])
+    );
+    // The wrong way, or outside the bounds: no match.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH (x)<-[rs*]-(y) RETURN x.id"
+        ),
+        json!([])
+    );
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH (x)-[rs*3..]-(y) RETURN x.id"
+        ),
+        json!([])
+    );
+    // Either way, from the end: walked backwards.
+    assert_eq!(
+        rows(
+            &s,
+            "MATCH ({id: 'a'})-[r1:depends_on]->()-[r2]->({id: 'c'}) WITH [r1, r2] AS rs MATCH p = (x)-[rs*]-({id: 'c'}) RETURN x.id, length(p)"
+        ),
+        json!([["a", 2]])
+    );
+    let e = refused(
+        &s,
+        "MATCH p = (a)-[*]->(b) WHERE p.name = 'x' RETURN p",
+        "query",
+    );
+    assert!(
+        e.contains("a path has no properties") && e.contains("column 30"),
+        "{e}"
     );
 }

@@ -77,7 +77,8 @@ fn query_error(error: QueryError) -> Error {
         QueryError::Write { clause, position } => Error::InvalidValue {
             field: "query".into(),
             reason: format!(
-                "at {position}: `{clause}` writes, and network_query only reads. Change the network with network_add_node(s) and network_add_edge(s) (for CREATE and MERGE), network_update_node(s) (SET, REMOVE), network_remove_node and network_remove_edge (DELETE)"
+                "at {position}: `{clause}` writes, and the query tool only reads; its clauses are {}. Change the network with network_add_node(s) and network_add_edge(s) (for CREATE and MERGE), network_update_node(s) (SET, REMOVE), network_remove_node and network_remove_edge (DELETE)",
+                query::SUPPORTED_CLAUSES
             ),
         },
         QueryError::Parameter { .. } => Error::InvalidValue {
@@ -149,8 +150,19 @@ fn run_query(ctx: &ToolContext<'_>, p: QueryParams) -> Result<QueryOutput> {
         let total = answer.len();
         let end = page.end().min(total);
         let start = page.offset.min(end);
-        let rows = page.fill_cut((start..end).map(|i| answer.row_json(net, i)), cut_row);
-        let paging = Paging::of_total(&page, rows.len(), total);
+        let mut cut = None;
+        let rows = page.fill_cut((start..end).map(|i| answer.row_json(net, i)), |row, bytes| {
+            cut = Some(start + 1);
+            cut_row(row, bytes)
+        });
+        let mut paging = Paging::of_total(&page, rows.len(), total);
+        // A row too large for a reply is a success cut short: said so.
+        if let Some(row) = cut {
+            paging.truncated = true;
+            paging.add_note(format!(
+                "Row {row} is larger than a reply: its values past the reply's size are replaced by a note saying how large they were; return less of them (e.g. size(list) or list[0..10])."
+            ));
+        }
         let columns = answer.columns.clone();
         kept.keep_if(paging.next_cursor.is_some());
         Ok(QueryOutput {
@@ -169,7 +181,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_query",
             title: "Cypher query",
-            description: "Read-only Cypher: MATCH, OPTIONAL MATCH, -[*..10]-> paths, WHERE, WITH, RETURN (DISTINCT, ORDER BY, SKIP, LIMIT), count/sum/min/max/avg/collect, $params. Nodes: id, data, attributes; labels from `labels` (comma-separated). Edges: weight, attributes; type from `relation` (or EDGE). E.g. MATCH (a:task)-[:blocks]->(b) RETURN a.id, count(b)",
+            description: "Read-only Cypher: MATCH, OPTIONAL MATCH, -[*]-> paths, WHERE, WITH, RETURN (DISTINCT, ORDER BY, SKIP, LIMIT), count/sum/min/max/avg/collect, $params. Nodes: id, data, attributes; labels from `labels` (comma-separated). Edges: weight, attributes; type from `relation` (or EDGE). E.g. MATCH (a:task)-[:blocks]->(b) RETURN a.id, count(b)",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,
