@@ -17,7 +17,18 @@
 //! skipped. The dependency types Beads does not count against ready work
 //! ([`NONBLOCKING`]) that the document uses are declared non-blocking for the
 //! network, so that a plan's ready work is what `bd ready` shows.
-//! O(size of the document).
+//!
+//! Blocking goes down the hierarchy in Beads: an issue is blocked when a
+//! `blocks` dependency of it is not closed, or when its parent (through a
+//! `parent-child` dependency) is blocked, transitively (`RecomputeIsBlocked`
+//! in Beads' `internal/storage/issueops/blocked_state.go`); a closed or pinned
+//! issue is never blocked, so blocking stops there. The network reads
+//! readiness from edges alone, so each issue that is neither closed nor pinned
+//! also gets an edge to each blocker of its open ancestors (those reached
+//! without passing a closed or pinned one): `issue → blocker`, with the
+//! blocker's `relation` and the attribute `inherited_from` = the ancestor whose
+//! dependency it is. Its ready work is then `bd ready`'s. O(size of the
+//! document + the edges so added).
 
 use serde_json::{Map, Value};
 
@@ -71,9 +82,15 @@ const DERIVED: [&str; 4] = [
     "comment_count",
 ];
 
-/// Parses a Beads JSONL export. O(size of the document).
-pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
+/// The edge attribute naming the ancestor whose blocking dependency an
+/// inherited edge copies.
+pub(crate) const INHERITED_FROM: &str = "inherited_from";
+
+/// Parses a Beads JSONL export. O(size of the document), plus the inherited
+/// edges, counted against `max_edges` and the meter as they are made.
+pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Result<ImportedGraph> {
     let mut graph = ImportedGraph::default();
+    let mut skipped = 0usize;
     for (line, text) in plans::lines(content) {
         crate::budget::charge(1);
         let Value::Object(mut object) = plans::json(FORMAT, text, line)? else {
@@ -86,7 +103,10 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         match object.get("_type") {
             None | Some(Value::Null) => {}
             Some(Value::String(kind)) if kind == "issue" => {}
-            Some(_) => continue,
+            Some(_) => {
+                skipped += 1;
+                continue;
+            }
         }
         let at = |field: &str| format!("line {line}, field \"{field}\"");
         let id = match object.shift_remove("id") {
@@ -212,5 +232,141 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         });
         graph.edges.extend(edges);
     }
+    if skipped > 0 {
+        graph.notes.push(crate::interchange::ImportNote::ignored(format!(
+            "{skipped} line(s) whose \"_type\" is not \"issue\" (such as bd export's memories) were skipped: only issues become nodes"
+        )));
+    }
+    inherit_blockers(&mut graph, max_edges, meter)?;
     Ok(graph)
+}
+
+/// Whether an issue of this status can be blocked (Beads: not closed, not pinned).
+fn open(attributes: &Map<String, Value>) -> bool {
+    !matches!(attributes.get("status"), Some(Value::String(s)) if s == "closed" || s == "pinned")
+}
+
+/// Adds, for each open issue, an edge to each blocker of its open ancestors
+/// (see the module doc). The parent links among open issues are condensed into
+/// their strongly connected groups (a loop of parents shares its blockers), and
+/// each group's blockers are gathered once, roots first. O(issues +
+/// dependencies + the edges added).
+fn inherit_blockers(graph: &mut ImportedGraph, max_edges: usize, meter: &mut Meter) -> Result<()> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let mut index: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
+    for (i, node) in graph.nodes.iter().enumerate() {
+        index.entry(node.id.as_str()).or_insert(i);
+    }
+    let is_open: Vec<bool> = graph.nodes.iter().map(|n| open(&n.attributes)).collect();
+    let mut parents: DiGraph<(), ()> = DiGraph::with_capacity(graph.nodes.len(), 0);
+    for _ in &graph.nodes {
+        parents.add_node(());
+    }
+    // Each open issue's own blocking dependencies (edge positions).
+    let mut own: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
+    let mut any_parent = false;
+    for (e, edge) in graph.edges.iter().enumerate() {
+        crate::budget::charge(1);
+        let Some(&child) = index.get(edge.source.as_str()) else {
+            continue;
+        };
+        if !is_open[child] {
+            continue;
+        }
+        let relation = edge
+            .attributes
+            .get(RELATION)
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if relation == "parent-child" {
+            if let Some(&parent) = index.get(edge.target.as_str())
+                && is_open[parent]
+            {
+                parents.add_edge(NodeIndex::new(child), NodeIndex::new(parent), ());
+                any_parent = true;
+            }
+        } else if !NONBLOCKING.contains(&relation) {
+            own[child].push(e);
+        }
+    }
+    if !any_parent {
+        return Ok(());
+    }
+    // Groups come sinks first: a group's parents' groups are done before it.
+    let groups = petgraph::algo::tarjan_scc(&parents);
+    let mut group_of = vec![0usize; graph.nodes.len()];
+    for (g, members) in groups.iter().enumerate() {
+        for m in members {
+            group_of[m.index()] = g;
+        }
+    }
+    // Each group's blockers: (edge position of the dependency), one per target.
+    let mut blockers: Vec<Vec<usize>> = Vec::with_capacity(groups.len());
+    let mut made = graph.edges.len();
+    let mut added = Vec::new();
+    for (g, members) in groups.iter().enumerate() {
+        let mut seen: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
+        let mut list: Vec<usize> = Vec::new();
+        let mut take = |e: usize, list: &mut Vec<usize>| {
+            if seen.insert(graph.edges[e].target.as_str()) {
+                list.push(e);
+            }
+        };
+        for m in members {
+            for &e in &own[m.index()] {
+                take(e, &mut list);
+            }
+        }
+        for m in members {
+            for p in parents.neighbors(*m) {
+                let pg = group_of[p.index()];
+                if pg != g {
+                    for &e in &blockers[pg] {
+                        crate::budget::charge(1);
+                        take(e, &mut list);
+                    }
+                }
+            }
+        }
+        // The members' edges to what they inherit (their own are there).
+        for m in members {
+            let child = m.index();
+            let id = &graph.nodes[child].id;
+            for &e in &list {
+                crate::budget::charge(1);
+                let from = &graph.edges[e];
+                if from.source == *id
+                    || own[child]
+                        .iter()
+                        .any(|&o| graph.edges[o].target == from.target)
+                {
+                    continue;
+                }
+                made += 1;
+                if made > max_edges {
+                    return Err(crate::limits::Limits::import_edges_exceeded(max_edges));
+                }
+                let mut attributes = Map::new();
+                if let Some(relation) = from.attributes.get(RELATION) {
+                    attributes.insert(RELATION.into(), relation.clone());
+                }
+                attributes.insert(INHERITED_FROM.into(), Value::String(from.source.clone()));
+                meter.edge(id, &from.target, &attributes, || {
+                    format!(
+                        "at the blockers issue '{}' inherits",
+                        crate::error::clip(id, 40)
+                    )
+                })?;
+                added.push(EdgeSpec {
+                    source: id.clone(),
+                    target: from.target.clone(),
+                    weight: DEFAULT_WEIGHT,
+                    attributes,
+                });
+            }
+        }
+        blockers.push(list);
+    }
+    graph.edges.extend(added);
+    Ok(())
 }

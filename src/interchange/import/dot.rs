@@ -913,6 +913,6 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
         description: walk.description,
         nodes,
         edges,
-        nonblocking_relations: Vec::new(),
+        ..ImportedGraph::default()
     })
 }

@@ -17,7 +17,19 @@
 //! an edge from the task to what it depends on: a task's dependencies are task
 //! ids (or dotted subtask ids); a subtask's dependency without a dot is a
 //! sibling subtask (`2` in task 3 is `3.2`) when task 3 has one, else the task
-//! of that id, as Task Master reads them. O(size of the document).
+//! of that id, as Task Master reads them.
+//!
+//! The order of `task-master next`: among the tasks it may start, Task Master
+//! takes the highest priority, then the fewest dependencies, then the lowest id
+//! (`getNextTask` in `packages/tm-core/src/modules/tasks/services/task-service.ts`;
+//! a subtask: its parent's id, then its own). The `priority` number says all
+//! three: its whole part is the priority (a task without one is `medium`, 2, as
+//! in Task Master; a subtask without one takes its task's), and a fraction
+//! orders the tasks of one priority by dependency count, then id: the k-th of
+//! n is `priority + k / 10^d`, with 10^d the first power of ten above n (three
+//! `high` tasks are 1.1, 1.2 and 1.3). Ready work ordered by priority then
+//! starts with the task `task-master next` names. A priority written as a
+//! number that is not whole is kept as it is. O(size of the document + n log n).
 
 use serde_json::{Map, Value};
 
@@ -55,6 +67,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     // The older layout has only "tasks" and "metadata" at the top; any other key
     // is a tag (Task Master's own test).
     let tagged = root.keys().any(|k| k != "tasks" && k != "metadata");
+    let mut other_tags: Option<String> = None;
     let (prefix, mut holder) = if tagged {
         let tag = if root.contains_key("master") {
             "master".to_string()
@@ -64,7 +77,17 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
                 .cloned()
                 .unwrap_or_default()
         };
-        match root.shift_remove(&tag) {
+        let taken = root.shift_remove(&tag);
+        let others: Vec<String> = root
+            .keys()
+            .filter(|k| *k != "tasks" && *k != "metadata")
+            .take(20)
+            .map(|k| format!("\"{}\"", crate::error::clip(k, 40)))
+            .collect();
+        if !others.is_empty() {
+            other_tags = Some(others.join(", "));
+        }
+        match taken {
             Some(Value::Object(holder)) => (format!("{tag}."), holder),
             _ => {
                 return Err(error(
@@ -95,6 +118,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         description,
         ..ImportedGraph::default()
     };
+    let mut keys: Vec<Key> = Vec::new();
     for (i, task) in tasks.into_iter().enumerate() {
         crate::budget::charge(1);
         let path = format!("{prefix}tasks[{i}]");
@@ -131,7 +155,16 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
             });
         }
         let depends_on = dependencies(&mut task, &path, |dep| dep)?;
+        keys.push(Key {
+            node: graph.nodes.len(),
+            dependencies: depends_on.len(),
+            id: (number(&id), None),
+        });
         push_task(&mut graph, meter, id.clone(), task, None, depends_on, &path)?;
+        let task_priority = graph
+            .nodes
+            .last()
+            .and_then(|n| n.attributes.get("priority").cloned());
         let siblings: hashbrown::HashSet<&str> = sub_ids.iter().map(String::as_str).collect();
         for (j, (sub, sub_id)) in subtasks.into_iter().zip(&sub_ids).enumerate() {
             crate::budget::charge(1);
@@ -149,6 +182,15 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
             })?;
             sub.shift_remove("parentId");
             sub.shift_remove("parentTaskId");
+            keys.push(Key {
+                node: graph.nodes.len(),
+                dependencies: depends_on.len(),
+                id: (
+                    number(&id),
+                    Some(number(sub_id.rsplit('.').next().unwrap_or(""))),
+                ),
+            });
+            let inherits = matches!(sub.get("priority"), None | Some(Value::Null));
             push_task(
                 &mut graph,
                 meter,
@@ -158,9 +200,96 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
                 depends_on,
                 &sub_path,
             )?;
+            if inherits
+                && let (Some(priority), Some(node)) = (&task_priority, graph.nodes.last_mut())
+            {
+                node.attributes.insert("priority".into(), priority.clone());
+            }
         }
     }
+    if let Some(tags) = other_tags {
+        graph.notes.push(crate::interchange::ImportNote::ignored(format!(
+            "only the tag \"{}\" was imported; the document's other tags were not: {tags}. Import each with its own tasks.json",
+            prefix.trim_end_matches('.')
+        )));
+    }
+    rank_priorities(&mut graph, &mut keys);
     Ok(graph)
+}
+
+/// What `task-master next` sorts a task by, besides its priority.
+struct Key {
+    /// The task's position in `graph.nodes`.
+    node: usize,
+    /// How many dependencies it lists.
+    dependencies: usize,
+    /// Its id as Task Master compares it (`Number(id)`): a task's, or a
+    /// subtask's task's and its own.
+    id: (f64, Option<f64>),
+}
+
+/// `Number(text)` of JavaScript, for the ids Task Master compares (NaN for
+/// anything but a number).
+fn number(text: &str) -> f64 {
+    let t = text.trim();
+    if t.is_empty() {
+        return 0.0;
+    }
+    t.parse::<f64>().unwrap_or(f64::NAN)
+}
+
+/// Numbers compared as JavaScript's `a - b` sorts them: NaN compares equal.
+fn js_order(a: f64, b: f64) -> std::cmp::Ordering {
+    a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// Writes each task's `priority` as its priority (medium, 2, when it has none)
+/// plus a fraction ranking it among the tasks of that priority by dependency
+/// count, then id (see the module doc). O(n log n).
+fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
+    let level = |graph: &ImportedGraph, key: &Key| -> Option<f64> {
+        match graph.nodes[key.node].attributes.get("priority") {
+            None => Some(2.0),
+            Some(value) => value.as_f64().filter(|p| p.fract() == 0.0 && p.abs() < 1e9),
+        }
+    };
+    let mut ranked: Vec<(f64, &Key)> = keys
+        .iter()
+        .filter_map(|key| level(graph, key).map(|l| (l, key)))
+        .collect();
+    ranked.sort_by(|(la, a), (lb, b)| {
+        js_order(*la, *lb)
+            .then(a.dependencies.cmp(&b.dependencies))
+            .then(js_order(a.id.0, b.id.0))
+            .then(js_order(a.id.1.unwrap_or(0.0), b.id.1.unwrap_or(0.0)))
+    });
+    let mut start = 0;
+    let mut updates = Vec::with_capacity(ranked.len());
+    while start < ranked.len() {
+        let this = ranked[start].0;
+        let end = ranked[start..]
+            .iter()
+            .position(|(l, _)| *l != this)
+            .map_or(ranked.len(), |n| start + n);
+        let count = end - start;
+        let mut scale = 10u64;
+        while scale <= count as u64 {
+            scale = scale.saturating_mul(10);
+        }
+        for (k, (_, key)) in ranked[start..end].iter().enumerate() {
+            crate::budget::charge(1);
+            let value = (this * scale as f64 + (k + 1) as f64) / scale as f64;
+            updates.push((key.node, value));
+        }
+        start = end;
+    }
+    for (node, value) in updates {
+        if let Some(number) = serde_json::Number::from_f64(value) {
+            graph.nodes[node]
+                .attributes
+                .insert("priority".into(), Value::Number(number));
+        }
+    }
 }
 
 /// A task's or subtask's id, as text.

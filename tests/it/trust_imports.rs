@@ -1,0 +1,554 @@
+//! Imports that mean what the document's authors meant: a Mermaid flowchart's
+//! arrows read as flowcharts are drawn (`A --> B`: A comes first), our own
+//! exports read back exactly, every reply saying how it read the edges (and
+//! warning when it assumed), and the plans of Beads and Task Master giving the
+//! answers of `bd ready` and `task-master next`, checked against ports of
+//! their own code over random plans.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::common::{dispatch, dispatch_err, dispatch_ok, unlimited_server};
+use networks_mcp::mcp::NetworksServer;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn import(server: &NetworksServer, name: &str, format: &str, content: &str) -> Value {
+    dispatch_ok(
+        server,
+        "network_import",
+        json!({"network_name": name, "format": format, "content": content}),
+    )
+}
+
+fn ready(server: &NetworksServer, name: &str, extra: Value) -> Vec<String> {
+    let mut args = json!({"network_name": name, "limit": 1000});
+    for (k, v) in extra.as_object().unwrap() {
+        args[k] = v.clone();
+    }
+    let out = dispatch_ok(server, "network_ready_nodes", args);
+    out["ready"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The network's edges as (source, target), in edge-id order.
+fn edges(server: &NetworksServer, name: &str) -> Vec<(String, String)> {
+    let out = dispatch_ok(
+        server,
+        "network_export",
+        json!({"network_name": name, "format": "node_link_json", "limit": 10000}),
+    );
+    let doc: Value = serde_json::from_str(out["content"].as_str().unwrap()).unwrap();
+    doc["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["source"].as_str().unwrap().to_string(),
+                e["target"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn warning_codes(reply: &Value) -> Vec<String> {
+    reply["warnings"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|w| w["code"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const FLOW: &str = "flowchart LR; design --> build --> ship";
+
+#[test]
+fn a_flowchart_starts_with_its_first_box() {
+    let server = unlimited_server();
+    import(&server, "flow", "mermaid", FLOW);
+    assert_eq!(ready(&server, "flow", json!({})), ["design"]);
+    assert_eq!(
+        edges(&server, "flow"),
+        [
+            ("build".into(), "design".into()),
+            ("ship".into(), "build".into())
+        ]
+    );
+}
+
+#[test]
+fn our_exports_read_back_exactly() {
+    let server = unlimited_server();
+    dispatch_ok(&server, "network_create", json!({"network_name": "src"}));
+    for id in ["app", "lib", "log"] {
+        dispatch_ok(
+            &server,
+            "network_add_node",
+            json!({"network_name": "src", "node_id": id}),
+        );
+    }
+    for (a, b, w) in [
+        ("app", "lib", 1.0),
+        ("lib", "log", 2.5),
+        ("app", "log", 1.0),
+    ] {
+        dispatch_ok(
+            &server,
+            "network_add_edge",
+            json!({"network_name": "src", "source": a, "target": b, "weight": w}),
+        );
+    }
+    let original = edges(&server, "src");
+    for format in [
+        "mermaid",
+        "dot",
+        "graphml",
+        "node_link_json",
+        "edge_list_csv",
+    ] {
+        let out = dispatch_ok(
+            &server,
+            "network_export",
+            json!({"network_name": "src", "format": format}),
+        );
+        let name = format!("copy_{format}");
+        let reply = import(&server, &name, format, out["content"].as_str().unwrap());
+        assert_eq!(edges(&server, &name), original, "{format}");
+        assert!(
+            reply["reading"]
+                .as_str()
+                .unwrap()
+                .contains("A depends on B"),
+            "{format}: {reply}"
+        );
+        if matches!(format, "mermaid" | "dot" | "graphml") {
+            assert!(
+                !warning_codes(&reply).contains(&"assumed_reading".to_string()),
+                "{format} states its reading: {reply}"
+            );
+        }
+    }
+    assert_eq!(ready(&server, "copy_mermaid", json!({})), ["log"]);
+}
+
+#[test]
+fn the_arrows_option_chooses_the_reading() {
+    let server = unlimited_server();
+    let reply = dispatch_ok(
+        &server,
+        "network_import",
+        json!({"network_name": "flow", "format": "mermaid", "content": FLOW, "arrows": "depends_on"}),
+    );
+    assert_eq!(ready(&server, "flow", json!({})), ["ship"]);
+    assert!(
+        reply["reading"]
+            .as_str()
+            .unwrap()
+            .contains("as the arrows parameter asks")
+    );
+    assert!(!warning_codes(&reply).contains(&"assumed_reading".to_string()));
+    // One option for every format whose direction is a convention.
+    dispatch_ok(
+        &server,
+        "network_import",
+        json!({"network_name": "csv", "format": "edge_list_csv", "content": "source,target\ndesign,build\nbuild,ship\n", "arrows": "before"}),
+    );
+    assert_eq!(ready(&server, "csv", json!({})), ["design"]);
+    dispatch_ok(
+        &server,
+        "network_import",
+        json!({"network_name": "dot", "format": "dot", "content": "digraph { design -> build -> ship }", "arrows": "before"}),
+    );
+    assert_eq!(ready(&server, "dot", json!({})), ["design"]);
+    // A plan format defines its own direction.
+    dispatch_err(
+        &server,
+        "network_import",
+        json!({"network_name": "tm", "format": "taskmaster_json", "content": "{\"tasks\": []}", "arrows": "before"}),
+        "invalid_value",
+    );
+    // A document may state its reading itself.
+    let stated = "%% networks-mcp: A --> B means A depends on B\nflowchart LR\n  ship --> build --> design\n";
+    let reply = import(&server, "stated", "mermaid", stated);
+    assert_eq!(ready(&server, "stated", json!({})), ["design"]);
+    assert!(
+        reply["reading"]
+            .as_str()
+            .unwrap()
+            .contains("as the document states")
+    );
+}
+
+#[test]
+fn every_reply_says_how_it_read_the_edges() {
+    let server = unlimited_server();
+    let reply = import(&server, "flow", "mermaid", FLOW);
+    assert_eq!(
+        reply["reading"],
+        "A --> B read as: B depends on A (stored as the edge B → A); the flowchart convention; the document states none"
+    );
+    let cases = [
+        ("dot", "digraph { a -> b }", "A depends on B"),
+        (
+            "graphml",
+            "<graphml><graph edgedefault=\"directed\"><node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\"/></graph></graphml>",
+            "A depends on B",
+        ),
+        ("edge_list_csv", "source,target\na,b\n", "A depends on B"),
+        (
+            "node_link_json",
+            "{\"nodes\": [{\"id\": \"a\"}, {\"id\": \"b\"}], \"edges\": [{\"source\": \"a\", \"target\": \"b\"}]}",
+            "A depends on B",
+        ),
+        (
+            "taskmaster_json",
+            "{\"tasks\": [{\"id\": 1, \"dependencies\": []}]}",
+            "defined by Task Master's format",
+        ),
+        (
+            "beads_jsonl",
+            "{\"id\": \"bd-1\", \"title\": \"x\"}\n",
+            "defined by Beads' format",
+        ),
+        (
+            "memory_jsonl",
+            "{\"type\": \"entity\", \"name\": \"a\", \"entityType\": \"x\", \"observations\": []}\n",
+            "defined by the memory server's format",
+        ),
+    ];
+    for (i, (format, content, says)) in cases.into_iter().enumerate() {
+        let reply = import(&server, &format!("n{i}"), format, content);
+        let reading = reply["reading"].as_str().unwrap();
+        assert!(reading.contains(says), "{format}: {reading}");
+    }
+}
+
+#[test]
+fn an_assumed_reading_is_a_warning() {
+    let server = unlimited_server();
+    let reply = import(&server, "flow", "mermaid", FLOW);
+    assert!(
+        warning_codes(&reply).contains(&"assumed_reading".to_string()),
+        "{reply}"
+    );
+    let reply = import(&server, "csv", "edge_list_csv", "source,target\na,b\n");
+    assert!(
+        warning_codes(&reply).contains(&"assumed_reading".to_string()),
+        "{reply}"
+    );
+    // What the import reads and drops is a warning too.
+    let reply = import(
+        &server,
+        "click",
+        "mermaid",
+        "flowchart LR\n  a --> b\n  click a \"https://example.com\"\n",
+    );
+    assert!(
+        warning_codes(&reply).contains(&"ignored".to_string()),
+        "{reply}"
+    );
+}
+
+#[test]
+fn a_style_line_makes_its_node_as_mermaid_does() {
+    let server = unlimited_server();
+    let reply = import(
+        &server,
+        "styled",
+        "mermaid",
+        "flowchart LR\n  a --> b\n  style c fill:#f9f\n  classDef hot fill:#f00\n  class d hot\n",
+    );
+    // `style` adds its vertex (flowDb's addVertex); `class` only marks existing ones.
+    assert_eq!(reply["node_count"], 3, "{reply}");
+    let listed = dispatch_ok(
+        &server,
+        "network_get_node",
+        json!({"network_name": "styled", "node_id": "c"}),
+    );
+    assert_eq!(listed["status"], "success");
+    assert!(
+        dispatch(
+            &server,
+            "network_get_node",
+            json!({"network_name": "styled", "node_id": "d"})
+        )
+        .is_err()
+    );
+}
+
+// --- Beads: `bd ready` -------------------------------------------------------
+
+/// One Beads issue: (id, status, dependencies as (type, depends_on index)).
+type Issue = (String, &'static str, Vec<(&'static str, usize)>);
+
+fn beads_document(issues: &[Issue]) -> String {
+    let mut out = String::new();
+    for (id, status, deps) in issues {
+        let deps: Vec<Value> = deps
+            .iter()
+            .map(|(kind, to)| json!({"issue_id": id, "depends_on_id": issues[*to].0, "type": kind}))
+            .collect();
+        out.push_str(
+            &json!({"id": id, "title": id, "status": status, "priority": 2, "issue_type": "task", "dependencies": deps})
+                .to_string(),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// A port of Beads' readiness (`internal/storage/issueops/blocked_state.go`:
+/// `RecomputeIsBlockedInTx` with its mark and unmark passes, repeated until
+/// nothing changes; `ready_work.go`: `status IN ('open', 'in_progress')`, not
+/// pinned, `is_blocked = 0`).
+fn bd_ready(issues: &[Issue]) -> BTreeSet<String> {
+    let by_id: HashMap<&str, usize> = issues
+        .iter()
+        .enumerate()
+        .map(|(i, issue)| (issue.0.as_str(), i))
+        .collect();
+    let open = |s: &str| s != "closed" && s != "pinned";
+    let mut is_blocked = vec![false; issues.len()];
+    loop {
+        let mut changed = 0;
+        // UPDATE issues i SET is_blocked = 1 WHERE is_blocked = 0 AND open AND (EXISTS blocks dep
+        // on an open issue OR EXISTS parent-child dep on a blocked parent).
+        let should = |i: usize, is_blocked: &[bool]| {
+            let (_, status, deps) = &issues[i];
+            open(status)
+                && deps.iter().any(|(kind, to)| {
+                    let target = by_id[issues[*to].0.as_str()];
+                    match *kind {
+                        "blocks" | "conditional-blocks" => open(issues[target].1),
+                        "parent-child" => is_blocked[target],
+                        _ => false,
+                    }
+                })
+        };
+        for i in 0..issues.len() {
+            if !is_blocked[i] && should(i, &is_blocked) {
+                is_blocked[i] = true;
+                changed += 1;
+            }
+        }
+        for i in 0..issues.len() {
+            if is_blocked[i] && !should(i, &is_blocked) {
+                is_blocked[i] = false;
+                changed += 1;
+            }
+        }
+        if changed == 0 {
+            break;
+        }
+    }
+    issues
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, status, _))| {
+            (*status == "open" || *status == "in_progress") && !is_blocked[*i]
+        })
+        .map(|(_, issue)| issue.0.clone())
+        .collect()
+}
+
+/// Our ready work of a Beads import, restricted as `bd ready` is to the
+/// issues open or in progress.
+fn our_bd_ready(server: &NetworksServer, name: &str, issues: &[Issue]) -> BTreeSet<String> {
+    let status: HashMap<&str, &str> = issues.iter().map(|i| (i.0.as_str(), i.1)).collect();
+    ready(
+        server,
+        name,
+        json!({"done_attributes": {"status": "closed"}}),
+    )
+    .into_iter()
+    .filter(|id| matches!(status.get(id.as_str()), Some(&"open" | &"in_progress")))
+    .collect()
+}
+
+#[test]
+fn children_of_a_blocked_epic_are_not_ready() {
+    let issues: Vec<Issue> = vec![
+        ("bd-x".into(), "open", vec![]),
+        ("bd-epic".into(), "open", vec![("blocks", 0)]),
+        ("bd-child".into(), "open", vec![("parent-child", 1)]),
+        (
+            "bd-grandchild".into(),
+            "in_progress",
+            vec![("parent-child", 2)],
+        ),
+        ("bd-free".into(), "open", vec![]),
+    ];
+    let server = unlimited_server();
+    import(&server, "bd", "beads_jsonl", &beads_document(&issues));
+    let ours = our_bd_ready(&server, "bd", &issues);
+    assert_eq!(ours, bd_ready(&issues));
+    assert_eq!(
+        ours,
+        BTreeSet::from(["bd-x".to_string(), "bd-free".to_string()])
+    );
+}
+
+fn issues_strategy() -> impl Strategy<Value = Vec<Issue>> {
+    (1usize..9).prop_flat_map(|n| {
+        let status =
+            prop::sample::select(vec!["open", "in_progress", "closed", "blocked", "deferred"]);
+        let kind = prop::sample::select(vec!["blocks", "parent-child", "parent-child", "related"]);
+        prop::collection::vec((status, prop::collection::vec((kind, 0..n), 0..3)), n).prop_map(
+            |rows| {
+                rows.into_iter()
+                    .enumerate()
+                    .map(|(i, (status, deps))| (format!("bd-{i}"), status, deps))
+                    .collect()
+            },
+        )
+    })
+}
+
+// --- Task Master: `task-master next` -----------------------------------------
+
+/// One task: (id, status, priority, dependencies as ids).
+type Task = (u32, &'static str, Option<&'static str>, Vec<u32>);
+
+fn taskmaster_document(tasks: &[Task]) -> String {
+    let tasks: Vec<Value> = tasks
+        .iter()
+        .map(|(id, status, priority, deps)| {
+            let mut task = json!({"id": id, "title": format!("task {id}"), "status": status, "dependencies": deps});
+            if let Some(p) = priority {
+                task["priority"] = json!(p);
+            }
+            task
+        })
+        .collect();
+    json!({"master": {"tasks": tasks}}).to_string()
+}
+
+/// A port of `TaskService.getNextTask` (Task Master's
+/// `packages/tm-core/src/modules/tasks/services/task-service.ts`), for tasks
+/// without subtasks: the eligible tasks (pending or in progress, every
+/// dependency done), sorted by priority (critical 4, high 3, medium 2, low 1,
+/// anything else 2), then fewer dependencies, then lower id.
+fn task_master_next(tasks: &[Task]) -> Option<String> {
+    let completed: BTreeSet<String> = tasks
+        .iter()
+        .filter(|t| t.1 == "done")
+        .map(|t| t.0.to_string())
+        .collect();
+    let value = |p: Option<&str>| match p {
+        Some("critical") => 4,
+        Some("high") => 3,
+        Some("medium") => 2,
+        Some("low") => 1,
+        _ => 2,
+    };
+    let mut eligible: Vec<&Task> = tasks
+        .iter()
+        .filter(|t| {
+            let status = t.1.to_lowercase();
+            (status == "pending" || status == "in-progress")
+                && t.3.iter().all(|d| completed.contains(&d.to_string()))
+        })
+        .collect();
+    eligible.sort_by(|a, b| {
+        value(b.2)
+            .cmp(&value(a.2))
+            .then(a.3.len().cmp(&b.3.len()))
+            .then(a.0.cmp(&b.0))
+    });
+    eligible.first().map(|t| t.0.to_string())
+}
+
+/// Our first ready task by priority, among those `task-master next` may pick
+/// (pending or in progress).
+fn our_next(server: &NetworksServer, name: &str, tasks: &[Task]) -> Option<String> {
+    let status: HashMap<String, &str> = tasks.iter().map(|t| (t.0.to_string(), t.1)).collect();
+    ready(
+        server,
+        name,
+        json!({"done_attributes": {"status": "done"}, "order": "priority"}),
+    )
+    .into_iter()
+    .find(|id| matches!(status.get(id).copied(), Some("pending" | "in-progress")))
+}
+
+#[test]
+fn task_master_next_is_the_first_ready_task() {
+    // Two high tasks: the one with fewer dependencies wins, though the other
+    // unblocks more.
+    let tasks: Vec<Task> = vec![
+        (1, "done", Some("low"), vec![]),
+        (2, "pending", Some("high"), vec![1]),
+        (3, "pending", Some("high"), vec![]),
+        (4, "pending", Some("medium"), vec![2]),
+        (5, "pending", None, vec![2]),
+        (6, "pending", Some("low"), vec![2]),
+    ];
+    let server = unlimited_server();
+    import(
+        &server,
+        "tm",
+        "taskmaster_json",
+        &taskmaster_document(&tasks),
+    );
+    assert_eq!(task_master_next(&tasks).as_deref(), Some("3"));
+    assert_eq!(our_next(&server, "tm", &tasks).as_deref(), Some("3"));
+}
+
+fn tasks_strategy() -> impl Strategy<Value = Vec<Task>> {
+    (1usize..10).prop_flat_map(|n| {
+        let status = prop::sample::select(vec![
+            "pending",
+            "pending",
+            "in-progress",
+            "done",
+            "deferred",
+        ]);
+        let priority = prop::option::of(prop::sample::select(vec![
+            "critical", "high", "medium", "low",
+        ]));
+        (
+            Just(n),
+            prop::collection::vec(
+                (
+                    status,
+                    priority,
+                    prop::collection::vec(1..=n as u32 + 1, 0..3),
+                ),
+                n,
+            ),
+            Just((1..=n as u32).collect::<Vec<_>>()).prop_shuffle(),
+        )
+            .prop_map(|(_, rows, ids)| {
+                rows.into_iter()
+                    .zip(ids)
+                    .map(|((status, priority, deps), id)| (id, status, priority, deps))
+                    .collect()
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A Beads import's ready work is `bd ready`'s.
+    #[test]
+    fn beads_ready_is_bd_ready(issues in issues_strategy()) {
+        let server = unlimited_server();
+        import(&server, "bd", "beads_jsonl", &beads_document(&issues));
+        prop_assert_eq!(our_bd_ready(&server, "bd", &issues), bd_ready(&issues));
+    }
+
+    /// A Task Master import's ready work by priority starts with `task-master next`.
+    #[test]
+    fn taskmaster_first_ready_is_next(tasks in tasks_strategy()) {
+        let server = unlimited_server();
+        import(&server, "tm", "taskmaster_json", &taskmaster_document(&tasks));
+        prop_assert_eq!(our_next(&server, "tm", &tasks), task_master_next(&tasks));
+    }
+}
