@@ -101,11 +101,12 @@ async fn task_master_tasks_subtasks_and_dependencies() {
     assert_eq!(nodes["1"]["status"], "done");
     // high is 1 on the lower-is-more-urgent scale; the fraction is the rank
     // `task-master next` gives among the high tasks (fewer dependencies, then
-    // lower id; a subtask without a priority takes its task's).
+    // lower id). The subtasks of task 2, in progress, come before every task
+    // (-1 and a fraction), as `task-master next` takes them first.
     assert_eq!(nodes["1"]["priority"], 1.1);
-    assert_eq!(nodes["2.1"]["priority"], 1.2);
-    assert_eq!(nodes["2"]["priority"], 1.3);
-    assert_eq!(nodes["2.2"]["priority"], 1.4);
+    assert_eq!(nodes["2"]["priority"], 1.2);
+    assert_eq!(nodes["2.1"]["priority"], -0.9);
+    assert_eq!(nodes["2.2"]["priority"], -0.8);
     assert_eq!(nodes["3"]["priority"], 3.1);
     assert_eq!(nodes["2.1"]["parent"], "2");
     assert_eq!(nodes["2.1"]["status"], "in-progress");

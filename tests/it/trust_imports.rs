@@ -412,34 +412,64 @@ fn issues_strategy() -> impl Strategy<Value = Vec<Issue>> {
 
 // --- Task Master: `task-master next` -----------------------------------------
 
-/// One task: (id, status, priority, dependencies as ids).
-type Task = (u32, &'static str, Option<&'static str>, Vec<u32>);
+/// One subtask: (id within its task, status, priority, dependencies as sibling ids).
+type Subtask = (u32, &'static str, Option<&'static str>, Vec<u32>);
+/// One task: (id, status, priority, dependencies as task ids, subtasks).
+type Task = (
+    u32,
+    &'static str,
+    Option<&'static str>,
+    Vec<u32>,
+    Vec<Subtask>,
+);
 
 fn taskmaster_document(tasks: &[Task]) -> String {
+    let with_priority = |mut item: Value, priority: &Option<&str>| {
+        if let Some(p) = priority {
+            item["priority"] = json!(p);
+        }
+        item
+    };
     let tasks: Vec<Value> = tasks
         .iter()
-        .map(|(id, status, priority, deps)| {
-            let mut task = json!({"id": id, "title": format!("task {id}"), "status": status, "dependencies": deps});
-            if let Some(p) = priority {
-                task["priority"] = json!(p);
-            }
-            task
+        .map(|(id, status, priority, deps, subtasks)| {
+            let subtasks: Vec<Value> = subtasks
+                .iter()
+                .map(|(sid, status, priority, deps)| {
+                    with_priority(
+                        json!({"id": sid, "title": format!("subtask {id}.{sid}"), "status": status, "dependencies": deps}),
+                        priority,
+                    )
+                })
+                .collect();
+            with_priority(
+                json!({"id": id, "title": format!("task {id}"), "status": status, "dependencies": deps, "subtasks": subtasks}),
+                priority,
+            )
         })
         .collect();
     json!({"master": {"tasks": tasks}}).to_string()
 }
 
 /// A port of `TaskService.getNextTask` (Task Master's
-/// `packages/tm-core/src/modules/tasks/services/task-service.ts`), for tasks
-/// without subtasks: the eligible tasks (pending or in progress, every
-/// dependency done), sorted by priority (critical 4, high 3, medium 2, low 1,
-/// anything else 2), then fewer dependencies, then lower id.
+/// `packages/tm-core/src/modules/tasks/services/task-service.ts`): first the
+/// eligible subtasks (pending or in progress, every dependency done) of the
+/// tasks in progress, sorted by priority (critical 4, high 3, medium 2, low 1,
+/// anything else 2; a subtask without one takes its task's), then fewer
+/// dependencies, then task id, then subtask id; without any, the eligible
+/// tasks, sorted by priority, then fewer dependencies, then lower id.
 fn task_master_next(tasks: &[Task]) -> Option<String> {
-    let completed: BTreeSet<String> = tasks
-        .iter()
-        .filter(|t| t.1 == "done")
-        .map(|t| t.0.to_string())
-        .collect();
+    let mut completed: BTreeSet<String> = BTreeSet::new();
+    for (id, status, _, _, subtasks) in tasks {
+        if *status == "done" {
+            completed.insert(id.to_string());
+        }
+        for (sid, status, _, _) in subtasks {
+            if *status == "done" {
+                completed.insert(format!("{id}.{sid}"));
+            }
+        }
+    }
     let value = |p: Option<&str>| match p {
         Some("critical") => 4,
         Some("high") => 3,
@@ -447,34 +477,77 @@ fn task_master_next(tasks: &[Task]) -> Option<String> {
         Some("low") => 1,
         _ => 2,
     };
-    let mut eligible: Vec<&Task> = tasks
+    let eligible = |status: &str| {
+        let status = status.to_lowercase();
+        status == "pending" || status == "in-progress"
+    };
+    // (priority value, dependency count, task id, subtask id)
+    let mut candidates: Vec<(i32, usize, u32, u32)> = Vec::new();
+    for (id, status, priority, _, subtasks) in tasks {
+        if *status != "in-progress" {
+            continue;
+        }
+        for (sid, sstatus, spriority, deps) in subtasks {
+            let full: Vec<String> = deps.iter().map(|d| format!("{id}.{d}")).collect();
+            if eligible(sstatus) && full.iter().all(|d| completed.contains(d)) {
+                candidates.push((value(spriority.or(*priority)), full.len(), *id, *sid));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(a.1.cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+            .then(a.3.cmp(&b.3))
+    });
+    if let Some((_, _, id, sid)) = candidates.first() {
+        return Some(format!("{id}.{sid}"));
+    }
+    let mut top: Vec<&Task> = tasks
         .iter()
-        .filter(|t| {
-            let status = t.1.to_lowercase();
-            (status == "pending" || status == "in-progress")
-                && t.3.iter().all(|d| completed.contains(&d.to_string()))
-        })
+        .filter(|t| eligible(t.1) && t.3.iter().all(|d| completed.contains(&d.to_string())))
         .collect();
-    eligible.sort_by(|a, b| {
+    top.sort_by(|a, b| {
         value(b.2)
             .cmp(&value(a.2))
             .then(a.3.len().cmp(&b.3.len()))
             .then(a.0.cmp(&b.0))
     });
-    eligible.first().map(|t| t.0.to_string())
+    top.first().map(|t| t.0.to_string())
 }
 
 /// Our first ready task by priority, among those `task-master next` may pick
-/// (pending or in progress).
-fn our_next(server: &NetworksServer, name: &str, tasks: &[Task]) -> Option<String> {
-    let status: HashMap<String, &str> = tasks.iter().map(|t| (t.0.to_string(), t.1)).collect();
+/// (pending or in progress); with it, whether that is a subtask of a task not
+/// in progress (which Task Master never picks).
+fn our_next(server: &NetworksServer, name: &str, tasks: &[Task]) -> Option<(String, bool)> {
+    let mut status: HashMap<String, (&str, bool)> = HashMap::new();
+    for (id, s, _, _, subtasks) in tasks {
+        status.insert(id.to_string(), (s, false));
+        for (sid, ss, _, _) in subtasks {
+            status.insert(format!("{id}.{sid}"), (ss, *s != "in-progress"));
+        }
+    }
     ready(
         server,
         name,
         json!({"done_attributes": {"status": "done"}, "order": "priority"}),
     )
     .into_iter()
-    .find(|id| matches!(status.get(id).copied(), Some("pending" | "in-progress")))
+    .find_map(|id| match status.get(&id) {
+        Some(&("pending" | "in-progress", waiting)) => Some((id, waiting)),
+        _ => None,
+    })
+}
+
+/// `task-master next`'s pick is our first ready task; when it picks nothing,
+/// ours is nothing or a subtask of a task not in progress.
+fn agrees(ours: Option<(String, bool)>, theirs: Option<String>) -> bool {
+    match (ours, theirs) {
+        (Some((id, _)), Some(next)) => id == next,
+        (None, None) => true,
+        (Some((_, waiting)), None) => waiting,
+        (None, Some(_)) => false,
+    }
 }
 
 #[test]
@@ -482,12 +555,12 @@ fn task_master_next_is_the_first_ready_task() {
     // Two high tasks: the one with fewer dependencies wins, though the other
     // unblocks more.
     let tasks: Vec<Task> = vec![
-        (1, "done", Some("low"), vec![]),
-        (2, "pending", Some("high"), vec![1]),
-        (3, "pending", Some("high"), vec![]),
-        (4, "pending", Some("medium"), vec![2]),
-        (5, "pending", None, vec![2]),
-        (6, "pending", Some("low"), vec![2]),
+        (1, "done", Some("low"), vec![], vec![]),
+        (2, "pending", Some("high"), vec![1], vec![]),
+        (3, "pending", Some("high"), vec![], vec![]),
+        (4, "pending", Some("medium"), vec![2], vec![]),
+        (5, "pending", None, vec![2], vec![]),
+        (6, "pending", Some("low"), vec![2], vec![]),
     ];
     let server = unlimited_server();
     import(
@@ -497,37 +570,89 @@ fn task_master_next_is_the_first_ready_task() {
         &taskmaster_document(&tasks),
     );
     assert_eq!(task_master_next(&tasks).as_deref(), Some("3"));
-    assert_eq!(our_next(&server, "tm", &tasks).as_deref(), Some("3"));
+    assert_eq!(
+        our_next(&server, "tm", &tasks).map(|n| n.0).as_deref(),
+        Some("3")
+    );
+    // A task in progress: its next subtask comes first, even before a critical task.
+    let tasks: Vec<Task> = vec![
+        (
+            1,
+            "in-progress",
+            Some("low"),
+            vec![],
+            vec![
+                (1, "done", None, vec![]),
+                (2, "pending", None, vec![1]),
+                (3, "pending", None, vec![2]),
+            ],
+        ),
+        (
+            2,
+            "pending",
+            Some("critical"),
+            vec![],
+            vec![(1, "pending", Some("critical"), vec![])],
+        ),
+    ];
+    import(
+        &server,
+        "tm2",
+        "taskmaster_json",
+        &taskmaster_document(&tasks),
+    );
+    assert_eq!(task_master_next(&tasks).as_deref(), Some("1.2"));
+    assert_eq!(
+        our_next(&server, "tm2", &tasks).map(|n| n.0).as_deref(),
+        Some("1.2")
+    );
 }
 
 fn tasks_strategy() -> impl Strategy<Value = Vec<Task>> {
-    (1usize..10).prop_flat_map(|n| {
-        let status = prop::sample::select(vec![
-            "pending",
-            "pending",
-            "in-progress",
-            "done",
-            "deferred",
-        ]);
-        let priority = prop::option::of(prop::sample::select(vec![
-            "critical", "high", "medium", "low",
-        ]));
+    (1usize..8).prop_flat_map(|n| {
+        let status = || {
+            prop::sample::select(vec![
+                "pending",
+                "pending",
+                "in-progress",
+                "done",
+                "deferred",
+            ])
+        };
+        let priority = || {
+            prop::option::of(prop::sample::select(vec![
+                "critical", "high", "medium", "low",
+            ]))
+        };
+        let subtask = (status(), priority(), prop::collection::vec(1u32..4, 0..2));
         (
-            Just(n),
             prop::collection::vec(
                 (
-                    status,
-                    priority,
+                    status(),
+                    priority(),
                     prop::collection::vec(1..=n as u32 + 1, 0..3),
+                    prop::collection::vec(subtask, 0..4),
                 ),
                 n,
             ),
             Just((1..=n as u32).collect::<Vec<_>>()).prop_shuffle(),
         )
-            .prop_map(|(_, rows, ids)| {
+            .prop_map(|(rows, ids)| {
                 rows.into_iter()
                     .zip(ids)
-                    .map(|((status, priority, deps), id)| (id, status, priority, deps))
+                    .map(|((status, priority, deps, subs), id)| {
+                        let count = subs.len() as u32;
+                        let subs = subs
+                            .into_iter()
+                            .enumerate()
+                            .map(|(j, (s, p, d))| {
+                                // Dependencies on existing siblings only.
+                                let d = d.into_iter().filter(|x| *x <= count).collect();
+                                (j as u32 + 1, s, p, d)
+                            })
+                            .collect();
+                        (id, status, priority, deps, subs)
+                    })
                     .collect()
             })
     })
@@ -549,6 +674,8 @@ proptest! {
     fn taskmaster_first_ready_is_next(tasks in tasks_strategy()) {
         let server = unlimited_server();
         import(&server, "tm", "taskmaster_json", &taskmaster_document(&tasks));
-        prop_assert_eq!(our_next(&server, "tm", &tasks), task_master_next(&tasks));
+        let ours = our_next(&server, "tm", &tasks);
+        let theirs = task_master_next(&tasks);
+        prop_assert!(agrees(ours.clone(), theirs.clone()), "ours {:?}, task-master next {:?}", ours, theirs);
     }
 }

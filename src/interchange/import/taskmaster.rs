@@ -19,16 +19,21 @@
 //! sibling subtask (`2` in task 3 is `3.2`) when task 3 has one, else the task
 //! of that id, as Task Master reads them.
 //!
-//! The order of `task-master next`: among the tasks it may start, Task Master
-//! takes the highest priority, then the fewest dependencies, then the lowest id
-//! (`getNextTask` in `packages/tm-core/src/modules/tasks/services/task-service.ts`;
-//! a subtask: its parent's id, then its own). The `priority` number says all
-//! three: its whole part is the priority (a task without one is `medium`, 2, as
-//! in Task Master; a subtask without one takes its task's), and a fraction
-//! orders the tasks of one priority by dependency count, then id: the k-th of
-//! n is `priority + k / 10^d`, with 10^d the first power of ten above n (three
-//! `high` tasks are 1.1, 1.2 and 1.3). Ready work ordered by priority then
-//! starts with the task `task-master next` names. A priority written as a
+//! The order of `task-master next`: it takes the subtasks of the tasks in
+//! progress first, then the tasks (a subtask of a task not in progress never),
+//! and among each the highest priority, then the fewest dependencies, then the
+//! lowest id (`getNextTask` in
+//! `packages/tm-core/src/modules/tasks/services/task-service.ts`; a subtask:
+//! its task's id, then its own). The `priority` number says all of it: a
+//! task's whole part is its priority (a task without one is `medium`, 2, as in
+//! Task Master; a subtask without one takes its task's), and a fraction orders
+//! the tasks of one priority by dependency count, then id: the k-th of n is
+//! `priority + k / 10^d`, with 10^d the first power of ten above n (three
+//! `high` tasks are 1.1, 1.2 and 1.3). The subtasks of a task in progress are
+//! `-1 +` such a fraction, ranked among all of them, so they come first; the
+//! other subtasks `10 +` their priority plus a fraction, after every task.
+//! Ready work ordered by priority then starts with the task `task-master next`
+//! names (the order is the plan's as imported). A priority written as a
 //! number that is not whole is kept as it is. O(size of the document + n log n).
 
 use serde_json::{Map, Value};
@@ -157,6 +162,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         let depends_on = dependencies(&mut task, &path, |dep| dep)?;
         keys.push(Key {
             node: graph.nodes.len(),
+            group: Group::Task,
             dependencies: depends_on.len(),
             id: (number(&id), None),
         });
@@ -165,6 +171,12 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
             .nodes
             .last()
             .and_then(|n| n.attributes.get("priority").cloned());
+        // `task-master next` looks at the subtasks of the tasks in progress first.
+        let started = graph
+            .nodes
+            .last()
+            .and_then(|n| n.attributes.get("status"))
+            .is_some_and(|s| s == "in-progress");
         let siblings: hashbrown::HashSet<&str> = sub_ids.iter().map(String::as_str).collect();
         for (j, (sub, sub_id)) in subtasks.into_iter().zip(&sub_ids).enumerate() {
             crate::budget::charge(1);
@@ -184,6 +196,11 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
             sub.shift_remove("parentTaskId");
             keys.push(Key {
                 node: graph.nodes.len(),
+                group: if started {
+                    Group::StartedSubtask
+                } else {
+                    Group::Subtask
+                },
                 dependencies: depends_on.len(),
                 id: (
                     number(&id),
@@ -221,6 +238,8 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
 struct Key {
     /// The task's position in `graph.nodes`.
     node: usize,
+    /// Which of `task-master next`'s lists it is in.
+    group: Group,
     /// How many dependencies it lists.
     dependencies: usize,
     /// Its id as Task Master compares it (`Number(id)`): a task's, or a
@@ -243,9 +262,23 @@ fn js_order(a: f64, b: f64) -> std::cmp::Ordering {
     a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal)
 }
 
-/// Writes each task's `priority` as its priority (medium, 2, when it has none)
-/// plus a fraction ranking it among the tasks of that priority by dependency
-/// count, then id (see the module doc). O(n log n).
+/// Where a task stands in `task-master next`'s order: the subtasks of the
+/// tasks in progress first, then the tasks, then (never picked) the other
+/// subtasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    StartedSubtask,
+    Task,
+    Subtask,
+}
+
+/// Writes each task's `priority` so that its order is `task-master next`'s
+/// (see the module doc): within a group, by priority (medium, 2, when it has
+/// none), then dependency count, then id; a task gets its priority plus a
+/// fraction ranking it among the tasks of that priority, a subtask of a task in
+/// progress `-1 +` a fraction ranking it among all of those, another subtask
+/// `10 +` its priority plus a fraction. A priority that is a number but not a
+/// whole one is kept as it is. O(n log n).
 fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
     let level = |graph: &ImportedGraph, key: &Key| -> Option<f64> {
         match graph.nodes[key.node].attributes.get("priority") {
@@ -258,18 +291,28 @@ fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
         .filter_map(|key| level(graph, key).map(|l| (l, key)))
         .collect();
     ranked.sort_by(|(la, a), (lb, b)| {
-        js_order(*la, *lb)
+        a.group
+            .cmp(&b.group)
+            .then(js_order(*la, *lb))
             .then(a.dependencies.cmp(&b.dependencies))
             .then(js_order(a.id.0, b.id.0))
             .then(js_order(a.id.1.unwrap_or(0.0), b.id.1.unwrap_or(0.0)))
     });
+    // Runs of one group (and, but for the subtasks in progress, one priority)
+    // share a whole part; the fraction counts along the run.
+    let base = |group: Group, level: f64| match group {
+        Group::StartedSubtask => -1.0,
+        Group::Task => level,
+        Group::Subtask => 10.0 + level,
+    };
     let mut start = 0;
     let mut updates = Vec::with_capacity(ranked.len());
     while start < ranked.len() {
-        let this = ranked[start].0;
+        let (level, first) = ranked[start];
+        let whole = base(first.group, level);
         let end = ranked[start..]
             .iter()
-            .position(|(l, _)| *l != this)
+            .position(|(l, k)| base(k.group, *l) != whole)
             .map_or(ranked.len(), |n| start + n);
         let count = end - start;
         let mut scale = 10u64;
@@ -278,7 +321,7 @@ fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
         }
         for (k, (_, key)) in ranked[start..end].iter().enumerate() {
             crate::budget::charge(1);
-            let value = (this * scale as f64 + (k + 1) as f64) / scale as f64;
+            let value = (whole * scale as f64 + (k + 1) as f64) / scale as f64;
             updates.push((key.node, value));
         }
         start = end;
