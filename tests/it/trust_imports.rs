@@ -292,7 +292,14 @@ fn beads_document(issues: &[Issue]) -> String {
     for (id, status, deps) in issues {
         let deps: Vec<Value> = deps
             .iter()
-            .map(|(kind, to)| json!({"issue_id": id, "depends_on_id": issues[*to].0, "type": kind}))
+            .map(|(kind, to)| {
+                let mut dep = json!({"issue_id": id, "depends_on_id": issues[*to].0, "type": kind});
+                if *kind == "waits-for-any" {
+                    dep["type"] = json!("waits-for");
+                    dep["metadata"] = json!("{\"gate\":\"any-children\"}");
+                }
+                dep
+            })
             .collect();
         out.push_str(
             &json!({"id": id, "title": id, "status": status, "priority": 2, "issue_type": "task", "dependencies": deps})
@@ -305,8 +312,10 @@ fn beads_document(issues: &[Issue]) -> String {
 
 /// A port of Beads' readiness (`internal/storage/issueops/blocked_state.go`:
 /// `RecomputeIsBlockedInTx` with its mark and unmark passes, repeated until
-/// nothing changes; `ready_work.go`: `status IN ('open', 'in_progress')`, not
-/// pinned, `is_blocked = 0`).
+/// nothing changes, and `waitsForGateBlockedSQL`; `ready_work.go`:
+/// `status IN ('open', 'in_progress')`, not pinned, `is_blocked = 0`). A
+/// `waits-for-any` dependency is a `waits-for` whose metadata is
+/// `{"gate":"any-children"}`.
 fn bd_ready(issues: &[Issue]) -> BTreeSet<String> {
     let by_id: HashMap<&str, usize> = issues
         .iter()
@@ -327,6 +336,21 @@ fn bd_ready(issues: &[Issue]) -> BTreeSet<String> {
                     match *kind {
                         "blocks" | "conditional-blocks" => open(issues[target].1),
                         "parent-child" => is_blocked[target],
+                        "waits-for" | "waits-for-any" => {
+                            // Children of the target: issues with a parent-child
+                            // dependency on it.
+                            let children: Vec<usize> = issues
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, (_, _, d))| {
+                                    d.iter().any(|(k, p)| *k == "parent-child" && *p == target)
+                                })
+                                .map(|(c, _)| c)
+                                .collect();
+                            children.iter().any(|c| open(issues[*c].1))
+                                && !(*kind == "waits-for-any"
+                                    && children.iter().any(|c| issues[*c].1 == "closed"))
+                        }
                         _ => false,
                     }
                 })
@@ -396,9 +420,22 @@ fn children_of_a_blocked_epic_are_not_ready() {
 
 fn issues_strategy() -> impl Strategy<Value = Vec<Issue>> {
     (1usize..9).prop_flat_map(|n| {
-        let status =
-            prop::sample::select(vec!["open", "in_progress", "closed", "blocked", "deferred"]);
-        let kind = prop::sample::select(vec!["blocks", "parent-child", "parent-child", "related"]);
+        let status = prop::sample::select(vec![
+            "open",
+            "in_progress",
+            "closed",
+            "closed",
+            "blocked",
+            "deferred",
+        ]);
+        let kind = prop::sample::select(vec![
+            "blocks",
+            "parent-child",
+            "parent-child",
+            "related",
+            "waits-for",
+            "waits-for-any",
+        ]);
         prop::collection::vec((status, prop::collection::vec((kind, 0..n), 0..3)), n).prop_map(
             |rows| {
                 rows.into_iter()
