@@ -253,6 +253,29 @@ fn an_assumed_reading_is_a_warning() {
         warning_codes(&reply).contains(&"ignored".to_string()),
         "{reply}"
     );
+    for (i, (format, content)) in [
+        (
+            "dot",
+            "digraph { label=\"Plan\"; node [shape=box]; a -> b }",
+        ),
+        (
+            "beads_jsonl",
+            "{\"id\": \"bd-1\"}\n{\"_type\": \"memory\", \"key\": \"k\"}\n",
+        ),
+        (
+            "taskmaster_json",
+            "{\"master\": {\"tasks\": []}, \"feature\": {\"tasks\": [{\"id\": 1}]}}",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let reply = import(&server, &format!("dropped{i}"), format, content);
+        assert!(
+            warning_codes(&reply).contains(&"ignored".to_string()),
+            "{format}: {reply}"
+        );
+    }
 }
 
 #[test]
