@@ -42,6 +42,7 @@ pub mod error;
 pub mod limits;
 pub mod network;
 pub mod registry;
+pub mod warnings;
 
 #[cfg(feature = "interchange")]
 pub mod interchange;

@@ -15,10 +15,13 @@ network_ready_nodes and network_claim_ready take order (\"insertion\" by default
 priority_attribute, default \"priority\", lower first, tasks without one last; \"impact\": most direct dependents \
 not done first; ties go to impact, then insertion) and a filter: match_attributes (all these values) and labels \
 (all these in the comma-separated attribute \"labels\"). \
-A node's attribute \"parent\" (or parent_attribute) names its epic: in the work tools an epic waits on its \
-children, network_plan_progress rolls counts up per epic, and network_topological_sort and network_critical_path \
+A node's attribute \"parent\" (or parent_attribute) names its epic: an epic waits on its children \
+(network_ready_nodes and the work tools), network_plan_progress rolls counts up per epic, and network_topological_sort and network_critical_path \
 take level \"epics\" to order whole epics. Tasks sharing a value of exclusion_attribute (default \"exclusion_group\") \
 are claimed one at a time. \
+Every tool that decides what is ready, blocked or left counts a node done when it has status \"done\" \
+(or the done_attributes you give), and names its rule in done_rule. \
+A success may carry warnings [{code, message}]: an input that matched nothing or an assumption; read them. \
 Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
 Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
 and changes nothing. Destructive tools do nothing unless you pass confirm: true. \

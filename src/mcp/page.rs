@@ -389,6 +389,22 @@ impl Page {
         .to_string()
     }
 
+    /// Ends the page after its first `items` items (at most `limit`): a tool
+    /// that pages by groups (a topological sort's layers) ends on a group's
+    /// boundary, and the next page starts at the next group.
+    pub fn shorten(&mut self, items: usize) {
+        self.limit = self.limit.min(items.max(1));
+    }
+
+    /// Keeps only the first `items` of the items [`Page::fill`] took, when the
+    /// page stopped at its byte budget: the next page starts after them (a
+    /// tool ends such a page on a group's boundary too).
+    pub fn keep(&self, items: usize) {
+        if self.stopped.get() && items < self.taken.get() {
+            self.taken.set(items);
+        }
+    }
+
     /// One past the index of the last item the page can hold.
     pub fn end(&self) -> usize {
         self.offset.saturating_add(self.limit)

@@ -5,9 +5,11 @@
 //! `network://{name}/view?…` the laid-out drawing that `network_visualize`'s
 //! MCP Apps view fetches (so that it never enters the model's context).
 //!
-//! A part of an export, embedded in a `network_export` result, is named
-//! `network://{name}/export/{format}/part/v{version}.{key}`; it is not readable
-//! (reading it says where the whole network is).
+//! A part of an export, embedded in a `network_export` result, is named by the
+//! parameters that made it and the network's version:
+//! `network://{name}/export/{format}?v={version}&limit={n}[&node_id=…&depth=…&direction=…]`.
+//! Reading it runs the same export again, so it reads back exactly while the
+//! network is unchanged, and says the network changed once it has.
 //!
 //! Names are percent-encoded in URIs (a `/` always is), so `network://a%2Fb` is the
 //! network `a/b` and never an export path.
@@ -67,24 +69,80 @@ pub fn export_uri(name: &str, format: Format) -> String {
     format!("{}/export/{}", network_uri(name), format.name())
 }
 
-/// The URI of a part of a network's export (a `network_export` of some nodes):
-/// the network's version and a key of the nodes it holds (FNV-1a over their
-/// ids), so that two different parts have two names. Not readable: the part
-/// travels only embedded in the result that named it.
-pub fn export_part_uri<'a>(
-    name: &str,
-    format: Format,
-    version: u64,
-    ids: impl IntoIterator<Item = &'a str>,
-) -> String {
-    let mut key: u64 = 0xcbf2_9ce4_8422_2325;
-    for id in ids {
-        for &byte in id.as_bytes().iter().chain(&[0]) {
-            key ^= u64::from(byte);
-            key = key.wrapping_mul(0x0100_0000_01b3);
+/// What a part of an export was made from: the `network_export` parameters
+/// that select its nodes, and the network's version then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportPart {
+    /// The network's version when the part was made.
+    pub version: u64,
+    /// How many of the selected nodes the part holds.
+    pub limit: usize,
+    /// The nodes whose neighbourhood was selected; `None`: the whole network.
+    pub node_ids: Option<Vec<String>>,
+    /// How far from `node_ids`.
+    pub depth: usize,
+    /// Which edges to follow from `node_ids`: `out`, `in` or `both`.
+    pub direction: String,
+}
+
+/// The URI of a part of a network's export (a `network_export` of some nodes,
+/// or of the first `limit`): the parameters that select it and the network's
+/// version, so that reading it re-derives the same document while the network
+/// is unchanged ([`parse_uri`] reads it back).
+pub fn export_part_uri(name: &str, format: Format, part: &ExportPart) -> String {
+    let mut uri = format!(
+        "{}?v={}&limit={}",
+        export_uri(name, format),
+        part.version,
+        part.limit
+    );
+    if let Some(ids) = &part.node_ids {
+        for id in ids {
+            uri.push_str("&node_id=");
+            uri.extend(utf8_percent_encode(id, QUERY_VALUE));
+        }
+        uri.push_str(&format!(
+            "&depth={}&direction={}",
+            part.depth, part.direction
+        ));
+    }
+    uri
+}
+
+/// The part a part URI's query names; `None` for anything else.
+fn parse_part_query(query: &str) -> Option<ExportPart> {
+    let mut part = ExportPart {
+        version: u64::MAX,
+        limit: 0,
+        node_ids: None,
+        depth: 1,
+        direction: "out".into(),
+    };
+    let (mut version, mut limit) = (false, false);
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=')?;
+        let value = percent_decode_str(value).decode_utf8().ok()?;
+        match key {
+            "v" => {
+                part.version = value.parse().ok()?;
+                version = true;
+            }
+            "limit" => {
+                part.limit = value.parse().ok().filter(|&n| n >= 1)?;
+                limit = true;
+            }
+            "node_id" if !value.is_empty() => part
+                .node_ids
+                .get_or_insert_with(Vec::new)
+                .push(value.into_owned()),
+            "depth" => part.depth = value.parse().ok()?,
+            "direction" if matches!(&*value, "out" | "in" | "both") => {
+                part.direction = value.into_owned();
+            }
+            _ => return None,
         }
     }
-    format!("{}/part/v{version}.{key:016x}", export_uri(name, format))
+    (version && limit).then_some(part)
 }
 
 /// The view resource: the laid-out drawing of `request` (what the MCP Apps
@@ -172,8 +230,8 @@ pub enum ResourceRef {
     Export(String, Format),
     /// `network://{name}/ready`.
     Ready(String),
-    /// `network://{name}/export/{format}/part/{key}`: not readable.
-    ExportPart(String, Format),
+    /// `network://{name}/export/{format}?v=…&limit=…`: a part of an export.
+    ExportPart(String, Format, ExportPart),
     /// `network://{name}/view?…`.
     View(String, ViewRequest),
 }
@@ -185,7 +243,7 @@ impl ResourceRef {
             ResourceRef::Summary(name)
             | ResourceRef::Export(name, _)
             | ResourceRef::Ready(name)
-            | ResourceRef::ExportPart(name, _)
+            | ResourceRef::ExportPart(name, _, _)
             | ResourceRef::View(name, _) => name,
         }
     }
@@ -211,19 +269,15 @@ pub fn parse_uri(uri: &str) -> Option<ResourceRef> {
         }
         Some(path) => {
             let export = path.strip_prefix("export/")?;
-            match export.split_once("/part/") {
+            match export.split_once('?') {
                 None => {
                     ResourceRef::Export(name, Format::parse(export).filter(|f| f.can_export())?)
                 }
-                Some((format, key)) => {
-                    let key_ok = !key.is_empty()
-                        && key.len() <= 64
-                        && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.');
-                    if !key_ok {
-                        return None;
-                    }
-                    ResourceRef::ExportPart(name, Format::parse(format).filter(|f| f.can_export())?)
-                }
+                Some((format, query)) => ResourceRef::ExportPart(
+                    name,
+                    Format::parse(format).filter(|f| f.can_export())?,
+                    parse_part_query(query)?,
+                ),
             }
         }
     })
@@ -330,14 +384,36 @@ impl NetworksServer {
                     .map_err(not_found)?;
                 ResourceContents::text(text, uri).with_mime_type(format.mime_type())
             }
-            ResourceRef::ExportPart(name, format) => {
-                return Err(ErrorData::resource_not_found(
-                    format!(
-                        "'{uri}' names a part of network '{name}' exported by network_export: it travelled only inside that result and cannot be read. Read {} for the whole network, or call network_export again.",
-                        export_uri(name, *format)
-                    ),
-                    Some(json!({ "uri": uri })),
-                ));
+            ResourceRef::ExportPart(name, format, part) => {
+                let version = self
+                    .registry()
+                    .read(name, |net| Ok(net.version()))
+                    .map_err(not_found)?;
+                if version != part.version {
+                    return Err(ErrorData::resource_not_found(
+                        format!(
+                            "'{uri}' is a part of network '{name}' at version {}, and the network has changed since (version {version}): call network_export again for the part as it is now, or read {} for the whole network.",
+                            part.version,
+                            export_uri(name, *format)
+                        ),
+                        Some(json!({ "uri": uri })),
+                    ));
+                }
+                let mut arguments = json!({
+                    "network_name": name,
+                    "format": format.name(),
+                    "limit": part.limit,
+                });
+                if let Some(ids) = &part.node_ids {
+                    arguments["node_ids"] = json!(ids);
+                    arguments["depth"] = json!(part.depth);
+                    arguments["direction"] = json!(part.direction);
+                }
+                let exported = self
+                    .call_internal("network_export", arguments)
+                    .map_err(not_found)?;
+                let text = exported["content"].as_str().unwrap_or_default().to_string();
+                ResourceContents::text(text, uri).with_mime_type(format.mime_type())
             }
             ResourceRef::View(name, request) => {
                 let view =
@@ -445,16 +521,29 @@ mod tests {
                 }
             ))
         );
-        let part = export_part_uri("a/b", Format::Dot, 7, ["x", "y"]);
-        assert!(
-            part.starts_with("network://a%2Fb/export/dot/part/v7."),
-            "{part}"
-        );
-        assert_eq!(
-            parse_uri(&part),
-            Some(ResourceRef::ExportPart("a/b".into(), Format::Dot))
-        );
-        assert_ne!(part, export_part_uri("a/b", Format::Dot, 7, ["xy"]));
+        for node_ids in [None, Some(vec!["x&y=z".to_string(), "ünï ✓".to_string()])] {
+            let made = ExportPart {
+                version: 7,
+                limit: 40,
+                node_ids,
+                depth: 2,
+                direction: "in".into(),
+            };
+            let uri = export_part_uri("a/b", Format::Dot, &made);
+            assert!(
+                uri.starts_with("network://a%2Fb/export/dot?v=7&limit=40"),
+                "{uri}"
+            );
+            let Some(ResourceRef::ExportPart(name, Format::Dot, read)) = parse_uri(&uri) else {
+                panic!("{uri} does not read back");
+            };
+            assert_eq!(name, "a/b");
+            assert_eq!(read.node_ids, made.node_ids);
+            assert_eq!((read.version, read.limit), (7, 40));
+            if read.node_ids.is_some() {
+                assert_eq!((read.depth, read.direction.as_str()), (2, "in"));
+            }
+        }
         for uri in [
             "network://plan/view?max_nodes=0",
             "network://plan/view?max_nodes=5001",
@@ -470,9 +559,14 @@ mod tests {
             "network://plan/view/",
             "network://plan/viewx",
             "network://plan/export/dot/part/",
-            "network://plan/export/dot/part/a/b",
-            "network://plan/export/dot/part/a%20b",
-            "network://plan/export/pdf/part/v1.0",
+            "network://plan/export/dot/part/v1.0",
+            "network://plan/export/dot?v=1",
+            "network://plan/export/dot?limit=1",
+            "network://plan/export/dot?v=1&limit=0",
+            "network://plan/export/dot?v=x&limit=1",
+            "network://plan/export/dot?v=1&limit=1&direction=up",
+            "network://plan/export/dot?v=1&limit=1&colour=red",
+            "network://plan/export/pdf?v=1&limit=1",
         ] {
             assert_eq!(parse_uri(uri), None, "{uri}");
         }

@@ -108,6 +108,29 @@ pub fn add_versioning(input: &mut JsonObject, output: &mut JsonObject) {
     }
 }
 
+/// Every success may carry `warnings` (see [`crate::warnings`]): the output
+/// schema says so once per tool, as `[{code, message}]`.
+pub fn add_warnings(output: &mut JsonObject) {
+    if let Some(Value::Object(properties)) = output.get_mut("properties") {
+        properties.insert(
+            "warnings".into(),
+            // Each item is `{code, message}`; the vocabulary says so once
+            // rather than every tool's schema.
+            json!({ "type": "array", "items": { "type": "object" } }),
+        );
+    }
+}
+
+/// A call's warnings as the reply spells them.
+pub fn warnings_value(warnings: &[crate::warnings::Warning]) -> Value {
+    Value::Array(
+        warnings
+            .iter()
+            .map(|w| json!({ "code": w.code.as_str(), "message": w.message }))
+            .collect(),
+    )
+}
+
 /// The published output schema: the success shape, or the error object every
 /// tool returns on failure. MCP requires `structuredContent` to match the output
 /// schema, error results included. The root keeps `"type": "object"` (a bare
@@ -133,6 +156,17 @@ pub fn success_or_error(mut success: JsonObject) -> JsonObject {
         {
             let only = only.clone();
             object.insert("type".into(), only);
+        }
+        // Which fields a success always has is the spec's to say: a validator
+        // needs none of it, and every host pays for it in every tools/list.
+        object.remove("required");
+        // An enum of strings says its type by its words.
+        if object
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|words| words.iter().all(Value::is_string))
+        {
+            object.remove("type");
         }
         // A choice of one word is that word.
         if let Some(Value::Array(words)) = object.get("enum")

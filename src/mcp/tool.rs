@@ -327,6 +327,7 @@ impl ToolDef {
         if meta.effect.writes() {
             schema::add_versioning(&mut input_schema, &mut output_schema);
         }
+        schema::add_warnings(&mut output_schema);
         let input_schema = Arc::new(input_schema);
         let output_schema = Arc::new(schema::success_or_error(output_schema));
         let expected = describe_parameters(&input_schema);
@@ -351,14 +352,19 @@ impl ToolDef {
                 answers: outer.answers,
                 default_sized: !SIZE_PARAMETERS.iter().any(|p| arguments.get(p).is_some()),
             };
-            let output = body(&ctx, params);
+            let (output, warnings) = crate::warnings::collect(|| body(&ctx, params));
             outer.read_at.set(ctx.read_at.get());
             let output = output?;
             let mut value = serde_json::to_value(output).map_err(|e| Error::Internal {
                 message: format!("could not encode the result of {name}: {e}"),
             })?;
-            if let (Some(version), Some(object)) = (ctx.written.get(), value.as_object_mut()) {
-                object.insert("version".into(), Value::from(version));
+            if let Some(object) = value.as_object_mut() {
+                if let Some(version) = ctx.written.get() {
+                    object.insert("version".into(), Value::from(version));
+                }
+                if !warnings.is_empty() {
+                    object.insert("warnings".into(), schema::warnings_value(&warnings));
+                }
             }
             Ok(value)
         };

@@ -38,7 +38,8 @@ const SERVER_ONLY: [&str; 8] = [
 ];
 
 /// The library modules beside [`CORE_DIRS`].
-const CORE_MODULES: [&str; 5] = [
+const CORE_MODULES: [&str; 6] = [
+    "src/warnings.rs",
     "src/error.rs",
     "src/registry.rs",
     "src/budget.rs",

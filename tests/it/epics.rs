@@ -216,7 +216,7 @@ fn loops_of_parents_are_named_and_count_as_top_level() {
     let sorted = ok(
         &server,
         "network_topological_sort",
-        json!({"network_name": "launch", "level": "epics"}),
+        json!({"network_name": "launch", "level": "epics", "flat": true}),
     );
     assert_eq!(ids(&sorted["node_ids"]), ["a", "b", "self", "lost"]);
 }
@@ -325,7 +325,7 @@ fn ordering_and_critical_path_at_the_level_of_epics() {
         "network_topological_sort",
         json!({"network_name": "launch", "reverse": true, "level": "epics"}),
     );
-    assert_eq!(ids(&sorted["node_ids"]), ["backend", "web"]);
+    assert!(sorted.get("node_ids").is_none(), "{sorted}");
     assert_eq!(sorted["layers"], json!([["backend"], ["web"]]));
     assert_eq!(sorted["node_count"], 2);
     let tasks = ok(

@@ -43,6 +43,7 @@ mod tasks;
 mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
+mod trust;
 mod trust_imports;
 mod versions;
 mod vocabulary;

@@ -182,16 +182,16 @@ async fn beads_issues_typed_dependencies_and_epics() {
             ("bd-a4", "bd-a2", "related"),
         ]
     );
-    // Ready work is what `bd ready` shows: only `blocks` holds an issue back
-    // (the types Beads does not count are declared non-blocking), so with the
-    // closed bd-a2 done, bd-a3 and bd-a4 are ready beside the epic.
+    // Only `blocks` holds an issue back (the types Beads does not count are
+    // declared non-blocking), so with the closed bd-a2 done, bd-a3 and bd-a4
+    // are ready; the epic waits for its open children, as in the work tools.
     let ready = ok(
         &client,
         "network_ready_nodes",
         json!({"network_name": "beads", "done_attributes": {"status": "closed"}}),
     )
     .await;
-    assert_eq!(ready["ready"], json!(["bd-a1", "bd-a3", "bd-a4"]));
+    assert_eq!(ready["ready"], json!(["bd-a3", "bd-a4"]));
     // A merge keeps the declaration, and adds nothing twice.
     ok(
         &client,

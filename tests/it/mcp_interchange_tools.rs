@@ -65,7 +65,7 @@ async fn export_of_a_neighbourhood_keeps_only_the_edges_among_its_nodes() {
     // A part: its URI says so, and the note names the whole network's.
     let uri = out["resource_uri"].as_str().unwrap();
     assert!(
-        uri.starts_with("network://release/export/edge_list_csv/part/v"),
+        uri.starts_with("network://release/export/edge_list_csv?v="),
         "{uri}"
     );
     assert!(

@@ -566,24 +566,46 @@ async fn view_and_export_part_uris_read_or_refuse_with_advice() {
             .expect_err(bad);
         assert!(error.to_string().len() > 20, "{bad}: {error}");
     }
-    // A part of an export names itself, and reading it says where the whole is.
+    // A part of an export names the parameters that made it: reading it gives
+    // the same document while the network is unchanged.
+    for args in [
+        json!({"network_name": "p/q", "format": "dot", "node_ids": ["a", "x&y=z"], "depth": 1}),
+        json!({"network_name": "p/q", "format": "mermaid", "limit": 2}),
+    ] {
+        let out = common::ok(&client, "network_export", args.clone()).await;
+        let part = out["resource_uri"].as_str().unwrap().to_string();
+        assert!(part.contains("?v="), "{part}");
+        let read = client
+            .read_resource(ReadResourceRequestParams::new(part.clone()))
+            .await
+            .expect("a part reads back");
+        assert_eq!(
+            text(&read.contents[0]).0,
+            out["content"].as_str().unwrap(),
+            "{part}"
+        );
+    }
     let out = common::ok(
         &client,
         "network_export",
-        json!({"network_name": "p/q", "format": "dot", "node_ids": ["a"], "depth": 1}),
+        json!({"network_name": "p/q", "format": "dot", "node_ids": ["a"]}),
     )
     .await;
-    let part = out["resource_uri"].as_str().unwrap();
-    assert!(
-        part.starts_with("network://p%2Fq/export/dot/part/v"),
-        "{part}"
-    );
+    let part = out["resource_uri"].as_str().unwrap().to_string();
+    // Once the network changes, reading it says so and where to go.
+    common::ok(
+        &client,
+        "network_add_node",
+        json!({"network_name": "p/q", "node_id": "late"}),
+    )
+    .await;
     let error = client
         .read_resource(ReadResourceRequestParams::new(part))
         .await
-        .expect_err("a part is not readable");
+        .expect_err("a part of an older state is not read");
     assert!(
-        error.to_string().contains("network://p%2Fq/export/dot"),
+        error.to_string().contains("changed since")
+            && error.to_string().contains("network://p%2Fq/export/dot"),
         "{error}"
     );
 }

@@ -73,7 +73,7 @@ async fn every_analysis_follows_only_the_edges_it_is_given() {
     let blocking = json!({"ignore_relations": ["related"]});
     let order = call(
         "network_topological_sort",
-        json!({"reverse": true, "ignore_relations": ["related"]}),
+        json!({"reverse": true, "ignore_relations": ["related"], "flat": true}),
     )
     .await;
     assert_eq!(strings(&order["node_ids"]), ["db", "docs", "lib", "app"]);
@@ -152,7 +152,7 @@ async fn the_network_declares_its_nonblocking_relations_once() {
     let order = ok(
         &client,
         "network_topological_sort",
-        json!({"network_name": "p", "reverse": true}),
+        json!({"network_name": "p", "reverse": true, "flat": true}),
     )
     .await;
     assert_eq!(strings(&order["node_ids"]), ["lib", "db", "app", "docs"]);
@@ -303,10 +303,10 @@ async fn a_cursor_of_a_filtered_call_never_continues_another() {
     let next = ok(
         &client,
         "network_topological_sort",
-        json!({"network_name": "c", "limit": 5, "relations": ["blocks"], "cursor": cursor}),
+        json!({"network_name": "c", "limit": 5, "relations": ["blocks"], "cursor": cursor, "flat": true}),
     )
     .await;
-    assert_eq!(next["node_ids"].as_array().unwrap().len(), 5);
+    assert_eq!(next["node_ids"].as_array().unwrap().len(), 5, "{next}");
 }
 
 #[test]

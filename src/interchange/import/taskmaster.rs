@@ -30,10 +30,14 @@
 //! the tasks of one priority by dependency count, then id: the k-th of n is
 //! `priority + k / 10^d`, with 10^d the first power of ten above n (three
 //! `high` tasks are 1.1, 1.2 and 1.3). The subtasks of a task in progress are
-//! `-1 +` such a fraction, ranked among all of them, so they come first; the
-//! other subtasks `10 +` their priority plus a fraction, after every task.
-//! Ready work ordered by priority then starts with the task `task-master next`
-//! names (the order is the plan's as imported). A priority written as a
+//! `-1 +` such a fraction, ranked among all of them, so they come first. A task
+//! waits for its subtasks (the server's one rule for done), so the subtasks of
+//! a task Task Master could pick now (pending or in progress, its dependencies
+//! done) take its place: its number followed by their rank (1.21, 1.22 for
+//! task 1.2's); the other subtasks are `10 +` their priority plus a fraction,
+//! after every task. Ready work ordered by priority then starts with the task
+//! `task-master next` names, or the subtask it names once that task is started
+//! (the order is the plan's as imported). A priority written as a
 //! number that is not whole is kept as it is. O(size of the document + n log n).
 
 use serde_json::{Map, Value};
@@ -160,8 +164,10 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
             });
         }
         let depends_on = dependencies(&mut task, &path, |dep| dep)?;
+        let task_node = graph.nodes.len();
         keys.push(Key {
             node: graph.nodes.len(),
+            parent: None,
             group: Group::Task,
             dependencies: depends_on.len(),
             id: (number(&id), None),
@@ -196,6 +202,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
             sub.shift_remove("parentTaskId");
             keys.push(Key {
                 node: graph.nodes.len(),
+                parent: Some(task_node),
                 group: if started {
                     Group::StartedSubtask
                 } else {
@@ -238,6 +245,8 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
 struct Key {
     /// The task's position in `graph.nodes`.
     node: usize,
+    /// A subtask's task (its position in `graph.nodes`).
+    parent: Option<usize>,
     /// Which of `task-master next`'s lists it is in.
     group: Group,
     /// How many dependencies it lists.
@@ -273,12 +282,7 @@ enum Group {
 }
 
 /// Writes each task's `priority` so that its order is `task-master next`'s
-/// (see the module doc): within a group, by priority (medium, 2, when it has
-/// none), then dependency count, then id; a task gets its priority plus a
-/// fraction ranking it among the tasks of that priority, a subtask of a task in
-/// progress `-1 +` a fraction ranking it among all of those, another subtask
-/// `10 +` its priority plus a fraction. A priority that is a number but not a
-/// whole one is kept as it is. O(n log n).
+/// (see the module doc). O(n log n + dependencies).
 fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
     let level = |graph: &ImportedGraph, key: &Key| -> Option<f64> {
         match graph.nodes[key.node].attributes.get("priority") {
@@ -286,46 +290,98 @@ fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
             Some(value) => value.as_f64().filter(|p| p.fract() == 0.0 && p.abs() < 1e9),
         }
     };
-    let mut ranked: Vec<(f64, &Key)> = keys
-        .iter()
-        .filter_map(|key| level(graph, key).map(|l| (l, key)))
-        .collect();
-    ranked.sort_by(|(la, a), (lb, b)| {
-        a.group
-            .cmp(&b.group)
-            .then(js_order(*la, *lb))
+    let by_key = |(la, a): &(f64, &Key), (lb, b): &(f64, &Key)| {
+        js_order(*la, *lb)
             .then(a.dependencies.cmp(&b.dependencies))
             .then(js_order(a.id.0, b.id.0))
             .then(js_order(a.id.1.unwrap_or(0.0), b.id.1.unwrap_or(0.0)))
-    });
-    // Runs of one group (and, but for the subtasks in progress, one priority)
-    // share a whole part; the fraction counts along the run.
-    let base = |group: Group, level: f64| match group {
-        Group::StartedSubtask => -1.0,
-        Group::Task => level,
-        Group::Subtask => 10.0 + level,
     };
-    let mut start = 0;
-    let mut updates = Vec::with_capacity(ranked.len());
-    while start < ranked.len() {
-        let (level, first) = ranked[start];
-        let whole = base(first.group, level);
-        let end = ranked[start..]
-            .iter()
-            .position(|(l, k)| base(k.group, *l) != whole)
-            .map_or(ranked.len(), |n| start + n);
-        let count = end - start;
-        let mut scale = 10u64;
-        while scale <= count as u64 {
-            scale = scale.saturating_mul(10);
+    // A task Task Master could pick now: pending or in progress, every
+    // dependency done. Its subtasks take its place in the order.
+    let status = |node: usize| -> String {
+        graph.nodes[node]
+            .attributes
+            .get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("pending")
+            .to_lowercase()
+    };
+    let done: hashbrown::HashSet<&str> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.attributes.get("status").and_then(Value::as_str) == Some("done"))
+        .map(|n| n.id.as_str())
+        .collect();
+    let mut waiting: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
+    for edge in &graph.edges {
+        crate::budget::charge(1);
+        if !done.contains(edge.target.as_str()) {
+            waiting.insert(edge.source.as_str());
         }
-        for (k, (_, key)) in ranked[start..end].iter().enumerate() {
-            crate::budget::charge(1);
-            let value = (whole * scale as f64 + (k + 1) as f64) / scale as f64;
-            updates.push((key.node, value));
-        }
-        start = end;
     }
+    let startable = |node: usize| {
+        matches!(status(node).as_str(), "pending" | "in-progress")
+            && !waiting.contains(graph.nodes[node].id.as_str())
+    };
+    let mut updates: Vec<(usize, f64)> = Vec::with_capacity(keys.len());
+    // (numerator, power of ten) of each ranked task, for its subtasks.
+    let mut task_value: hashbrown::HashMap<usize, (f64, u32)> = hashbrown::HashMap::new();
+    let mut nested: hashbrown::HashMap<usize, Vec<(f64, &Key)>> = hashbrown::HashMap::new();
+    let mut started = Vec::new();
+    let mut tasks = Vec::new();
+    let mut rest = Vec::new();
+    for key in keys.iter() {
+        let Some(l) = level(graph, key) else {
+            continue;
+        };
+        match (key.group, key.parent) {
+            (Group::StartedSubtask, _) => started.push((l, key)),
+            (Group::Task, _) => tasks.push((l, key)),
+            (Group::Subtask, Some(parent)) if startable(parent) => {
+                nested.entry(parent).or_default().push((l, key))
+            }
+            (Group::Subtask, _) => rest.push((l, key)),
+        }
+    }
+    // Runs sharing a whole part get fractions k / 10^d along the run.
+    let mut runs = |list: &mut Vec<(f64, &Key)>, whole: &dyn Fn(f64) -> f64, tasks: bool| {
+        list.sort_by(by_key);
+        let mut start = 0;
+        while start < list.len() {
+            let this = whole(list[start].0);
+            let end = list[start..]
+                .iter()
+                .position(|(l, _)| whole(*l) != this)
+                .map_or(list.len(), |n| start + n);
+            let (scale, power) = scale_for(end - start);
+            for (k, (_, key)) in list[start..end].iter().enumerate() {
+                crate::budget::charge(1);
+                let numerator = this * scale + (k + 1) as f64;
+                updates.push((key.node, numerator / scale));
+                if tasks {
+                    task_value.insert(key.node, (numerator, power));
+                }
+            }
+            start = end;
+        }
+    };
+    runs(&mut started, &|_| -1.0, false);
+    runs(&mut tasks, &|l| l, true);
+    runs(&mut rest, &|l| 10.0 + l, false);
+    for (parent, mut list) in nested {
+        let Some(&(numerator, power)) = task_value.get(&parent) else {
+            continue;
+        };
+        list.sort_by(by_key);
+        let (scale, more) = scale_for(list.len());
+        let denominator = 10f64.powi((power + more) as i32);
+        for (j, (_, key)) in list.iter().enumerate() {
+            crate::budget::charge(1);
+            updates.push((key.node, (numerator * scale + (j + 1) as f64) / denominator));
+        }
+    }
+    drop(waiting);
+    drop(done);
     for (node, value) in updates {
         if let Some(number) = serde_json::Number::from_f64(value) {
             graph.nodes[node]
@@ -333,6 +389,16 @@ fn rank_priorities(graph: &mut ImportedGraph, keys: &mut [Key]) {
                 .insert("priority".into(), Value::Number(number));
         }
     }
+}
+
+/// The first power of ten above `count`, and its exponent.
+fn scale_for(count: usize) -> (f64, u32) {
+    let (mut scale, mut power) = (10u64, 1u32);
+    while scale <= count as u64 {
+        scale = scale.saturating_mul(10);
+        power += 1;
+    }
+    (scale as f64, power)
 }
 
 /// A task's or subtask's id, as text.

@@ -232,12 +232,89 @@ pub fn relation_filter(
         }
         (None, None) => net.default_relations(),
     };
-    match relation_attribute {
+    let filter = match relation_attribute {
         Some(attribute) => {
             crate::network::validate::id("relation_attribute", attribute)?;
-            Ok(filter.on_attribute(attribute))
+            filter.on_attribute(attribute)
         }
-        None => Ok(filter),
+        None => filter,
+    };
+    match (relations, ignore_relations) {
+        (Some(named), _) => warn_unknown_relations(net, &filter, "relations", named),
+        (_, Some(named)) => warn_unknown_relations(net, &filter, "ignore_relations", named),
+        (None, None) => {}
+    }
+    Ok(filter)
+}
+
+/// The most distinct relation types a warning's scan collects to name them.
+const MAX_RELATION_TYPES_SCANNED: usize = 1_000;
+
+/// Warns ([`WarningCode::UnknownRelation`]) about each relation type of `named`
+/// that no edge of `net` has under `filter`'s attribute: a filter naming only
+/// such types follows nothing, and one ignoring them ignores nothing, both in
+/// silence otherwise. The message lists the types that exist and the closest
+/// one (`Normal` → `normal`). One pass over the edges, stopped as soon as every
+/// named type is found, so a correct filter costs little; run only when a
+/// caller collects warnings.
+pub fn warn_unknown_relations(
+    net: &Network,
+    filter: &crate::network::RelationFilter,
+    field: &str,
+    named: &[String],
+) {
+    use crate::warnings::{WarningCode, closest, list_names, warn};
+    if named.is_empty() || !crate::warnings::collecting() {
+        return;
+    }
+    let mut missing: Vec<&str> = named.iter().map(String::as_str).collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let mut present: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    for (scanned, edge) in net.graph().edge_weights().enumerate() {
+        if scanned % 4096 == 4095 {
+            crate::budget::charge(4096);
+        }
+        let relation = filter.relation_of(edge);
+        if let Some(at) = missing.iter().position(|m| *m == relation) {
+            missing.swap_remove(at);
+            if missing.is_empty() {
+                return;
+            }
+        }
+        if present.len() < MAX_RELATION_TYPES_SCANNED {
+            present.insert(relation);
+        }
+    }
+    missing.sort_unstable();
+    let attribute = filter.attribute();
+    // Plain edges are named by "" in a filter; the list says so.
+    let plain = present.contains("");
+    let typed = list_names(present.iter().copied().filter(|n| !n.is_empty()));
+    let listed = match (plain, present.len()) {
+        (true, 1) => "only plain edges (\"\")".to_string(),
+        (true, _) => format!("{typed}, and plain edges (\"\")"),
+        (false, _) => typed,
+    };
+    for name in missing {
+        let nearest = closest(name, present.iter().copied().filter(|n| !n.is_empty()))
+            .map(|n| format!(" Did you mean \"{n}\"?"))
+            .unwrap_or_default();
+        let effect = match field {
+            "relations" => "so no edge of that type is followed",
+            _ => "so it ignores nothing",
+        };
+        let shown = if name.is_empty() {
+            "\"\" (plain edges)"
+        } else {
+            name
+        };
+        warn(
+            WarningCode::UnknownRelation,
+            format!(
+                "{field} names \"{shown}\", a relation type no edge has (edge attribute \"{attribute}\"), {effect}.{nearest} Relation types here: {listed}."
+            ),
+        );
     }
 }
 

@@ -7,9 +7,11 @@ pub(crate) mod algorithms;
 pub(crate) mod analysis;
 pub(crate) mod common;
 pub(crate) mod core;
+pub(crate) mod done_rule;
 pub(crate) mod edit;
 pub(crate) mod interchange;
 pub(crate) mod networks;
+pub(crate) mod unmatched;
 pub(crate) mod visualize;
 pub(crate) mod work;
 

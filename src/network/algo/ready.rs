@@ -120,7 +120,29 @@ impl Network {
             limit,
             blocked_limit,
             RelationFilter::every_edge(),
+            None,
         )
+    }
+
+    /// Each node named as a parent by the attribute `parent_attribute`, with
+    /// its children that are not done, in index order: a parent (an epic) waits
+    /// on its children, as in the work tools ([`crate::network::work`]). O(V).
+    fn unfinished_children(
+        &self,
+        done: &[bool],
+        parent_attribute: &str,
+    ) -> hashbrown::HashMap<NodeIndex, Vec<NodeIndex>> {
+        let mut children: hashbrown::HashMap<NodeIndex, Vec<NodeIndex>> = hashbrown::HashMap::new();
+        for v in self.graph().node_indices() {
+            crate::budget::charge(1);
+            if done.get(v.index()).copied().unwrap_or(false) {
+                continue;
+            }
+            if let Some(parent) = self.parent_named(v, parent_attribute) {
+                children.entry(parent).or_default().push(v);
+            }
+        }
+        children
     }
 
     fn ready_nodes_following(
@@ -130,7 +152,14 @@ impl Network {
         limit: usize,
         blocked_limit: usize,
         filter: &RelationFilter,
+        children: Option<&hashbrown::HashMap<NodeIndex, Vec<NodeIndex>>>,
     ) -> ReadyNodes {
+        let unfinished_children = |v: NodeIndex| {
+            children
+                .and_then(|c| c.get(&v))
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+        };
         let g = self.graph();
         let prerequisites_of = |v: NodeIndex, d: petgraph::Direction| {
             g.edges_directed(v, d)
@@ -163,9 +192,10 @@ impl Network {
                 result.done_total += 1;
                 continue;
             }
-            let waits = directions
-                .iter()
-                .any(|&d| prerequisites_of(v, d).any(|w| !is_done(w)));
+            let waits = !unfinished_children(v).is_empty()
+                || directions
+                    .iter()
+                    .any(|&d| prerequisites_of(v, d).any(|w| !is_done(w)));
             if !waits {
                 result.ready_total += 1;
                 if result.ready.len() < limit {
@@ -179,6 +209,7 @@ impl Network {
                     .iter()
                     .flat_map(|&d| prerequisites_of(v, d))
                     .filter(|&w| !is_done(w))
+                    .chain(unfinished_children(v).iter().copied())
                     .collect();
                 waiting_on.sort_unstable();
                 waiting_on.dedup();
@@ -328,6 +359,48 @@ impl Following<'_> {
         blocked_limit: usize,
     ) -> ReadyNodes {
         self.net
-            .ready_nodes_following(done, prerequisites, limit, blocked_limit, self.filter)
+            .ready_nodes_following(done, prerequisites, limit, blocked_limit, self.filter, None)
+    }
+
+    /// [`Following::ready_nodes_by_index`] where a parent also waits on its
+    /// children: every node whose attribute `parent_attribute` names it (by id,
+    /// or a number by its JSON text) and that is not done is one more
+    /// prerequisite of it, listed in its `waiting_on` after its edges'. This is
+    /// the rule of the work tools ([`crate::network::work`]), so that what is
+    /// ready here is what a worker may claim (claims aside). O(V + E).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Direction, Network, NodeSpec, RelationFilter};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes([
+    ///     NodeSpec::new("epic"),
+    ///     NodeSpec::new("task").with_attribute("parent", "epic"),
+    /// ])?;
+    /// let done = vec![false; 2];
+    /// let every_edge = RelationFilter::all();
+    /// let following = net.following(&every_edge);
+    /// let r = following.ready_tasks_by_index(&done, Direction::Out, 10, 10, "parent");
+    /// assert_eq!(net.ids(&r.ready), ["task"]);
+    /// assert_eq!(net.ids(&r.blocked[0].waiting_on), ["task"]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn ready_tasks_by_index(
+        &self,
+        done: &[bool],
+        prerequisites: Direction,
+        limit: usize,
+        blocked_limit: usize,
+        parent_attribute: &str,
+    ) -> ReadyNodes {
+        let children = self.net.unfinished_children(done, parent_attribute);
+        self.net.ready_nodes_following(
+            done,
+            prerequisites,
+            limit,
+            blocked_limit,
+            self.filter,
+            Some(&children),
+        )
     }
 }

@@ -196,6 +196,16 @@ fn search(ctx: &ToolContext<'_>, p: SearchParams) -> Result<SearchOutput> {
             })
             .map(Found)
         })?;
+        if found.0.is_empty() {
+            if let Some(names) = &p.in_attributes {
+                crate::mcp::tools::unmatched::warn_unknown_keys(net, "in_attributes", names);
+            }
+            crate::mcp::tools::unmatched::warn_unmatched_attributes(
+                net,
+                "attributes",
+                &p.attributes,
+            );
+        }
         let listed: Vec<MatchOut> = page.fill(page.slice(&found.0).iter().map(|m| {
             MatchOut {
                 node_id: net.id_at(m.node).to_string(),

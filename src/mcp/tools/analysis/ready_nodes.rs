@@ -10,9 +10,10 @@ use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{
-    Paging, ReadyOrder, Success, check_limit, flat_attributes_schema, no_attributes,
-    relation_filter, task_selection,
+    Paging, ReadyOrder, Success, check_limit, flat_attributes_schema, relation_filter,
+    task_selection,
 };
+use crate::mcp::tools::{done_rule, unmatched};
 use crate::network::{Direction, validate};
 
 fn default_blocked_limit() -> usize {
@@ -31,8 +32,8 @@ pub struct ReadyParams {
     /// Node IDs that are done.
     #[serde(default)]
     pub done: Vec<String>,
-    /// Also done: every node with all these attribute values, e.g. {"status": "done"}.
-    #[serde(default = "no_attributes")]
+    /// Also done: every node with all these attribute values. Default {"status": "done"}, as in the work tools; {} for none.
+    #[serde(default = "crate::mcp::tools::done_rule::default_done")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub done_attributes: Map<String, Value>,
     /// "out": A -> B means A needs B. "in": A comes before B. "both": either.
@@ -67,6 +68,9 @@ pub struct ReadyParams {
     pub match_attributes: Option<Map<String, Value>>,
     #[serde(default)]
     pub labels: Option<Vec<String>>,
+    // Parents: described once, in the server instructions.
+    #[serde(default = "crate::mcp::tools::done_rule::default_parent")]
+    pub parent_attribute: String,
 }
 
 /// A node that cannot start yet.
@@ -95,6 +99,8 @@ pub struct ReadyOutput {
     pub blocked_count: usize,
     /// How many nodes count as done.
     pub done_count: usize,
+    /// What counted as done, and that a parent waits for its children.
+    pub done_rule: String,
     /// How to get the rest of `ready`.
     #[serde(flatten)]
     pub paging: Paging,
@@ -105,6 +111,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     // blocked_limit's range (0 to MAX_ANALYSIS_LIMIT) is checked against its
     // schema before the body runs, like every integer parameter's.
     validate::attributes("done_attributes", &p.done_attributes)?;
+    validate::id("parent_attribute", &p.parent_attribute)?;
     let selection = task_selection(
         p.order,
         p.priority_attribute.as_deref(),
@@ -131,7 +138,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
         let mut done_sorted: Vec<&str> = p.done.iter().map(String::as_str).collect();
         done_sorted.sort_unstable();
         done_sorted.dedup();
-let filter = relation_filter(
+        let filter = relation_filter(
             net,
             p.relations.as_deref(),
             p.ignore_relations.as_deref(),
@@ -140,6 +147,7 @@ let filter = relation_filter(
         let query = (
             done_sorted,
             &p.done_attributes,
+            &p.parent_attribute,
             p.prerequisites,
             &filter,
             selected.then_some((
@@ -157,12 +165,17 @@ let filter = relation_filter(
         )?;
         let blocked_limit = if page.offset == 0 { p.blocked_limit } else { 0 };
         let following = net.following(&filter);
-        let mut r = following.ready_nodes_by_index(
+        let mut r = following.ready_tasks_by_index(
             &done,
             p.prerequisites,
             if selected { usize::MAX } else { page.end() },
             blocked_limit,
+            &p.parent_attribute,
         );
+        done_rule::check_rule_against_data(net, &p.done_attributes, |v| done[v.index()]);
+        if selected {
+            unmatched::warn_unmatched_selection(net, &selection);
+        }
         if selected {
             following.select_ready(&mut r.ready, &done, p.prerequisites, &selection);
             r.ready_total = r.ready.len();
@@ -215,6 +228,11 @@ let filter = relation_filter(
             blocked,
             blocked_count: r.blocked_total,
             done_count: r.done_total,
+            done_rule: done_rule::describe(
+                &p.done_attributes,
+                !p.done.is_empty(),
+                Some(&p.parent_attribute),
+            ),
         })
     })
 }
@@ -225,7 +243,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_ready_nodes",
             title: "What can start now",
-            description: "The nodes not done (listed in done or matching done_attributes) whose prerequisites are all done: what can start now.",
+            description: "The nodes not done whose prerequisites (and children, for a parent) are all done: what can start now.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

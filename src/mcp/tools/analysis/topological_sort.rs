@@ -42,6 +42,9 @@ pub struct TopoParams {
     // The node attribute naming a node's parent, default "parent": see the specs.
     #[serde(default)]
     pub parent_attribute: Option<String>,
+    /// true: the page as one list, node_ids, instead of layers.
+    #[serde(default)]
+    pub flat: bool,
 }
 
 /// Result of `network_topological_sort`.
@@ -49,10 +52,12 @@ pub struct TopoParams {
 pub struct TopoOutput {
     /// "success".
     pub status: Success,
-    /// This page of an order of all node IDs that respects every edge (the layers concatenated).
-    pub node_ids: Vec<String>,
-    /// The same page split by layer: `layers[i]` is (part of) layer `first_layer + i`. Layer k holds the nodes whose longest chain of predecessors has k edges; each layer needs only earlier layers, so its nodes can run in parallel.
-    pub layers: Vec<Vec<String>>,
+    /// With flat: this page of an order of all node IDs that respects every edge (the layers concatenated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_ids: Option<Vec<String>>,
+    /// Without flat: this page by layer: `layers[i]` is layer `first_layer + i` (a page ends on a layer's end unless that layer alone fills it). Layer k holds the nodes whose longest chain of predecessors has k edges; each layer needs only earlier layers, so its nodes can run in parallel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<Vec<Vec<String>>>,
     /// The number of the page's first layer (0 on the first page).
     pub first_layer: usize,
     /// Number of layers (the length of the longest chain, in nodes).
@@ -84,7 +89,7 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             .following(followed)
             .topological_sort(Order::from_reverse(p.reverse))
             .map_err(|e| named_cycle(e, &operation))?;
-        let page = Page::open(
+        let mut page = Page::open(
             ctx,
             net,
             "network_topological_sort",
@@ -94,17 +99,31 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             MAX_ANALYSIS_LIMIT,
         )?;
         let node_count = sorted.order.len();
-        // Each node is listed twice, in `node_ids` and in its layer: measured as a
-        // pair, so that the page stops where both fit.
-        let order: Vec<String> = page
-            .fill(
-                page.slice(&sorted.order)
-                    .iter()
-                    .map(|&n| [on.id_at(n), on.id_at(n)]),
-            )
-            .into_iter()
-            .map(|[id, _]| id.to_string())
-            .collect();
+        // Where each layer ends in the concatenated order.
+        let mut layer_ends = Vec::with_capacity(sorted.layers.len());
+        let mut at = 0usize;
+        for layer in &sorted.layers {
+            at += layer.len();
+            layer_ends.push(at);
+        }
+        // The page ends on the last layer end it can hold; a layer larger than
+        // the whole page is cut where the page ends.
+        let last_end = |from: usize, to: usize| {
+            let i = layer_ends.partition_point(|&e| e <= to);
+            layer_ends[..i].last().copied().filter(|&e| e > from)
+        };
+        if let Some(end) = last_end(page.offset, page.end()) {
+            page.shorten(end - page.offset);
+        }
+        let mut order: Vec<&str> =
+            page.fill(page.slice(&sorted.order).iter().map(|&n| on.id_at(n)));
+        // Stopped by bytes inside a later layer: back to the last layer end.
+        if page.stopped_at_bytes()
+            && let Some(end) = last_end(page.offset, page.offset + order.len())
+        {
+            order.truncate(end - page.offset);
+            page.keep(order.len());
+        }
         let end = page.offset + order.len();
         // The layers that overlap [offset, end) of the concatenated order.
         let mut layers = Vec::new();
@@ -126,15 +145,17 @@ fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> 
             }
             layer_start = layer_end;
         }
+        let returned = order.len();
+        let order: Vec<String> = order.into_iter().map(str::to_string).collect();
         let note = loop_note(net, epics.as_ref());
         Ok(TopoOutput {
             status: Success::Success,
             note,
-            paging: Paging::of_total(&page, order.len(), node_count),
-            node_ids: order,
+            paging: Paging::of(&page, returned, Some(node_count), end < node_count),
+            node_ids: p.flat.then_some(order),
             layer_count: sorted.layers.len(),
             first_layer: first_layer.min(sorted.layers.len()),
-            layers,
+            layers: (!p.flat).then_some(layers),
             node_count,
             reverse: p.reverse,
         })

@@ -88,6 +88,14 @@ fn list_nodes(ctx: &ToolContext<'_>, p: ListNodesParams) -> Result<ListNodesOutp
             }
             total += 1;
         }
+        if total == 0 {
+            // An equality filter matches nothing when a key or value is unknown.
+            crate::mcp::tools::unmatched::warn_unmatched_attributes(
+                net,
+                "attributes",
+                &p.attributes,
+            );
+        }
         Ok(ListNodesOutput {
             status: Success::Success,
             paging: Paging::of_total(&page, nodes.len(), total),

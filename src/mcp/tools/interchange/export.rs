@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use crate::error::{Error, Result};
 use crate::interchange::{self, Format};
 use crate::mcp::page;
-use crate::mcp::resources::{export_part_uri, export_uri};
+use crate::mcp::resources::{ExportPart, export_part_uri, export_uri};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, check_range};
 use crate::network::{Direction, Network};
@@ -106,7 +106,7 @@ pub struct ExportOutput {
     /// What the document holds and how to get more.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// The embedded document's URI: the whole network's export resource, or a part's (not readable).
+    /// The embedded document's URI: the whole network's export, or this part's (readable while the network is unchanged).
     pub resource_uri: String,
     /// The document (the embedded resource's text; not in `structuredContent`).
     pub content: String,
@@ -134,8 +134,13 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
                 false => export_part_uri(
                     &p.network_name,
                     format,
-                    net.version(),
-                    kept.iter().map(|&n| net.id_at(n)),
+                    &ExportPart {
+                        version: net.version(),
+                        limit: kept.len().max(1),
+                        node_ids: p.node_ids.clone(),
+                        depth: p.depth,
+                        direction: direction_name(p.direction).to_string(),
+                    },
                 ),
             };
             ExportOutput {
@@ -175,6 +180,14 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
         );
         Ok(out)
     })
+}
+
+fn direction_name(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Out => "out",
+        Direction::In => "in",
+        Direction::Both => "both",
+    }
 }
 
 /// What a partial document says: how much it holds, and how to get more.

@@ -13,6 +13,7 @@ use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, batch_item_error, memory_held};
 use crate::network::Network;
 use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, attributes_bytes, value_bytes};
+use crate::warnings::WarningCode;
 
 /// Import progress is reported in thousandths: parsing takes the first part,
 /// validation the next, applying the rest.
@@ -115,10 +116,6 @@ pub struct ImportOutput {
     pub edge_count: usize,
     /// How the document's edges were read: which end depends on which, and why.
     pub reading: String,
-    /// What the import assumed or read and left out.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(schema_with = "warnings_schema")]
-    pub warnings: Vec<ImportWarning>,
 }
 
 /// The schema of an optional `arrows`: the two names, without the `null` an
@@ -127,29 +124,14 @@ fn arrows_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({"type": "string", "enum": ["before", "depends_on"]})
 }
 
-/// The schema of `warnings`: a list (each `{code, message}`, said in the spec,
-/// kept out of tools/list for its size).
-fn warnings_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "array", "items": {"type": "object"}})
-}
-
-/// Something the import assumed or left out.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ImportWarning {
-    /// `assumed_reading` or `ignored`.
-    pub code: String,
-    /// What, and what to do about it.
-    pub message: String,
-}
-
-fn warning(note: interchange::ImportNote) -> ImportWarning {
-    let code = match note.kind {
-        interchange::NoteKind::AssumedReading => "assumed_reading",
-        interchange::NoteKind::Ignored => "ignored",
-    };
-    ImportWarning {
-        code: code.into(),
-        message: note.message,
+/// Tells the call's warnings what the import assumed or read and left out.
+fn warn(notes: Vec<interchange::ImportNote>) {
+    for note in notes {
+        let code = match note.kind {
+            interchange::NoteKind::AssumedReading => WarningCode::AssumedReading,
+            interchange::NoteKind::Ignored => WarningCode::Ignored,
+        };
+        crate::warnings::warn(code, note.message);
     }
 }
 
@@ -167,7 +149,9 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     // Edges and materialised memory are both counted while the document is read.
     let mut graph = interchange::parse_reading(format, &p.content, ctx.limits, p.arrows)?;
     let reading = std::mem::take(&mut graph.reading);
-    let notes = std::mem::take(&mut graph.notes);
+    // Said before anything is applied: a failed import is an error, which
+    // carries no warnings.
+    warn(std::mem::take(&mut graph.notes));
     let items = (graph.nodes.len() + graph.edges.len()) as u64;
     progress.report(
         PROGRESS_PARSED,
@@ -231,7 +215,6 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         node_count,
         edge_count,
         reading,
-        warnings: notes.into_iter().map(warning).collect(),
     })
 }
 

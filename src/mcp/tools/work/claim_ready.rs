@@ -9,6 +9,7 @@ use super::{MAX_LEASE_SECONDS, default_lease_seconds, lease_ms, work_params};
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{ReadyOrder, Success, task_selection};
+use crate::mcp::tools::{done_rule, unmatched};
 use crate::network::work;
 
 /// The most tasks one claim takes.
@@ -107,6 +108,8 @@ pub struct ClaimOutput {
     /// What to do next, when fewer than limit were ready.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What counted as done, and that a parent waits for its children.
+    pub done_rule: String,
 }
 
 fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
@@ -124,6 +127,9 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
         )?;
         let (claimed, waiting) =
             net.claim_ready_selected(&plan, &selection, &p.worker, p.limit, lease, now)?;
+        let claimed_nodes: Vec<_> = claimed.iter().map(|c| c.node).collect();
+        // After the change: nothing here may stop the call.
+        crate::budget::unbudgeted(|| warn_about_claim(net, &plan, &selection, &claimed_nodes));
         let mut data_budget = MAX_CLAIM_DATA_BYTES;
         let claimed = claimed
             .into_iter()
@@ -147,6 +153,7 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
             finished: waiting.as_ref().is_some_and(|w| w.finished),
             lease_expires_ms: (!claimed.is_empty()).then(|| now.saturating_add(lease)),
             now_ms: now,
+            done_rule: done_rule::describe(&plan.done, false, Some(&plan.parent)),
             note: waiting
                 .as_ref()
                 .map(|w| waiting_note(net, &p.network_name, w, now, claimed.len())),
@@ -161,6 +168,32 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
             }),
         })
     })
+}
+
+/// Warnings for a claim (see [`crate::warnings`]): claimed tasks whose state
+/// looks finished under the default done rule; a filter that matched no task, or
+/// a priority attribute no claimed task has (the order then fell back to impact),
+/// looked up over the whole plan only then, so a claim that went as asked costs
+/// nothing more.
+fn warn_about_claim(
+    net: &crate::network::Network,
+    plan: &work::WorkAttributes,
+    selection: &crate::network::TaskSelection,
+    claimed: &[petgraph::stable_graph::NodeIndex],
+) {
+    if plan.done == done_rule::default_done() {
+        done_rule::warn_finished_not_done(net, &plan.done, claimed.iter().copied(), |_| false);
+    }
+    let priority_unseen = match &selection.order {
+        crate::network::TaskOrder::Priority(key) => !claimed
+            .iter()
+            .any(|&v| net.graph()[v].attributes.get(key).is_some()),
+        _ => false,
+    };
+    let filter_empty = claimed.is_empty() && !selection.filter.is_everything();
+    if priority_unseen || filter_empty {
+        unmatched::warn_unmatched_selection(net, selection);
+    }
 }
 
 fn is_zero(n: &usize) -> bool {

@@ -46,6 +46,8 @@ pub struct CompleteOutput {
     /// How many parents were completed.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub completed_parent_count: usize,
+    /// What counted as done, and that a parent waits for its children.
+    pub done_rule: String,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -66,6 +68,15 @@ fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOu
         };
         let done = net.complete_claimed_with(&plan, &p.worker, &tasks, now, parents)?;
         let listed = done.newly_ready.len().min(MAX_NEWLY_READY_LISTED);
+        if plan.done == crate::mcp::tools::done_rule::default_done() {
+            // After the change, on the tasks the reply lists only: uncharged.
+            crate::mcp::tools::done_rule::warn_finished_not_done(
+                net,
+                &plan.done,
+                done.newly_ready[..listed].iter().copied(),
+                |_| false,
+            );
+        }
         let parents_listed = done.parents_completed.len().min(MAX_NEWLY_READY_LISTED);
         Ok(CompleteOutput {
             status: Success::Success,
@@ -75,6 +86,11 @@ fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOu
             newly_ready_count: done.newly_ready.len(),
             completed_parent_node_ids: ids(net, &done.parents_completed[..parents_listed]),
             completed_parent_count: done.parents_completed.len(),
+            done_rule: crate::mcp::tools::done_rule::describe(
+                &plan.done,
+                false,
+                Some(&plan.parent),
+            ),
         })
     })
 }

@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success};
+use crate::mcp::tools::done_rule;
 use crate::network::{Direction, validate};
 
 /// The most items a progress page lists.
@@ -139,6 +140,8 @@ pub struct ProgressOutput {
     pub remaining_critical_path: Option<RemainingPath>,
     /// The server's time now (ms since the Unix epoch).
     pub now_ms: u64,
+    /// What counted as done, and that a parent waits for its children.
+    pub done_rule: String,
     /// Nodes on a loop of parents (the first 20): each counts as top-level.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loop_node_ids: Vec<String>,
@@ -165,6 +168,7 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             None => None,
         };
         let now = ctx.now();
+        done_rule::check_rule_against_data(net, &plan.done, |v| net.is_done(v, &plan));
         let rollup = net.epic_rollup(&plan, now)?;
         let tree = rollup.hierarchy();
         let progress = rollup.progress_under(net, &plan, epic);
@@ -281,6 +285,7 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
             claims,
             remaining_critical_path,
             now_ms: now,
+            done_rule: done_rule::describe(&plan.done, false, Some(&plan.parent)),
             loop_node_ids: ids(net, &looped[..looped.len().min(MAX_PROGRESS_LISTED)]),
             loop_node_count: looped.len(),
             paging,

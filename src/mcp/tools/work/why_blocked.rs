@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::mcp::page::Page;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Paging, Success, check_range};
+use crate::mcp::tools::done_rule;
 use crate::network::blocked::Blockers;
 use crate::network::work::TaskState;
 use crate::network::{Network, validate};
@@ -89,6 +90,8 @@ pub struct WhyOutput {
     pub ready_count: usize,
     /// The server's time now (ms since the Unix epoch): claims are judged at it.
     pub now_ms: u64,
+    /// What counted as done, and that a parent waits for its children.
+    pub done_rule: String,
     /// How to get the rest.
     #[serde(flatten)]
     pub paging: Paging,
@@ -132,6 +135,10 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
         )?;
         let index = net.plan_index(&plan)?;
         let why = net.task_blockers(&index, task, &plan);
+        if plan.done == done_rule::default_done() {
+            let listed = std::iter::once(task).chain(why.blockers.iter().map(|b| b.node));
+            done_rule::warn_finished_not_done(net, &plan.done, listed, |_| false);
+        }
         let position: HashMap<NodeIndex, usize> = why
             .blockers
             .iter()
@@ -180,6 +187,7 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             total: why.blockers.len(),
             ready_count,
             now_ms: now,
+            done_rule: done_rule::describe(&plan.done, false, Some(&plan.parent)),
             paging,
         })
     })
