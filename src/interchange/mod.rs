@@ -41,6 +41,7 @@ mod apply;
 mod export;
 mod import;
 mod meter;
+mod reading;
 mod values;
 
 #[cfg(test)]
@@ -51,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 pub use apply::{ImportOutcome, apply};
+pub use reading::{Arrows, ImportNote, NoteKind};
 
 use crate::error::{Error, Result};
 use crate::limits::Limits;
@@ -198,6 +200,15 @@ pub struct ImportedGraph {
     /// [non-blocking](crate::network::Network::nonblocking_relations) on the
     /// network it goes into: at most the few names the format defines.
     pub nonblocking_relations: Vec<String>,
+    /// The reading of its arrows the document states (our own exports state
+    /// theirs in a comment), if any.
+    pub stated_reading: Option<Arrows>,
+    /// How the import read the document's edges, in words: which end depends
+    /// on which, and why (the format defines it, the document states it, the
+    /// `arrows` option chose it, or a convention was assumed).
+    pub reading: String,
+    /// What the import assumed or left out, for the caller to be told.
+    pub notes: Vec<ImportNote>,
 }
 
 /// Writes `network` in `format`: all of it, or with `only` the nodes in that set and
@@ -254,6 +265,26 @@ pub fn parse(format: Format, content: &str) -> Result<ImportedGraph> {
     parse_bounded(format, content, usize::MAX)
 }
 
+/// [`parse_limited`], reading the document's arrows as `arrows` says (`None`:
+/// as the document states, else by its format's convention; see [`Arrows`]).
+/// A format whose direction its own definition fixes (Task Master, Beads, the
+/// memory server) refuses an `arrows` with [`Error::InvalidValue`].
+pub fn parse_reading(
+    format: Format,
+    content: &str,
+    limits: &Limits,
+    arrows: Option<Arrows>,
+) -> Result<ImportedGraph> {
+    reading::check(format, arrows)?;
+    let graph = parse_raw(
+        format,
+        content,
+        limits.max_import_edges.min(limits.max_edges),
+        limits.max_import_bytes,
+    )?;
+    Ok(reading::orient(format, graph, arrows))
+}
+
 /// [`parse`], refusing a document that produces more than `max_edges` edges with
 /// [`Error::LimitExceeded`] (`--max-import-edges`). DOT edges between subgraphs and
 /// Mermaid links between `&` groups are counted as they are expanded, so the
@@ -286,6 +317,18 @@ fn parse_within(
     max_edges: usize,
     max_bytes: usize,
 ) -> Result<ImportedGraph> {
+    let graph = parse_raw(format, content, max_edges, max_bytes)?;
+    Ok(reading::orient(format, graph, None))
+}
+
+/// The document's edges as written (first-named end as the source), with the
+/// reading it states, before [`reading::orient`].
+fn parse_raw(
+    format: Format,
+    content: &str,
+    max_edges: usize,
+    max_bytes: usize,
+) -> Result<ImportedGraph> {
     let mut meter = meter::Meter::new(format, max_bytes);
     let graph = match format {
         Format::NodeLinkJson => import::node_link::parse(content, &mut meter),
@@ -294,7 +337,7 @@ fn parse_within(
         Format::EdgeListCsv => import::csv::parse(content, &mut meter),
         Format::Mermaid => import::mermaid::parse(content, max_edges, &mut meter),
         Format::TaskmasterJson => import::taskmaster::parse(content, &mut meter),
-        Format::BeadsJsonl => import::beads::parse(content, &mut meter),
+        Format::BeadsJsonl => import::beads::parse(content, max_edges, &mut meter),
         Format::MemoryJsonl => import::memory::parse(content, &mut meter),
         Format::Cypher => Err(Error::ImportInvalid {
             format: format.name().to_string(),
@@ -304,6 +347,12 @@ fn parse_within(
     }?;
     if graph.edges.len() > max_edges {
         return Err(Limits::import_edges_exceeded(max_edges));
+    }
+    let mut graph = graph;
+    match format {
+        Format::Dot => graph.stated_reading = reading::stated_in_comments(content, "//"),
+        Format::Graphml => graph.stated_reading = reading::stated_in_comments(content, "<!--"),
+        _ => {}
     }
     Ok(graph)
 }

@@ -330,7 +330,9 @@ fn dot_round_trips_with_inferred_types() {
 #[test]
 fn dot_quotes_and_escapes_everything() {
     let text = export(&sample(), Format::Dot, None);
-    assert!(text.starts_with("digraph \"sample \\\"net\\\"\" {\n"));
+    assert!(text.starts_with(
+        "// networks-mcp export: A -> B means A depends on B\ndigraph \"sample \\\"net\\\"\" {\n"
+    ));
     assert!(text.contains("\"quote\\\"d\" [label=\"quote\\\"d\", \"rank\"=\"three\""));
     assert!(text.contains("\"nmcp_note\"=\"line1\\nline2\t\\\"q\\\" <&> 'x' \\\\ `b` # | ;\""));
     // A trailing backslash is followed by a line continuation.
@@ -675,8 +677,11 @@ fn edge_list_csv_infers_types() {
 fn mermaid_uses_safe_ids_and_escaped_labels() {
     let text = export(&sample(), Format::Mermaid, None);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "flowchart LR");
-    assert_eq!(lines[1], "%% networks-mcp export");
+    assert_eq!(
+        lines[0],
+        "%% networks-mcp export: A --> B means A depends on B"
+    );
+    assert_eq!(lines[1], "flowchart LR");
     assert_eq!(lines[3], "  n1[\"quote#quot;d\"]");
     assert_eq!(lines[6], "  n4[\"end\"]");
     assert!(lines.contains(&"  n0 -->|\"depends on (2.5)\"| n1"));
@@ -880,7 +885,7 @@ fn apply_is_all_or_nothing() {
                 attributes: Map::new(),
             },
         ],
-        nonblocking_relations: Vec::new(),
+        ..ImportedGraph::default()
     };
     let err = apply(&mut net, bad_edge).unwrap_err();
     assert!(
@@ -902,7 +907,7 @@ fn apply_is_all_or_nothing() {
             },
         ],
         edges: vec![],
-        nonblocking_relations: Vec::new(),
+        ..ImportedGraph::default()
     };
     let err = apply(&mut net, bad_node).unwrap_err();
     assert!(

@@ -90,6 +90,11 @@ VALID = [
     "flowchart LR\n    A[\"multi\nline\"] --> B\n",
     "flowchart LR\n    A -->|\"a (1.5)\"| B\n",
     "flowchart LR\n    A[a ~~~ b]\n",
+    # Readings the document states (the reply's `reading` must follow them).
+    "%% networks-mcp: A --> B means A depends on B\nflowchart LR\n    ship --> build --> design\n",
+    "flowchart TD\n    %% networks-mcp: A --> B means B depends on A\n    design --> build\n",
+    # `style` makes the vertex it names; `class` and `click` do not.
+    "flowchart LR\n    A --> B\n    style C fill:#f9f\n    classDef hot fill:#f00\n    class D hot\n    click E \"https://example.org\"\n",
 ]
 
 INVALID = [

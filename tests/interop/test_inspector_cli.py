@@ -219,4 +219,4 @@ def test_tools_call_of_a_task_tool_answers_directly(inspector, binary, tmp_path)
     assert sc["format"] == "dot" and sc["node_count"] == 3 and sc["edge_count"] == 2, sc
     [resource] = [c["resource"] for c in result["content"] if c["type"] == "resource"]
     assert resource["uri"] == sc["resource_uri"] and resource["mimeType"] == "text/vnd.graphviz", resource
-    assert resource["text"].startswith("digraph"), resource["text"][:200]
+    assert resource["text"].startswith("// networks-mcp export: A -> B means A depends on B\ndigraph"), resource["text"][:200]

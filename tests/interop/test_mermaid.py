@@ -6,13 +6,15 @@ The export of a network whose ids are Mermaid keywords (`end`, `graph`, `subgrap
 `%%`, Unicode and spaces, with parallel edges and self-loops, must parse as a
 flowchart whose vertices show exactly the node ids (as a rendered diagram would
 show them: entity codes decoded, markup taken as markup) and whose edges are exactly
-the network's edges. A deliberately broken document must fail, which proves the
-parser is real.
+the network's edges under the reading its first-line comment states
+(`%% networks-mcp export: A --> B means A depends on B`). A deliberately broken
+document must fail, which proves the parser is real.
 
 The import side: every document of tests/interop/mermaid_corpus.py, and near-miss
 mutations of it, is imported and parsed by Mermaid; the import must accept exactly what
-Mermaid accepts, with Mermaid's edges and labels, and refuse the rest with a line and
-column. Our own export must read back exactly.
+Mermaid accepts, with Mermaid's vertices, labels and edges (each link A --> B the edge
+the reply's `reading` names: B -> A when it reads "B depends on A"), and refuse the
+rest with a line and column. Our own export must read back exactly.
 
 The parser only parses: a Mermaid render lays text out with SVG getBBox(), which needs
 a browser. Parsing runs the grammar and flowchart database a render starts from.
@@ -130,6 +132,14 @@ async def test_mermaid_export_parses_with_the_real_parser(binary, tmp_path, merm
         parsed = parsed_or_fail(mermaid_parse, document)
         assert parsed["diagramType"].startswith("flowchart"), parsed["diagramType"]
         labels, edges = label_edges(parsed)
+        # The first line states how to read the arrows; under that reading the
+        # parser's links are the network's edges.
+        header = document.splitlines()[0]
+        assert header.startswith("%% networks-mcp export:"), header
+        if "means B depends on A" in header:
+            edges = Counter({(b, a): n for (a, b), n in edges.items()})
+        else:
+            assert "means A depends on B" in header, header
         assert labels == Counter(TRICKY_IDS), (
             "the labels Mermaid would draw differ from the node ids:\n"
             f" missing {sorted((Counter(TRICKY_IDS) - labels).elements())}\n"
@@ -255,6 +265,7 @@ async def test_import_agrees_with_the_mermaid_parser(binary, tmp_path, mermaid_p
             name = f"m{i}"
             result = await server.call("network_import", {"network_name": name, "format": "mermaid", "content": document})
             ours = result.is_error is not True
+            reading = (result.structured_content or {}).get("reading", "") if ours else ""
             if theirs != ours:
                 why = proc.stderr.strip() if not theirs else (result.structured_content or {}).get("error")
                 disagreements.append(f"#{i} Mermaid {'accepts' if theirs else 'rejects'}, we do not ({why}):\n{document!r}")
@@ -269,7 +280,14 @@ async def test_import_agrees_with_the_mermaid_parser(binary, tmp_path, mermaid_p
             graph = json.loads(out["content"])
             nodes = {n["id"]: n for n in graph["nodes"]}
             theirs_edges = [(e["start"], e["end"], e["label"] or None) for e in parsed["edges"]]
-            our_edges = [(e["source"], e["target"], e.get("relation")) for e in graph["edges"]]
+            # The reply says how the links were read: "B depends on A" is the
+            # edge B -> A for the parser's link A --> B.
+            assert "read as: B depends on A" in reading or "read as: A depends on B" in reading, reading
+            flipped = "read as: B depends on A" in reading
+            our_edges = [
+                (e["target"], e["source"], e.get("relation")) if flipped else (e["source"], e["target"], e.get("relation"))
+                for e in graph["edges"]
+            ]
             same = len(theirs_edges) == len(our_edges) and all(
                 (a, b) == (c, d) and (t == u or not (comparable(t) and comparable(u)))
                 for (a, b, t), (c, d, u) in zip(theirs_edges, our_edges)
@@ -279,7 +297,7 @@ async def test_import_agrees_with_the_mermaid_parser(binary, tmp_path, mermaid_p
             for vertex in parsed["vertices"]:
                 node = nodes.get(vertex["id"])
                 if node is None:
-                    # Named only by `style`/`click`/`class`: Mermaid makes a vertex, we do not.
+                    disagreements.append(f"#{i} Mermaid has a vertex {vertex['id']!r}, we have no node")
                     continue
                 label = node.get("label", node["id"])
                 if comparable(vertex["label"]) and comparable(label) and label != vertex["label"]:

@@ -333,4 +333,4 @@ async def test_mcp_apps_view_resource_and_visualize_tool(binary, tmp_path, trans
         drawing, mime = text_of(await server.session.read_resource(out["view_uri"]))
         assert mime == "application/json"
         assert {n["id"] for n in json.loads(drawing)["nodes"]} == {"design", "build", "ship"}
-        assert out["mermaid"].startswith("flowchart"), out["mermaid"]
+        assert out["mermaid"].startswith("%% networks-mcp export: A --> B means A depends on B\nflowchart"), out["mermaid"]

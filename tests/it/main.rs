@@ -44,6 +44,7 @@ mod tools_budget;
 mod tools_snapshot;
 mod transcripts;
 mod trust;
+mod trust_imports;
 mod trust_query;
 mod versions;
 mod vocabulary;

@@ -99,11 +99,15 @@ async fn task_master_tasks_subtasks_and_dependencies() {
     assert_eq!(ids, ["1", "2", "2.1", "2.2", "3"]);
     assert_eq!(nodes["1"]["title"], "Design the schema");
     assert_eq!(nodes["1"]["status"], "done");
-    assert_eq!(
-        nodes["1"]["priority"], 1,
-        "high is 1 on the lower-is-more-urgent scale"
-    );
-    assert_eq!(nodes["3"]["priority"], 3);
+    // high is 1 on the lower-is-more-urgent scale; the fraction is the rank
+    // `task-master next` gives among the high tasks (fewer dependencies, then
+    // lower id). The subtasks of task 2, in progress, come before every task
+    // (-1 and a fraction), as `task-master next` takes them first.
+    assert_eq!(nodes["1"]["priority"], 1.1);
+    assert_eq!(nodes["2"]["priority"], 1.2);
+    assert_eq!(nodes["2.1"]["priority"], -0.9);
+    assert_eq!(nodes["2.2"]["priority"], -0.8);
+    assert_eq!(nodes["3"]["priority"], 3.1);
     assert_eq!(nodes["2.1"]["parent"], "2");
     assert_eq!(nodes["2.1"]["status"], "in-progress");
     assert!(nodes["2"].get("parent").is_none());
@@ -127,7 +131,10 @@ async fn task_master_legacy_layout_and_short_subtask_dependencies() {
     ], "metadata": {"description": "legacy"}});
     import(&client, "legacy", "taskmaster_json", &doc.to_string()).await;
     let (nodes, edges) = read_back(&client, "legacy").await;
-    assert_eq!(nodes["1"]["priority"], 0);
+    assert_eq!(
+        nodes["1"]["priority"], 0.1,
+        "critical, and first among them"
+    );
     assert_eq!(nodes["1"]["labels"], "x,y");
     assert_eq!(nodes["1"]["data"], json!({"complexity": 7}));
     let pairs: Vec<(&str, &str)> = edges
@@ -225,16 +232,17 @@ async fn mermaid_shapes_links_subgraphs_and_ignored_statements() {
         .iter()
         .map(|(s, t, a)| (s.as_str(), t.as_str(), a["relation"].as_str()))
         .collect();
+    // `A --> B` is a flowchart's "A comes first": the edge B -> A (B depends on A).
     assert_eq!(
         links,
         [
-            ("schema", "migrate", Some("blocks")),
-            ("migrate", "api", None),
-            ("smoke", "api", None),
-            ("api", "launch", None),
-            ("docs", "launch", None),
-            ("notes", "launch", None),
-            ("launch", "retro", None),
+            ("migrate", "schema", Some("blocks")),
+            ("api", "migrate", None),
+            ("api", "smoke", None),
+            ("launch", "api", None),
+            ("launch", "docs", None),
+            ("launch", "notes", None),
+            ("retro", "launch", None),
         ]
     );
 }

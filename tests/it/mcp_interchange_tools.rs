@@ -40,7 +40,10 @@ async fn export_gives_the_document_with_counts_and_a_resource_uri() {
     // The whole network: the embedded resource is the whole export's.
     assert_eq!(out["resource_uri"], "network://release/export/mermaid");
     let content = out["content"].as_str().unwrap();
-    assert!(content.starts_with("flowchart LR"), "{content}");
+    assert!(
+        content.starts_with("%% networks-mcp export: A --> B means A depends on B\nflowchart LR\n"),
+        "{content}"
+    );
     assert!(content.contains("\"schema\""), "{content}");
     assert!(out.get("note").is_none());
 }

@@ -165,7 +165,10 @@ async fn each_network_is_a_resource_with_a_summary_and_export_templates() {
         .expect("export");
     let (dot, mime) = text(&read.contents[0]);
     assert_eq!(mime, Some("text/vnd.graphviz"));
-    assert!(dot.starts_with("digraph"), "{dot}");
+    assert!(
+        dot.starts_with("// networks-mcp export: A -> B means A depends on B\ndigraph"),
+        "{dot}"
+    );
     assert!(dot.contains("\"cli\""), "{dot}");
 
     let missing = client
@@ -491,7 +494,10 @@ async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
     assert!(x("ship") < x("docs"), "{view}");
     assert!(nodes.iter().any(|n| n["cyclic"] == true));
     let mermaid = out["mermaid"].as_str().unwrap();
-    assert!(mermaid.starts_with("flowchart"), "{mermaid}");
+    assert!(
+        mermaid.starts_with("%% networks-mcp export: A --> B means A depends on B\nflowchart"),
+        "{mermaid}"
+    );
 
     let focus = call(
         &client,

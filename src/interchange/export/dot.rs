@@ -1,4 +1,6 @@
-//! Graphviz DOT: `digraph "<name>" { ... }`, every id and value double-quoted.
+//! Graphviz DOT: `digraph "<name>" { ... }`, every id and value double-quoted,
+//! after the comment `// networks-mcp export: A -> B means A depends on B`, which
+//! tells a reader (ours included) which way the edges point.
 //!
 //! Inside quotes `"` and `\` are escaped with a backslash and newlines written as
 //! `\n` (carriage returns as `\r`); a string ending in a backslash gets a trailing
@@ -93,7 +95,7 @@ fn push_attributes(list: &mut Vec<String>, attributes: &Attributes, skip: &[&str
 
 /// Writes the selection as DOT. O(size of the output).
 pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
-    let mut out = String::new();
+    let mut out = String::from("// networks-mcp export: A -> B means A depends on B\n");
     if network.name().is_empty() {
         out.push_str("digraph {\n");
     } else {

@@ -108,6 +108,7 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
 
     let mut out = String::new();
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str("<!-- networks-mcp export: an edge source=A target=B means A depends on B -->\n");
     out.push_str(
         "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" \
          xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" \

@@ -1,8 +1,11 @@
 //! A Mermaid `flowchart LR` for a quick picture, which the Mermaid reader reads
 //! back exactly (ids, edges, weights, `relation`).
 //!
-//! The second line is the comment `%% networks-mcp export`, which Mermaid ignores
-//! and our reader takes as the sign that labels are ids. Nodes get generated ids
+//! The first line is the comment `%% networks-mcp export: A --> B means A
+//! depends on B`, which Mermaid ignores: it tells a reader that an arrow points
+//! from a node to what it depends on (the network's edges as they are, not the
+//! flowchart convention of "A comes before B"), and our reader takes it as the
+//! sign that labels are ids and that the edges are to be read that way. Nodes get generated ids
 //! `n0`, `n1`, … (in output order), so reserved words such as `end` and any
 //! characters in the real ids are harmless; the real id is the label,
 //! `n0["label"]`, escaped with Mermaid entity codes (`#quot;` for `"`, `#35;` for
@@ -46,7 +49,7 @@ pub(crate) fn escape(text: &str) -> String {
 /// Writes the selection as a Mermaid flowchart. O(size of the output).
 pub(crate) fn write(selection: &Selection<'_>) -> String {
     let mut out = format!(
-        "flowchart LR\n{}\n",
+        "{}\nflowchart LR\n",
         crate::interchange::import::mermaid::EXPORT_MARK
     );
     let mut short: HashMap<&str, usize> = HashMap::default();

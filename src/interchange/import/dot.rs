@@ -22,7 +22,8 @@
 //! `true`/`false`, a number when it is exactly a JSON number, else a string. A
 //! top-level `description=…` (or `graph [description=…]`) is the description.
 //! Default attribute statements (`node [...]`, `edge [...]`) are ignored, so they
-//! are never copied onto the nodes and edges that follow them; the attributes of
+//! are never copied onto the nodes and edges that follow them (they, and graph
+//! attributes other than the description, are counted in an `ignored` note); the attributes of
 //! a node declared twice are merged, later values winning (as in Graphviz). An
 //! attribute value that is an integer past 64 bits stays a string of its exact
 //! text (ids are text already), and so does such an integer in a node's `data`.
@@ -138,6 +139,10 @@ struct Walk<'m> {
     max_edges: usize,
     /// The memory the walk makes, counted before it is made.
     meter: &'m mut Meter,
+    /// Statements read and not kept: `node [...]`/`edge [...]` defaults, and
+    /// graph attributes other than the description.
+    defaults: usize,
+    graph_attributes: usize,
 }
 
 /// Node slots mentioned in a subgraph, in order of first mention, without repeats.
@@ -293,10 +298,17 @@ impl Walk<'_> {
                     for Attribute(key, value) in list {
                         if text(key) == "description" {
                             self.description = Some(text(value));
+                        } else {
+                            self.graph_attributes += 1;
                         }
                     }
                 }
-                _ => {}
+                Stmt::GAttribute(GraphAttributes::Node(_) | GraphAttributes::Edge(_)) => {
+                    self.defaults += 1;
+                }
+                Stmt::Attribute(_) | Stmt::GAttribute(GraphAttributes::Graph(_)) => {
+                    self.graph_attributes += 1;
+                }
             }
         }
         Ok(())
@@ -841,8 +853,30 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
         head: prepared.head,
         max_edges,
         meter,
+        defaults: 0,
+        graph_attributes: 0,
     };
     walk.stmts(stmts, true, &mut Members::default())?;
+    let mut notes = Vec::new();
+    if walk.defaults + walk.graph_attributes > 0 {
+        let mut parts = Vec::new();
+        if walk.defaults > 0 {
+            parts.push(format!(
+                "{} default attribute statement(s) (`node [...]`, `edge [...]`), which are not copied onto nodes and edges",
+                walk.defaults
+            ));
+        }
+        if walk.graph_attributes > 0 {
+            parts.push(format!(
+                "{} graph or subgraph attribute(s) other than the top-level description (label, rankdir, ...)",
+                walk.graph_attributes
+            ));
+        }
+        notes.push(crate::interchange::ImportNote::ignored(format!(
+            "read but not kept: {}",
+            parts.join("; ")
+        )));
+    }
 
     let ids: Vec<String> = walk.nodes.iter().map(|n| n.id.clone()).collect();
     let mut nodes = Vec::with_capacity(walk.nodes.len());
@@ -913,6 +947,7 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
         description: walk.description,
         nodes,
         edges,
-        nonblocking_relations: Vec::new(),
+        notes,
+        ..ImportedGraph::default()
     })
 }

@@ -76,7 +76,7 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         description,
         nodes: Vec::with_capacity(nodes.len()),
         edges: Vec::with_capacity(edges.len()),
-        nonblocking_relations: Vec::new(),
+        ..ImportedGraph::default()
     };
     for (i, item) in nodes.into_iter().enumerate() {
         crate::budget::charge(1);

@@ -25,11 +25,19 @@
 //!   accessibility titles, edge ids (`e1@-->`) and their `@{…}` are read and
 //!   ignored.
 //!
-//! Our own export reads back exactly: a document whose first line after
-//! `flowchart LR` is the comment `%% networks-mcp export` is read with each
-//! node's label as its id (labels kept as written, untrimmed) and each edge's
-//! label split back into the `relation` and weight the export wrote
-//! (`relation (2.5)`, `2.5`, `relation`). O(size of the document).
+//! Our own export reads back exactly: a document whose first line is the
+//! comment [`EXPORT_MARK`] (`%% networks-mcp export: A --> B means A depends on
+//! B`, then `flowchart LR`; or, as older exports wrote, `flowchart LR` then
+//! `%% networks-mcp export`) is read with each node's label as its id (labels
+//! kept as written, untrimmed) and each edge's label split back into the
+//! `relation` and weight the export wrote (`relation (2.5)`, `2.5`,
+//! `relation`).
+//!
+//! Direction: the links come out as written (the node written first as the
+//! source), with the reading the document states in a comment line
+//! `%% networks-mcp: A --> B means B depends on A` (or `… means A depends on
+//! B`; our export states the latter); `reading::orient` settles the rest.
+//! O(size of the document).
 
 mod lex;
 mod prep;
@@ -47,8 +55,11 @@ use prep::Prepared;
 
 const FORMAT: Format = Format::Mermaid;
 
-/// The comment our export writes on its second line: the labels are the ids.
-pub(crate) const EXPORT_MARK: &str = "%% networks-mcp export";
+/// The comment our export writes on its first line: the labels are the ids,
+/// and an arrow points from a node to what it depends on.
+pub(crate) const EXPORT_MARK: &str = "%% networks-mcp export: A --> B means A depends on B";
+/// What older exports wrote on their second line, after `flowchart LR`.
+const OLD_EXPORT_MARK: &str = "%% networks-mcp export";
 
 /// The deepest nesting of subgraphs read (the reader recurses once per level).
 const MAX_SUBGRAPH_DEPTH: usize = 128;
@@ -113,9 +124,20 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
         edge_ids: hashbrown::HashSet::new(),
         subgraphs: 0,
         parents: HashMap::new(),
+        styling: 0,
+        clicks: 0,
+        accessibility: 0,
     };
     reader.start()?;
-    reader.finish(ours)
+    let ignored = reader.ignored_note();
+    let mut graph = reader.finish(ours)?;
+    graph.stated_reading = if ours {
+        Some(crate::interchange::Arrows::DependsOn)
+    } else {
+        crate::interchange::reading::stated_in_comments(content, "%%")
+    };
+    graph.notes.extend(ignored);
+    Ok(graph)
 }
 
 /// Whether the document is our own export (see the module doc).
@@ -123,7 +145,7 @@ fn is_our_export(content: &str) -> bool {
     let mut lines = content.lines();
     matches!(
         (lines.next().map(str::trim), lines.next().map(str::trim)),
-        (Some("flowchart LR"), Some(EXPORT_MARK))
+        (Some(EXPORT_MARK), Some("flowchart LR")) | (Some("flowchart LR"), Some(OLD_EXPORT_MARK))
     )
 }
 
@@ -183,6 +205,10 @@ struct Reader<'a, 'm> {
     subgraphs: usize,
     /// Each node's subgraph: the first to close that lists it.
     parents: HashMap<String, String>,
+    /// Statements read and not kept: styling, `click`, accessibility texts.
+    styling: usize,
+    clicks: usize,
+    accessibility: usize,
 }
 
 /// What one statement of a subgraph's body names (for membership).
@@ -326,10 +352,14 @@ impl<'a> Reader<'a, '_> {
             Kind::Style => {
                 self.advance();
                 self.expect(Kind::Space, "a space after `style`")?;
-                self.id_string()?;
+                // Mermaid's `style` adds the vertex it names (flowDb's
+                // addVertex), so a node named only here is a node.
+                let id = self.id_string()?;
+                self.define(&id, None, false);
                 self.expect(Kind::Space, "a space before the styles")?;
                 self.styles()?;
                 self.separator()?;
+                self.styling += 1;
                 Ok(Vec::new())
             }
             Kind::ClassDef => {
@@ -339,6 +369,7 @@ impl<'a> Reader<'a, '_> {
                 self.expect(Kind::Space, "a space before the styles")?;
                 self.styles()?;
                 self.separator()?;
+                self.styling += 1;
                 Ok(Vec::new())
             }
             Kind::Class => {
@@ -348,16 +379,19 @@ impl<'a> Reader<'a, '_> {
                 self.expect(Kind::Space, "a space before the class name")?;
                 self.id_string()?;
                 self.separator()?;
+                self.styling += 1;
                 Ok(Vec::new())
             }
             Kind::LinkStyle => {
                 self.link_style()?;
                 self.separator()?;
+                self.styling += 1;
                 Ok(Vec::new())
             }
             Kind::Click => {
                 self.click()?;
                 self.separator()?;
+                self.clicks += 1;
                 Ok(Vec::new())
             }
             Kind::Subgraph => self.subgraph(),
@@ -366,16 +400,19 @@ impl<'a> Reader<'a, '_> {
                 Ok(Vec::new())
             }
             Kind::AccTitle => {
+                self.accessibility += 1;
                 self.advance();
                 self.expect(Kind::AccTitleValue, "the accessible title")?;
                 Ok(Vec::new())
             }
             Kind::AccDescr => {
+                self.accessibility += 1;
                 self.advance();
                 self.expect(Kind::AccDescrValue, "the accessible description")?;
                 Ok(Vec::new())
             }
             Kind::AccDescrMultilineValue => {
+                self.accessibility += 1;
                 self.advance();
                 Ok(Vec::new())
             }
@@ -898,6 +935,35 @@ impl<'a> Reader<'a, '_> {
             }
             _ => Err(self.error("an arrow")),
         }
+    }
+
+    /// One note for the statements read and not kept, if there were any.
+    fn ignored_note(&self) -> Option<crate::interchange::ImportNote> {
+        let mut parts = Vec::new();
+        if self.clicks > 0 {
+            parts.push(format!(
+                "{} `click` (links, callbacks, tooltips)",
+                self.clicks
+            ));
+        }
+        if self.accessibility > 0 {
+            parts.push(format!(
+                "{} accessibility title or description",
+                self.accessibility
+            ));
+        }
+        if self.styling > 0 {
+            parts.push(format!(
+                "{} styling statement (`style`, `classDef`, `class`, `linkStyle`)",
+                self.styling
+            ));
+        }
+        (!parts.is_empty()).then(|| {
+            crate::interchange::ImportNote::ignored(format!(
+                "read but not kept, as the network has no place for them: {}",
+                parts.join(", ")
+            ))
+        })
     }
 
     /// Records a node (first mention) and its label (the last one wins).

@@ -7,12 +7,13 @@ use std::collections::HashSet;
 use tracing::info;
 
 use crate::error::{Error, Result};
-use crate::interchange::{self, Format, ImportedGraph};
+use crate::interchange::{self, Arrows, Format, ImportedGraph};
 use crate::limits::Limits;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, batch_item_error, memory_held};
 use crate::network::Network;
 use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, attributes_bytes, value_bytes};
+use crate::warnings::WarningCode;
 
 /// Import progress is reported in thousandths: parsing takes the first part,
 /// validation the next, applying the rest.
@@ -74,18 +75,24 @@ impl From<ImportFormat> for Format {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportParams {
-    /// The network to create, or with mode "merge" to add to.
+    // Self-explanatory with mode: left undescribed to keep tools/list small.
     pub network_name: String,
     // Self-explanatory: left undescribed to keep tools/list small.
     pub format: ImportFormat,
-    /// The whole document (up to 256 MiB).
+    // The whole document (up to 256 MiB, said in the spec): left undescribed
+    // to keep tools/list small.
     pub content: String,
-    /// "merge": the network's nodes are kept and every edge is added.
+    /// "merge": add to an existing network.
     #[serde(default)]
     pub mode: ImportMode,
-    /// With mode "create": a description (default: the document's own).
+    // With mode "create" (default: the document's own): self-explanatory,
+    // left undescribed to keep tools/list small.
     #[serde(default)]
     pub description: Option<String>,
+    /// "before": edge A -> B means B depends on A. Default: as the document states, else by its format.
+    #[serde(default)]
+    #[schemars(schema_with = "arrows_schema")]
+    pub arrows: Option<Arrows>,
 }
 
 /// Result of `network_import`.
@@ -107,6 +114,25 @@ pub struct ImportOutput {
     pub node_count: usize,
     /// The network's edge count afterwards.
     pub edge_count: usize,
+    /// How the document's edges were read: which end depends on which, and why.
+    pub reading: String,
+}
+
+/// The schema of an optional `arrows`: the two names, without the `null` an
+/// `Option` would add (leaving it out is the default).
+fn arrows_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "enum": ["before", "depends_on"]})
+}
+
+/// Tells the call's warnings what the import assumed or read and left out.
+fn warn(notes: Vec<interchange::ImportNote>) {
+    for note in notes {
+        let code = match note.kind {
+            interchange::NoteKind::AssumedReading => WarningCode::AssumedReading,
+            interchange::NoteKind::Ignored => WarningCode::Ignored,
+        };
+        crate::warnings::warn(code, note.message);
+    }
 }
 
 fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
@@ -121,7 +147,11 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
     // Edges and materialised memory are both counted while the document is read.
-    let graph = interchange::parse_limited(format, &p.content, ctx.limits)?;
+    let mut graph = interchange::parse_reading(format, &p.content, ctx.limits, p.arrows)?;
+    let reading = std::mem::take(&mut graph.reading);
+    // Said before anything is applied: a failed import is an error, which
+    // carries no warnings.
+    warn(std::mem::take(&mut graph.notes));
     let items = (graph.nodes.len() + graph.edges.len()) as u64;
     progress.report(
         PROGRESS_PARSED,
@@ -184,6 +214,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         created_edge_count: outcome.edges_created,
         node_count,
         edge_count,
+        reading,
     })
 }
 
@@ -253,7 +284,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document or another tool's plan into a new network (mode \"merge\": an existing one). Atomic: on any error nothing is imported, and the error says where.",
+            description: "Load a document or another tool's plan into a network. Atomic: an error imports nothing and says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,
