@@ -169,7 +169,7 @@ impl std::fmt::Display for QueryError {
                 };
                 write!(
                     f,
-                    "at {position}: {what} is not supported; supported clauses are {SUPPORTED_CLAUSES}"
+                    "at {position}: {what} is not supported: the query tool only reads, with the clauses {SUPPORTED_CLAUSES}"
                 )
             }
             QueryError::Parameter { name, position } => write!(

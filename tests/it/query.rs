@@ -491,7 +491,9 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
     );
     assert!(
         e.contains("line 2, column 1")
-            && e.contains("`CALL` is not supported; supported clauses are MATCH"),
+            && e.contains(
+                "`CALL` is not supported: the query tool only reads, with the clauses MATCH"
+            ),
         "{e}"
     );
     // A standalone procedure call is the same refusal, not "missing RETURN".

@@ -385,6 +385,7 @@ fn clauses_outside_the_subset_are_refused_by_name_with_the_clauses_there_are() {
         assert!(
             e.contains(position)
                 && e.contains(what)
+                && e.contains("the query tool only reads")
                 && e.contains("MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN"),
             "{query}: {e}"
         );
