@@ -185,13 +185,15 @@ pub fn success_or_error(mut success: JsonObject) -> JsonObject {
         root.insert("$defs".into(), defs);
     }
     root.insert("type".into(), json!("object"));
+    // Every reply, success or error, has its `status`: said once, at the root.
+    root.insert("required".into(), json!(["status"]));
     root.insert(
         "anyOf".into(),
         json!([
             Value::Object(success),
             // The error object: what sets it apart from every success shape is
             // that it has `error` and `code`.
-            { "required": ["status", "error", "code"] }
+            { "required": ["error", "code"] }
         ]),
     );
     root
