@@ -7,7 +7,7 @@ use networks_mcp::mcp::NetworksServer;
 use networks_mcp::warnings::WarningCode;
 use serde_json::{Value, json};
 
-use crate::common::{dispatch_ok as ok, every_toolset};
+use crate::common::{dispatch_ok as ok, every_toolset, warnings};
 
 fn server() -> NetworksServer {
     NetworksServer::new(
@@ -23,23 +23,6 @@ fn strings(value: &Value) -> Vec<String> {
         .iter()
         .map(|v| v.as_str().unwrap().to_string())
         .collect()
-}
-
-/// The warnings of a reply as (code, message).
-fn warnings(reply: &Value) -> Vec<(String, String)> {
-    reply["warnings"]
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .map(|w| {
-                    (
-                        w["code"].as_str().unwrap().to_string(),
-                        w["message"].as_str().unwrap().to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn has_warning(reply: &Value, code: WarningCode, words: &[&str]) -> bool {

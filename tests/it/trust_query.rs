@@ -12,7 +12,7 @@ use networks_mcp::budget::Budget;
 use networks_mcp::mcp::{Call, NetworksServer};
 use serde_json::{Value, json};
 
-use crate::common::{dispatch_err, dispatch_ok, unlimited_server};
+use crate::common::{dispatch_err, dispatch_ok, unlimited_server, warnings};
 
 /// A server holding network `g` with these directed edges (`n<i>` nodes).
 fn graph(edges: &[(usize, usize)]) -> NetworksServer {
@@ -462,23 +462,6 @@ fn a_row_cut_to_fit_a_reply_is_said_to_be_cut() {
         json!({"network_name": "g", "query": "RETURN range(1, 10) AS l"}),
     );
     assert_eq!(reply["truncated"], false, "{reply}");
-}
-
-/// The codes and messages of a reply's warnings.
-fn warnings(reply: &Value) -> Vec<(String, String)> {
-    reply["warnings"]
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .map(|w| {
-                    (
-                        w["code"].as_str().unwrap_or_default().to_string(),
-                        w["message"].as_str().unwrap_or_default().to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[test]

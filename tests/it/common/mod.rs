@@ -249,3 +249,20 @@ pub fn server_with(limits: networks_mcp::limits::Limits) -> NetworksServer {
 pub fn unlimited_server() -> NetworksServer {
     server_with(networks_mcp::limits::Limits::unlimited())
 }
+
+/// The codes and messages of a reply's warnings (none: an empty list).
+pub fn warnings(reply: &Value) -> Vec<(String, String)> {
+    reply["warnings"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|w| {
+                    (
+                        w["code"].as_str().unwrap_or_default().to_string(),
+                        w["message"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
