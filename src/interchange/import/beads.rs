@@ -467,14 +467,16 @@ fn inherit_blockers(graph: &mut ImportedGraph, max_edges: usize, meter: &mut Met
         for m in members {
             let child = m.index();
             let id = &graph.nodes[child].id;
+            // A set: an issue may have many blockers of its own, and each
+            // inherited one is checked against them.
+            let own_targets: hashbrown::HashSet<&str> = own[child]
+                .iter()
+                .map(|&o| graph.edges[o].target.as_str())
+                .collect();
             for &e in &list {
                 crate::budget::charge(1);
                 let from = &graph.edges[e];
-                if from.source == *id
-                    || own[child]
-                        .iter()
-                        .any(|&o| graph.edges[o].target == from.target)
-                {
+                if from.source == *id || own_targets.contains(from.target.as_str()) {
                     continue;
                 }
                 made += 1;
