@@ -61,6 +61,23 @@ impl ImportNote {
             message: message.into(),
         }
     }
+
+    /// One note for the kinds of statement a document had and the network has
+    /// no place for: each `(count, what)` with a count above zero, in order;
+    /// `None` when every count is zero.
+    pub(crate) fn left_out(kinds: &[(usize, &str)]) -> Option<ImportNote> {
+        let parts: Vec<String> = kinds
+            .iter()
+            .filter(|(count, _)| *count > 0)
+            .map(|(count, what)| format!("{count} {what}"))
+            .collect();
+        (!parts.is_empty()).then(|| {
+            ImportNote::ignored(format!(
+                "read but not kept, as the network has no place for them: {}",
+                parts.join("; ")
+            ))
+        })
+    }
 }
 
 /// How the format writes an edge from A to B, and the reading it takes when the
@@ -182,20 +199,26 @@ fn other(arrows: Arrows) -> Arrows {
 }
 
 /// The reading a comment line states: `<prefix> networks-mcp…: … means A
-/// depends on B` (or `B depends on A`), the first such line of `content`.
-/// O(size of the document).
+/// depends on B` (or `B depends on A`), the first such line among the
+/// document's leading lines (blank lines, comments, an XML declaration). A line
+/// after the first statement of the document is never read: it may sit inside a
+/// multi-line string or label, and a value must not turn the edges around.
+/// O(size of the leading lines).
 pub(crate) fn stated_in_comments(content: &str, prefix: &str) -> Option<Arrows> {
-    content.lines().find_map(|line| {
-        let text = line.trim().strip_prefix(prefix)?.trim_start();
+    for line in content.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("<?xml") {
+            continue;
+        }
+        let text = line.strip_prefix(prefix)?.trim_start();
         if !text.starts_with("networks-mcp") {
-            return None;
+            continue;
         }
         if text.contains("means A depends on B") {
-            Some(Arrows::DependsOn)
+            return Some(Arrows::DependsOn);
         } else if text.contains("means B depends on A") {
-            Some(Arrows::Before)
-        } else {
-            None
+            return Some(Arrows::Before);
         }
-    })
+    }
+    None
 }

@@ -152,6 +152,31 @@ struct Exec<'a> {
     net: &'a Network,
 }
 
+/// Where a MATCH's walk is: step `k` of `path`, the MATCH's part `part`,
+/// walked from its end when `reversed` (its bound end was written last).
+#[derive(Clone, Copy)]
+struct At<'p> {
+    part: usize,
+    path: &'p PathPat,
+    reversed: bool,
+    k: usize,
+}
+
+impl At<'_> {
+    /// The relationship and node patterns of this step.
+    fn pattern(&self) -> &(RelPat, NodePat) {
+        &self.path.steps[self.k]
+    }
+
+    /// The step after this one.
+    fn next(self) -> Self {
+        At {
+            k: self.k + 1,
+            ..self
+        }
+    }
+}
+
 /// The state of one MATCH over one input row.
 struct Matching<'p, 's, 'g> {
     plan: &'p MatchPlan,
@@ -399,7 +424,13 @@ impl Exec<'_> {
             }
             let bound = bind_node(&path.start, start, row);
             st.nodes.push(start);
-            self.steps(st, i, path, reversed.is_some(), 0, start, row)?;
+            let step = At {
+                part: i,
+                path,
+                reversed: reversed.is_some(),
+                k: 0,
+            };
+            self.steps(st, step, start, row)?;
             st.nodes.pop();
             unbind(bound, row);
             if st.full() {
@@ -411,17 +442,19 @@ impl Exec<'_> {
 
     /// Matches step `k` of `path` from node `at`, then the rest, once the WHERE
     /// allows the bindings so far.
-    #[allow(clippy::too_many_arguments)]
     fn steps(
         &self,
         st: &mut Matching<'_, '_, '_>,
-        i: usize,
-        path: &PathPat,
-        reversed: bool,
-        k: usize,
+        step: At<'_>,
         at: NodeIndex,
         row: &mut Row,
     ) -> Res<()> {
+        let At {
+            part: i,
+            path,
+            reversed,
+            k,
+        } = step;
         self.where_allows(st, row, true, |st, row| {
             let Some((rel, node)) = path.steps.get(k) else {
                 let mut bound = None;
@@ -460,7 +493,7 @@ impl Exec<'_> {
                         st.mark(edge, true);
                         st.rels.push(edge);
                         st.nodes.push(next);
-                        self.steps(st, i, path, reversed, k + 1, next, row)?;
+                        self.steps(st, step.next(), next, row)?;
                         st.nodes.pop();
                         st.rels.pop();
                         st.mark(edge, false);
@@ -473,9 +506,9 @@ impl Exec<'_> {
                 }
                 // A list of relationships bound before: the path they walk.
                 Some(bounds) if rel.bound => {
-                    self.follow(st, i, path, reversed, k, at, bounds, row)?;
+                    self.follow(st, step, at, bounds, row)?;
                 }
-                Some(bounds) => self.hops(st, i, path, reversed, k, at, bounds, row)?,
+                Some(bounds) => self.hops(st, step, at, bounds, row)?,
             }
             Ok(())
         })
@@ -488,19 +521,16 @@ impl Exec<'_> {
     /// length is bounded by the number of edges and the walk by the call's
     /// budget, charged for every edge tried. Depth-first in edge insertion
     /// order, with an explicit stack: no recursion, whatever the depth.
-    #[allow(clippy::too_many_arguments)]
     fn hops(
         &self,
         st: &mut Matching<'_, '_, '_>,
-        i: usize,
-        path: &PathPat,
-        reversed: bool,
-        k: usize,
+        step: At<'_>,
         at: NodeIndex,
         (min, max): (u32, Option<u32>),
         row: &mut Row,
     ) -> Res<()> {
-        let (rel, node) = &path.steps[k];
+        let (rel, node) = step.pattern();
+        let reversed = step.reversed;
         let min = min as usize;
         let max = max.map(|m| m as usize);
         // The relationships of the trail so far, and for each node on it the
@@ -528,7 +558,7 @@ impl Exec<'_> {
                     None => None,
                 };
                 let n = bind_node(node, here, row);
-                let result = self.steps(st, i, path, reversed, k + 1, here, row);
+                let result = self.steps(st, step.next(), here, row);
                 unbind(n, row);
                 // The list is kept only by the rows that took it (see `emit`).
                 if let Some((slot, weight)) = list {
@@ -584,19 +614,16 @@ impl Exec<'_> {
     /// already: it matches when they form a path from `at`, one after the
     /// other in the pattern's direction, with a length within the bounds, none
     /// matched already in this MATCH; then the rest of the pattern.
-    #[allow(clippy::too_many_arguments)]
     fn follow(
         &self,
         st: &mut Matching<'_, '_, '_>,
-        i: usize,
-        path: &PathPat,
-        reversed: bool,
-        k: usize,
+        step: At<'_>,
         at: NodeIndex,
         (min, max): (u32, Option<u32>),
         row: &mut Row,
     ) -> Res<()> {
-        let (rel, node) = &path.steps[k];
+        let (rel, node) = step.pattern();
+        let reversed = step.reversed;
         let Some(Val::List(items)) = rel.slot.and_then(|s| row.get(s)).cloned() else {
             return Ok(());
         };
@@ -636,7 +663,7 @@ impl Exec<'_> {
             && self.node_ok(node, end, row)?
         {
             let bound = bind_node(node, end, row);
-            result = self.steps(st, i, path, reversed, k + 1, end, row);
+            result = self.steps(st, step.next(), end, row);
             unbind(bound, row);
         }
         for _ in 0..taken {

@@ -800,3 +800,178 @@ proptest! {
         );
     }
 }
+
+// --- Hostile input to the readings and the plan imports ----------------------
+
+/// The names of the server's networks.
+fn network_names(server: &NetworksServer) -> Vec<Value> {
+    dispatch_ok(server, "network_list", json!({}))["networks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].clone())
+        .collect()
+}
+
+#[test]
+fn a_reading_statement_inside_a_value_does_not_turn_the_edges() {
+    let server = unlimited_server();
+    // A DOT label running over lines, one of which looks like our header.
+    let dot = "digraph {\n  a [label=\"x\n// networks-mcp export: A -> B means B depends on A\n\"]\n  a -> b\n}\n";
+    let reply = import(&server, "dot", "dot", dot);
+    assert_eq!(edges(&server, "dot"), [("a".into(), "b".into())]);
+    assert!(
+        warning_codes(&reply).contains(&"assumed_reading".to_string()),
+        "{reply}"
+    );
+    // GraphML character data holding the comment on a line of its own.
+    let graphml = "<?xml version=\"1.0\"?>\n<graphml><key id=\"d\" for=\"node\" attr.name=\"note\" attr.type=\"string\"/><graph edgedefault=\"directed\"><node id=\"a\"><data key=\"d\"><![CDATA[\n<!-- networks-mcp export: an edge source=A target=B means B depends on A -->\n]]></data></node><node id=\"b\"/><edge source=\"a\" target=\"b\"/></graph></graphml>\n";
+    let reply = import(&server, "graphml", "graphml", graphml);
+    assert_eq!(edges(&server, "graphml"), [("a".into(), "b".into())]);
+    assert!(
+        warning_codes(&reply).contains(&"assumed_reading".to_string()),
+        "{reply}"
+    );
+    // A Mermaid comment after the diagram's first line is a comment, not a statement.
+    let mermaid = "flowchart LR\n%% networks-mcp: A --> B means A depends on B\n  a --> b\n";
+    import(&server, "mermaid", "mermaid", mermaid);
+    assert_eq!(edges(&server, "mermaid"), [("b".into(), "a".into())]);
+    // The leading comment lines may state it, after blank lines and an XML declaration.
+    let stated = "\n<?xml version=\"1.0\"?>\n<!-- networks-mcp: an edge source=A target=B means B depends on A -->\n<graphml><graph><node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\"/></graph></graphml>\n";
+    let reply = import(&server, "stated", "graphml", stated);
+    assert_eq!(edges(&server, "stated"), [("b".into(), "a".into())]);
+    assert!(
+        !warning_codes(&reply).contains(&"assumed_reading".to_string()),
+        "{reply}"
+    );
+}
+
+#[test]
+fn arrows_that_do_not_apply_are_refused_and_make_nothing() {
+    let server = unlimited_server();
+    let plans = [
+        (
+            "taskmaster_json",
+            "{\"tasks\": [{\"id\": 1, \"title\": \"t\"}]}",
+        ),
+        (
+            "beads_jsonl",
+            "{\"id\": \"a\", \"title\": \"a\", \"status\": \"open\"}\n",
+        ),
+        (
+            "memory_jsonl",
+            "{\"type\": \"entity\", \"name\": \"a\", \"entityType\": \"t\", \"observations\": []}\n",
+        ),
+    ];
+    for (format, content) in plans {
+        let e = dispatch_err(
+            &server,
+            "network_import",
+            json!({"network_name": format, "format": format, "content": content, "arrows": "depends_on"}),
+            "invalid_value",
+        );
+        let message = e["error"].as_str().unwrap();
+        assert!(message.contains("leave out arrows"), "{message}");
+    }
+    for arrows in [
+        json!("sideways"),
+        json!(""),
+        json!(1),
+        json!(["before"]),
+        json!("BEFORE"),
+    ] {
+        let e = dispatch(
+            &server,
+            "network_import",
+            json!({"network_name": "flow", "format": "mermaid", "content": FLOW, "arrows": arrows}),
+        )
+        .unwrap_err();
+        assert_eq!(e["status"], "error");
+        let message = e["error"].as_str().unwrap();
+        assert!(
+            message.contains("before") && message.contains("depends_on"),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        network_names(&server),
+        Vec::<Value>::new(),
+        "nothing was made"
+    );
+}
+
+#[test]
+fn style_lines_count_against_the_node_bound() {
+    let server = crate::common::server_with(networks_mcp::limits::Limits {
+        max_nodes: 100,
+        ..networks_mcp::limits::Limits::default()
+    });
+    let styled = |n: usize| {
+        let mut doc = String::from("flowchart LR\n");
+        for i in 0..n {
+            doc.push_str(&format!("  style n{i} fill:#f9f\n"));
+        }
+        doc
+    };
+    let reply = import(&server, "fits", "mermaid", &styled(100));
+    assert_eq!(reply["node_count"], 100);
+    let e = dispatch_err(
+        &server,
+        "network_import",
+        json!({"network_name": "over", "format": "mermaid", "content": styled(101)}),
+        "limit_exceeded",
+    );
+    assert!(e["error"].as_str().unwrap().contains("100"), "{e}");
+    assert_eq!(network_names(&server), [json!("fits")]);
+}
+
+/// A chain of open epics `e0` ← `e1` ← … (each the parent of the next), each
+/// blocked by its own open issue `b<i>`: epic `i` inherits `i` blockers, so the
+/// chain stands for depth²/2 edges.
+fn deep_epics(depth: usize) -> String {
+    let mut issues: Vec<Issue> = Vec::new();
+    for i in 0..depth {
+        issues.push((format!("b{i}"), "open", Vec::new()));
+    }
+    for i in 0..depth {
+        let mut deps = vec![("blocks", i)];
+        if i > 0 {
+            deps.push(("parent-child", depth + i - 1));
+        }
+        issues.push((format!("e{i}"), "open", deps));
+    }
+    beads_document(&issues)
+}
+
+#[test]
+fn inherited_blockers_count_against_the_import_edge_bound() {
+    let server = crate::common::server_with(networks_mcp::limits::Limits {
+        max_import_edges: 10_000,
+        ..networks_mcp::limits::Limits::default()
+    });
+    // 100 deep: 100 own + 99 parent links + 4,950 inherited edges.
+    let reply = import(&server, "fits", "beads_jsonl", &deep_epics(100));
+    assert_eq!(reply["edge_count"], 100 + 99 + 4_950, "{reply}");
+    let leaf = dispatch_ok(
+        &server,
+        "network_get_neighbors",
+        json!({"network_name": "fits", "node_id": "e99", "direction": "out", "limit": 1000}),
+    );
+    assert_eq!(
+        leaf["neighbors"].as_array().unwrap().len(),
+        100 + 1,
+        "{leaf}"
+    );
+    // 200 deep stands for 19,900 inherited edges: refused, naming the bound.
+    let e = dispatch_err(
+        &server,
+        "network_import",
+        json!({"network_name": "over", "format": "beads_jsonl", "content": deep_epics(200)}),
+        "limit_exceeded",
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("--max-import-edges"),
+        "{e}"
+    );
+    assert_eq!(network_names(&server), [json!("fits")]);
+}

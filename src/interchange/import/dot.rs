@@ -857,26 +857,18 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
         graph_attributes: 0,
     };
     walk.stmts(stmts, true, &mut Members::default())?;
-    let mut notes = Vec::new();
-    if walk.defaults + walk.graph_attributes > 0 {
-        let mut parts = Vec::new();
-        if walk.defaults > 0 {
-            parts.push(format!(
-                "{} default attribute statement(s) (`node [...]`, `edge [...]`), which are not copied onto nodes and edges",
-                walk.defaults
-            ));
-        }
-        if walk.graph_attributes > 0 {
-            parts.push(format!(
-                "{} graph or subgraph attribute(s) other than the top-level description (label, rankdir, ...)",
-                walk.graph_attributes
-            ));
-        }
-        notes.push(crate::interchange::ImportNote::ignored(format!(
-            "read but not kept: {}",
-            parts.join("; ")
-        )));
-    }
+    let notes: Vec<_> = crate::interchange::ImportNote::left_out(&[
+        (
+            walk.defaults,
+            "default attribute statement(s) (`node [...]`, `edge [...]`), which are not copied onto nodes and edges",
+        ),
+        (
+            walk.graph_attributes,
+            "graph or subgraph attribute(s) other than the top-level description (label, rankdir, ...)",
+        ),
+    ])
+    .into_iter()
+    .collect();
 
     let ids: Vec<String> = walk.nodes.iter().map(|n| n.id.clone()).collect();
     let mut nodes = Vec::with_capacity(walk.nodes.len());

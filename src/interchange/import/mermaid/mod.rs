@@ -939,31 +939,14 @@ impl<'a> Reader<'a, '_> {
 
     /// One note for the statements read and not kept, if there were any.
     fn ignored_note(&self) -> Option<crate::interchange::ImportNote> {
-        let mut parts = Vec::new();
-        if self.clicks > 0 {
-            parts.push(format!(
-                "{} `click` (links, callbacks, tooltips)",
-                self.clicks
-            ));
-        }
-        if self.accessibility > 0 {
-            parts.push(format!(
-                "{} accessibility title or description",
-                self.accessibility
-            ));
-        }
-        if self.styling > 0 {
-            parts.push(format!(
-                "{} styling statement (`style`, `classDef`, `class`, `linkStyle`)",
-                self.styling
-            ));
-        }
-        (!parts.is_empty()).then(|| {
-            crate::interchange::ImportNote::ignored(format!(
-                "read but not kept, as the network has no place for them: {}",
-                parts.join(", ")
-            ))
-        })
+        crate::interchange::ImportNote::left_out(&[
+            (self.clicks, "`click` (links, callbacks, tooltips)"),
+            (self.accessibility, "accessibility title or description"),
+            (
+                self.styling,
+                "styling statement (`style`, `classDef`, `class`, `linkStyle`)",
+            ),
+        ])
     }
 
     /// Records a node (first mention) and its label (the last one wins).
