@@ -18,6 +18,11 @@
 //!    shed, and `/healthz` still answers within 1 s.
 //! 2. A heavy call cancelled with `notifications/cancelled` stops: the server's CPU
 //!    use, read from `/proc`, falls to nearly nothing within 1 s.
+//! 3. On a durable server (`--data-dir`), while a sampled betweenness reads one
+//!    network and eight writes to it wait, writes to another network answer
+//!    (p90 within 100 ms, every one within 1 s), and the writes to the held
+//!    network succeed once it is free or are refused `server_busy` past the
+//!    per-network cap of waiters.
 //!
 //! `--bench` prints the figures of BENCHMARKS.md instead: light-call latency
 //! (`network_get_neighbors`, p50 and p99 of 400 calls) while 0, 2 and 8 heavy
@@ -52,6 +57,11 @@ struct Server {
 
 impl Server {
     fn start(bin: &PathBuf, max_call_seconds: u64) -> Server {
+        Server::start_with(bin, max_call_seconds, &[])
+    }
+
+    /// A server started with `extra` arguments too.
+    fn start_with(bin: &PathBuf, max_call_seconds: u64, extra: &[&str]) -> Server {
         let args: Vec<String> = [
             "--toolsets",
             "core,edit,analysis,interchange,algorithms",
@@ -61,6 +71,7 @@ impl Server {
             &max_call_seconds.to_string(),
         ]
         .iter()
+        .chain(extra)
         .map(|s| s.to_string())
         .collect();
         let (child, port) = spawn(bin, &args, 0);
@@ -352,6 +363,88 @@ fn cancelled_call_stops(server: &Server, failures: &mut Vec<String>) {
     }
 }
 
+/// Writes sent at once to the network a long read holds, in check 3.
+const WAITING_WRITES: usize = 8;
+/// The longest most durable writes to another network may take in check 3.
+const DURABLE_WRITE_BOUND: Duration = Duration::from_millis(100);
+
+/// Check 3, on a durable server: while a sampled betweenness reads `big` and
+/// [`WAITING_WRITES`] writes to `big` wait for it, writes to `other` answer at
+/// once (no write waits for a network while holding the journal), and the
+/// writes past the per-network cap of waiters are refused `server_busy` rather
+/// than taking every light thread.
+fn durable_writes_never_wait_for_another_network(bin: &PathBuf, failures: &mut Vec<String>) {
+    let dir = std::env::temp_dir().join(format!("networks-mcp-liveness-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.display().to_string();
+    let server = Server::start_with(bin, MAX_CALL_SECONDS, &["--data-dir", &dir_arg]);
+    let mut mcp = server.session();
+    load(&mut mcp);
+    let mut reader = server.session();
+    let read = std::thread::spawn(move || {
+        reader.tool(
+            "network_centrality",
+            json!({"network_name": "big", "measure": "betweenness", "k": 3_900}),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let waiting: Vec<_> = (0..WAITING_WRITES)
+        .map(|i| {
+            let mut writer = server.session();
+            std::thread::spawn(move || {
+                writer
+                    .tool(
+                        "network_add_node",
+                        json!({"network_name": "big", "node_id": format!("waiting{i}")}),
+                    )
+                    .map(|reply| reply["code"].as_str().unwrap_or("success").to_string())
+                    .unwrap_or_else(|_| "lost".into())
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut took: Vec<Duration> = (0..30)
+        .map(|n| {
+            let (_, took) = timed(|| {
+                mcp.ok(
+                    "network_add_node",
+                    json!({"network_name": "other", "node_id": format!("durable{n}")}),
+                )
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            took
+        })
+        .collect();
+    let codes: Vec<String> = waiting
+        .into_iter()
+        .map(|w| w.join().expect("a waiting writer"))
+        .collect();
+    let _ = read.join();
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    took.sort();
+    let p90 = took[took.len() * 9 / 10];
+    let worst = took[took.len() - 1];
+    let busy = codes.iter().filter(|c| *c == "server_busy").count();
+    println!(
+        "liveness: durable writes to another network beside a long read and {WAITING_WRITES} writes waiting for it: median {:?}, p90 {p90:?}, slowest {worst:?}; the waiting writes ended with {codes:?}",
+        took[took.len() / 2]
+    );
+    if p90 > DURABLE_WRITE_BOUND || worst > LIGHT_BOUND {
+        failures.push(format!(
+            "durable writes to another network took p90 {p90:?}, slowest {worst:?} (bounds {DURABLE_WRITE_BOUND:?}, {LIGHT_BOUND:?}) while a long read held a network"
+        ));
+    }
+    if codes.iter().any(|c| c != "success" && c != "server_busy") {
+        failures.push(format!(
+            "writes waiting for a held network should succeed or be refused server_busy, got {codes:?}"
+        ));
+    }
+    println!(
+        "liveness: {busy} of {WAITING_WRITES} writes to the held network were refused server_busy"
+    );
+}
+
 /// Light-call latency beside 0, 2 and 8 heavy calls.
 fn bench(bin: &PathBuf) {
     println!("| heavy calls running | light calls | p50 | p99 | max |");
@@ -411,6 +504,8 @@ fn main() {
     let mut failures = Vec::new();
     light_calls_answer(&server, &mut failures);
     cancelled_call_stops(&server, &mut failures);
+    drop(server);
+    durable_writes_never_wait_for_another_network(&bin, &mut failures);
     if failures.is_empty() {
         println!("liveness: every check held");
     } else {

@@ -67,6 +67,12 @@ pub enum Stop {
         /// The steps it was allowed.
         steps: u64,
     },
+    /// The network it needs is held by another call, and as many calls as may
+    /// wait for one network already do ([`Budget::with_max_waiters`]).
+    NetworkBusy {
+        /// The calls waiting for that network.
+        waiting: usize,
+    },
 }
 
 impl std::fmt::Display for Stop {
@@ -77,6 +83,9 @@ impl std::fmt::Display for Stop {
                 write!(f, "ran past its {:.1} s deadline", allowed.as_secs_f64())
             }
             Stop::WorkLimit { steps } => write!(f, "spent its {steps} steps"),
+            Stop::NetworkBusy { waiting } => {
+                write!(f, "found its network held with {waiting} calls waiting")
+            }
         }
     }
 }
@@ -93,6 +102,7 @@ pub struct Budget {
     timeout: Option<Duration>,
     max_steps: Option<u64>,
     work_scale: u64,
+    max_waiters: Option<usize>,
 }
 
 impl Default for Budget {
@@ -110,6 +120,7 @@ impl Budget {
             timeout: None,
             max_steps: None,
             work_scale: 1,
+            max_waiters: None,
         }
     }
 
@@ -125,6 +136,16 @@ impl Budget {
     pub fn with_max_steps(self, steps: u64) -> Budget {
         Budget {
             max_steps: Some(steps),
+            ..self
+        }
+    }
+
+    /// The same budget, refusing to wait for a network's lock when `waiters`
+    /// calls already wait for it ([`Stop::NetworkBusy`]): one held network must
+    /// not take every thread of the server.
+    pub fn with_max_waiters(self, waiters: usize) -> Budget {
+        Budget {
+            max_waiters: Some(waiters),
             ..self
         }
     }
@@ -291,6 +312,20 @@ pub fn charge(steps: u64) {
 /// runs on this thread ([`Budget::with_work_scale`]); 1 without a budget.
 pub fn work_scale() -> u64 {
     ACTIVE.with(|slot| slot.borrow().as_ref().map_or(1, |a| a.budget.work_scale))
+}
+
+/// How many calls may wait for one network's lock under the budget in force
+/// ([`Budget::with_max_waiters`]); no bound without one.
+pub fn max_waiters() -> Option<usize> {
+    ACTIVE.with(|slot| slot.borrow().as_ref().and_then(|a| a.budget.max_waiters))
+}
+
+/// Stops the call in force with [`Stop::NetworkBusy`]; returns (doing nothing)
+/// when no budget is installed.
+pub fn refuse_busy(waiting: usize) {
+    if is_active() {
+        resume_unwind(Box::new(Unwind(Stop::NetworkBusy { waiting })));
+    }
 }
 
 /// Looks at the flag and the clock now, whatever was charged: for waits (a

@@ -193,6 +193,15 @@ pub enum Error {
         /// When to try again, in milliseconds.
         retry_after_ms: u64,
     },
+    /// The network the call needs is held by a long call, and as many calls as
+    /// may wait for one network already wait for it. Nothing was changed; the
+    /// call may be sent again, and calls on other networks are not held up.
+    NetworkBusy {
+        /// The calls waiting for that network.
+        waiting: usize,
+        /// When to try again, in milliseconds.
+        retry_after_ms: u64,
+    },
     /// Durable storage could not make a write durable; the write was not applied,
     /// and writes are refused until the operator fixes the disk and restarts.
     StorageFailed {
@@ -407,6 +416,9 @@ impl Error {
             Error::ServerBusy { queued, .. } => format!(
                 "the server is busy: {queued} calls are running or waiting for a compute thread, and the queue is full. Nothing was changed."
             ),
+            Error::NetworkBusy { waiting, .. } => format!(
+                "the network this call needs is held by a long call, and {waiting} calls already wait for it, the most one network may have waiting; the wait would hold a thread that calls on other networks need. Nothing was changed."
+            ),
             Error::StorageFailed { message } => format!(
                 "the write was not saved and was not applied: {message}. Reads still work. The server operator must free disk space or fix the data directory, then restart the server."
             ),
@@ -530,7 +542,7 @@ fn library_advice(error: &Error) -> Option<String> {
             "Fix the document and import it again; nothing was imported."
         }
         Error::CursorStale { .. } => "Start again from the first page.",
-        Error::ServerBusy { retry_after_ms, .. } => {
+        Error::ServerBusy { retry_after_ms, .. } | Error::NetworkBusy { retry_after_ms, .. } => {
             return Some(format!("Try again in {retry_after_ms} ms."));
         }
         Error::ClaimNotHeld { .. } => {
@@ -626,7 +638,7 @@ impl Error {
             Error::ImportInvalid { .. } => "invalid_import",
             Error::Cancelled { .. } => "cancelled",
             Error::DeadlineExceeded { .. } => "deadline_exceeded",
-            Error::ServerBusy { .. } => "server_busy",
+            Error::ServerBusy { .. } | Error::NetworkBusy { .. } => "server_busy",
             Error::StorageFailed { .. } => "storage_failed",
             Error::CursorStale { .. } => "cursor_stale",
             Error::VersionConflict { .. } => "version_conflict",
@@ -756,6 +768,10 @@ impl Error {
                 queued,
                 retry_after_ms,
             } => json!({ "queued": queued, "retry_after_ms": retry_after_ms }),
+            Error::NetworkBusy {
+                waiting,
+                retry_after_ms,
+            } => json!({ "waiting": waiting, "retry_after_ms": retry_after_ms }),
             Error::Internal { .. }
             | Error::Cancelled { .. }
             | Error::WeightOverflow { .. }

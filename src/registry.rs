@@ -11,19 +11,31 @@
 //! ([`wait_for`](crate::budget::wait_for)), so a cancelled call or one past its
 //! deadline stops waiting. The locks are `parking_lot`'s: fair (a
 //! waiting writer is not starved by a stream of readers), and a panic while one is
-//! held does not poison it for everyone else.
+//! held does not poison it for everyone else. A call that has to wait counts as
+//! one of the network's waiters, and is refused (`server_busy`) past the cap
+//! its budget sets, so calls waiting for one held network cannot take every
+//! thread of the server.
+//!
+//! A durable write takes its network's write lock *before* the journal's order
+//! lock ([`NetworkLock::hold`]): the lock is kept by the thread and lent to the
+//! first read or write of that network the tool body makes. So a write waiting
+//! for a network held by a long read waits holding nothing that writes to other
+//! networks need.
 //!
 //! Each network's name, description, size and version are also kept beside its
 //! lock, refreshed when a write guard is dropped, so that listing the networks
 //! never waits for a long call on one of them.
 
+use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use parking_lot::lock_api::ArcRwLockWriteGuard;
+use parking_lot::{Mutex, RawRwLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::error::{Error, Result};
 use crate::network::{Network, validate};
@@ -32,8 +44,10 @@ use crate::network::{Network, validate};
 /// without that lock.
 #[derive(Debug, Default)]
 pub struct NetworkLock {
-    network: RwLock<Network>,
+    network: Arc<RwLock<Network>>,
     summary: LockFreeSummary,
+    /// Calls waiting for the lock now (see [`crate::budget::max_waiters`]).
+    waiting: AtomicUsize,
 }
 
 /// What [`NetworkRegistry::list`] shows of a network, as of its last write.
@@ -60,35 +74,154 @@ impl LockFreeSummary {
     }
 }
 
+/// A write lock owned by a thread rather than borrowed from the network.
+type OwnedWrite = ArcRwLockWriteGuard<RawRwLock, Network>;
+
+/// The network whose write lock this thread took ahead of a durable write
+/// ([`NetworkLock::hold`]): lent to the first read or write of that network on
+/// this thread, and given back when that guard drops.
+struct Held {
+    lock: *const RwLock<Network>,
+    guard: Option<OwnedWrite>,
+}
+
+thread_local! {
+    static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
+}
+
+/// Takes the lock this thread holds for `lock`, if it holds it and has not
+/// lent it out already.
+fn borrow_held(lock: &Arc<RwLock<Network>>) -> Option<OwnedWrite> {
+    HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        let held = held.as_mut()?;
+        if std::ptr::eq(held.lock, Arc::as_ptr(lock)) {
+            held.guard.take()
+        } else {
+            None
+        }
+    })
+}
+
+/// Gives a lent lock back to this thread's hold; drops it (unlocking) when the
+/// hold has ended meanwhile.
+fn return_held(guard: OwnedWrite) {
+    let lock = Arc::as_ptr(ArcRwLockWriteGuard::rwlock(&guard));
+    HELD.with(|held| {
+        if let Some(held) = held.borrow_mut().as_mut()
+            && std::ptr::eq(held.lock, lock)
+            && held.guard.is_none()
+        {
+            held.guard = Some(guard);
+        }
+    });
+}
+
+/// A network's write lock taken ahead of a durable write, before the journal's
+/// order lock ([`NetworkLock::hold`]); released when dropped.
+pub struct Holding(());
+
+impl Drop for Holding {
+    fn drop(&mut self) {
+        // The guard, if it is not lent out, unlocks here.
+        HELD.with(|held| drop(held.borrow_mut().take()));
+    }
+}
+
 impl NetworkLock {
     /// Wraps a network.
     pub fn new(network: Network) -> Self {
         let summary = LockFreeSummary::default();
         summary.refresh(&network);
         NetworkLock {
-            network: RwLock::new(network),
+            network: Arc::new(RwLock::new(network)),
             summary,
+            waiting: AtomicUsize::new(0),
         }
+    }
+
+    /// Waits for the lock with `attempt`: at once when it is free; else as one
+    /// of the calls waiting for it, refused ([`crate::budget::refuse_busy`])
+    /// when as many as may wait already do.
+    fn wait<G>(&self, mut attempt: impl FnMut(Duration) -> Option<G>) -> G {
+        if let Some(guard) = attempt(Duration::ZERO) {
+            return guard;
+        }
+        let before = self.waiting.fetch_add(1, Ordering::AcqRel);
+        let _waiting = Waiting(&self.waiting);
+        if let Some(max) = crate::budget::max_waiters()
+            && before >= max
+        {
+            crate::budget::refuse_busy(before);
+        }
+        crate::budget::wait_for(attempt)
     }
 
     /// Shared access; waits while a writer holds the lock (see the module docs
     /// for how a budget bounds the wait).
-    pub fn read(&self) -> RwLockReadGuard<'_, Network> {
-        crate::budget::wait_for(|slice| self.network.try_read_for(slice))
+    pub fn read(&self) -> NetworkReadGuard<'_> {
+        if let Some(guard) = borrow_held(&self.network) {
+            return NetworkReadGuard(ReadInner::Held(Some(guard)));
+        }
+        NetworkReadGuard(ReadInner::Own(
+            self.wait(|slice| self.network.try_read_for(slice)),
+        ))
     }
 
     /// Exclusive access; waits while anyone else holds the lock (see the module
     /// docs for how a budget bounds the wait).
     pub fn write(&self) -> NetworkWriteGuard<'_> {
+        let guard = match borrow_held(&self.network) {
+            Some(guard) => WriteInner::Held(Some(guard)),
+            None => WriteInner::Own(self.wait(|slice| self.network.try_write_for(slice))),
+        };
         NetworkWriteGuard {
-            guard: crate::budget::wait_for(|slice| self.network.try_write_for(slice)),
+            guard,
             summary: &self.summary,
         }
     }
 
+    /// Takes the write lock for the calling thread until the returned
+    /// [`Holding`] drops, lending it to the first read or write of this network
+    /// on this thread meanwhile. A durable write holds its network this way
+    /// before it waits for the journal's order lock, so that it never waits for
+    /// a network while holding what writes to every other network need.
+    pub fn hold(&self) -> Holding {
+        let guard = self.wait(|slice| self.network.try_write_arc_for(slice));
+        HELD.with(|held| {
+            *held.borrow_mut() = Some(Held {
+                lock: Arc::as_ptr(&self.network),
+                guard: Some(guard),
+            });
+        });
+        Holding(())
+    }
+
+    /// Whether this thread holds this network's lock by [`NetworkLock::hold`].
+    pub fn is_held_here(&self) -> bool {
+        HELD.with(|held| {
+            held.borrow()
+                .as_ref()
+                .is_some_and(|held| std::ptr::eq(held.lock, Arc::as_ptr(&self.network)))
+        })
+    }
+
+    /// Shared access for a snapshot: granted beside other readers even while a
+    /// writer waits (a fair read would queue behind it, and that writer may be
+    /// waiting for a long read to end).
+    pub(crate) fn read_for_snapshot(&self) -> NetworkReadGuard<'_> {
+        if let Some(guard) = borrow_held(&self.network) {
+            return NetworkReadGuard(ReadInner::Held(Some(guard)));
+        }
+        NetworkReadGuard(ReadInner::Own(self.network.read_recursive()))
+    }
+
     /// The network, unwrapped.
     pub fn into_inner(self) -> Network {
-        self.network.into_inner()
+        match Arc::try_unwrap(self.network) {
+            Ok(lock) => lock.into_inner(),
+            Err(shared) => shared.read().clone(),
+        }
     }
 
     fn summary(&self, name: String) -> NetworkSummary {
@@ -103,29 +236,84 @@ impl NetworkLock {
     }
 }
 
+/// One call's place among those waiting for a network, given up however the
+/// wait ends (with the lock, or unwound by its budget).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A network's lock, taken by this guard or lent by this thread's hold.
+enum ReadInner<'a> {
+    Own(RwLockReadGuard<'a, Network>),
+    Held(Option<OwnedWrite>),
+}
+
+/// Shared access to one network.
+pub struct NetworkReadGuard<'a>(ReadInner<'a>);
+
+impl Deref for NetworkReadGuard<'_> {
+    type Target = Network;
+    fn deref(&self) -> &Network {
+        match &self.0 {
+            ReadInner::Own(guard) => guard,
+            ReadInner::Held(guard) => guard.as_ref().expect("held until dropped"),
+        }
+    }
+}
+
+impl Drop for NetworkReadGuard<'_> {
+    fn drop(&mut self) {
+        if let ReadInner::Held(guard) = &mut self.0
+            && let Some(guard) = guard.take()
+        {
+            return_held(guard);
+        }
+    }
+}
+
+enum WriteInner<'a> {
+    Own(RwLockWriteGuard<'a, Network>),
+    Held(Option<OwnedWrite>),
+}
+
 /// Exclusive access to one network; when dropped, refreshes the summary that
 /// [`NetworkRegistry::list`] reads without the lock.
 pub struct NetworkWriteGuard<'a> {
-    guard: RwLockWriteGuard<'a, Network>,
+    guard: WriteInner<'a>,
     summary: &'a LockFreeSummary,
 }
 
 impl Deref for NetworkWriteGuard<'_> {
     type Target = Network;
     fn deref(&self) -> &Network {
-        &self.guard
+        match &self.guard {
+            WriteInner::Own(guard) => guard,
+            WriteInner::Held(guard) => guard.as_ref().expect("held until dropped"),
+        }
     }
 }
 
 impl DerefMut for NetworkWriteGuard<'_> {
     fn deref_mut(&mut self) -> &mut Network {
-        &mut self.guard
+        match &mut self.guard {
+            WriteInner::Own(guard) => guard,
+            WriteInner::Held(guard) => guard.as_mut().expect("held until dropped"),
+        }
     }
 }
 
 impl Drop for NetworkWriteGuard<'_> {
     fn drop(&mut self) {
-        self.summary.refresh(&self.guard);
+        self.summary.refresh(self);
+        if let WriteInner::Held(guard) = &mut self.guard
+            && let Some(guard) = guard.take()
+        {
+            return_held(guard);
+        }
     }
 }
 
@@ -315,6 +503,28 @@ impl NetworkRegistry {
         let mut names: Vec<String> = self.networks.iter().map(|e| e.key().clone()).collect();
         names.sort_unstable();
         names
+    }
+
+    /// Every network's name and handle, sorted by name.
+    pub fn handles(&self) -> Vec<(String, SharedNetwork)> {
+        let mut handles: Vec<(String, SharedNetwork)> = self
+            .networks
+            .iter()
+            .map(|e| (e.key().clone(), Arc::clone(e.value())))
+            .collect();
+        handles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        handles
+    }
+
+    /// Whether the registry holds exactly `handles` (the same names, each the
+    /// same network, not one deleted and made again).
+    pub fn holds_exactly(&self, handles: &[(String, SharedNetwork)]) -> bool {
+        handles.len() == self.networks.len()
+            && handles.iter().all(|(name, network)| {
+                self.networks
+                    .get(name)
+                    .is_some_and(|current| Arc::ptr_eq(&current, network))
+            })
     }
 
     /// The number of registered networks.

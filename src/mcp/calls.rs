@@ -85,7 +85,8 @@ impl NetworksServer {
         };
         let budget = Budget::unlimited()
             .with_timeout(max_call)
-            .with_work_scale(scale);
+            .with_work_scale(scale)
+            .with_max_waiters(self.inner.pool.max_waiters_per_network());
         let deadline = Instant::now() + max_call;
         let _stop_if_dropped = CancelOnDrop(budget.clone());
         let work_budget = budget.clone();
@@ -345,6 +346,10 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// When a call refused for a held network should come again: a long read holds
+/// a network for seconds, so sooner would only be refused again.
+const NETWORK_BUSY_RETRY_MS: u64 = 1_000;
+
 /// The error a call stopped by its budget answers.
 pub(super) fn stop_error(operation: &str, stop: Stop) -> Error {
     match stop {
@@ -355,6 +360,10 @@ pub(super) fn stop_error(operation: &str, stop: Stop) -> Error {
             operation: operation.to_string(),
             seconds: allowed.as_secs_f64(),
             hint: compute::deadline_hint(operation).to_string(),
+        },
+        Stop::NetworkBusy { waiting } => Error::NetworkBusy {
+            waiting,
+            retry_after_ms: NETWORK_BUSY_RETRY_MS,
         },
         Stop::WorkLimit { steps } => Error::LimitExceeded {
             what: format!("the work of {operation}"),

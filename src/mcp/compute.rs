@@ -12,6 +12,10 @@
 //!   number of cores). The light lane runs four times as many, at least 8: its
 //!   calls hold a thread for microseconds, unless they wait for a network that a
 //!   long call holds, and such a wait must not take the lane from everyone else.
+//! - **Waiters per network.** A call that waits for a network's lock counts as
+//!   one of its waiters; past half the light lane the next is refused at once
+//!   (`server_busy`), so calls waiting for one held network leave threads to
+//!   calls on every other network.
 //! - **Bounded queues.** Past its running calls, each lane queues at most
 //!   `--max-queued-calls` more; the next call is answered `server_busy` at once,
 //!   with a retry hint. A queued call waits at most until its deadline, and leaves
@@ -88,6 +92,7 @@ impl Default for ComputeOptions {
 pub(crate) struct ComputePool {
     light: LaneSlots,
     heavy: LaneSlots,
+    max_waiters: usize,
 }
 
 struct LaneSlots {
@@ -116,7 +121,15 @@ impl ComputePool {
         ComputePool {
             light: LaneSlots::new(Lane::Light, light, options.max_queued, 100),
             heavy: LaneSlots::new(Lane::Heavy, heavy, options.max_queued, 1_000),
+            max_waiters: light / 2,
         }
+    }
+
+    /// How many calls may wait for one network's lock: half the light lane, so
+    /// that calls waiting for one held network leave the other half to calls
+    /// on every other network.
+    pub(crate) fn max_waiters_per_network(&self) -> usize {
+        self.max_waiters
     }
 
     /// Runs `work` on a compute thread of `lane`, once one is free: at once when

@@ -105,7 +105,7 @@ fn tool_advice(error: &Error) -> Option<String> {
         Error::ClaimNotHeld { .. } => {
             "Work only on tasks you hold: take new ones with network_claim_ready. A task whose lease ran out can go to another worker; renew long work with network_renew_claim before the lease ends."
         }
-        Error::ServerBusy { retry_after_ms, .. } => {
+        Error::ServerBusy { retry_after_ms, .. } | Error::NetworkBusy { retry_after_ms, .. } => {
             return Some(format!(
                 "Send the same call again in {retry_after_ms} ms; calls on other networks are not held up by this."
             ));

@@ -220,13 +220,73 @@ impl NetworksServer {
             }
             None => arguments,
         };
-        let (result, compaction_due) = storage.write(tool.name(), arguments, run, &roll_back);
+        let (result, compaction_due) =
+            self.write_in_order(storage, tool, arguments, run, &roll_back);
         if compaction_due
             && let Err(e) = crate::budget::unbudgeted(|| storage.compact(&self.registry))
         {
             error!(error = %e, "snapshot failed and its temp file was removed; writes go on in the journal, and the snapshot is tried again after as many more");
         }
         result
+    }
+
+    /// Applies and journals a durable write, holding its network first: the
+    /// network's lock is taken before the journal's order lock and lent to the
+    /// call, so a write waiting for a network held by a long read waits holding
+    /// nothing that writes to other networks need. Under the journal's lock the
+    /// set of networks cannot change (making and deleting one are writes), so a
+    /// write whose network was made after it looked is sent round again to
+    /// hold it, and nothing under the journal's lock waits for a network.
+    fn write_in_order(
+        &self,
+        storage: &Storage,
+        tool: &ToolDef,
+        arguments: &Value,
+        run: impl FnOnce() -> Result<(Value, Option<u64>), Error>,
+        roll_back: &dyn Fn(Recovered),
+    ) -> (Result<Value, Error>, bool) {
+        let name = arguments.get("network_name").and_then(Value::as_str);
+        let mut run = Some(run);
+        let retry = std::cell::Cell::new(false);
+        loop {
+            crate::budget::checkpoint();
+            let network = name.and_then(|name| self.registry.get(name).ok());
+            let holding = network.as_ref().map(|network| network.hold());
+            let mut held = Some(holding);
+            let (result, due) = storage.write(
+                tool.name(),
+                arguments,
+                || {
+                    let current = name.and_then(|name| self.registry.get(name).ok());
+                    let in_order = match (&network, &current) {
+                        (Some(held), Some(current)) => Arc::ptr_eq(held, current),
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if !in_order {
+                        retry.set(true);
+                        return Err(Error::Internal {
+                            message: "the write's network was made or deleted meanwhile".into(),
+                        });
+                    }
+                    let Some(run) = run.take() else {
+                        return Err(Error::Internal {
+                            message: "a write ran twice".into(),
+                        });
+                    };
+                    let out = run();
+                    // The network's lock goes before the journal's record, as
+                    // when nothing is held ahead.
+                    drop(held.take());
+                    out
+                },
+                roll_back,
+            );
+            drop(held);
+            if !retry.replace(false) {
+                return (result, due);
+            }
+        }
     }
 
     /// Makes memory match the durable state after a write failed to reach the

@@ -561,19 +561,47 @@ impl Storage {
 
     /// Writes a snapshot of `registry` (temp file, fsync, rename, fsync the
     /// directory) and empties the journal. Holds the order lock throughout, so no
-    /// write falls between the snapshot and the truncation. Does nothing in
+    /// write falls between the snapshot and the truncation; every network is
+    /// read before it, in the writes' lock order. Does nothing in
     /// read-only mode or after a failure.
     pub fn compact(&self, registry: &NetworkRegistry) -> Result<(), StorageError> {
-        let mut state = self.journal.lock();
-        if self.config.read_only || state.failed.is_some() {
-            return Ok(());
+        // Every network's lock is taken before the journal's, the order every
+        // write takes them in (a write holds its network, then waits for the
+        // journal): so no write is half-applied in what is read, and nothing
+        // waits for a network while holding the journal. A network made or
+        // deleted before the journal's lock was had means trying again.
+        loop {
+            let handles = registry.handles();
+            let guards: Vec<_> = handles
+                .iter()
+                .map(|(_, network)| network.read_for_snapshot())
+                .collect();
+            let mut state = self.journal.lock();
+            if !registry.holds_exactly(&handles) {
+                continue;
+            }
+            if self.config.read_only || state.failed.is_some() {
+                return Ok(());
+            }
+            let bytes = snapshot::encode_networks(
+                handles
+                    .iter()
+                    .map(|(name, _)| name.as_str())
+                    .zip(guards.iter().map(|g| &**g)),
+                state.appended,
+            );
+            drop(guards);
+            return self.replace_snapshot(&mut state, &bytes);
         }
+    }
+
+    /// Writes `bytes` as the snapshot and empties the journal it covers.
+    fn replace_snapshot(&self, state: &mut JournalState, bytes: &[u8]) -> Result<(), StorageError> {
         let dir = &self.config.dir;
-        let bytes = snapshot::encode(registry, state.appended);
         let tmp = dir.join(SNAPSHOT_TMP_FILE);
         let final_path = dir.join(SNAPSHOT_FILE);
         let injected = self.fail_next_snapshot.swap(false, Ordering::Relaxed);
-        if let Err(e) = write_snapshot(dir, &tmp, &final_path, &bytes, injected) {
+        if let Err(e) = write_snapshot(dir, &tmp, &final_path, bytes, injected) {
             // A partial temp file would hold the space the journal needs (on a
             // full disk, every later append would fail): remove it, and try
             // again after as many records as a snapshot is due after.

@@ -49,18 +49,29 @@ struct Entry {
 
 /// Encodes every network of `registry`, sorted by name.
 pub fn encode(registry: &NetworkRegistry, last_seq: u64) -> Vec<u8> {
-    let networks = registry
-        .names()
-        .into_iter()
-        .filter_map(|name| {
-            let network = registry.get(&name).ok()?;
-            let network = network.read();
-            Some(Entry {
-                name,
-                network: network.to_data(),
-                version: network.version(),
-                changes: Some(network.history_data()),
-            })
+    let handles = registry.handles();
+    let guards: Vec<_> = handles.iter().map(|(_, n)| n.read()).collect();
+    encode_networks(
+        handles
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .zip(guards.iter().map(|g| &**g)),
+        last_seq,
+    )
+}
+
+/// Encodes these networks (name and network, sorted by name), as a snapshot
+/// through journal record `last_seq`.
+pub fn encode_networks<'a>(
+    networks: impl Iterator<Item = (&'a str, &'a Network)>,
+    last_seq: u64,
+) -> Vec<u8> {
+    let networks: Vec<Entry> = networks
+        .map(|(name, network)| Entry {
+            name: name.to_string(),
+            network: network.to_data(),
+            version: network.version(),
+            changes: Some(network.history_data()),
         })
         .collect();
     let body = serde_json::to_vec(&Body { last_seq, networks }).unwrap_or_default();

@@ -411,3 +411,123 @@ proptest! {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+// --- Lock order: a write never waits for a network while holding the journal --
+
+/// Adds node `id` to `network` under a budget of `budget`, on a thread of its own.
+fn add_node_on_thread(
+    server: &Arc<NetworksServer>,
+    network: &str,
+    id: &str,
+    budget: networks_mcp::budget::Budget,
+) -> std::thread::JoinHandle<Result<Value, String>> {
+    let (server, network, id) = (Arc::clone(server), network.to_string(), id.to_string());
+    std::thread::spawn(move || {
+        server
+            .dispatch(
+                Call::new(
+                    "network_add_node",
+                    json!({"network_name": network, "node_id": id}),
+                )
+                .with_budget(&budget),
+            )
+            .expect("known tool")
+            .map_err(|e| e.code().to_string())
+    })
+}
+
+fn generous() -> networks_mcp::budget::Budget {
+    networks_mcp::budget::Budget::unlimited().with_timeout(std::time::Duration::from_secs(120))
+}
+
+#[test]
+fn a_write_waiting_for_a_held_network_holds_up_no_other_network() {
+    let dir = temp_dir("order");
+    // A snapshot after every write: compaction reads every network too.
+    let (server, storage) = open(&dir, 1).unwrap();
+    let server = Arc::new(server);
+    for name in ["a", "b"] {
+        call(&server, "network_create", json!({"network_name": name})).unwrap();
+    }
+    // A long read of `a`, as a sampled betweenness would hold it.
+    let a = server.registry().get("a").unwrap();
+    let long_read = a.read();
+    let waiting: Vec<_> = (0..4)
+        .map(|i| add_node_on_thread(&server, "a", &format!("w{i}"), generous()))
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // Writes to `b` answer while `a` is held and four writes wait for it. Before
+    // the lock order, the first waiting write held the journal and these never
+    // answered until `a` was free.
+    let (sent, answered) = std::sync::mpsc::channel();
+    let other = Arc::clone(&server);
+    std::thread::spawn(move || {
+        for i in 0..5 {
+            let reply = add_node_on_thread(&other, "b", &format!("b{i}"), generous()).join();
+            let _ = sent.send(reply.expect("a writer"));
+        }
+    });
+    for _ in 0..5 {
+        let reply = answered
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a write to b answered while a was held");
+        assert!(reply.is_ok(), "{reply:?}");
+    }
+    assert!(waiting.iter().all(|w| !w.is_finished()), "a is still held");
+    drop(long_read);
+    for writer in waiting {
+        assert!(writer.join().unwrap().is_ok());
+    }
+    // Everything acknowledged is on disk, in an order that replays.
+    let before = state(&server);
+    drop((server, storage));
+    let (reopened, _) = open(&dir, 1).unwrap();
+    assert_eq!(state(&reopened), before);
+    assert_eq!(reopened.registry().get("a").unwrap().read().node_count(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn calls_past_a_networks_cap_of_waiters_are_refused_busy_and_change_nothing() {
+    let dir = temp_dir("waiters");
+    let (server, _storage) = open(&dir, 1_000).unwrap();
+    let server = Arc::new(server);
+    call(&server, "network_create", json!({"network_name": "a"})).unwrap();
+    let a = server.registry().get("a").unwrap();
+    let long_read = a.read();
+    let capped = || generous().with_max_waiters(2);
+    let waiting: Vec<_> = (0..2)
+        .map(|i| add_node_on_thread(&server, "a", &format!("w{i}"), capped()))
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // The third finds two waiting: refused at once, naming what to do.
+    let refused = server
+        .dispatch(
+            Call::new(
+                "network_add_node",
+                json!({"network_name": "a", "node_id": "late"}),
+            )
+            .with_budget(&capped()),
+        )
+        .expect("known tool")
+        .unwrap_err();
+    assert_eq!(refused.code(), "server_busy");
+    let object = refused.to_object();
+    assert!(object["retry_after_ms"].as_u64().unwrap() > 0, "{object}");
+    assert_eq!(object["waiting"], 2, "{object}");
+    // A read is refused the same way: the cap counts every call that waits.
+    let read = server
+        .dispatch(
+            Call::new("network_describe", json!({"network_name": "a"})).with_budget(&capped()),
+        )
+        .expect("known tool")
+        .unwrap_err();
+    assert_eq!(read.code(), "server_busy");
+    drop(long_read);
+    for writer in waiting {
+        assert!(writer.join().unwrap().is_ok());
+    }
+    let ids = server.registry().get("a").unwrap().read().node_count();
+    assert_eq!(ids, 2, "the refused write changed nothing");
+    let _ = std::fs::remove_dir_all(&dir);
+}
