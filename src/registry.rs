@@ -48,6 +48,9 @@ pub struct NetworkLock {
     summary: LockFreeSummary,
     /// Calls waiting for the lock now (see [`crate::budget::max_waiters`]).
     waiting: AtomicUsize,
+    /// The network's estimated bytes when last counted, for a count of all
+    /// networks that must not wait for this one ([`NetworkLock::try_read`]).
+    estimated: AtomicUsize,
 }
 
 /// What [`NetworkRegistry::list`] shows of a network, as of its last write.
@@ -137,7 +140,29 @@ impl NetworkLock {
             network: Arc::new(RwLock::new(network)),
             summary,
             waiting: AtomicUsize::new(0),
+            estimated: AtomicUsize::new(0),
         }
+    }
+
+    /// Shared access if it is free now (or lent by this thread's hold); never
+    /// waits, and never counts as a waiter.
+    pub fn try_read(&self) -> Option<NetworkReadGuard<'_>> {
+        if let Some(guard) = borrow_held(&self.network) {
+            return Some(NetworkReadGuard(ReadInner::Held(Some(guard))));
+        }
+        self.network
+            .try_read()
+            .map(|guard| NetworkReadGuard(ReadInner::Own(guard)))
+    }
+
+    /// The network's estimated bytes when last counted (0 before that).
+    pub fn last_estimate(&self) -> usize {
+        self.estimated.load(Ordering::Relaxed)
+    }
+
+    /// Records the network's estimated bytes, as counted now.
+    pub fn set_estimate(&self, bytes: usize) {
+        self.estimated.store(bytes, Ordering::Relaxed);
     }
 
     /// Waits for the lock with `attempt`: at once when it is free; else as one
@@ -317,6 +342,20 @@ impl Drop for NetworkWriteGuard<'_> {
     }
 }
 
+/// Bytes promised to a network being made ([`NetworkRegistry::reserve_bytes`]),
+/// given back when dropped.
+#[derive(Debug)]
+pub struct Reservation {
+    reserved: Arc<AtomicUsize>,
+    bytes: usize,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.reserved.fetch_sub(self.bytes, Ordering::AcqRel);
+    }
+}
+
 /// A shared handle to one network.
 pub type SharedNetwork = Arc<NetworkLock>;
 
@@ -351,6 +390,9 @@ pub struct NetworkRegistry {
     /// The number of networks, kept beside the map: its own `len` visits every
     /// shard, and a create must compare the count while it holds one.
     count: AtomicUsize,
+    /// Bytes promised to copies and imports being made, not registered yet
+    /// ([`NetworkRegistry::reserve_bytes`]).
+    reserved: Arc<AtomicUsize>,
 }
 
 impl NetworkRegistry {
@@ -505,6 +547,24 @@ impl NetworkRegistry {
         names
     }
 
+    /// Reserves `bytes` for a network being made, atomically against every other
+    /// reservation: refused (`Err` with the bytes already promised) when
+    /// `held` (what the registered networks hold) plus what is promised plus
+    /// `bytes` passes `max`. The reservation lasts until dropped; keep it until
+    /// the network is registered (it is then counted twice for a moment, never
+    /// less than once).
+    pub fn reserve_bytes(&self, held: usize, bytes: usize, max: usize) -> Result<Reservation, usize> {
+        self.reserved
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |promised| {
+                let total = held.saturating_add(promised).saturating_add(bytes);
+                (total <= max).then(|| promised.saturating_add(bytes))
+            })
+            .map(|_| Reservation {
+                reserved: Arc::clone(&self.reserved),
+                bytes,
+            })
+    }
+
     /// Every network's name and handle, sorted by name.
     pub fn handles(&self) -> Vec<(String, SharedNetwork)> {
         let mut handles: Vec<(String, SharedNetwork)> = self
@@ -597,6 +657,18 @@ mod tests {
             fresh.run(|| registry.read("busy", |net| Ok(net.node_count()))),
             Ok(Ok(0))
         );
+    }
+
+    #[test]
+    fn reservations_never_promise_more_than_the_bound_together() {
+        let registry = NetworkRegistry::new();
+        let first = registry.reserve_bytes(100, 400, 1_000).expect("fits");
+        assert_eq!(registry.reserve_bytes(100, 600, 1_000).unwrap_err(), 400);
+        let second = registry.reserve_bytes(100, 500, 1_000).expect("fits beside the first");
+        drop(first);
+        assert!(registry.reserve_bytes(100, 400, 1_000).is_ok());
+        drop(second);
+        assert!(registry.reserve_bytes(0, 1_000, 1_000).is_ok());
     }
 
     #[test]

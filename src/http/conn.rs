@@ -184,11 +184,48 @@ async fn accept_failed(error: &io::Error) {
     tokio::time::sleep(Duration::from_millis(50)).await;
 }
 
+/// Refused connections that may linger at once (see [`refuse`]); past it a
+/// refused connection is closed at once.
+const MAX_LINGERING: usize = 256;
+/// How long a refused connection lingers, reading what its client sends.
+const LINGER: Duration = Duration::from_secs(2);
+/// The most a lingering connection reads before it is closed anyway.
+const LINGER_BYTES: usize = 64 * 1024;
+static LINGERING: AtomicUsize = AtomicUsize::new(0);
+
 /// Closes a connection at the cap with a 503 written straight to the fresh socket
-/// (whose send buffer is empty, so the write does not block); best effort.
+/// (whose send buffer is empty, so the write does not block), then lingers: the
+/// write side is shut and what the client sends is read and dropped for a
+/// moment. A socket closed with unread bytes (a request sent right after
+/// connecting) is reset, and a reset can discard the 503 before the client
+/// reads it; lingering lets every refused client read its 503 and `Retry-After`.
 fn refuse(tcp: TcpStream) {
     let _ = tcp.try_write(REFUSED);
     Table::note(&REFUSED_COUNT);
+    if LINGERING.fetch_add(1, Ordering::AcqRel) >= MAX_LINGERING {
+        LINGERING.fetch_sub(1, Ordering::AcqRel);
+        return;
+    }
+    tokio::spawn(async move {
+        linger(tcp).await;
+        LINGERING.fetch_sub(1, Ordering::AcqRel);
+    });
+}
+
+/// Shuts `tcp`'s write side and drops what arrives until the client closes,
+/// [`LINGER`] passes or [`LINGER_BYTES`] came.
+async fn linger(mut tcp: TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let _ = tcp.shutdown().await;
+    let until = tokio::time::Instant::now() + LINGER;
+    let mut buffer = [0u8; 4096];
+    let mut read = 0;
+    while read < LINGER_BYTES {
+        match tokio::time::timeout_at(until, tcp.read(&mut buffer)).await {
+            Ok(Ok(n)) if n > 0 => read += n,
+            _ => return,
+        }
+    }
 }
 
 /// One connection's state, shared by its socket (reads), its requests (start and

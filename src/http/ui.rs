@@ -137,6 +137,8 @@ fn error_response(error: &Error) -> Response {
     let status = match error.code() {
         "network_not_found" | "node_not_found" => StatusCode::NOT_FOUND,
         "internal" => StatusCode::INTERNAL_SERVER_ERROR,
+        // Not the request's fault: the same request may be sent again later.
+        "server_busy" | "deadline_exceeded" | "cancelled" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::BAD_REQUEST,
     };
     json_response(status, &model::error_body(error))
@@ -149,20 +151,22 @@ fn bad_request(message: String) -> Response {
     )
 }
 
-/// Runs a read (and any layout) on a blocking thread.
+/// Runs a read (and any layout) on the compute pool's heavy lane, under a
+/// call's deadline, stopped if the browser goes away: a layout of a large view
+/// is work like any tool's, and must not take threads the pool does not count.
 async fn blocking<T: Serialize + Send + 'static>(
+    server: &NetworksServer,
     work: impl FnOnce() -> crate::Result<T> + Send + 'static,
 ) -> Response {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(Ok(value)) => json_response(StatusCode::OK, &value),
-        Ok(Err(error)) => error_response(&error),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    match server.compute("the web view", work).await {
+        Ok(value) => json_response(StatusCode::OK, &value),
+        Err(error) => error_response(&error),
     }
 }
 
 async fn networks(State(state): State<UiState>) -> Response {
     let registry = state.server.registry().clone();
-    blocking(move || Ok(json!({"networks": model::networks(&registry)}))).await
+    blocking(&state.server, move || Ok(json!({"networks": model::networks(&registry)}))).await
 }
 
 async fn graph(State(state): State<UiState>, uri: Uri) -> Response {
@@ -207,7 +211,7 @@ async fn graph(State(state): State<UiState>, uri: Uri) -> Response {
     }
     let registry = state.server.registry().clone();
     let now = SystemClock.now_ms();
-    blocking(move || model::graph_with_status(&registry, &name, &request, &status, now)).await
+    blocking(&state.server, move || model::graph_with_status(&registry, &name, &request, &status, now)).await
 }
 
 async fn node(State(state): State<UiState>, uri: Uri) -> Response {
@@ -216,7 +220,7 @@ async fn node(State(state): State<UiState>, uri: Uri) -> Response {
         return bad_request("give the 'network' and 'id' query parameters".into());
     };
     let registry = state.server.registry().clone();
-    blocking(move || model::node(&registry, &name, &id)).await
+    blocking(&state.server, move || model::node(&registry, &name, &id)).await
 }
 
 /// The change feed as server-sent events. A `ready` event comes first, on every

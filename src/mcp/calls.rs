@@ -60,6 +60,27 @@ impl ProgressSink {
 }
 
 impl NetworksServer {
+    /// Runs `work` on the heavy lane of the compute pool under a call's budget
+    /// (deadline, cancellation when the future is dropped): for work outside the
+    /// tools, such as the web view's layouts.
+    pub(crate) async fn compute<T: Send + 'static>(
+        &self,
+        operation: &str,
+        work: impl FnOnce() -> crate::Result<T> + Send + 'static,
+    ) -> Result<T, Error> {
+        let max_call = self.inner.options.compute.max_call;
+        let stopped = |stop| stop_error(operation, stop);
+        self.offload(
+            operation,
+            (compute::Lane::Heavy, max_call),
+            &CancellationToken::new(),
+            None,
+            move |budget| budget.run(work),
+        )
+        .await?
+        .map_err(stopped)?
+    }
+
     /// Runs `work` on the compute pool (see [`compute`]) under a budget whose
     /// deadline is `max_call` from now (`--max-call-seconds`, or
     /// `--max-task-seconds` for a task) and whose flag `cancel` raises:
@@ -90,6 +111,15 @@ impl NetworksServer {
         let deadline = Instant::now() + max_call;
         let _stop_if_dropped = CancelOnDrop(budget.clone());
         let work_budget = budget.clone();
+        // A light call may run on this very thread (see `compute`), where the
+        // select below cannot see a cancellation: a watcher passes it on.
+        let _watcher = (lane == compute::Lane::Light).then(|| {
+            let (cancel, budget) = (cancel.clone(), budget.clone());
+            AbortOnDrop(tokio::spawn(async move {
+                cancel.cancelled().await;
+                budget.cancel();
+            }))
+        });
         let run = self
             .inner
             .pool
@@ -349,6 +379,15 @@ impl Drop for CancelOnDrop {
 /// When a call refused for a held network should come again: a long read holds
 /// a network for seconds, so sooner would only be refused again.
 const NETWORK_BUSY_RETRY_MS: u64 = 1_000;
+
+/// Aborts a watcher task when the call it watches ends.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
 
 /// The error a call stopped by its budget answers.
 pub(super) fn stop_error(operation: &str, stop: Stop) -> Error {

@@ -20,8 +20,11 @@
 //!   `--max-queued-calls` more; the next call is answered `server_busy` at once,
 //!   with a retry hint. A queued call waits at most until its deadline, and leaves
 //!   the queue when it is cancelled.
-//! - **Threads.** Calls run on tokio's blocking threads; the lanes' permits bound
-//!   how many of them compute at once.
+//! - **Threads.** Heavy calls, and light calls that wait for a thread, run on
+//!   tokio's blocking threads; a light call that finds a thread free runs where
+//!   it was received, taken out of the runtime's workers for its time
+//!   (`block_in_place`), so it pays no hand-off to another thread and back. The
+//!   lanes' permits bound how many calls compute at once either way.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -148,6 +151,21 @@ impl ComputePool {
             Lane::Heavy => &self.heavy,
         };
         let admission = slots.admit()?;
+        // A light call on a lane with a thread free runs on this thread, taken
+        // out of the runtime's workers for the time of the call (the runtime
+        // hands its other tasks to another thread): no hand-off to a pool thread
+        // and back on the way of the reply, which is most of a light call's cost.
+        if lane == Lane::Light
+            && runs_on_many_workers()
+            && let Ok(permit) = Arc::clone(&slots.running).try_acquire_owned()
+        {
+            let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
+            running.increment(1.0);
+            let out = tokio::task::block_in_place(work);
+            running.decrement(1.0);
+            drop((permit, admission));
+            return Ok(out);
+        }
         let permit = tokio::select! {
             biased;
             _ = cancel.cancelled() => return Err(Refused::Cancelled),
@@ -202,6 +220,13 @@ impl LaneSlots {
         }
         Ok(Admission(Arc::clone(&self.admitted)))
     }
+}
+
+/// Whether this task runs on tokio's multi-thread runtime, the only one that can
+/// take a thread out of its workers for a blocking call (`block_in_place`).
+fn runs_on_many_workers() -> bool {
+    tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
 }
 
 /// A place in a lane, given back when the call ends, however it ends.

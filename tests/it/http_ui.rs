@@ -455,3 +455,42 @@ fn the_event_stream_reports_a_write_through_mcp() {
     mcp.ok("network_create", json!({"network_name": "fourth"}));
     assert_eq!(next_event(&rx).0, "list");
 }
+
+#[test]
+fn layouts_run_on_the_compute_pool_and_a_full_pool_answers_503() {
+    // One heavy thread and no queue: one endless PageRank fills the lane.
+    let server = start(
+        &["--compute-threads", "1", "--max-queued-calls", "0", "--max-call-seconds", "6"],
+        None,
+    );
+    let mut mcp = Session::open(&server, None);
+    mcp.ok("network_create", json!({"network_name": "g"}));
+    let edges: Vec<(String, String)> = (0..300)
+        .map(|i| (format!("n{i}"), format!("n{}", (i * 7 + 3) % 300)))
+        .collect();
+    let pairs: Vec<(&str, &str)> = edges.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    add_edges(&mut mcp, "g", &pairs);
+    let view = get_json(&server, "/ui/api/graph?network=g");
+    assert!(view["nodes"].as_array().is_some_and(|n| !n.is_empty()), "{view}");
+    let mut heavy = Session::open(&server, None);
+    let running = std::thread::spawn(move || {
+        heavy.tool(
+            "network_centrality",
+            json!({"network_name": "g", "measure": "pagerank", "damping": 1.0,
+                   "tolerance": 1e-300, "max_iterations": 10_000_000}),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    // The layout needs a heavy thread like any long call: refused, not run beside.
+    let response = client()
+        .get(server.url("/ui/api/graph?network=g"))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = response.json().unwrap();
+    assert_eq!(body["code"], "server_busy", "{body}");
+    let ended = running.join().unwrap();
+    assert_eq!(ended["code"], "deadline_exceeded", "{ended}");
+    // Free again: the layout runs.
+    get_json(&server, "/ui/api/graph?network=g");
+}

@@ -155,3 +155,71 @@ fn the_default_bounds_admit_ordinary_imports_and_copies() {
         .unwrap();
     }
 }
+
+#[test]
+fn copies_at_once_never_pass_the_server_wide_bound_together() {
+    // One network of about 1.2 MB; 3 MB admits one more copy of it, not two.
+    let server = std::sync::Arc::new(server_with(Limits {
+        max_memory: 3 << 20,
+        ..Limits::default()
+    }));
+    import(&server, "first", "node_link_json", &padded_nodes(1_000)).unwrap();
+    for round in 0..5 {
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let copies: Vec<_> = (0..8)
+            .map(|i| {
+                let (server, barrier) = (std::sync::Arc::clone(&server), std::sync::Arc::clone(&barrier));
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    dispatch(
+                        &server,
+                        "network_copy",
+                        json!({"network_name": "first", "into": format!("copy{round}-{i}"), "method": "whole"}),
+                    )
+                    .is_ok()
+                })
+            })
+            .collect();
+        let made = copies.into_iter().filter(|c| c.join().unwrap()).count();
+        assert_eq!(made, 1, "round {round}: {made} copies passed a bound that admits one");
+        let list = dispatch(&server, "network_list", json!({})).unwrap();
+        for network in list["networks"].as_array().unwrap() {
+            let name = network["name"].as_str().unwrap();
+            if name != "first" {
+                dispatch(&server, "network_delete", json!({"network_name": name, "confirm": true})).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn counting_what_all_networks_hold_never_waits_for_a_held_network() {
+    let server = server_with(Limits {
+        max_memory: 64 << 20,
+        ..Limits::default()
+    });
+    import(&server, "first", "node_link_json", &padded_nodes(100)).unwrap();
+    import(&server, "busy", "node_link_json", &padded_nodes_named("b", 100)).unwrap();
+    // Counted once while free, then held as a long write would hold it.
+    dispatch(
+        &server,
+        "network_copy",
+        json!({"network_name": "first", "into": "warm", "method": "whole"}),
+    )
+    .unwrap();
+    let busy = server.registry().get("busy").unwrap();
+    let held = busy.write();
+    let budget = networks_mcp::budget::Budget::unlimited()
+        .with_timeout(std::time::Duration::from_secs(20));
+    let copied = server
+        .dispatch(
+            networks_mcp::mcp::Call::new(
+                "network_copy",
+                json!({"network_name": "first", "into": "second", "method": "whole"}),
+            )
+            .with_budget(&budget),
+        )
+        .expect("a listed tool");
+    assert!(copied.is_ok(), "{:?}", copied.map_err(|e| e.to_object()));
+    drop(held);
+}

@@ -167,23 +167,29 @@ pub(crate) fn network_bytes(net: &Network) -> usize {
     bytes
 }
 
-/// The estimated bytes all networks of `registry` hold (`--max-memory`). Takes
-/// each network's read lock in turn, never two at once; call it holding none.
-/// Entries of networks no longer in the registry are dropped from the cache.
+/// The estimated bytes all networks of `registry` hold (`--max-memory`). Never
+/// waits for a network: one whose lock is taken now (a long call, or a write
+/// waiting for the journal) counts as it was last counted, so the count may run
+/// under the journal's order lock. Entries of networks no longer in the
+/// registry are dropped from the cache.
 pub(crate) fn networks_bytes(registry: &NetworkRegistry) -> usize {
     let mut live = HashSet::new();
     let mut total = 0usize;
-    for name in registry.names() {
-        // A network deleted meanwhile holds nothing.
-        if let Ok((instance, bytes)) =
-            registry.read(&name, |net| Ok((net.instance(), network_bytes(net))))
-        {
-            live.insert(instance);
-            total = total.saturating_add(bytes);
-        }
+    for (_, handle) in registry.handles() {
+        let bytes = match handle.try_read() {
+            Some(net) => {
+                live.insert(net.instance());
+                let bytes = network_bytes(&net);
+                handle.set_estimate(bytes);
+                bytes
+            }
+            None => handle.last_estimate(),
+        };
+        total = total.saturating_add(bytes);
     }
     // Another server in the same process may lose entries here: it only counts
-    // them again.
+    // them again. A network skipped above keeps its entry only if it is live
+    // elsewhere; otherwise it is counted again next time.
     ESTIMATES
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -192,9 +198,34 @@ pub(crate) fn networks_bytes(registry: &NetworkRegistry) -> usize {
 }
 
 /// What all networks hold, when `--max-memory` bounds it (`None` when it is
-/// off, so that nothing is counted). Call it holding no network's lock.
+/// off, so that nothing is counted).
 pub(crate) fn memory_held(ctx: &ToolContext<'_>) -> Option<usize> {
     (ctx.limits.max_memory != usize::MAX).then(|| networks_bytes(ctx.registry))
+}
+
+/// Promises `added` bytes to a network being made (`what`: "this copy", "this
+/// import"), atomically against every other copy or import in flight, when
+/// `--max-memory` bounds what all networks hold (`held`, from
+/// [`memory_held`]); keep the reservation until the network is registered.
+pub(crate) fn reserve_memory(
+    ctx: &ToolContext<'_>,
+    held: Option<usize>,
+    added: usize,
+    what: &str,
+) -> crate::Result<Option<crate::registry::Reservation>> {
+    let Some(held) = held else {
+        return Ok(None);
+    };
+    match ctx
+        .registry
+        .reserve_bytes(held, added, ctx.limits.max_memory)
+    {
+        Ok(reservation) => Ok(Some(reservation)),
+        Err(promised) => ctx
+            .limits
+            .check_memory(held.saturating_add(promised), added, what)
+            .map(|()| None),
+    }
 }
 
 /// The most relation types one `relations` or `ignore_relations` list names.

@@ -15,7 +15,7 @@ use tracing::info;
 use super::MAX_REDUCTION_WORK;
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Success, memory_held, network_bytes};
+use crate::mcp::tools::common::{Success, memory_held, network_bytes, reserve_memory};
 use crate::network::subgraph::Extract;
 use crate::network::{Direction, Network, validate};
 
@@ -193,25 +193,22 @@ fn copy(ctx: &ToolContext<'_>, p: CopyParams) -> Result<CopyOutput> {
         p.method,
         CopyMethod::Whole | CopyMethod::TransitiveReduction
     );
+    // The bytes promised to the copy, held until it is registered, so that
+    // two copies at once cannot both pass the bound.
+    let mut reservation = None;
     let mut copy = ctx.registry.read(&p.network_name, |net| {
         // if_version names the source's state: copy exactly what the caller saw.
         ctx.check_version(&p.network_name, net)?;
         // A whole copy is as big as its source: refused before it is made.
-        if let Some(held) = held
-            && whole
-        {
-            ctx.limits
-                .check_memory(held, network_bytes(net), "this copy")?;
+        if whole {
+            reservation = reserve_memory(ctx, held, network_bytes(net), "this copy")?;
         }
         build(ctx, net, &p)
     })?;
     // A part is counted once made, before it is registered: making it took at
     // most what the source holds, which the bound admitted.
-    if let Some(held) = held
-        && !whole
-    {
-        ctx.limits
-            .check_memory(held, network_bytes(&copy), "this copy")?;
+    if !whole {
+        reservation = reserve_memory(ctx, held, network_bytes(&copy), "this copy")?;
     }
     copy.set_name(&p.into);
     let (node_count, edge_count) = (copy.node_count(), copy.edge_count());
@@ -221,6 +218,7 @@ fn copy(ctx: &ToolContext<'_>, p: CopyParams) -> Result<CopyOutput> {
     ctx.registry
         .insert(&p.into, copy)
         .map_err(|_| into_taken(&p.into))?;
+    drop(reservation);
     ctx.written.set(Some(version));
     info!(from = %p.network_name, into = %p.into, method = ?p.method, nodes = node_count, edges = edge_count, "network copied");
     Ok(CopyOutput {

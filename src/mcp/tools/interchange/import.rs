@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::interchange::{self, Arrows, Format, ImportedGraph};
 use crate::limits::Limits;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
-use crate::mcp::tools::common::{Success, batch_item_error, memory_held};
+use crate::mcp::tools::common::{Success, batch_item_error, memory_held, reserve_memory};
 use crate::network::Network;
 use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, attributes_bytes, value_bytes};
 use crate::warnings::WarningCode;
@@ -160,10 +160,9 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     );
     // All networks together, counted before any network's lock is held (the
     // target's write lock below included), so the count never waits on itself.
-    if let Some(held) = memory_held(ctx) {
-        ctx.limits
-            .check_memory(held, graph_bytes(&graph), "this import")?;
-    }
+    // Promised until the import is applied, so that two imports (or an import
+    // and a copy) at once cannot both pass the bound.
+    let reservation = reserve_memory(ctx, memory_held(ctx), graph_bytes(&graph), "this import")?;
     // The last moment a cancellation can stop the import: nothing is applied yet.
     let ready = |net: &Network, graph: &ImportedGraph| -> Result<()> {
         check_limits(ctx.limits, net, graph)?;
@@ -203,6 +202,8 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
             Ok((outcome, net.node_count(), net.edge_count()))
         })?,
     };
+    // Now counted among the networks.
+    drop(reservation);
     progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
     info!(network = %p.network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
     Ok(ImportOutput {
