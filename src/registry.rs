@@ -553,7 +553,12 @@ impl NetworkRegistry {
     /// `bytes` passes `max`. The reservation lasts until dropped; keep it until
     /// the network is registered (it is then counted twice for a moment, never
     /// less than once).
-    pub fn reserve_bytes(&self, held: usize, bytes: usize, max: usize) -> Result<Reservation, usize> {
+    pub fn reserve_bytes(
+        &self,
+        held: usize,
+        bytes: usize,
+        max: usize,
+    ) -> Result<Reservation, usize> {
         self.reserved
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |promised| {
                 let total = held.saturating_add(promised).saturating_add(bytes);
@@ -664,7 +669,9 @@ mod tests {
         let registry = NetworkRegistry::new();
         let first = registry.reserve_bytes(100, 400, 1_000).expect("fits");
         assert_eq!(registry.reserve_bytes(100, 600, 1_000).unwrap_err(), 400);
-        let second = registry.reserve_bytes(100, 500, 1_000).expect("fits beside the first");
+        let second = registry
+            .reserve_bytes(100, 500, 1_000)
+            .expect("fits beside the first");
         drop(first);
         assert!(registry.reserve_bytes(100, 400, 1_000).is_ok());
         drop(second);

@@ -166,7 +166,10 @@ async fn blocking<T: Serialize + Send + 'static>(
 
 async fn networks(State(state): State<UiState>) -> Response {
     let registry = state.server.registry().clone();
-    blocking(&state.server, move || Ok(json!({"networks": model::networks(&registry)}))).await
+    blocking(&state.server, move || {
+        Ok(json!({"networks": model::networks(&registry)}))
+    })
+    .await
 }
 
 async fn graph(State(state): State<UiState>, uri: Uri) -> Response {
@@ -211,7 +214,10 @@ async fn graph(State(state): State<UiState>, uri: Uri) -> Response {
     }
     let registry = state.server.registry().clone();
     let now = SystemClock.now_ms();
-    blocking(&state.server, move || model::graph_with_status(&registry, &name, &request, &status, now)).await
+    blocking(&state.server, move || {
+        model::graph_with_status(&registry, &name, &request, &status, now)
+    })
+    .await
 }
 
 async fn node(State(state): State<UiState>, uri: Uri) -> Response {

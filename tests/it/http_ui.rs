@@ -460,7 +460,14 @@ fn the_event_stream_reports_a_write_through_mcp() {
 fn layouts_run_on_the_compute_pool_and_a_full_pool_answers_503() {
     // One heavy thread and no queue: one endless PageRank fills the lane.
     let server = start(
-        &["--compute-threads", "1", "--max-queued-calls", "0", "--max-call-seconds", "6"],
+        &[
+            "--compute-threads",
+            "1",
+            "--max-queued-calls",
+            "0",
+            "--max-call-seconds",
+            "6",
+        ],
         None,
     );
     let mut mcp = Session::open(&server, None);
@@ -468,10 +475,16 @@ fn layouts_run_on_the_compute_pool_and_a_full_pool_answers_503() {
     let edges: Vec<(String, String)> = (0..300)
         .map(|i| (format!("n{i}"), format!("n{}", (i * 7 + 3) % 300)))
         .collect();
-    let pairs: Vec<(&str, &str)> = edges.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = edges
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     add_edges(&mut mcp, "g", &pairs);
     let view = get_json(&server, "/ui/api/graph?network=g");
-    assert!(view["nodes"].as_array().is_some_and(|n| !n.is_empty()), "{view}");
+    assert!(
+        view["nodes"].as_array().is_some_and(|n| !n.is_empty()),
+        "{view}"
+    );
     let mut heavy = Session::open(&server, None);
     let running = std::thread::spawn(move || {
         heavy.tool(

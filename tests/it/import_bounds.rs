@@ -180,13 +180,24 @@ fn copies_at_once_never_pass_the_server_wide_bound_together() {
                 })
             })
             .collect();
-        let made = copies.into_iter().filter(|c| c.join().unwrap()).count();
-        assert_eq!(made, 1, "round {round}: {made} copies passed a bound that admits one");
+        let made = copies
+            .into_iter()
+            .filter_map(|c| c.join().unwrap().then_some(()))
+            .count();
+        assert_eq!(
+            made, 1,
+            "round {round}: {made} copies passed a bound that admits one"
+        );
         let list = dispatch(&server, "network_list", json!({})).unwrap();
         for network in list["networks"].as_array().unwrap() {
             let name = network["name"].as_str().unwrap();
             if name != "first" {
-                dispatch(&server, "network_delete", json!({"network_name": name, "confirm": true})).unwrap();
+                dispatch(
+                    &server,
+                    "network_delete",
+                    json!({"network_name": name, "confirm": true}),
+                )
+                .unwrap();
             }
         }
     }
@@ -199,7 +210,13 @@ fn counting_what_all_networks_hold_never_waits_for_a_held_network() {
         ..Limits::default()
     });
     import(&server, "first", "node_link_json", &padded_nodes(100)).unwrap();
-    import(&server, "busy", "node_link_json", &padded_nodes_named("b", 100)).unwrap();
+    import(
+        &server,
+        "busy",
+        "node_link_json",
+        &padded_nodes_named("b", 100),
+    )
+    .unwrap();
     // Counted once while free, then held as a long write would hold it.
     dispatch(
         &server,
@@ -209,8 +226,8 @@ fn counting_what_all_networks_hold_never_waits_for_a_held_network() {
     .unwrap();
     let busy = server.registry().get("busy").unwrap();
     let held = busy.write();
-    let budget = networks_mcp::budget::Budget::unlimited()
-        .with_timeout(std::time::Duration::from_secs(20));
+    let budget =
+        networks_mcp::budget::Budget::unlimited().with_timeout(std::time::Duration::from_secs(20));
     let copied = server
         .dispatch(
             networks_mcp::mcp::Call::new(
