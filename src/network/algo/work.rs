@@ -793,6 +793,27 @@ impl Network {
         }
     }
 
+    /// Sets when parked `group` wakes to its hold's end as seen at `now`
+    /// (a lease renewed, shorter or longer), or puts its tasks back if
+    /// nothing holds it.
+    fn rehold(&mut self, group: &Group, spec: &WorkAttributes, now: u64) {
+        if !self.frontier().parked.contains_key(group) {
+            return;
+        }
+        match self.hold_end(group, spec, now) {
+            Some(until) => {
+                let frontier = self.frontier_mut();
+                if let Some(parked) = frontier.parked.get_mut(group)
+                    && parked.until != until
+                {
+                    parked.until = until;
+                    frontier.wakes.entry(until).or_default().push(group.clone());
+                }
+            }
+            None => self.unpark(group, spec),
+        }
+    }
+
     /// Looks again at the parked groups whose hold's end has come by `now`:
     /// a group still held (a lease renewed, or another claim) stays parked
     /// until its new end; the others' tasks are candidates again.
@@ -1170,6 +1191,11 @@ impl Network {
                 [(spec.lease_expires.as_str(), Value::from(expires))],
                 &[],
             );
+            // A renewal may end a hold sooner than it would have: a parked
+            // group wakes at its hold's end as it is now.
+            if let Some(group) = self.group_of(ix, spec) {
+                self.rehold(&group, spec, now);
+            }
         }
         self.frontier_at_current_version();
         Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
@@ -1482,6 +1508,39 @@ mod tests {
         // A release frees the group at once.
         net.release_claimed(&plan, "w2", &["db0"]).unwrap();
         assert_eq!(claim(&mut net, "w", 5, 1_000, 302), ["db0"]);
+    }
+
+    /// A renewal that ends a hold sooner than its first lease wakes the
+    /// parked group sooner: the claims then see the group's tasks in their
+    /// order, as if none had been parked.
+    #[test]
+    fn a_shorter_renewal_wakes_a_parked_group_at_its_new_end() {
+        use crate::network::NodeSpec;
+        // db0..db3 need "gate"; db4 does not: the holder takes gate and db4.
+        let mut net = Network::new();
+        net.add_nodes(std::iter::once(NodeSpec::new("gate")).chain(
+            (0..5).map(|i| NodeSpec::new(format!("db{i}")).with_attribute("exclusion_group", "db")),
+        ))
+        .unwrap();
+        for i in 0..4 {
+            net.add_edge(&format!("db{i}"), "gate", 1.0).unwrap();
+        }
+        let plan = WorkAttributes::default();
+        let claim = |net: &mut Network, worker: &str, count, now| -> Vec<String> {
+            let claimed = net.claim_ready(&plan, worker, count, 1_000, now).unwrap();
+            claimed
+                .iter()
+                .map(|c| net.id_at(c.node).to_string())
+                .collect()
+        };
+        assert_eq!(claim(&mut net, "h", 2, 0), ["gate", "db4"]);
+        net.complete_claimed(&plan, "h", &["gate"], 1).unwrap();
+        // db0..db3 are ready but for db4: parked until 1,000.
+        assert!(claim(&mut net, "w", 1, 2).is_empty());
+        // Renewed at 3 for 10 ms: the hold ends at 13, and at 20 the group's
+        // first task by insertion is taken, not the holder's.
+        net.renew_claimed(&plan, "h", &["db4"], 10, 3).unwrap();
+        assert_eq!(claim(&mut net, "w", 1, 20), ["db0"]);
     }
 
     /// After a work call, a task's state reads the index of parents and
