@@ -262,3 +262,34 @@ fn the_remaining_critical_path_counts_a_parents_children_before_it() {
         json!(["api", "ui"])
     );
 }
+
+#[test]
+fn removing_10000_parallel_edges_answers_in_8_kb() {
+    // A write outside the work tools with a list as long as the input made it.
+    const N: usize = 10_000;
+    let mut net = Network::new();
+    net.add_nodes(["a", "b"]).unwrap();
+    for _ in 0..N {
+        net.add_edge("a", "b", 1.0).unwrap();
+    }
+    let server = serve(net);
+    let removed = ok(
+        &server,
+        "network_remove_edge",
+        json!({"network_name": "plan", "source": "a", "target": "b"}),
+    );
+    assert_eq!(removed["removed_count"], N);
+    assert_eq!(removed["truncated"], true);
+    let listed = removed["removed"].as_array().unwrap().len();
+    assert!(listed > 10 && listed < N, "{listed} listed");
+    assert!(
+        removed["more"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("removed lists {listed} of the {N} edges")),
+        "{removed}"
+    );
+    assert!(wire_bytes(&removed) <= 8 * 1024, "{}", wire_bytes(&removed));
+    let left = ok(&server, "network_describe", json!({"network_name": "plan"}));
+    assert_eq!(left["edge_count"], 0, "{left}");
+}
