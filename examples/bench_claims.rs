@@ -4,9 +4,9 @@
 //! for one task in ten an exclusion group (one of 50). A worker claims one
 //! task and completes it, `--claims` times (default 20,000); only the claims
 //! are timed. With exclusion groups, another worker first claims one task of
-//! each group and holds it throughout: every claim then skips the ready tasks
-//! of the 50 held groups it meets (the worst case: a group held for the whole
-//! run). Prints one line per workload: the first claim (which builds the
+//! each group and holds it throughout (a group held for the whole run): the
+//! claim that meets a ready task of a held group parks it until the group is
+//! freed, so the claims after it do not pass over it again. Prints one line per workload: the first claim (which builds the
 //! frontier, and ranks it for an order), then the median, 99th percentile and
 //! worst of the others, in microseconds.
 //!

@@ -242,6 +242,71 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The remaining critical path with parents equals the critical path of
+    /// the tasks not done with each parent -> child link drawn as an edge of
+    /// weight 0 (a parent waits on its children): the same length, or both
+    /// a cycle; and the path it gives steps along edges or parent links only.
+    #[test]
+    fn prop_remaining_critical_path_waits_for_children(
+        (parents, work, edges) in (1usize..30).prop_flat_map(|n| (
+            proptest::collection::vec(parent(), n),
+            proptest::collection::vec(0u8..4, n),
+            proptest::collection::vec((0usize..64, 0usize..64, -2.0f64..5.0, any::<bool>()), 0..40),
+        ))
+    ) {
+        let n = parents.len();
+        let net = build(&parents, &work, &edges);
+        let spec = WorkAttributes::default();
+        let open: Vec<bool> = (0..n).map(|i| work[i] != 1).collect();
+        let mut oracle = Network::new();
+        oracle.add_nodes((0..n).filter(|&i| open[i]).map(|i| i.to_string())).unwrap();
+        for (a, b, w, _) in net.list_edges_all() {
+            let (ai, bi): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+            if open[ai] && open[bi] {
+                oracle.add_edge(&a, &b, w).unwrap();
+            }
+        }
+        let mut links = Vec::new();
+        for child in 0..n {
+            if let Some(p) = named_parent(&net, child)
+                && open[p]
+                && open[child]
+            {
+                oracle.add_edge(&p.to_string(), &child.to_string(), 0.0).unwrap();
+                links.push((p, child));
+            }
+        }
+        let got = net.remaining_critical_path(&spec).unwrap();
+        let expected = oracle.critical_path();
+        prop_assert_eq!(got.is_some(), expected.is_ok(), "{:?} vs {:?}", got, expected);
+        if let (Some(got), Ok(expected)) = (got, expected) {
+            prop_assert!((got.total_weight - expected.total_weight).abs() < 1e-9);
+            // Each step is an edge of the path's list, in order, or a link.
+            let all = net.list_edges_all();
+            let mut next = got.edges.iter().peekable();
+            let mut sum = 0.0;
+            for pair in got.nodes.windows(2) {
+                let (a, b) = (pair[0].index(), pair[1].index());
+                prop_assert!(open[a] && open[b]);
+                let edge = next.peek().and_then(|&&id| {
+                    all.iter().find(|e| e.3 == id && e.0 == a.to_string() && e.1 == b.to_string())
+                });
+                if let Some(edge) = edge {
+                    sum += edge.2;
+                    next.next();
+                } else {
+                    prop_assert!(links.contains(&(a, b)), "step {} -> {} is neither", a, b);
+                }
+            }
+            prop_assert!(next.next().is_none(), "every edge of the path is a step");
+            prop_assert!((sum - got.total_weight).abs() < 1e-9);
+        }
+    }
+}
+
 /// Every edge of `net` as `(source id, target id, weight, edge id)`.
 trait AllEdges {
     fn list_edges_all(&self) -> Vec<(String, String, f64, u64)>;

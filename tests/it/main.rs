@@ -49,4 +49,5 @@ mod trust_query;
 mod versions;
 mod vocabulary;
 mod work;
+mod work_bounds;
 mod work_model;

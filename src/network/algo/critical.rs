@@ -82,12 +82,33 @@ impl Network {
         keep: &dyn Fn(NodeIndex) -> bool,
         filter: &RelationFilter,
     ) -> Option<Result<CriticalPath>> {
+        self.longest_path_linked(keep, filter, &[])
+    }
+
+    /// [`Network::longest_path_among`] with `links` besides the edges: pairs
+    /// (source, target) in edge direction that weigh nothing and have no edge
+    /// id (a parent and the child it waits on). A path may step along one: it
+    /// then has fewer edges than steps, and `edges` lists those it has, in
+    /// order. Between steps of equal length from one node, an edge wins over a
+    /// link. O(V + E + links).
+    pub(crate) fn longest_path_linked(
+        &self,
+        keep: &dyn Fn(NodeIndex) -> bool,
+        filter: &RelationFilter,
+        links: &[(NodeIndex, NodeIndex)],
+    ) -> Option<Result<CriticalPath>> {
+        /// How a node was reached on its best path so far.
+        #[derive(Clone, Copy)]
+        enum Step {
+            Edge(EdgeIndex),
+            Link,
+        }
         let g = self.graph();
         let bound = g.node_bound();
         // Kahn's algorithm with the DP folded in: when `v` is dequeued all its
         // predecessors are final, so `best[v]` is final; then its out-edges relax
         // their targets. Until then `best[w]` is the best extension seen so far,
-        // from the edge `pred[w]` whose source is `pred_source[w]`.
+        // from the step `pred[w]` whose source is `pred_source[w]`.
         let kept: Vec<bool> = (0..bound)
             .map(|i| g.contains_node(NodeIndex::new(i)) && keep(NodeIndex::new(i)))
             .collect();
@@ -98,8 +119,38 @@ impl Network {
                 pending[e.target().index()] += 1;
             }
         }
+        // The links between kept nodes, by source (compressed rows).
+        let links: Vec<(NodeIndex, NodeIndex)> = links
+            .iter()
+            .copied()
+            .filter(|(a, b)| a.index() < bound && b.index() < bound)
+            .filter(|(a, b)| kept[a.index()] && kept[b.index()])
+            .collect();
+        let mut link_start = vec![0usize; if links.is_empty() { 0 } else { bound + 1 }];
+        let mut link_target = vec![NodeIndex::end(); links.len()];
+        if !links.is_empty() {
+            for &(a, b) in &links {
+                link_start[a.index() + 1] += 1;
+                pending[b.index()] += 1;
+            }
+            for i in 0..bound {
+                link_start[i + 1] += link_start[i];
+            }
+            let mut next = link_start.clone();
+            for &(a, b) in &links {
+                link_target[next[a.index()]] = b;
+                next[a.index()] += 1;
+            }
+        }
+        let linked = |v: usize| -> &[NodeIndex] {
+            if link_start.is_empty() {
+                &[]
+            } else {
+                &link_target[link_start[v]..link_start[v + 1]]
+            }
+        };
         let mut best = vec![f64::NEG_INFINITY; bound];
-        let mut pred: Vec<Option<EdgeIndex>> = vec![None; bound];
+        let mut pred: Vec<Option<Step>> = vec![None; bound];
         let mut pred_source = vec![0u32; bound];
         let mut queue: Vec<NodeIndex> = g
             .node_indices()
@@ -115,28 +166,40 @@ impl Network {
                 best[vi] = 0.0;
                 pred[vi] = None;
             }
-            for e in g.edges_directed(v, Outgoing) {
-                let w = e.target().index();
-                if !kept[w] || !filter.keeps(e.weight()) {
-                    continue;
-                }
-                let candidate = best[vi] + e.weight().weight;
+            let steps = g
+                .edges_directed(v, Outgoing)
+                .filter(|e| kept[e.target().index()] && filter.keeps(e.weight()))
+                .map(|e| (e.target(), e.weight().weight, Step::Edge(e.id())))
+                .chain(linked(vi).iter().map(|&w| (w, 0.0, Step::Link)));
+            for (target, weight, step) in steps {
+                let w = target.index();
+                let candidate = best[vi] + weight;
                 let source = vi as u32;
                 let better = match pred[w] {
                     None => true,
                     Some(_) if candidate != best[w] => candidate > best[w],
-                    // Equally long: lowest source index, then lowest edge id.
+                    // Equally long: lowest source index, then an edge before
+                    // a link, then lowest edge id.
                     Some(_) if source != pred_source[w] => source < pred_source[w],
-                    Some(current) => g.edge_weight(current).is_some_and(|c| e.weight().id < c.id),
+                    Some(current) => match (step, current) {
+                        (Step::Edge(new), Step::Edge(old)) => {
+                            match (g.edge_weight(new), g.edge_weight(old)) {
+                                (Some(n), Some(o)) => n.id < o.id,
+                                _ => false,
+                            }
+                        }
+                        (Step::Edge(_), Step::Link) => true,
+                        (Step::Link, _) => false,
+                    },
                 };
                 if better {
                     best[w] = candidate;
-                    pred[w] = Some(e.id());
+                    pred[w] = Some(step);
                     pred_source[w] = source;
                 }
                 pending[w] -= 1;
                 if pending[w] == 0 {
-                    queue.push(e.target());
+                    queue.push(target);
                 }
             }
         }
@@ -167,12 +230,14 @@ impl Network {
         let mut nodes = vec![end];
         let mut edges = Vec::new();
         let mut v = end;
-        while let Some(edge) = pred[v.index()] {
-            let (Some((source, _)), Some(weight)) = (g.edge_endpoints(edge), g.edge_weight(edge))
-            else {
-                break;
-            };
-            edges.push(weight.id);
+        while let Some(step) = pred[v.index()] {
+            if let Step::Edge(edge) = step {
+                let Some(weight) = g.edge_weight(edge) else {
+                    break;
+                };
+                edges.push(weight.id);
+            }
+            let source = NodeIndex::new(pred_source[v.index()] as usize);
             nodes.push(source);
             v = source;
         }

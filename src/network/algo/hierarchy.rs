@@ -446,7 +446,7 @@ impl Network {
         let mut states = vec![TaskState::Blocked; bound];
         // One index of parents and groups for all the states: built per task,
         // as `task_state` does, it would make this pass quadratic.
-        let index = self.plan_index(spec)?;
+        let index = self.plan_index_shared(spec)?;
         for v in self.graph().node_indices() {
             crate::budget::charge(1);
             states[v.index()] = self.task_state_in(&index, v, spec, now);
@@ -468,8 +468,8 @@ impl Network {
 
     /// [`Network::remaining_critical_path`] among the descendants of `epic` in
     /// `hierarchy`: the longest path by weight through those not done (edges
-    /// count when both ends are such tasks). `None` if they hold a cycle.
-    /// O(V + E).
+    /// count when both ends are such tasks, and a parent waits on its
+    /// children among them). `None` if they hold a cycle. O(V + E).
     pub fn remaining_critical_path_under(
         &self,
         spec: &WorkAttributes,
@@ -482,7 +482,10 @@ impl Network {
             under[v.index()] = true;
         }
         let keep = |ix: NodeIndex| under[ix.index()] && !self.is_done(ix, spec);
-        self.longest_path_among(&keep, &spec.relations).transpose()
+        let index = self.plan_index_shared(spec)?;
+        let links = self.parent_links(&index, spec, &keep);
+        self.longest_path_linked(&keep, &spec.relations, &links)
+            .transpose()
     }
 
     /// This network at the level of its epics by the parent attribute

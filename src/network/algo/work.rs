@@ -44,6 +44,8 @@
 //! Every call checks all its input before it changes anything: a failed call
 //! changes nothing.
 
+use std::borrow::Cow;
+
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::EdgeRef;
@@ -373,6 +375,26 @@ impl Network {
         Ok(self.build_plan_index(spec))
     }
 
+    /// [`Network::plan_index`], borrowed from what the last work call kept
+    /// when it is current (no other kind of write since, and the same `spec`):
+    /// then O(1), else built in O(V). A read that asks about several tasks
+    /// takes it once and passes it to [`Network::task_state_in`].
+    ///
+    /// # Errors
+    /// [`WorkAttributes::validate`]'s.
+    pub fn plan_index_shared(&self, spec: &WorkAttributes) -> Result<Cow<'_, PlanIndex>> {
+        spec.validate()?;
+        Ok(self.shared_plan_index(spec))
+    }
+
+    fn shared_plan_index(&self, spec: &WorkAttributes) -> Cow<'_, PlanIndex> {
+        if self.frontier().matches(self.version(), spec) {
+            Cow::Borrowed(&self.frontier().plan)
+        } else {
+            Cow::Owned(self.build_plan_index(spec))
+        }
+    }
+
     fn build_plan_index(&self, spec: &WorkAttributes) -> PlanIndex {
         let mut index = PlanIndex::default();
         for ix in self.graph().node_indices() {
@@ -467,11 +489,14 @@ impl Network {
             })
     }
 
-    /// The state of task `ix` at time `now`. O(V): it indexes the plan's
-    /// parents and groups first; to ask about many tasks, build the index once
-    /// ([`Network::plan_index`]) and use [`Network::task_state_in`].
+    /// The state of task `ix` at time `now`. O(degree) after a work call
+    /// (claim, complete, release, renew) with the same `spec` and no other
+    /// kind of write since, whose index of parents and groups it reads; else
+    /// O(V), to index them first. To ask about many tasks, take the index
+    /// once ([`Network::plan_index_shared`]) and use
+    /// [`Network::task_state_in`]: O(V + k) for k tasks, not O(k × V).
     pub fn task_state(&self, ix: NodeIndex, spec: &WorkAttributes, now: u64) -> TaskState {
-        self.task_state_in(&self.build_plan_index(spec), ix, spec, now)
+        self.task_state_in(&self.shared_plan_index(spec), ix, spec, now)
     }
 
     /// Claims up to `count` ready tasks for `worker`, each with a lease that ends
@@ -523,11 +548,13 @@ impl Network {
     /// Complexity: O(V + E) on the first work call at a version that another
     /// kind of write made (to build the frontier); then O(log V + h + k), h being
     /// the tasks skipped before the k-th ready task in insertion order: those
-    /// held, and those whose exclusion group is held (O(1) each: the frontier
-    /// keeps each group's claimed tasks, so a skip reads one or two leases; a
-    /// large group held at the front of the order is skipped task by task on
-    /// every claim). O(C) more for the reason when the claim comes back short,
-    /// C the tasks whose prerequisites are done.
+    /// held, and those whose exclusion group is held. A task of a held group
+    /// is skipped once: the claim that meets it parks it (O(log V)) until the
+    /// group is freed (its holder completed or released, or the hold's last
+    /// lease run out), so a long-held group costs the claims after it
+    /// nothing. O(C) more for the reason when the claim comes back short, C
+    /// the tasks whose prerequisites are done. Each task looked at is one
+    /// step of the call's budget ([`crate::budget::charge`]).
     pub fn claim_ready_counted(
         &mut self,
         spec: &WorkAttributes,
@@ -592,15 +619,20 @@ impl Network {
         validate_selection(spec, selection)?;
         self.ensure_frontier(spec);
         self.ensure_ranked(spec, &selection.order);
+        self.wake_parked(spec, now);
         let lease_ms = lease_ms.max(1);
         let filter = &selection.filter;
         let mut chosen = Vec::new();
         // The groups this claim took a task of: at most one task each.
         let mut taken: Vec<Group> = Vec::new();
+        // Candidates met whose group is held: parked after the claim, so that
+        // the next claims do not meet them again while it is.
+        let mut to_park: Vec<(NodeIndex, Group)> = Vec::new();
         let mut take = |net: &Self, ix: NodeIndex| {
             if chosen.len() >= count {
                 return false;
             }
+            crate::budget::charge(1);
             if net.is_held(ix, spec, now) || !filter.admits(&net.graph()[ix].attributes) {
                 return true;
             }
@@ -612,6 +644,7 @@ impl Network {
                         .group_holder(plan, &group, Some(ix), spec, now)
                         .is_some()
                 {
+                    to_park.push((ix, group));
                     return true;
                 }
                 taken.push(group);
@@ -656,11 +689,22 @@ impl Network {
                 }
             }
         }
+        for (ix, group) in to_park {
+            self.park(ix, group, spec, now);
+        }
         self.frontier_at_current_version();
         let waiting = (chosen.len() < count).then(|| {
             let frontier = self.frontier();
-            let held: Vec<(NodeIndex, &str, u64)> = frontier
-                .candidates
+            // The candidates, parked ones included, in index order.
+            let mut all: Vec<NodeIndex> = frontier
+                .parked
+                .values()
+                .flat_map(|p| p.tasks.iter().copied())
+                .collect();
+            let parked_count = all.len();
+            all.extend(frontier.candidates.iter().copied());
+            all.sort_unstable();
+            let held: Vec<(NodeIndex, &str, u64)> = all
                 .iter()
                 .chain(&frontier.named_blocked)
                 .filter_map(|&ix| self.claim_on(ix, spec).map(|(w, e)| (ix, w, e)))
@@ -671,9 +715,9 @@ impl Network {
                 .filter(|(ix, _, _)| frontier.named_blocked.contains(ix))
                 .count();
             let total = self.node_count();
-            let not_candidates = total - frontier.done - frontier.candidates.len();
+            let not_candidates = total - frontier.done - frontier.candidates.len() - parked_count;
             let (mut unmatched, mut excluded, mut exclusion) = (0, 0, None);
-            for &ix in &frontier.candidates {
+            for &ix in &all {
                 if self.is_held(ix, spec, now) {
                     continue;
                 }
@@ -702,6 +746,100 @@ impl Network {
             }
         });
         Ok((chosen, waiting))
+    }
+
+    /// When `group`'s hold ends as seen at `now`: the last end of a live
+    /// lease on one of its named tasks; `None` when none holds it.
+    fn hold_end(&self, group: &Group, spec: &WorkAttributes, now: u64) -> Option<u64> {
+        self.frontier()
+            .plan
+            .named
+            .get(group)?
+            .iter()
+            .filter_map(|&t| self.claim_on(t, spec).map(|(_, expires)| expires))
+            .filter(|&expires| expires > now)
+            .max()
+    }
+
+    /// Parks candidate `ix`, whose exclusion group `group` another task holds
+    /// at `now`: out of the candidates and the ranking until the group is
+    /// freed. O(log V) (and O(the group's named tasks) for the hold's end).
+    fn park(&mut self, ix: NodeIndex, group: Group, spec: &WorkAttributes, now: u64) {
+        let Some(until) = self.hold_end(&group, spec, now) else {
+            return;
+        };
+        if !self.frontier_mut().candidates.remove(&ix) {
+            return;
+        }
+        self.unrank(ix);
+        let frontier = self.frontier_mut();
+        let parked = frontier.parked.entry(group.clone()).or_default();
+        parked.tasks.push(ix);
+        if parked.until != until {
+            parked.until = until;
+            frontier.wakes.entry(until).or_default().push(group);
+        }
+    }
+
+    /// Puts `group`'s parked tasks back among the candidates (and in the
+    /// ranking): the group is free, or may be. O(its parked tasks × log V).
+    fn unpark(&mut self, group: &Group, spec: &WorkAttributes) {
+        let Some(parked) = self.frontier_mut().parked.remove(group) else {
+            return;
+        };
+        for ix in parked.tasks {
+            self.frontier_mut().candidates.insert(ix);
+            self.rank(ix, spec);
+        }
+    }
+
+    /// Sets when parked `group` wakes to its hold's end as seen at `now`
+    /// (a lease renewed, shorter or longer), or puts its tasks back if
+    /// nothing holds it.
+    fn rehold(&mut self, group: &Group, spec: &WorkAttributes, now: u64) {
+        if !self.frontier().parked.contains_key(group) {
+            return;
+        }
+        match self.hold_end(group, spec, now) {
+            Some(until) => {
+                let frontier = self.frontier_mut();
+                if let Some(parked) = frontier.parked.get_mut(group)
+                    && parked.until != until
+                {
+                    parked.until = until;
+                    frontier.wakes.entry(until).or_default().push(group.clone());
+                }
+            }
+            None => self.unpark(group, spec),
+        }
+    }
+
+    /// Looks again at the parked groups whose hold's end has come by `now`:
+    /// a group still held (a lease renewed, or another claim) stays parked
+    /// until its new end; the others' tasks are candidates again.
+    fn wake_parked(&mut self, spec: &WorkAttributes, now: u64) {
+        while let Some(entry) = self.frontier_mut().wakes.first_entry() {
+            if *entry.key() > now {
+                break;
+            }
+            let (at, groups) = entry.remove_entry();
+            for group in groups {
+                let current = self.frontier().parked.get(&group).map(|p| p.until);
+                if current != Some(at) {
+                    continue;
+                }
+                match self.hold_end(&group, spec, now) {
+                    Some(until) => {
+                        let frontier = self.frontier_mut();
+                        if let Some(parked) = frontier.parked.get_mut(&group) {
+                            parked.until = until;
+                        }
+                        frontier.wakes.entry(until).or_default().push(group);
+                    }
+                    None => self.unpark(&group, spec),
+                }
+            }
+        }
     }
 
     /// Builds the frontier unless it is current for this version and `spec`.
@@ -905,10 +1043,15 @@ impl Network {
             frontier.candidates.remove(&ix);
             frontier.named_blocked.remove(&ix);
             frontier.done += 1;
-            if let Some(group) = group
-                && let Some(named) = frontier.plan.named.get_mut(&group)
+            if let Some(group) = &group
+                && let Some(named) = frontier.plan.named.get_mut(group)
             {
                 named.retain(|&t| t != ix);
+            }
+            if let Some(group) = &group
+                && let Some(parked) = frontier.parked.get_mut(group)
+            {
+                parked.tasks.retain(|&t| t != ix);
             }
             if let Some(group) = held_group
                 && !freed.contains(&group)
@@ -969,6 +1112,7 @@ impl Network {
         // A freed group's tasks that are candidates are ready again, unless
         // another claim of the group (written by hand) still holds it.
         for group in &freed {
+            self.unpark(group, spec);
             let plan = &self.frontier().plan;
             if self.group_holder(plan, group, None, spec, now).is_some() {
                 continue;
@@ -1011,10 +1155,13 @@ impl Network {
             let group = self.group_of(ix, spec);
             let frontier = self.frontier_mut();
             frontier.named_blocked.remove(&ix);
-            if let Some(group) = group
-                && let Some(named) = frontier.plan.named.get_mut(&group)
-            {
-                named.retain(|&t| t != ix);
+            if let Some(group) = group {
+                if let Some(named) = frontier.plan.named.get_mut(&group) {
+                    named.retain(|&t| t != ix);
+                }
+                // The group may be free now: its parked tasks are candidates
+                // again (the next claim parks them anew if it is not).
+                self.unpark(&group, spec);
             }
         }
         self.frontier_at_current_version();
@@ -1044,6 +1191,11 @@ impl Network {
                 [(spec.lease_expires.as_str(), Value::from(expires))],
                 &[],
             );
+            // A renewal may end a hold sooner than it would have: a parked
+            // group wakes at its hold's end as it is now.
+            if let Some(group) = self.group_of(ix, spec) {
+                self.rehold(&group, spec, now);
+            }
         }
         self.frontier_at_current_version();
         Ok(tasks.into_iter().map(|(ix, _)| ix).collect())
@@ -1081,7 +1233,7 @@ impl Network {
             expired: 0,
             claims: Vec::new(),
         };
-        let index = self.build_plan_index(spec);
+        let index = self.shared_plan_index(spec);
         for ix in self.graph().node_indices() {
             let state = self.task_state_in(&index, ix, spec, now);
             match state {
@@ -1103,11 +1255,67 @@ impl Network {
 
     /// The longest path by weight through the tasks not done: what is left of the
     /// critical path ([`Network::critical_path`], same ties), in edge direction.
-    /// `None` if the tasks not done hold a cycle. O(V + E).
+    /// A parent waits on its children as on prerequisites (the one done
+    /// rule): a step from a parent to a child not done (edge direction `Out`)
+    /// or from a child to its parent (`In`) weighs nothing and has no edge,
+    /// so the path's `edges` then lists fewer than its steps, in order.
+    /// `None` if the tasks not done hold a cycle, of edges or of parents.
+    /// O(V + E).
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, NodeSpec, work::WorkAttributes};
+    ///
+    /// // "ship" needs the epic "launch", whose child "api" needs "db".
+    /// let mut net = Network::new();
+    /// net.add_nodes([
+    ///     NodeSpec::new("ship"),
+    ///     NodeSpec::new("launch"),
+    ///     NodeSpec::new("api").with_attribute("parent", "launch"),
+    ///     NodeSpec::new("db"),
+    /// ])?;
+    /// net.add_edge("ship", "launch", 1.0)?;
+    /// net.add_edge("api", "db", 2.0)?;
+    /// let path = net.remaining_critical_path(&WorkAttributes::default())?.unwrap();
+    /// assert_eq!(net.ids(&path.nodes), ["ship", "launch", "api", "db"]);
+    /// assert_eq!((path.edges.len(), path.total_weight), (2, 3.0));
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
     pub fn remaining_critical_path(&self, spec: &WorkAttributes) -> Result<Option<CriticalPath>> {
         spec.validate()?;
-        self.longest_path_among(&|ix| !self.is_done(ix, spec), &spec.relations)
+        let keep = |ix: NodeIndex| !self.is_done(ix, spec);
+        let links = self.parent_links(&self.shared_plan_index(spec), spec, &keep);
+        self.longest_path_linked(&keep, &spec.relations, &links)
             .transpose()
+    }
+
+    /// Each parent and child both kept by `keep`, as a step in edge
+    /// direction: (parent, child) when edges point from a task to what it
+    /// needs ([`Direction::Out`], and `Both`), (child, parent) otherwise.
+    pub(crate) fn parent_links(
+        &self,
+        index: &PlanIndex,
+        spec: &WorkAttributes,
+        keep: &dyn Fn(NodeIndex) -> bool,
+    ) -> Vec<(NodeIndex, NodeIndex)> {
+        let mut links = Vec::new();
+        for (&parent, children) in &index.children {
+            if !keep(parent) {
+                continue;
+            }
+            for &child in children {
+                crate::budget::charge(1);
+                if keep(child) {
+                    links.push(match spec.prerequisites {
+                        Direction::In => (child, parent),
+                        Direction::Out | Direction::Both => (parent, child),
+                    });
+                }
+            }
+        }
+        // The map's order is not the network's: sorted, so that ties break
+        // the same way every time.
+        links.sort_unstable();
+        links
     }
 
     /// The tasks `ids` (deduplicated, in the order given) with whether each is
@@ -1214,6 +1422,156 @@ mod tests {
         // Another kind of write: the next work call rebuilds.
         net.add_node("d").unwrap();
         assert!(!current(&net));
+    }
+
+    /// A plan whose first `group` tasks share exclusion group "db", then
+    /// `free` tasks in no group.
+    fn held_group_plan(group: usize, free: usize) -> Network {
+        use crate::network::NodeSpec;
+        let mut net = Network::new();
+        net.add_nodes(
+            (0..group)
+                .map(|i| NodeSpec::new(format!("db{i}")).with_attribute("exclusion_group", "db"))
+                .chain((0..free).map(|i| NodeSpec::new(format!("f{i}")))),
+        )
+        .unwrap();
+        net
+    }
+
+    /// A held group's tasks are skipped once, then parked: the next claims
+    /// look at O(1) tasks, not at every task of the group.
+    #[test]
+    fn a_held_group_is_parked_not_skipped_on_every_claim() {
+        use crate::budget::Budget;
+        let n = 20_000;
+        let mut net = held_group_plan(n, 50);
+        let plan = WorkAttributes::default();
+        let ids = |net: &Network, c: &[Claimed]| -> Vec<String> {
+            c.iter().map(|c| net.id_at(c.node).to_string()).collect()
+        };
+        let held = net.claim_ready(&plan, "holder", 1, 1_000_000, 0).unwrap();
+        assert_eq!(ids(&net, &held), ["db0"]);
+        // This claim meets the other tasks of the held group once.
+        let first = net.claim_ready(&plan, "w", 1, 1_000, 1).unwrap();
+        assert_eq!(ids(&net, &first), ["f0"]);
+        // From now on a claim looks at a handful of tasks: well within 100
+        // steps, where skipping the group would take 20,000.
+        for i in 1..40 {
+            let budget = Budget::unlimited().with_max_steps(100);
+            let claimed = budget
+                .run(|| net.claim_ready(&plan, "w", 1, 1_000, 1 + i))
+                .expect("a claim past a parked group is cheap")
+                .unwrap();
+            assert_eq!(ids(&net, &claimed), [format!("f{i}")]);
+        }
+        // Completing the holder frees the group: its other tasks are ready
+        // (until one of them is claimed).
+        let done = net
+            .complete_claimed(&plan, "holder", &["db0"], 100)
+            .unwrap();
+        assert_eq!(done.newly_ready.len(), n - 1);
+        assert_eq!(net.id_at(done.newly_ready[0]), "db1");
+        let next = net.claim_ready(&plan, "w", 2, 1_000, 101).unwrap();
+        assert_eq!(ids(&net, &next), ["db1", "f40"]);
+        // The parked tasks are counted as excluded when a claim comes short.
+        let (_, waiting) = net
+            .claim_ready_counted(&plan, "w", 100, 1_000, 102)
+            .unwrap();
+        let waiting = waiting.unwrap();
+        assert_eq!(waiting.excluded, n - 2);
+        assert_eq!(waiting.blocked, 0);
+        assert_eq!(net.work_progress(&plan, 102).unwrap().excluded, n - 2);
+    }
+
+    /// A parked group wakes when its hold's lease runs out, and stays parked
+    /// while a renewal keeps it held; a release frees it at once.
+    #[test]
+    fn a_parked_group_wakes_when_its_lease_ends_or_its_holder_lets_go() {
+        let mut net = held_group_plan(5, 3);
+        let plan = WorkAttributes::default();
+        let claim = |net: &mut Network, worker: &str, count, lease, now| -> Vec<String> {
+            let claimed = net.claim_ready(&plan, worker, count, lease, now).unwrap();
+            claimed
+                .iter()
+                .map(|c| net.id_at(c.node).to_string())
+                .collect()
+        };
+        assert_eq!(claim(&mut net, "holder", 1, 100, 0), ["db0"]);
+        assert_eq!(claim(&mut net, "w", 1, 1_000, 1), ["f0"]);
+        // Renewed past its first end: still held at 150.
+        net.renew_claimed(&plan, "holder", &["db0"], 200, 50)
+            .unwrap();
+        assert_eq!(claim(&mut net, "w", 1, 1_000, 150), ["f1"]);
+        // Its lease ran out at 250: the group's tasks are ready again, db0 first.
+        assert_eq!(claim(&mut net, "w2", 1, 1_000, 300), ["db0"]);
+        assert_eq!(claim(&mut net, "w", 1, 1_000, 301), ["f2"]);
+        // A release frees the group at once.
+        net.release_claimed(&plan, "w2", &["db0"]).unwrap();
+        assert_eq!(claim(&mut net, "w", 5, 1_000, 302), ["db0"]);
+    }
+
+    /// A renewal that ends a hold sooner than its first lease wakes the
+    /// parked group sooner: the claims then see the group's tasks in their
+    /// order, as if none had been parked.
+    #[test]
+    fn a_shorter_renewal_wakes_a_parked_group_at_its_new_end() {
+        use crate::network::NodeSpec;
+        // db0..db3 need "gate"; db4 does not: the holder takes gate and db4.
+        let mut net = Network::new();
+        net.add_nodes(std::iter::once(NodeSpec::new("gate")).chain(
+            (0..5).map(|i| NodeSpec::new(format!("db{i}")).with_attribute("exclusion_group", "db")),
+        ))
+        .unwrap();
+        for i in 0..4 {
+            net.add_edge(&format!("db{i}"), "gate", 1.0).unwrap();
+        }
+        let plan = WorkAttributes::default();
+        let claim = |net: &mut Network, worker: &str, count, now| -> Vec<String> {
+            let claimed = net.claim_ready(&plan, worker, count, 1_000, now).unwrap();
+            claimed
+                .iter()
+                .map(|c| net.id_at(c.node).to_string())
+                .collect()
+        };
+        assert_eq!(claim(&mut net, "h", 2, 0), ["gate", "db4"]);
+        net.complete_claimed(&plan, "h", &["gate"], 1).unwrap();
+        // db0..db3 are ready but for db4: parked until 1,000.
+        assert!(claim(&mut net, "w", 1, 2).is_empty());
+        // Renewed at 3 for 10 ms: the hold ends at 13, and at 20 the group's
+        // first task by insertion is taken, not the holder's.
+        net.renew_claimed(&plan, "h", &["db4"], 10, 3).unwrap();
+        assert_eq!(claim(&mut net, "w", 1, 20), ["db0"]);
+    }
+
+    /// After a work call, a task's state reads the index of parents and
+    /// groups the call kept: asking about k tasks costs O(k), not O(k × V).
+    #[test]
+    fn task_states_after_a_work_call_share_its_index() {
+        use crate::budget::Budget;
+        let n = 10_000;
+        let mut net = held_group_plan(n, 10);
+        let plan = WorkAttributes::default();
+        net.claim_ready(&plan, "w", 1, 1_000, 0).unwrap();
+        let budget = Budget::unlimited().with_max_steps(1_000);
+        let states = budget
+            .run(|| {
+                (0..100)
+                    .map(|i| net.task_state(NodeIndex::new(i), &plan, 1))
+                    .collect::<Vec<_>>()
+            })
+            .expect("100 states without indexing the plan 100 times");
+        assert_eq!(states[0], TaskState::Claimed);
+        assert!(states[1..].iter().all(|&s| s == TaskState::Excluded));
+        // The same answers as an index built afresh.
+        let fresh = net.plan_index(&plan).unwrap();
+        for (i, &state) in states.iter().enumerate() {
+            let ix = NodeIndex::new(i);
+            assert_eq!(net.task_state_in(&fresh, ix, &plan, 1), state);
+        }
+        // Another kind of write: the index is built again, once per call.
+        net.add_node("late").unwrap();
+        let stale = budget.run(|| net.task_state(NodeIndex::new(0), &plan, 1));
+        assert!(stale.is_err(), "a stale index is rebuilt: O(V)");
     }
 
     /// The ranking the work calls keep equals one built afresh.

@@ -7,7 +7,7 @@
 //! work calls do, through [`Network::frontier`] and [`Network::frontier_mut`],
 //! and any other change moves the version past the one it records.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
@@ -39,6 +39,26 @@ pub(crate) struct Frontier {
     pub(in crate::network) ranked: Option<Ranked>,
     /// Parents and exclusion groups, kept with the candidates.
     pub(in crate::network) plan: PlanIndex,
+    /// Candidates whose exclusion group another task held when a claim met
+    /// them, taken out of `candidates` (and the ranking) so that the next
+    /// claims do not skip them one by one: parked by group until the group is
+    /// freed (a completion or a release of its holder) or the hold's last
+    /// lease ends, whichever comes first.
+    pub(in crate::network) parked: hashbrown::HashMap<Group, Parked>,
+    /// When each parked group's hold ends, by time: a claim at or past it
+    /// looks at the group again. An entry whose time is no longer its group's
+    /// `until` is left behind by a later hold and skipped.
+    pub(in crate::network) wakes: BTreeMap<u64, Vec<Group>>,
+}
+
+/// The candidates of one held exclusion group, parked until it is freed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Parked {
+    /// The parked tasks (candidates not held), in the order they were met.
+    pub(in crate::network) tasks: Vec<NodeIndex>,
+    /// The end of the group's hold when they were parked: the last end of a
+    /// live lease on one of its tasks.
+    pub(in crate::network) until: u64,
 }
 
 /// What a [`Frontier`] was derived from (see its `key`).

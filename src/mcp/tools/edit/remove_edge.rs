@@ -33,8 +33,14 @@ pub struct RemoveEdgeOutput {
     pub status: Success,
     /// How many edges were removed (0 when source and target had none between them).
     pub removed_count: usize,
-    /// The removed edges as they were.
+    /// The removed edges as they were (within about 8 KB: see truncated).
     pub removed: Vec<RemovedEdgeOut>,
+    /// True when removed was cut to keep the reply small (removed_count counts all).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// When truncated: how many are listed, and where to read the rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
 }
 
 /// A removed edge.
@@ -63,18 +69,30 @@ fn remove_edge(ctx: &ToolContext<'_>, p: RemoveEdgeParams) -> Result<RemoveEdgeO
             }
         };
         info!(network = %p.network_name, count = removed.len(), "edges removed");
+        let removed_count = removed.len();
+        // A write's list, bounded as a read's default page is: a pair of
+        // nodes may have had any number of parallel edges.
+        let mut left = crate::mcp::page::DEFAULT_ITEM_BYTES;
+        let (listed, cut) = crate::mcp::page::fit(
+            removed.into_iter().map(|e| RemovedEdgeOut {
+                edge_id: e.id,
+                source: e.source,
+                target: e.target,
+                weight: e.weight,
+            }),
+            &mut left,
+        );
         Ok(RemoveEdgeOutput {
             status: Success::Success,
-            removed_count: removed.len(),
-            removed: removed
-                .into_iter()
-                .map(|e| RemovedEdgeOut {
-                    edge_id: e.id,
-                    source: e.source,
-                    target: e.target,
-                    weight: e.weight,
-                })
-                .collect(),
+            removed_count,
+            more: cut.then(|| {
+                format!(
+                    "removed lists {} of the {removed_count} edges removed, to keep the reply within about 8 KB; every one was removed (network_changes lists recent changes).",
+                    listed.len()
+                )
+            }),
+            truncated: cut,
+            removed: listed,
         })
     })
 }

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_TASKS_PER_CALL, check_tasks, ids, work_params};
+use super::{MAX_TASKS_PER_CALL, check_tasks, work_params};
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::Success;
@@ -36,7 +36,7 @@ pub struct CompleteOutput {
     pub completed: Vec<String>,
     /// The tasks you had completed before (a repeated call): nothing changed for them.
     pub already_done: Vec<String>,
-    /// Tasks that became ready because of this (the first 100).
+    /// Tasks that became ready because of this (the first 100, within about 8 KB).
     pub newly_ready: Vec<String>,
     /// How many became ready.
     pub newly_ready_count: usize,
@@ -48,6 +48,12 @@ pub struct CompleteOutput {
     pub completed_parent_count: usize,
     /// What counted as done, and that a parent waits for its children.
     pub done_rule: String,
+    /// True when a list was cut to keep the reply small (the counts count all).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// When truncated: which list, and how to get the rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -67,29 +73,56 @@ fn complete_claim(ctx: &ToolContext<'_>, p: CompleteParams) -> Result<CompleteOu
             work::Parents::Leave
         };
         let done = net.complete_claimed_with(&plan, &p.worker, &tasks, now, parents)?;
-        let listed = done.newly_ready.len().min(MAX_NEWLY_READY_LISTED);
+        let mut lists = super::WriteLists::new(net);
+        let newly_ready = lists.ids(
+            "newly_ready",
+            "tasks made ready",
+            &done.newly_ready,
+            MAX_NEWLY_READY_LISTED,
+        );
         if plan.done == crate::mcp::tools::done_rule::default_done() {
             // After the change, on the tasks the reply lists only: uncharged.
             crate::mcp::tools::done_rule::warn_finished_not_done(
                 net,
                 &plan.done,
-                done.newly_ready[..listed].iter().copied(),
+                done.newly_ready[..newly_ready.len()].iter().copied(),
                 |_| false,
             );
         }
-        let parents_listed = done.parents_completed.len().min(MAX_NEWLY_READY_LISTED);
+        let completed_parent_node_ids = lists.ids(
+            "completed_parent_node_ids",
+            "parents completed",
+            &done.parents_completed,
+            MAX_NEWLY_READY_LISTED,
+        );
+        let completed = lists.ids(
+            "completed",
+            "tasks marked done",
+            &done.completed,
+            MAX_TASKS_PER_CALL,
+        );
+        let already_done = lists.ids(
+            "already_done",
+            "tasks done before",
+            &done.already_done,
+            MAX_TASKS_PER_CALL,
+        );
         Ok(CompleteOutput {
             status: Success::Success,
-            completed: ids(net, &done.completed),
-            already_done: ids(net, &done.already_done),
-            newly_ready: ids(net, &done.newly_ready[..listed]),
+            completed,
+            already_done,
+            newly_ready,
             newly_ready_count: done.newly_ready.len(),
-            completed_parent_node_ids: ids(net, &done.parents_completed[..parents_listed]),
+            completed_parent_node_ids,
             completed_parent_count: done.parents_completed.len(),
             done_rule: crate::mcp::tools::done_rule::describe(
                 &plan.done,
                 false,
                 Some(&plan.parent),
+            ),
+            truncated: lists.truncated(),
+            more: lists.more(
+                "Every task named was marked done. Claim the ready tasks with network_claim_ready (or list them with network_ready_nodes); network_plan_progress counts the rest.",
             ),
         })
     })

@@ -166,6 +166,67 @@ fn ids(net: &Network, nodes: &[petgraph::stable_graph::NodeIndex]) -> Vec<String
     nodes.iter().map(|&ix| net.id_at(ix).to_string()).collect()
 }
 
+/// The lists of one write reply (the tasks completed, released, renewed or
+/// made ready), bounded together as a read's default page is: at most
+/// [`crate::mcp::page::DEFAULT_ITEM_BYTES`] of ids, so that a write that
+/// names or frees many tasks still answers in about 8 KB. A list cut says so
+/// in the reply's `truncated` and `more`.
+struct WriteLists<'n> {
+    net: &'n Network,
+    left: usize,
+    cuts: Vec<String>,
+}
+
+impl<'n> WriteLists<'n> {
+    fn new(net: &'n Network) -> Self {
+        WriteLists {
+            net,
+            left: crate::mcp::page::DEFAULT_ITEM_BYTES,
+            cuts: Vec::new(),
+        }
+    }
+
+    /// The ids of `nodes`, at most `cap` of them, while they fit in the bytes
+    /// left; a cut is noted as "`field` lists N of M `what`".
+    fn ids(
+        &mut self,
+        field: &str,
+        what: &str,
+        nodes: &[petgraph::stable_graph::NodeIndex],
+        cap: usize,
+    ) -> Vec<String> {
+        let (listed, cut) = crate::mcp::page::fit(
+            nodes[..nodes.len().min(cap)]
+                .iter()
+                .map(|&ix| self.net.id_at(ix)),
+            &mut self.left,
+        );
+        if cut || nodes.len() > cap {
+            self.cuts.push(format!(
+                "{field} lists {} of {} {what}",
+                listed.len(),
+                nodes.len()
+            ));
+        }
+        listed.into_iter().map(String::from).collect()
+    }
+
+    /// Whether a list was cut.
+    fn truncated(&self) -> bool {
+        !self.cuts.is_empty()
+    }
+
+    /// When a list was cut: which, and `rest`, how to get the rest.
+    fn more(&self, rest: &str) -> Option<String> {
+        self.truncated().then(|| {
+            format!(
+                "The lists of this reply are bounded to about 8 KB: {}. {rest}",
+                self.cuts.join("; ")
+            )
+        })
+    }
+}
+
 fn lease_ms(seconds: u64) -> u64 {
     seconds.saturating_mul(1_000)
 }

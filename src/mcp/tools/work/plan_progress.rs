@@ -99,7 +99,7 @@ pub struct RemainingPath {
     pub node_ids: Vec<String>,
     /// The ids of the edges between the listed tasks, in the same order.
     pub edge_ids: Vec<u64>,
-    /// How many edges it has (one less than its tasks).
+    /// How many edges it has: one less than its tasks, fewer when a parent follows its last child (no edge).
     pub hops: usize,
     /// The sum of its edges' weights.
     pub total_weight: f64,
@@ -249,10 +249,26 @@ fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOut
                 edges.reverse();
             }
             let listed = nodes.len().min(MAX_PROGRESS_LISTED);
+            // The edges among the listed tasks: a step from a child to the
+            // parent waiting on it has none, so match each edge to its step.
+            let hops = edges.len();
+            let mut edge_ids = Vec::new();
+            let mut next = edges.into_iter().peekable();
+            for pair in nodes[..listed].windows(2) {
+                let (a, b) = (net.id_at(pair[0]), net.id_at(pair[1]));
+                if let Some(&id) = next.peek()
+                    && net.edge(id).is_some_and(|e| {
+                        (e.source, e.target) == (a, b) || (e.source, e.target) == (b, a)
+                    })
+                {
+                    edge_ids.push(id);
+                    next.next();
+                }
+            }
             RemainingPath {
                 node_ids: ids(net, &nodes[..listed]),
-                edge_ids: edges.into_iter().take(listed.saturating_sub(1)).collect(),
-                hops: nodes.len().saturating_sub(1),
+                edge_ids,
+                hops,
                 total_weight: path.total_weight,
             }
         });

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_TASKS_PER_CALL, check_tasks, ids, work_params};
+use super::{MAX_TASKS_PER_CALL, check_tasks, work_params};
 use crate::error::Result;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::Success;
@@ -26,6 +26,12 @@ pub struct ReleaseOutput {
     pub status: Success,
     /// The tasks given back: ready again for any worker.
     pub released: Vec<String>,
+    /// True when released was cut to keep the reply small.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// When truncated: how many were given back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
 }
 
 fn release_claim(ctx: &ToolContext<'_>, p: ReleaseParams) -> Result<ReleaseOutput> {
@@ -33,9 +39,18 @@ fn release_claim(ctx: &ToolContext<'_>, p: ReleaseParams) -> Result<ReleaseOutpu
     ctx.write(&p.network_name, |net| {
         let plan = p.plan(net)?;
         let released = net.release_claimed(&plan, &p.worker, &tasks)?;
+        let mut lists = super::WriteLists::new(net);
+        let listed = lists.ids(
+            "released",
+            "tasks given back",
+            &released,
+            MAX_TASKS_PER_CALL,
+        );
         Ok(ReleaseOutput {
             status: Success::Success,
-            released: ids(net, &released),
+            released: listed,
+            truncated: lists.truncated(),
+            more: lists.more("Every task named was given back."),
         })
     })
 }

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    MAX_LEASE_SECONDS, MAX_TASKS_PER_CALL, check_tasks, default_lease_seconds, ids, lease_ms,
+    MAX_LEASE_SECONDS, MAX_TASKS_PER_CALL, check_tasks, default_lease_seconds, lease_ms,
     work_params,
 };
 use crate::error::Result;
@@ -37,6 +37,12 @@ pub struct RenewOutput {
     pub lease_expires_ms: u64,
     /// The server's time now (ms since the Unix epoch).
     pub now_ms: u64,
+    /// True when renewed was cut to keep the reply small.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// When truncated: how many were renewed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
 }
 
 fn renew_claim(ctx: &ToolContext<'_>, p: RenewParams) -> Result<RenewOutput> {
@@ -48,11 +54,15 @@ fn renew_claim(ctx: &ToolContext<'_>, p: RenewParams) -> Result<RenewOutput> {
         let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
         let renewed = net.renew_claimed(&plan, &p.worker, &tasks, lease, now)?;
+        let mut lists = super::WriteLists::new(net);
+        let listed = lists.ids("renewed", "tasks renewed", &renewed, MAX_TASKS_PER_CALL);
         Ok(RenewOutput {
             status: Success::Success,
-            renewed: ids(net, &renewed),
+            renewed: listed,
             lease_expires_ms: now.saturating_add(lease),
             now_ms: now,
+            truncated: lists.truncated(),
+            more: lists.more("Every task named was renewed."),
         })
     })
 }

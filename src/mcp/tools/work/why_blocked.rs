@@ -133,7 +133,8 @@ fn why_blocked(ctx: &ToolContext<'_>, p: WhyParams) -> Result<WhyOutput> {
             limit,
             MAX_WHY_LIMIT,
         )?;
-        let index = net.plan_index(&plan)?;
+        // Borrowed from the last work call when current: no O(V) pass then.
+        let index = net.plan_index_shared(&plan)?;
         let why = net.task_blockers(&index, task, &plan);
         if plan.done == done_rule::default_done() {
             let listed = std::iter::once(task).chain(why.blockers.iter().map(|b| b.node));
