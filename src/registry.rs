@@ -155,6 +155,11 @@ impl NetworkLock {
             .map(|guard| NetworkReadGuard(ReadInner::Own(guard)))
     }
 
+    /// How many calls wait for this network's lock now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Acquire)
+    }
+
     /// The network's estimated bytes when last counted (0 before that).
     pub fn last_estimate(&self) -> usize {
         self.estimated.load(Ordering::Relaxed)

@@ -499,7 +499,14 @@ fn calls_past_a_networks_cap_of_waiters_are_refused_busy_and_change_nothing() {
     let waiting: Vec<_> = (0..2)
         .map(|i| add_node_on_thread(&server, "a", &format!("w{i}"), capped()))
         .collect();
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while a.waiting() < 2 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the writers never waited"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     // The third finds two waiting: refused at once, naming what to do.
     let refused = server
         .dispatch(
