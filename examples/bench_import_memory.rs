@@ -175,7 +175,8 @@ fn debian_with_attributes(nodes: usize, edges: usize) -> Network {
         .map(|(i, e)| EdgeSpec::new(e.source, e.target).with_attribute("relation", RELATION[i % 3]))
         .collect();
     drop(shape);
-    let mut net = Network::with_capacity(nodes, edges);
+    // Room for every edge, cycle-closing ones included, as `debian_like` makes.
+    let mut net = Network::with_capacity(nodes, edge_specs.len());
     net.add_nodes(node_specs).expect("valid nodes");
     net.add_edges(edge_specs, MissingNodes::Fail)
         .expect("valid edges");
