@@ -161,7 +161,8 @@ impl Interner {
     }
 
     /// Shared entries for `map`, to give many items with
-    /// [`Interner::attributes_with`].
+    /// [`Interner::attributes_with`] (an import's defaults).
+    #[cfg(any(feature = "interchange", test))]
     pub(crate) fn entries(&mut self, map: Map<String, Value>) -> Vec<Entry> {
         map.into_iter()
             .map(|(key, value)| (self.key(&key), self.value(value)))

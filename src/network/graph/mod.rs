@@ -103,6 +103,7 @@ impl Network {
     /// `map` as entries shared in this network, to give many items at once
     /// ([`Network::add_nodes_defaulted`], [`Network::add_edges_defaulted`]):
     /// each value is stored once however many items it is given to.
+    #[cfg(feature = "interchange")]
     pub(crate) fn shared_entries(
         &mut self,
         map: serde_json::Map<String, serde_json::Value>,
