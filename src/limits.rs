@@ -215,22 +215,30 @@ impl Limits {
 
     /// Checks one item's attributes and data payload.
     pub fn check_item(&self, attributes: &Map<String, Value>, data: Option<&Value>) -> Result<()> {
-        if attributes.len() > self.max_attributes {
+        let bytes = if attributes.is_empty() {
+            0
+        } else {
+            serde_json::to_string(attributes).map_or(0, |s| s.len())
+        };
+        self.check_item_sized(attributes.len(), bytes, data)
+    }
+
+    /// [`Limits::check_item`] for attributes already measured: `count` of
+    /// them, `bytes` long as a JSON object (0 when there are none).
+    pub fn check_item_sized(&self, count: usize, bytes: usize, data: Option<&Value>) -> Result<()> {
+        if count > self.max_attributes {
             return Err(exceeded(
-                format!("{} attributes on one item", attributes.len()),
+                format!("{count} attributes on one item"),
                 self.max_attributes,
                 "--max-attributes",
             ));
         }
-        if !attributes.is_empty() {
-            let bytes = serde_json::to_string(attributes).map_or(0, |s| s.len());
-            if bytes > self.max_attribute_bytes {
-                return Err(exceeded(
-                    format!("{bytes} bytes of attributes on one item"),
-                    self.max_attribute_bytes,
-                    "--max-attribute-bytes",
-                ));
-            }
+        if bytes > self.max_attribute_bytes {
+            return Err(exceeded(
+                format!("{bytes} bytes of attributes on one item"),
+                self.max_attribute_bytes,
+                "--max-attribute-bytes",
+            ));
         }
         if let Some(data) = data {
             let bytes = serde_json::to_string(data).map_or(0, |s| s.len());

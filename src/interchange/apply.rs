@@ -30,7 +30,8 @@ fn item_error(field: &str, index: usize, inner: Error) -> Error {
 /// (existing ids are kept as they are and counted in `nodes_existing`), then the
 /// edges, in order; an endpoint that is neither in the network nor among the
 /// imported nodes is created as a plain node, as NetworkX does. The description is
-/// taken only when the network has none. O(nodes + edges).
+/// taken only when the network has none. The graph's defaults are stored once and
+/// shared by every node or edge without a value of its own. O(nodes + edges).
 pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcome> {
     // Only the checks charge the call's budget: once the network changes, the
     // import runs to its end.
@@ -53,16 +54,21 @@ pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcom
         };
         check().map_err(|e| item_error("edges", index, e))?;
     }
+    validate::attributes("node_defaults", &graph.node_defaults)?;
+    validate::attributes("edge_defaults", &graph.edge_defaults)?;
     // Everything `add_nodes` and `add_edges` check has been checked above, and every
     // endpoint either exists after the node batch or is created by the edge batch,
     // so neither call can fail past this point: the import is all or nothing.
     let edges_created = graph.edges.len();
-    let outcomes = network.add_nodes(graph.nodes)?;
+    // A default is stored once, and each item given it holds a pointer to it.
+    let node_defaults = network.shared_entries(graph.node_defaults);
+    let edge_defaults = network.shared_entries(graph.edge_defaults);
+    let outcomes = network.add_nodes_defaulted(graph.nodes, &node_defaults)?;
     let created = outcomes
         .iter()
         .filter(|o| **o == AddNodeOutcome::Added)
         .count();
-    let batch = network.add_edges(graph.edges, MissingNodes::Create)?;
+    let batch = network.add_edges_defaulted(graph.edges, MissingNodes::Create, &edge_defaults)?;
     if network.description().is_none() && graph.description.is_some() {
         network.set_description(graph.description);
     }

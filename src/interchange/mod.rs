@@ -49,6 +49,7 @@ mod tests;
 
 use petgraph::stable_graph::NodeIndex;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 pub use apply::{ImportOutcome, apply};
@@ -195,6 +196,13 @@ pub struct ImportedGraph {
     pub nodes: Vec<NodeSpec>,
     /// Edges in document order.
     pub edges: Vec<EdgeSpec>,
+    /// Attributes every listed node has unless it gives its own value for the
+    /// name (a GraphML key's `<default>`): kept here once, not copied onto each
+    /// node, and stored once by [`apply`] for all the nodes it is given to.
+    /// [`ImportedGraph::node_attributes`] reads a node's attributes with them.
+    pub node_defaults: Map<String, Value>,
+    /// The same for every edge.
+    pub edge_defaults: Map<String, Value>,
     /// The relation types the document's own tool treats as holding nothing
     /// back (Beads' `related`, `parent-child`, …), to be declared
     /// [non-blocking](crate::network::Network::nonblocking_relations) on the
@@ -209,6 +217,42 @@ pub struct ImportedGraph {
     pub reading: String,
     /// What the import assumed or left out, for the caller to be told.
     pub notes: Vec<ImportNote>,
+}
+
+impl ImportedGraph {
+    /// The attributes the `index`-th node gets: its own, then each default it
+    /// has no value of its own for. A copy, for reading one node; [`apply`]
+    /// shares the defaults instead.
+    pub fn node_attributes(&self, index: usize) -> Map<String, Value> {
+        with_defaults(
+            self.nodes.get(index).map(|n| &n.attributes),
+            &self.node_defaults,
+        )
+    }
+
+    /// The attributes the `index`-th edge gets, as [`ImportedGraph::node_attributes`].
+    pub fn edge_attributes(&self, index: usize) -> Map<String, Value> {
+        with_defaults(
+            self.edges.get(index).map(|e| &e.attributes),
+            &self.edge_defaults,
+        )
+    }
+}
+
+fn with_defaults(
+    own: Option<&Map<String, Value>>,
+    defaults: &Map<String, Value>,
+) -> Map<String, Value> {
+    let Some(own) = own else {
+        return Map::new();
+    };
+    let mut map = own.clone();
+    for (key, value) in defaults {
+        if !map.contains_key(key) {
+            map.insert(key.clone(), value.clone());
+        }
+    }
+    map
 }
 
 /// Writes `network` in `format`: all of it, or with `only` the nodes in that set and

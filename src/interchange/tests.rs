@@ -273,10 +273,15 @@ fn graphml_reads_networkx_output() {
     assert_eq!(graph.nodes[0].attributes["label"], json!("Ä <b>"));
     assert_eq!(graph.nodes[0].attributes["done"], json!(true));
     assert_eq!(
-        graph.nodes[0].attributes["size"],
+        graph.node_attributes(0)["size"],
         json!(5),
         "default applies"
     );
+    assert!(
+        !graph.nodes[0].attributes.contains_key("size"),
+        "kept once, in the graph's defaults"
+    );
+    assert_eq!(graph.node_defaults["size"], json!(5));
     assert_eq!(graph.nodes[1].attributes["size"], json!(7));
     let weights: Vec<f64> = graph.edges.iter().map(|e| e.weight).collect();
     assert_eq!(weights, [0.25, 1.0, 1.0]);
@@ -1056,11 +1061,12 @@ fn exact_json_touches_only_values_and_keeps_the_documents_error_positions() {
     assert!(e.to_string().contains("line 1, column"), "{e}");
 }
 
-/// A GraphML document of `nodes` bare nodes and a key whose `<default>` is
-/// `default_bytes` long: about 1 MB standing for nodes × default_bytes.
-fn amplifying_graphml(nodes: usize, default_bytes: usize) -> String {
+/// A GraphML document of `nodes` bare nodes and a key `key` whose `<default>`
+/// is `default_bytes` long: about 1 MB standing for nodes × default_bytes if
+/// the default were copied onto each node.
+fn amplifying_graphml(key: &str, nodes: usize, default_bytes: usize) -> String {
     let mut doc = format!(
-        r#"<graphml><key id="k" for="node" attr.name="big" attr.type="string"><default>{}</default></key><graph>"#,
+        r#"<graphml><key id="{key}" for="node" attr.name="{key}" attr.type="string"><default>"{}"</default></key><graph>"#,
         "x".repeat(default_bytes)
     );
     for i in 0..nodes {
@@ -1071,30 +1077,59 @@ fn amplifying_graphml(nodes: usize, default_bytes: usize) -> String {
 }
 
 #[test]
-fn a_graphml_default_copied_onto_every_node_is_counted_and_refused_by_name() {
-    // 50,000 × 60 KB: 3 GB from a 1 MB document, refused once past the bound.
+fn a_graphml_attribute_default_is_kept_once_and_counted_once() {
+    // 50,000 × 60 KB would be 3 GB from a 1 MB document; kept once, it fits
+    // in twice the document beside the nodes themselves.
+    let document = amplifying_graphml("big", 50_000, 60_000);
+    assert!(document.len() < 1_100_000);
+    let nodes = 50_000 * (crate::network::estimate::NODE_BYTES + 5);
+    let limits = Limits {
+        max_import_bytes: nodes + 2 * document.len(),
+        ..Limits::default()
+    };
+    let graph = parse_limited(Format::Graphml, &document, &limits).unwrap();
+    assert_eq!(graph.nodes.len(), 50_000);
+    assert!(graph.nodes.iter().all(|n| n.attributes.is_empty()));
+    assert_eq!(
+        graph.node_defaults["big"].as_str().map(str::len),
+        Some(60_002)
+    );
+    let mut net = Network::new();
+    crate::interchange::apply(&mut net, graph).unwrap();
+    let value = |id: &str| net.node(id).and_then(|n| n.attributes.get("big").cloned());
+    assert_eq!(value("0"), value("49999"));
+    assert!(net.estimated_bytes() < nodes + 2 * document.len());
+}
+
+#[test]
+fn a_graphml_data_default_copied_onto_every_node_is_counted_and_refused_by_name() {
+    // A node's data is its own: a `data_json` default is copied onto each node.
     let limits = Limits {
         max_import_bytes: 16 << 20,
         ..Limits::default()
     };
-    let document = amplifying_graphml(50_000, 60_000);
-    assert!(document.len() < 1_100_000);
+    let document = amplifying_graphml("data_json", 50_000, 60_000);
     let e = parse_limited(Format::Graphml, &document, &limits).unwrap_err();
     assert_eq!(e.code(), "limit_exceeded");
     let message = e.to_string();
     for needle in [
         "graphml import",
-        "key 'big'",
-        "60000-byte <default>",
+        "key 'data_json'",
+        "60002-byte <default>",
         "node[",
         "--max-import-memory",
     ] {
         assert!(message.contains(needle), "{needle}: {message}");
     }
     // The same document with a short default is well within the bound.
-    let graph = parse_limited(Format::Graphml, &amplifying_graphml(50_000, 10), &limits).unwrap();
+    let graph = parse_limited(
+        Format::Graphml,
+        &amplifying_graphml("data_json", 50_000, 10),
+        &limits,
+    )
+    .unwrap();
     assert_eq!(graph.nodes.len(), 50_000);
-    assert_eq!(graph.nodes[0].attributes["big"], json!("x".repeat(10)));
+    assert_eq!(graph.nodes[0].data, Some(json!("x".repeat(10))));
 }
 
 #[test]

@@ -472,7 +472,7 @@ fn warn_unknown_names(net: &Network, names: &plan::Names) {
             }
             for (key, _) in node.attributes.iter() {
                 if seen_node_keys.len() < MAX_NAMES_SCANNED {
-                    seen_node_keys.insert(key.as_str());
+                    seen_node_keys.insert(key);
                 }
             }
             if let Some(serde_json::Value::String(text)) =
@@ -508,7 +508,7 @@ fn warn_unknown_names(net: &Network, names: &plan::Names) {
             }
             for (key, _) in edge.attributes.iter() {
                 if seen_rel_keys.len() < MAX_NAMES_SCANNED {
-                    seen_rel_keys.insert(key.as_str());
+                    seen_rel_keys.insert(key);
                 }
             }
             types.retain(|t| !seen_types.contains(t.as_str()));

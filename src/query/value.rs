@@ -464,7 +464,7 @@ pub(crate) fn node_properties(net: &Network, ix: NodeIndex, with_id: bool) -> Ve
     }
     for (k, v) in node.attributes.iter() {
         if k != "id" && k != "data" {
-            out.push((k.clone(), Val::from_json(v)));
+            out.push((k.to_string(), Val::from_json(v)));
         }
     }
     if let Some(data) = node.data.as_deref() {
@@ -479,7 +479,7 @@ pub(crate) fn rel_properties(net: &Network, ix: EdgeIndex) -> Vec<(String, Val)>
     let mut out = vec![("weight".to_string(), Val::Float(edge.weight))];
     for (k, v) in edge.attributes.iter() {
         if k != "weight" {
-            out.push((k.clone(), Val::from_json(v)));
+            out.push((k.to_string(), Val::from_json(v)));
         }
     }
     out

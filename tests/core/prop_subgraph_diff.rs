@@ -144,7 +144,7 @@ type Content = (
 fn canonical(attributes: &networks_mcp::network::Attributes) -> BTreeMap<String, String> {
     attributes
         .iter()
-        .map(|(k, v)| (k.clone(), v.to_string()))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
 }
 

@@ -8,11 +8,227 @@ use serde_json::{Value, json};
 
 use crate::common::{dispatch, server_with};
 
-/// The reported attack: a 1 MB GraphML document whose key has a 60 KB
-/// `<default>`, given to 50,000 bare nodes (3 GB once copied onto each).
+/// GraphML of `nodes` nodes (`n0`, `n1`, …) and `edges` edges, whose edge key
+/// `kind` has a `<default>` of `default_bytes` bytes (none when 0): with 50,000
+/// nodes, 60,000 edges and a 60 KB default, the reported document of 4 MB that
+/// stood for 3.6 GB once the default was copied onto each edge.
+fn defaulted_graphml(nodes: usize, edges: usize, default_bytes: usize) -> String {
+    let mut doc =
+        String::from(r#"<graphml><key id="k" for="edge" attr.name="kind" attr.type="string">"#);
+    if default_bytes > 0 {
+        doc.push_str(&format!("<default>{}</default>", "x".repeat(default_bytes)));
+    }
+    doc.push_str("</key><graph>\n");
+    for i in 0..nodes {
+        doc.push_str(&format!("<node id=\"n{i}\"/>\n"));
+    }
+    for i in 0..edges {
+        let (a, b) = (i % nodes, (i * 7 + 1) % nodes);
+        doc.push_str(&format!("<edge source=\"n{a}\" target=\"n{b}\"/>\n"));
+    }
+    doc.push_str("</graph></graphml>");
+    doc
+}
+
+/// What the import bound counts for the nodes and edges of
+/// [`defaulted_graphml`] themselves (records and ids), without attributes.
+fn items_bytes(nodes: usize, edges: usize) -> usize {
+    use networks_mcp::network::estimate::{EDGE_BYTES, NODE_BYTES};
+    let id = |i: usize| 1 + i.to_string().len();
+    let nodes_bytes: usize = (0..nodes).map(|i| NODE_BYTES + id(i)).sum();
+    let edges_bytes: usize = (0..edges)
+        .map(|i| EDGE_BYTES + id(i % nodes) + id((i * 7 + 1) % nodes))
+        .sum();
+    nodes_bytes + edges_bytes
+}
+
+#[test]
+fn a_graphml_edge_default_is_stored_once_and_fits_twice_the_document() {
+    let (nodes, edges) = (50_000, 60_000);
+    let document = defaulted_graphml(nodes, edges, 60_000);
+    assert!(document.len() < 4_500_000, "{}", document.len());
+    // The items themselves, and twice the document for everything else: before
+    // each edge got its own copy of the default (3.6 GB) and this was refused.
+    let bound = items_bytes(nodes, edges) + 2 * document.len();
+    let server = server_with(Limits {
+        max_import_bytes: bound,
+        max_memory: bound,
+        ..Limits::default()
+    });
+    let reply = import(&server, "defaulted", "graphml", &document).unwrap();
+    assert_eq!(reply["created_edge_count"], json!(edges), "{reply}");
+    // A second network from the same document fits as well: the server-wide
+    // count holds each default once.
+    let bound = 2 * bound;
+    let server = server_with(Limits {
+        max_import_bytes: bound,
+        max_memory: bound,
+        ..Limits::default()
+    });
+    import(&server, "one", "graphml", &document).unwrap();
+    import(&server, "two", "graphml", &document).unwrap();
+}
+
+#[test]
+fn a_graphml_default_allocates_its_size_once() {
+    use networks_mcp::interchange::{self, Format};
+    use networks_mcp::network::Network;
+    let run = |document: &str| {
+        crate::common::alloc::measure(|| {
+            let graph = interchange::parse_limited(Format::Graphml, document, &Limits::default())
+                .expect("within the default bound");
+            let mut net = Network::new();
+            interchange::apply(&mut net, graph).expect("valid");
+            net
+        })
+    };
+    let (nodes, edges) = (20_000, 30_000);
+    let document = defaulted_graphml(nodes, edges, 60_000);
+    let (plain, plain_peak, plain_kept) = run(&defaulted_graphml(nodes, edges, 0));
+    let (net, peak, kept) = run(&document);
+    assert_eq!(net.edge_count(), plain.edge_count());
+    let kind = net.edge(0).and_then(|e| e.attributes.get("kind").cloned());
+    assert_eq!(
+        kind.as_ref().and_then(|k| k.as_str()).map(str::len),
+        Some(60_000)
+    );
+    // Really allocated, beyond the same document without the default: before,
+    // 30,000 copies of 60 KB (1.8 GB), refused by the import bound.
+    let bound = 2 * document.len();
+    assert!(
+        kept - plain_kept <= bound,
+        "kept {kept} vs {plain_kept}, bound {bound}"
+    );
+    assert!(
+        peak - plain_peak <= bound,
+        "peak {peak} vs {plain_peak}, bound {bound}"
+    );
+}
+
+/// DOT of `nodes` plain nodes, after a `node [...]` default of 60 KB: the
+/// reported 1.7 MB document.
+fn plain_dot(nodes: usize) -> String {
+    let mut doc = format!(
+        "digraph g {{\n  node [comment=\"{}\"];\n",
+        "x".repeat(60_000)
+    );
+    for i in 0..nodes {
+        doc.push_str(&format!("  node{i:06} [label=\"n{i}\"];\n"));
+    }
+    doc.push_str("}\n");
+    doc
+}
+
+#[test]
+fn a_dot_import_holds_one_piece_of_the_grammar_at_a_time() {
+    use networks_mcp::interchange::{self, Format};
+    use networks_mcp::network::Network;
+    let document = plain_dot(50_000);
+    let (net, peak, kept) = crate::common::alloc::measure(|| {
+        let graph = interchange::parse_limited(Format::Dot, &document, &Limits::default())
+            .expect("within the default bound");
+        let mut net = Network::new();
+        interchange::apply(&mut net, graph).expect("valid");
+        net
+    });
+    assert_eq!(net.node_count(), 50_000);
+    assert_eq!(
+        net.node("node049999")
+            .and_then(|n| n.attributes.get("label").cloned()),
+        Some(json!("n49999"))
+    );
+    // Before, the grammar's tokens for the whole document were held at once:
+    // 200 times the document at the peak.
+    let size = document.len();
+    assert!(
+        peak < PEAK_TIMES * size,
+        "peak {peak} for a document of {size}"
+    );
+    assert!(
+        kept < KEPT_TIMES * size,
+        "kept {kept} for a document of {size}"
+    );
+}
+
+/// Bounds on what a DOT import of plain nodes allocates, in documents: what
+/// `a_dot_import_holds_one_piece_of_the_grammar_at_a_time` measured, with room.
+const PEAK_TIMES: usize = 40;
+const KEPT_TIMES: usize = 20;
+
+#[test]
+fn repeated_attribute_values_are_stored_once() {
+    use crate::common::debian_like::debian_like;
+    use networks_mcp::network::{EdgeSpec, MissingNodes, Network, NodeSpec};
+    let (nodes, edges) = (6_000, 26_000);
+    let shape = debian_like(nodes, edges, true);
+    let ids: Vec<String> = shape.node_ids().map(str::to_string).collect();
+    let ends: Vec<(String, String)> = shape
+        .edges()
+        .map(|e| (e.source.to_string(), e.target.to_string()))
+        .collect();
+    drop(shape);
+    let build = |with_attributes: bool| {
+        let node_specs: Vec<NodeSpec> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let spec = NodeSpec::new(id.as_str());
+                if with_attributes {
+                    spec.with_attribute("status", ["installed", "available", "held"][i % 3])
+                        .with_attribute("type", ["library", "program", "data"][i % 3])
+                } else {
+                    spec
+                }
+            })
+            .collect();
+        let edge_specs: Vec<EdgeSpec> = ends
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b))| {
+                let spec = EdgeSpec::new(a.as_str(), b.as_str());
+                if with_attributes {
+                    spec.with_attribute("relation", ["depends", "recommends", "suggests"][i % 3])
+                } else {
+                    spec
+                }
+            })
+            .collect();
+        crate::common::alloc::measure(move || {
+            let mut net = Network::new();
+            net.add_nodes(node_specs).expect("valid");
+            net.add_edges(edge_specs, MissingNodes::Fail)
+                .expect("valid");
+            net
+        })
+    };
+    let (plain, _, plain_kept) = build(false);
+    let (net, _, kept) = build(true);
+    assert_eq!(net.edge_count(), plain.edge_count());
+    assert_eq!(
+        net.edge(0)
+            .and_then(|e| e.attributes.get("relation").cloned()),
+        Some(json!("depends"))
+    );
+    // Three distinct maps of nodes and three of edges, whatever the count of
+    // items: before, every item had its own map (about 200 bytes each).
+    let items = nodes + net.edge_count();
+    let extra = kept.saturating_sub(plain_kept);
+    assert!(extra < 64 * 1024, "{extra} bytes more for {items} items");
+    // The estimate counts each shared value once, and stays above what is held.
+    assert!(
+        net.estimated_bytes() >= kept,
+        "{} < {kept}",
+        net.estimated_bytes()
+    );
+    assert!(net.estimated_bytes() < plain.estimated_bytes() + 64 * 1024);
+}
+
+/// GraphML of 50,000 bare nodes whose `data_json` key has a 60 KB
+/// `<default>`: a node's data is its own, so the default is copied onto each
+/// (3 GB), and refused by name.
 fn amplifying_graphml() -> String {
     let mut doc = format!(
-        r#"<graphml><key id="k" for="node" attr.name="big" attr.type="string"><default>{}</default></key><graph>"#,
+        r#"<graphml><key id="data_json" for="node" attr.name="data_json" attr.type="string"><default>"{}"</default></key><graph>"#,
         "x".repeat(60_000)
     );
     for i in 0..50_000 {
@@ -44,7 +260,12 @@ fn an_import_whose_defaults_multiply_past_the_bound_is_refused_naming_the_key() 
     let e = import(&server, "amplified", "graphml", &amplifying_graphml()).unwrap_err();
     assert_eq!(e["code"], "limit_exceeded", "{e}");
     let message = e["error"].as_str().unwrap_or_default();
-    for needle in ["graphml", "key 'big'", "<default>", "--max-import-memory"] {
+    for needle in [
+        "graphml",
+        "key 'data_json'",
+        "<default>",
+        "--max-import-memory",
+    ] {
         assert!(message.contains(needle), "{needle}: {message}");
     }
     assert_eq!(
@@ -55,15 +276,15 @@ fn an_import_whose_defaults_multiply_past_the_bound_is_refused_naming_the_key() 
 }
 
 /// A node-link document of `nodes` nodes (`n0`, `n1`, …), each with a
-/// 1,000-byte attribute.
+/// 1,000-byte attribute of its own.
 fn padded_nodes(nodes: usize) -> String {
     padded_nodes_named("n", nodes)
 }
 
 fn padded_nodes_named(prefix: &str, nodes: usize) -> String {
-    let pad = "p".repeat(1_000);
+    // Each pad its own (a network stores an equal value once).
     let nodes: Vec<Value> = (0..nodes)
-        .map(|i| json!({"id": format!("{prefix}{i}"), "pad": pad}))
+        .map(|i| json!({"id": format!("{prefix}{i}"), "pad": format!("{prefix}{i:06}{}", "p".repeat(993))}))
         .collect();
     let edge = json!({"source": format!("{prefix}0"), "target": format!("{prefix}1")});
     json!({"nodes": nodes, "edges": [edge]}).to_string()

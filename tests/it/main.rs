@@ -4,6 +4,9 @@
 
 mod common;
 
+#[global_allocator]
+static ALLOCATOR: common::alloc::Counting = common::alloc::Counting;
+
 mod algorithms;
 mod algorithms_groups;
 mod algorithms_hostile;

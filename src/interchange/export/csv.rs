@@ -18,7 +18,7 @@ pub(crate) fn write(selection: &Selection<'_>) -> String {
     let columns: BTreeSet<&str> = selection
         .edges
         .iter()
-        .flat_map(|e| e.attributes.iter().map(|(k, _)| k.as_str()))
+        .flat_map(|e| e.attributes.iter().map(|(k, _)| k))
         .filter(|k| !FIXED.contains(k))
         .collect();
     let mut writer = csv::WriterBuilder::new()

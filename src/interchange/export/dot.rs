@@ -84,7 +84,7 @@ pub(crate) fn attribute_name(key: &str) -> std::borrow::Cow<'_, str> {
 
 fn push_attributes(list: &mut Vec<String>, attributes: &Attributes, skip: &[&str]) {
     for (key, value) in attributes.iter() {
-        if skip.contains(&key.as_str()) {
+        if skip.contains(&key) {
             continue;
         }
         if let Some(text) = values::scalar_text(value) {

@@ -54,13 +54,14 @@ impl Keys {
     fn collect(&mut self, domain: &'static str, attributes: &Attributes, skip: &[&str]) {
         for (name, value) in attributes.iter() {
             let Some(kind) = type_of(value) else { continue };
-            if skip.contains(&name.as_str()) {
+            if skip.contains(&name) {
                 continue;
             }
-            let entry = (domain, name.clone(), kind);
+            let entry = (domain, name.to_string(), kind);
             if !self.ids.contains_key(&entry) {
                 let id = format!("d{}", self.order.len());
-                self.order.push((id.clone(), domain, name.clone(), kind));
+                self.order
+                    .push((id.clone(), domain, name.to_string(), kind));
                 self.ids.insert(entry, id);
             }
         }
@@ -194,7 +195,7 @@ fn write_data(
     skip: &[&str],
 ) {
     for (name, value) in attributes.iter() {
-        if skip.contains(&name.as_str()) {
+        if skip.contains(&name) {
             continue;
         }
         let (Some(kind), Some(text)) = (type_of(value), values::scalar_text(value)) else {

@@ -32,8 +32,8 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
             let mut object = Map::new();
             object.insert("id".into(), json!(&*node.id));
             for (key, value) in node.attributes.iter() {
-                if !NODE_RESERVED.contains(&key.as_str()) {
-                    object.insert(key.clone(), value.clone());
+                if !NODE_RESERVED.contains(&key) {
+                    object.insert(key.to_string(), value.clone());
                 }
             }
             if let Some(data) = &node.data {
@@ -56,8 +56,8 @@ pub(crate) fn write(network: &Network, selection: &Selection<'_>) -> String {
                 values::float(edge.weight).unwrap_or(json!(1.0)),
             );
             for (key, value) in edge.attributes.iter() {
-                if !EDGE_RESERVED.contains(&key.as_str()) {
-                    object.insert(key.clone(), value.clone());
+                if !EDGE_RESERVED.contains(&key) {
+                    object.insert(key.to_string(), value.clone());
                 }
             }
             Value::Object(object)

@@ -66,6 +66,10 @@ fn user_key(key: String) -> String {
 /// pest calls allowed per byte of a DOT document, and at least: four times what
 /// valid documents were measured to need.
 const CALLS_PER_BYTE: usize = 64;
+/// The size of the pieces a long document is parsed in: large enough that the
+/// header repeated per piece costs nothing, small enough that one piece's
+/// tokens (about 200 times its size) stay a few megabytes.
+const PIECE_BYTES: usize = 16 * 1024;
 const MIN_CALLS: usize = 100_000;
 
 /// The text of a quoted DOT string (`raw` includes the quotes), unescaped.
@@ -768,7 +772,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 /// An error for graphviz-rust's message, which is a rendered pest error
 /// (` --> L:C`, the offending line with a caret, then `= expected …`), placed in
 /// the original document.
-fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
+fn syntax_error(content: &str, prepared: &Prepared, piece: &Piece<'_>, message: &str) -> Error {
     let location = message.lines().find_map(|line| {
         let (l, c) = line
             .trim_start()
@@ -776,7 +780,8 @@ fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
             .trim()
             .split_once(':')?;
         let (l, c) = (l.parse::<usize>().ok()?, c.parse::<usize>().ok()?);
-        let pos = prepared.source_offset(offset_of(&prepared.text, l, c));
+        let pos = piece.prepared_offset(offset_of(piece.text, l, c));
+        let pos = prepared.source_offset(pos.min(prepared.text.len()));
         Some(line_col(content, pos))
     });
     let detail = message
@@ -794,46 +799,61 @@ fn syntax_error(content: &str, prepared: &Prepared, message: &str) -> Error {
     invalid(FORMAT, location, format!("not valid DOT: {detail}"))
 }
 
-/// Parses DOT, producing at most `max_edges` edges (an edge between subgraphs
-/// stands for every pair of their nodes, so a small document can stand for very
-/// many: they are counted as the walk makes them). O(size of the document +
-/// edges produced).
-pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Result<ImportedGraph> {
-    let prepared = prepare(content);
-    let too_deep = || {
-        invalid(
-            FORMAT,
-            None,
-            format!(
-                "subgraphs or attribute lists are nested more than {MAX_NESTING} levels deep; flatten the document"
-            ),
-        )
-    };
-    if prepared.deepest > MAX_NESTING {
-        return Err(too_deep());
+/// The error for a document nested past `MAX_NESTING`.
+fn too_deep() -> Error {
+    invalid(
+        FORMAT,
+        None,
+        format!(
+            "subgraphs or attribute lists are nested more than {MAX_NESTING} levels deep; flatten the document"
+        ),
+    )
+}
+
+/// The statements of a document read with the grammar at one time: the whole
+/// document, or its header, some of its top-level statements and a `}`.
+struct Piece<'a> {
+    text: &'a str,
+    /// Bytes of `text` copied from the start of the rewritten document.
+    header: usize,
+    /// Where the rest of `text` starts in the rewritten document.
+    start: usize,
+}
+
+impl Piece<'_> {
+    /// The offset in the rewritten document of offset `pos` in this piece.
+    fn prepared_offset(&self, pos: usize) -> usize {
+        if pos < self.header {
+            pos
+        } else {
+            self.start + (pos - self.header)
+        }
     }
-    // The grammar backtracks: a syntax error deep inside nested subgraphs makes
-    // each level retry its alternatives, 2^depth work for one document. pest's
-    // call budget bounds a parse to a multiple of the document's size (valid
-    // documents need about 16 calls a byte); the budget is process-wide, so DOT
-    // parses take turns.
-    static SERIAL: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
-    let _turn = SERIAL.lock();
+}
+
+/// Parses one piece and walks its statements into `walk`; errors are placed
+/// in the original document.
+fn read_piece(
+    content: &str,
+    prepared: &Prepared,
+    piece: &Piece<'_>,
+    walk: &mut Walk<'_>,
+) -> Result<()> {
     pest::set_call_limit(std::num::NonZeroUsize::new(
-        prepared.text.len().saturating_mul(CALLS_PER_BYTE) + MIN_CALLS,
+        piece.text.len().saturating_mul(CALLS_PER_BYTE) + MIN_CALLS,
     ));
     // The depth that bounds every recursion below, measured by the grammar itself.
-    match super::dot_depth::nesting(&prepared.text) {
+    match super::dot_depth::nesting(piece.text) {
         Ok(depth) if depth > MAX_NESTING => return Err(too_deep()),
         Ok(_) => {}
-        Err(message) => return Err(syntax_error(content, &prepared, &message)),
+        Err(message) => return Err(syntax_error(content, prepared, piece, &message)),
     }
     // The parser unwraps on shapes its grammar should rule out; should one slip
     // through, turn the panic into an error instead of a crash.
-    let parsed = catch_unwind(AssertUnwindSafe(|| graphviz_rust::parse(&prepared.text)));
+    let parsed = catch_unwind(AssertUnwindSafe(|| graphviz_rust::parse(piece.text)));
     let ast = match parsed {
         Ok(Ok(ast)) => ast,
-        Ok(Err(message)) => return Err(syntax_error(content, &prepared, &message)),
+        Ok(Err(message)) => return Err(syntax_error(content, prepared, piece, &message)),
         Err(_) => {
             return Err(invalid(
                 FORMAT,
@@ -845,18 +865,66 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
     let stmts = match &ast {
         DotGraph::DiGraph { stmts, .. } | DotGraph::Graph { stmts, .. } => stmts,
     };
+    walk.stmts(stmts, true, &mut Members::default())
+}
+
+/// Parses DOT, producing at most `max_edges` edges (an edge between subgraphs
+/// stands for every pair of their nodes, so a small document can stand for very
+/// many: they are counted as the walk makes them). O(size of the document +
+/// edges produced).
+pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Result<ImportedGraph> {
+    let prepared = prepare(content);
+    if prepared.deepest > MAX_NESTING {
+        return Err(too_deep());
+    }
+    // The grammar backtracks: a syntax error deep inside nested subgraphs makes
+    // each level retry its alternatives, 2^depth work for one document. pest's
+    // call budget bounds a parse to a multiple of the piece's size (valid
+    // documents need about 16 calls a byte); the budget is process-wide, so DOT
+    // parses take turns.
+    static SERIAL: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+    let _turn = SERIAL.lock();
     let mut walk = Walk {
         nodes: Vec::new(),
         index: HashMap::new(),
         edges: Vec::new(),
         description: None,
-        head: prepared.head,
+        head: prepared.head.clone(),
         max_edges,
         meter,
         defaults: 0,
         graph_attributes: 0,
     };
-    walk.stmts(stmts, true, &mut Members::default())?;
+    // A long document is parsed a piece at a time, so that only one piece's
+    // tokens are held at once (see `dot_chunks`).
+    match super::dot_chunks::cut(&prepared.text, PIECE_BYTES) {
+        None => {
+            let whole = Piece {
+                text: &prepared.text,
+                header: 0,
+                start: 0,
+            };
+            read_piece(content, &prepared, &whole, &mut walk)?;
+        }
+        Some(cuts) => {
+            let last = cuts.body.len() - 1;
+            let mut text = String::new();
+            for (k, range) in cuts.body.into_iter().enumerate() {
+                text.clear();
+                text.push_str(&prepared.text[cuts.header.clone()]);
+                text.push_str(&prepared.text[range.clone()]);
+                if k != last {
+                    text.push('}');
+                }
+                let piece = Piece {
+                    text: &text,
+                    header: cuts.header.len(),
+                    start: range.start,
+                };
+                read_piece(content, &prepared, &piece, &mut walk)?;
+            }
+        }
+    }
     let notes: Vec<_> = crate::interchange::ImportNote::left_out(&[
         (
             walk.defaults,

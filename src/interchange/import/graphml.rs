@@ -15,8 +15,12 @@
 //! An `int` or `long` value past 64 bits (below −2^63 or above 2^64 − 1) is
 //! kept as a string of its exact decimal text, and so is such an integer inside
 //! the JSON of `data_json`. What the import materialises is counted against the
-//! meter before it is made, each copy of a `<default>` included, so a long
-//! default given to many elements is refused by name (`--max-import-memory`).
+//! meter before it is made. A `<default>` that is a plain attribute is made
+//! once and kept in the graph's `node_defaults`/`edge_defaults`, which the
+//! network shares with every element without a value of its own: it costs its
+//! size once and a slot per element. A default of a node's `data` is copied
+//! onto each node, and counted for each, so a long one given to many nodes is
+//! refused by name (`--max-import-memory`).
 //!
 //! Errors name the line and column and the element path, e.g.
 //! `line 12, column 5 (graphml/graph/node[3])` (indexes 0-based).
@@ -33,7 +37,7 @@ use super::super::export::graphml::{DATA_KEY, DESCRIPTION_KEY, WEIGHT_KEY};
 use crate::error::Result;
 use crate::interchange::meter::Meter;
 use crate::interchange::{Format, ImportedGraph, invalid, line_col, values};
-use crate::network::estimate::value_bytes;
+use crate::network::estimate::{SLOT_BYTES, value_bytes};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::Graphml;
@@ -422,9 +426,54 @@ impl State<'_> {
             })
             .collect();
         for (id, default) in pending {
-            self.set(&id, &default, true, pos)?;
+            if self.shares_default(&id, domain) {
+                self.share_default(&id, &default, domain, pos)?;
+            } else {
+                self.set(&id, &default, true, pos)?;
+            }
         }
         Ok(())
+    }
+
+    /// Whether the default of key `id` is, on an element of `domain`, a plain
+    /// attribute: kept once in the graph's defaults rather than on the element
+    /// (a node's `data` and an edge's weight are the element's own).
+    fn shares_default(&self, id: &str, domain: &str) -> bool {
+        match domain {
+            "node" => id != DATA_KEY,
+            "edge" => id != WEIGHT_KEY && self.keys[id].name != "weight",
+            _ => false,
+        }
+    }
+
+    /// Gives the current element the default of key `id`: the value is made and
+    /// counted once, the first time, and kept in the graph's defaults; each
+    /// element given it costs one slot in its map, which is what is counted.
+    fn share_default(&mut self, id: &str, text: &str, domain: &str, pos: usize) -> Result<()> {
+        let key = &self.keys[id];
+        let (content, path) = (self.content, &self.path);
+        let defaults = if domain == "node" {
+            &self.graph.node_defaults
+        } else {
+            &self.graph.edge_defaults
+        };
+        if !defaults.contains_key(&key.name) {
+            self.meter.attribute(&key.name, text, || {
+                cause(content, path, key, text.len(), true, pos)
+            })?;
+            let value = self.typed(key, text, pos)?;
+            let name = key.name.clone();
+            let defaults = if domain == "node" {
+                &mut self.graph.node_defaults
+            } else {
+                &mut self.graph.edge_defaults
+            };
+            defaults.insert(name, value);
+        }
+        let key = &self.keys[id];
+        self.meter.charge(SLOT_BYTES, || {
+            cause(content, path, key, text.len(), true, pos)
+        })
     }
 
     /// Stores one value on the current element (`default`: the key's

@@ -7,6 +7,7 @@
 pub(crate) mod beads;
 pub(crate) mod csv;
 pub(crate) mod dot;
+mod dot_chunks;
 mod dot_depth;
 pub(crate) mod graphml;
 pub(crate) mod memory;

@@ -37,11 +37,11 @@ fn scan(net: &Network, asked: &[&str]) -> Seen {
         }
         for (key, value) in node.attributes.iter() {
             crate::budget::charge(1);
-            if seen.keys.len() < MAX_NAMES_SCANNED && !seen.keys.contains(key.as_str()) {
+            if seen.keys.len() < MAX_NAMES_SCANNED && !seen.keys.contains(key) {
                 seen.keys.insert(key.to_string());
             }
-            if asked.contains(&key.as_str()) {
-                match seen.holders.get_mut(key.as_str()) {
+            if asked.contains(&key) {
+                match seen.holders.get_mut(key) {
                     Some(count) => *count += 1,
                     None => {
                         seen.holders.insert(key.to_string(), 1);

@@ -66,7 +66,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use crate::error::{Error, Result};
@@ -542,12 +542,12 @@ impl Matcher {
             if let Some(&ahead) = order.get(i + PREFETCH_AHEAD) {
                 let node = &g[ahead];
                 prefetch_lines(node.id.as_ptr());
-                if attributes && let Some(map) = node.attributes.map() {
-                    prefetch_lines((map as *const Map<String, Value>).cast());
+                if attributes && let Some(block) = node.attributes.shared() {
+                    prefetch_lines(std::sync::Arc::as_ptr(block).cast());
                 }
             }
-            // An attribute text is three dependent loads away (the map, its
-            // first entry, the string's bytes): each stage starts the next
+            // An attribute is three dependent loads away (the shared block,
+            // its slots, the first name and value): each stage starts the next
             // load once the one before it has had time to arrive.
             if attributes {
                 prefetch_first_attribute(g, &order, i);
@@ -569,21 +569,21 @@ impl Matcher {
     }
 }
 
-/// The later stages of a node's attribute prefetch: the first entry of the map
-/// of the node `PREFETCH_AHEAD / 2` ahead (its map was asked for earlier), and
-/// the text of that entry `PREFETCH_AHEAD / 4` ahead.
+/// The later stages of a node's attribute prefetch: the slots of the node
+/// `PREFETCH_AHEAD / 2` ahead (its block was asked for earlier), and the first
+/// name and value of the node `PREFETCH_AHEAD / 4` ahead.
 #[inline(always)]
 fn prefetch_first_attribute(g: &StableDiGraph<Node, Edge>, order: &[NodeIndex], i: usize) {
     if let Some(&ahead) = order.get(i + PREFETCH_AHEAD / 2)
-        && let Some((key, _)) = g[ahead].attributes.map().and_then(|m| m.iter().next())
+        && let Some(block) = g[ahead].attributes.shared()
     {
-        prefetch_lines((key as *const String).cast());
+        prefetch_lines(block.as_ptr().cast());
     }
     if let Some(&ahead) = order.get(i + PREFETCH_AHEAD / 4)
-        && let Some((_, Value::String(text))) =
-            g[ahead].attributes.map().and_then(|m| m.iter().next())
+        && let Some((key, value)) = g[ahead].attributes.entries().first()
     {
-        prefetch_lines(text.as_ptr());
+        prefetch_lines(key.as_ptr());
+        prefetch_lines(std::sync::Arc::as_ptr(value).cast());
     }
 }
 

@@ -341,7 +341,7 @@ impl Network {
         for key in remove_attributes {
             map.shift_remove(key);
         }
-        node.attributes = Attributes::from_map(map);
+        node.attributes = self.interner.attributes(map);
         let changed = before != (node.data.clone(), node.attributes.clone());
         if changed {
             let entry = super::history::Entry::node_changed(
@@ -425,6 +425,18 @@ impl Network {
         &mut self,
         items: impl IntoIterator<Item = N>,
     ) -> Result<Vec<AddNodeOutcome>> {
+        self.add_nodes_defaulted(items, &[])
+    }
+
+    /// [`Network::add_nodes`], giving each node added every one of `defaults`
+    /// it has no value of its own for (an import's defaults: already validated,
+    /// names and values from [`Network::shared_entries`], so one allocation of
+    /// each serves every node).
+    pub(crate) fn add_nodes_defaulted<N: NodeItem>(
+        &mut self,
+        items: impl IntoIterator<Item = N>,
+        defaults: &[super::types::Entry],
+    ) -> Result<Vec<AddNodeOutcome>> {
         let items: Vec<N> = items.into_iter().collect();
         for (index, item) in items.iter().enumerate() {
             let check = || -> Result<()> {
@@ -474,8 +486,8 @@ impl Network {
                 continue;
             }
             let (data, attributes) = item.take_content();
-            let ix =
-                self.insert_node_hashed(item.id(), hash, data, Attributes::from_map(attributes));
+            let attributes = self.interner.attributes_with(attributes, defaults);
+            let ix = self.insert_node_hashed(item.id(), hash, data, attributes);
             outcomes.push(AddNodeOutcome::Added);
             if groups.is_none() {
                 let slot = self.node_index.slot_of(ix, hash);
@@ -517,7 +529,18 @@ impl Network {
         items: impl IntoIterator<Item = E>,
         missing: MissingNodes,
     ) -> Result<EdgeBatchOutcome> {
-        if missing == MissingNodes::Fail {
+        self.add_edges_defaulted(items, missing, &[])
+    }
+
+    /// [`Network::add_edges`], giving each edge every one of `defaults` it has
+    /// no value of its own for, as [`Network::add_nodes_defaulted`] does.
+    pub(crate) fn add_edges_defaulted<E: EdgeItem>(
+        &mut self,
+        items: impl IntoIterator<Item = E>,
+        missing: MissingNodes,
+        defaults: &[super::types::Entry],
+    ) -> Result<EdgeBatchOutcome> {
+        if missing == MissingNodes::Fail && defaults.is_empty() {
             // Streamed: the items are never gathered, so a batch of millions costs
             // no copy of itself.
             let range = self.add_edge_list(items)?;
@@ -583,7 +606,8 @@ impl Network {
                     message: "batch endpoint vanished during insert".into(),
                 });
             };
-            resolved.push((a, b, item.weight), Attributes::from_map(item.attributes));
+            let attributes = self.interner.attributes_with(item.attributes, defaults);
+            resolved.push((a, b, item.weight), attributes);
         }
         let mark = self.edge_batch_mark();
         self.insert_resolved_edges(&mut resolved);

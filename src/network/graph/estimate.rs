@@ -8,9 +8,12 @@
 //! input controls, the text, which it counts exactly, so that a document whose
 //! small text stands for a great deal of memory is seen before it is made.
 
+use std::sync::Arc;
+
+use hashbrown::HashSet;
 use serde_json::{Map, Value};
 
-use super::Network;
+use super::{Attributes, Network};
 
 /// A node besides its id's text, attributes and data: its 48-byte record in
 /// petgraph's slot (the 40-byte `Node`, an id of up to 23 bytes inside it, and two
@@ -20,9 +23,20 @@ pub const NODE_BYTES: usize = 96;
 /// An edge besides its attributes: its record and links in petgraph, its edge-id
 /// index entry and both directions' adjacency entries.
 pub const EDGE_BYTES: usize = 64;
-/// One attribute entry besides its key's and value's text: the map's entry and
-/// hash slot, the key's `String` and the `Value` it holds.
-pub const ENTRY_BYTES: usize = 64;
+/// One attribute's slot in its item's map: two pointers, to its shared name and
+/// shared value.
+pub const SLOT_BYTES: usize = std::mem::size_of::<(Arc<str>, Arc<Value>)>();
+/// A map of attributes besides its slots: its shared block (a count and a
+/// pointer to the slots).
+pub const MAP_BYTES: usize = 32;
+/// A shared name besides its text: its counts.
+pub const KEY_BYTES: usize = 16;
+/// A shared value besides its text: its counts and the JSON value.
+pub const SHARED_VALUE_BYTES: usize = 16 + std::mem::size_of::<Value>();
+/// One attribute shared with no other item, besides its key's and value's
+/// text: its slot, its name and its value (the map's own block is left out, as
+/// it is far smaller than its attributes).
+pub const ENTRY_BYTES: usize = SLOT_BYTES + KEY_BYTES + SHARED_VALUE_BYTES;
 /// One JSON value besides its text (`data`, or an element of an array in it).
 pub const VALUE_BYTES: usize = 32;
 
@@ -87,25 +101,69 @@ impl Network {
     /// ```
     pub fn estimated_bytes(&self) -> usize {
         let mut total = self.description.as_ref().map_or(0, String::len);
+        let mut shared = Shared::default();
         for node in self.graph.node_weights() {
             let mut bytes = NODE_BYTES + node.id.len();
-            for (key, value) in node.attributes.iter() {
-                bytes = bytes.saturating_add(attribute_bytes(key, value));
-            }
+            bytes = bytes.saturating_add(shared.attributes(&node.attributes));
             if let Some(data) = &node.data {
                 bytes = bytes.saturating_add(value_bytes(data));
             }
             total = total.saturating_add(bytes);
         }
         for edge in self.graph.edge_weights() {
-            let mut bytes = EDGE_BYTES;
-            for (key, value) in edge.attributes.iter() {
-                bytes = bytes.saturating_add(attribute_bytes(key, value));
-            }
+            let bytes = EDGE_BYTES.saturating_add(shared.attributes(&edge.attributes));
             total = total.saturating_add(bytes);
         }
+        total = total.saturating_add(self.interner.table_bytes());
         // The window of recent changes ([`Network::changes_since`]).
         total.saturating_add(self.history.bytes())
+    }
+}
+
+/// The shared allocations already counted, so that each is counted once
+/// however many items hold it (one held once is counted without a lookup).
+#[derive(Default)]
+struct Shared {
+    seen: HashSet<usize>,
+}
+
+impl Shared {
+    /// Whether the allocation at `address`, held `count` times, is not yet counted.
+    fn first(&mut self, address: usize, count: usize) -> bool {
+        count == 1 || self.seen.insert(address)
+    }
+
+    /// The bytes of `attributes` not yet counted: its map, and each name and
+    /// value the first time it is met.
+    fn attributes(&mut self, attributes: &Attributes) -> usize {
+        let Some(block) = attributes.shared() else {
+            return 0;
+        };
+        if !self.first(Arc::as_ptr(block) as usize, Arc::strong_count(block)) {
+            return 0;
+        }
+        let mut bytes = MAP_BYTES + SLOT_BYTES * block.len();
+        for (key, value) in block.iter() {
+            if self.first(
+                Arc::as_ptr(key).cast::<u8>() as usize,
+                Arc::strong_count(key),
+            ) {
+                bytes = bytes.saturating_add(KEY_BYTES + key.len());
+            }
+            if self.first(Arc::as_ptr(value) as usize, Arc::strong_count(value)) {
+                bytes = bytes.saturating_add(shared_value_bytes(value));
+            }
+        }
+        bytes
+    }
+}
+
+/// The bytes of one shared attribute value: its counts, the JSON value and its text.
+fn shared_value_bytes(value: &Value) -> usize {
+    match value {
+        Value::String(s) => SHARED_VALUE_BYTES + s.len(),
+        Value::Null | Value::Bool(_) | Value::Number(_) => SHARED_VALUE_BYTES,
+        Value::Array(_) | Value::Object(_) => 16 + value_bytes(value),
     }
 }
 
@@ -127,9 +185,17 @@ mod tests {
         let big = "x".repeat(10_000);
         net.add_node_with(NodeSpec::new("c").with_attribute("k", big))
             .unwrap();
+        let one = net.estimated_bytes();
+        let items = 2 * NODE_BYTES + 3 + EDGE_BYTES;
+        let attribute = MAP_BYTES + SLOT_BYTES + KEY_BYTES + 1 + SHARED_VALUE_BYTES + 10_000;
+        let tables = net.interner.table_bytes();
+        assert_eq!(one, items + attribute + tables);
+        // The same value on a second node is shared: its text is counted once.
+        net.add_node_with(NodeSpec::new("d").with_attribute("k", "x".repeat(10_000)))
+            .unwrap();
         assert_eq!(
             net.estimated_bytes(),
-            2 * NODE_BYTES + 3 + EDGE_BYTES + ENTRY_BYTES + 1 + 10_000
+            one + NODE_BYTES + 1 + net.interner.table_bytes() - tables
         );
         assert_eq!(
             value_bytes(&json!({"a": [1, "xyz"]})),

@@ -192,14 +192,14 @@ impl Entry {
         for (key, old) in before.iter() {
             let new = after.get(key);
             if new != Some(old) {
-                attributes_before.insert(key.clone(), recorded(old));
-                attributes_after.insert(key.clone(), new.map(recorded).unwrap_or(Value::Null));
+                attributes_before.insert(key.to_string(), recorded(old));
+                attributes_after.insert(key.to_string(), new.map(recorded).unwrap_or(Value::Null));
             }
         }
         for (key, new) in after.iter() {
             if before.get(key).is_none() {
-                attributes_before.insert(key.clone(), Value::Null);
-                attributes_after.insert(key.clone(), recorded(new));
+                attributes_before.insert(key.to_string(), Value::Null);
+                attributes_after.insert(key.to_string(), recorded(new));
             }
         }
         Entry::Kept(Box::new(ChangeKind::NodeChanged {

@@ -28,6 +28,7 @@ pub mod estimate;
 mod frontier;
 pub mod history;
 mod id_index;
+pub(crate) mod interner;
 pub(crate) mod prefetch;
 pub mod query;
 pub mod relations;
@@ -93,6 +94,22 @@ pub struct Network {
     /// The window of recent changes ([`Network::changes_since`]), recorded by
     /// the change path as it counts each version.
     history: history::History,
+    /// One allocation per distinct attribute name, value and map: every
+    /// attribute stored goes through it.
+    interner: interner::Interner,
+}
+
+impl Network {
+    /// `map` as entries shared in this network, to give many items at once
+    /// ([`Network::add_nodes_defaulted`], [`Network::add_edges_defaulted`]):
+    /// each value is stored once however many items it is given to.
+    #[cfg(feature = "interchange")]
+    pub(crate) fn shared_entries(
+        &mut self,
+        map: serde_json::Map<String, serde_json::Value>,
+    ) -> Vec<types::Entry> {
+        self.interner.entries(map)
+    }
 }
 
 /// A number unique to each network made in this process, so that a version
@@ -559,7 +576,8 @@ impl Network {
         if self.contains_node(&id) {
             return Ok(AddNodeOutcome::Duplicate);
         }
-        self.insert_node_unchecked(&id, data, Attributes::from_map(attributes));
+        let attributes = self.interner.attributes(attributes);
+        self.insert_node_unchecked(&id, data, attributes);
         Ok(AddNodeOutcome::Added)
     }
 
@@ -616,7 +634,8 @@ impl Network {
             }
             None => self.edge_error(&source, &target, weight, Some(&attributes))?,
         };
-        Ok(self.insert_edge_unchecked(a, b, weight, Attributes::from_map(attributes)))
+        let attributes = self.interner.attributes(attributes);
+        Ok(self.insert_edge_unchecked(a, b, weight, attributes))
     }
 
     /// Whether some edge has a negative weight. O(1).

@@ -108,6 +108,8 @@ impl Network {
         // Every id in a network is a valid one: edge adds rely on it, checking
         // the form of only those ids that are not found.
         debug_assert!(super::validate::id("node_id", id).is_ok(), "{id:?}");
+        // Every attribute stored is shared (a lookup when it already is).
+        let attributes = self.interner.share(attributes);
         let ix = self.graph.add_node(Node {
             id: id.into(),
             data: data.map(Box::new),
@@ -132,6 +134,7 @@ impl Network {
         let id = self.next_edge_id;
         self.next_edge_id += 1;
         self.negative_edges += usize::from(weight < 0.0);
+        let attributes = self.interner.share(attributes);
         let edge = Edge {
             id,
             weight,
@@ -380,6 +383,7 @@ impl Network {
     /// Replaces the attributes of node `ix`, counting one change of version if
     /// they differ. Not structural: no derived fact depends on attributes.
     pub(in crate::network) fn set_attributes(&mut self, ix: NodeIndex, attributes: Attributes) {
+        let attributes = self.interner.share(attributes);
         let node = &mut self.graph[ix];
         if attributes != node.attributes {
             let entry = Entry::node_changed(&node.id, &node.attributes, &attributes, false);
@@ -402,7 +406,7 @@ impl Network {
             let entry =
                 Entry::node_changed(&node.id, &node.attributes, attributes, node.data != *data);
             node.data.clone_from(data);
-            node.attributes.clone_from(attributes);
+            node.attributes = self.interner.share(attributes.clone());
             self.touch(entry);
         }
     }

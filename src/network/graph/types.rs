@@ -1,44 +1,83 @@
 //! The values a [`Network`](super::Network) stores: nodes, edges and their attributes.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 pub use smol_str::SmolStr;
+
+/// One attribute: its name and its value, each shared with every other item
+/// that has the same name or value in the same network (see
+/// [`Interner`](super::interner::Interner)).
+pub(crate) type Entry = (Arc<str>, Arc<Value>);
 
 /// A flat map of attribute names to scalar JSON values (string, number, boolean or null).
 ///
 /// Stored behind one pointer so that nodes and edges without attributes (the common
-/// case in large graphs) cost 8 bytes for it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Attributes(Option<Box<Map<String, Value>>>);
+/// case in large graphs) cost 8 bytes for it. Names and values are shared, not
+/// copied: a network keeps one allocation per distinct name, per distinct value
+/// and per distinct whole map, so that a status, a relation type or an import's
+/// default repeated on every item costs its size once (an entry is two
+/// pointers). The entries keep insertion order and are found by a linear scan,
+/// which for the few attributes an item has is faster than hashing the name.
+#[derive(Clone, Default)]
+pub struct Attributes(Option<Arc<Box<[Entry]>>>);
 
 impl Attributes {
     /// Wraps an already validated map (see [`super::validate::attributes`]).
+    /// Shares nothing with other items: a network shares what it stores.
     pub fn from_map(map: Map<String, Value>) -> Self {
-        if map.is_empty() {
+        Attributes::from_entries(
+            map.into_iter()
+                .map(|(key, value)| (Arc::from(key), Arc::new(value)))
+                .collect(),
+        )
+    }
+
+    /// Wraps entries with unique names.
+    pub(crate) fn from_entries(entries: Vec<Entry>) -> Self {
+        if entries.is_empty() {
             Attributes(None)
         } else {
-            Attributes(Some(Box::new(map)))
+            Attributes(Some(Arc::new(entries.into_boxed_slice())))
         }
     }
 
-    /// The value of one attribute.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.as_ref().and_then(|m| m.get(key))
+    /// Wraps a block of entries an interner shares.
+    pub(crate) fn from_shared(entries: Arc<Box<[Entry]>>) -> Self {
+        Attributes(Some(entries))
     }
 
-    /// The map itself, when there is one: its address lets a scan prefetch it.
-    #[cfg(feature = "search")]
-    pub(crate) fn map(&self) -> Option<&Map<String, Value>> {
-        self.0.as_deref()
+    /// The value of one attribute.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries()
+            .iter()
+            .find(|(name, _)| &**name == key)
+            .map(|(_, value)| &**value)
+    }
+
+    /// The entries, in insertion order.
+    #[inline]
+    pub(crate) fn entries(&self) -> &[Entry] {
+        self.0.as_deref().map_or(&[], |entries| &entries[..])
+    }
+
+    /// The shared block of entries, when there is one: its address lets a scan
+    /// prefetch it, and tells a count of memory whether it was counted already.
+    pub(crate) fn shared(&self) -> Option<&Arc<Box<[Entry]>>> {
+        self.0.as_ref()
     }
 
     /// The attributes in insertion order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.0.iter().flat_map(|m| m.iter())
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.entries()
+            .iter()
+            .map(|(name, value)| (&**name, &**value))
     }
 
     /// The number of attributes.
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |m| m.len())
+        self.entries().len()
     }
 
     /// Whether there are no attributes.
@@ -48,7 +87,9 @@ impl Attributes {
 
     /// A copy as a JSON map.
     pub fn to_map(&self) -> Map<String, Value> {
-        self.0.as_deref().cloned().unwrap_or_default()
+        self.iter()
+            .map(|(key, value)| (key.to_string(), value.clone()))
+            .collect()
     }
 
     /// Sets (or, with `Value::Null` removed by the caller, replaces) the given keys.
@@ -59,13 +100,27 @@ impl Attributes {
     }
 }
 
+/// Equal when they hold the same names with equal values, in any order (as
+/// JSON maps compare).
+impl PartialEq for Attributes {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(key, value)| other.get(key) == Some(value))
+    }
+}
+
+impl std::fmt::Debug for Attributes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
 #[cfg(feature = "serde")]
 impl serde::Serialize for Attributes {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            Some(map) => serde::Serialize::serialize(map, serializer),
-            None => serde::Serialize::serialize(&Map::new(), serializer),
-        }
+        serializer.collect_map(self.iter())
     }
 }
 

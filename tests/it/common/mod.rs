@@ -2,6 +2,7 @@
 //! over an in-memory pipe.
 #![allow(dead_code)]
 
+pub mod alloc;
 pub mod debian_like;
 pub mod http;
 pub mod stdio;

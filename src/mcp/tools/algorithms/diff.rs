@@ -221,8 +221,8 @@ fn node_change(before: &Node, after: &Node) -> NodeChangeOut {
         let old = before.attributes.get(key);
         let new = after.attributes.get(key);
         if old != new && !attributes_before.contains_key(key) {
-            attributes_before.insert(key.clone(), old.cloned().unwrap_or(Value::Null));
-            attributes_after.insert(key.clone(), new.cloned().unwrap_or(Value::Null));
+            attributes_before.insert(key.to_string(), old.cloned().unwrap_or(Value::Null));
+            attributes_after.insert(key.to_string(), new.cloned().unwrap_or(Value::Null));
         }
     }
     NodeChangeOut {

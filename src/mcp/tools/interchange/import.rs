@@ -3,6 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 use tracing::info;
 
@@ -12,7 +13,7 @@ use crate::limits::Limits;
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, batch_item_error, memory_held, reserve_memory};
 use crate::network::Network;
-use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, attributes_bytes, value_bytes};
+use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, SLOT_BYTES, attributes_bytes, value_bytes};
 use crate::warnings::WarningCode;
 
 /// Import progress is reported in thousandths: parsing takes the first part,
@@ -239,28 +240,77 @@ fn declare_nonblocking(net: &mut Network, graph: &ImportedGraph) {
 /// [`Network::estimated_bytes`] (an upper bound in mode "merge", where existing
 /// nodes are kept as they are). O(items).
 fn graph_bytes(graph: &ImportedGraph) -> usize {
+    // A default is stored once; each item given it holds one slot.
+    let node_slots = SLOT_BYTES * graph.node_defaults.len();
+    let edge_slots = SLOT_BYTES * graph.edge_defaults.len();
     let nodes = graph.nodes.iter().map(|node| {
-        (NODE_BYTES + node.id.len())
+        (NODE_BYTES + node.id.len() + node_slots)
             .saturating_add(attributes_bytes(&node.attributes))
             .saturating_add(node.data.as_ref().map_or(0, value_bytes))
     });
     let edges = graph
         .edges
         .iter()
-        .map(|edge| EDGE_BYTES.saturating_add(attributes_bytes(&edge.attributes)));
-    nodes.chain(edges).fold(0, usize::saturating_add)
+        .map(|edge| (EDGE_BYTES + edge_slots).saturating_add(attributes_bytes(&edge.attributes)));
+    let defaults = attributes_bytes(&graph.node_defaults)
+        .saturating_add(attributes_bytes(&graph.edge_defaults));
+    nodes.chain(edges).fold(defaults, usize::saturating_add)
+}
+
+/// The JSON sizes of a graph's defaults, measured once, to check each item's
+/// attributes with the defaults it gets without copying them onto it.
+struct DefaultSizes<'a> {
+    defaults: &'a Map<String, Value>,
+    /// `"name":value` of each default, in bytes.
+    sizes: Vec<usize>,
+}
+
+impl<'a> DefaultSizes<'a> {
+    fn new(defaults: &'a Map<String, Value>) -> Self {
+        let sizes = defaults
+            .iter()
+            .map(|(key, value)| {
+                let text = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
+                text(&Value::String(key.clone())) + 1 + text(value)
+            })
+            .collect();
+        DefaultSizes { defaults, sizes }
+    }
+
+    /// How many attributes `own` has with the defaults, and how long they are
+    /// as one JSON object.
+    fn measure(&self, own: &Map<String, Value>) -> (usize, usize) {
+        let mut count = own.len();
+        let mut bytes = if own.is_empty() {
+            0
+        } else {
+            serde_json::to_string(own).map_or(0, |s| s.len())
+        };
+        for ((key, _), size) in self.defaults.iter().zip(&self.sizes) {
+            if !own.contains_key(key) {
+                // `{` and `}` for the first entry, a comma for each other.
+                bytes += size + if count == 0 { 2 } else { 1 };
+                count += 1;
+            }
+        }
+        (count, bytes)
+    }
 }
 
 /// Checks the configured caps before anything is applied.
 fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result<()> {
+    let node_defaults = DefaultSizes::new(&graph.node_defaults);
     for (index, node) in graph.nodes.iter().enumerate() {
+        let (count, bytes) = node_defaults.measure(&node.attributes);
         limits
-            .check_item(&node.attributes, node.data.as_ref())
+            .check_item_sized(count, bytes, node.data.as_ref())
             .map_err(|e| batch_item_error("nodes", index, e))?;
     }
+    let edge_defaults = DefaultSizes::new(&graph.edge_defaults);
     for (index, edge) in graph.edges.iter().enumerate() {
+        let (count, bytes) = edge_defaults.measure(&edge.attributes);
         limits
-            .check_item(&edge.attributes, None)
+            .check_item_sized(count, bytes, None)
             .map_err(|e| batch_item_error("edges", index, e))?;
     }
     let mut new_nodes: HashSet<&str> = HashSet::default();
