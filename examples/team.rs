@@ -52,6 +52,20 @@ use serde_json::{Value, json};
 mod mcp_http;
 use mcp_http::{Lost, Mcp, spawn};
 
+/// A tool call as a well-behaved client makes it: a `server_busy` reply (the
+/// network is held and enough calls already wait for it) is sent again after
+/// the `retry_after_ms` it names; nothing was changed by the refused call.
+fn patient(mcp: &mut Mcp, name: &str, arguments: Value) -> Result<Value, Lost> {
+    loop {
+        let reply = mcp.tool(name, arguments.clone())?;
+        if reply["code"] != "server_busy" {
+            return Ok(reply);
+        }
+        let wait = reply["retry_after_ms"].as_u64().unwrap_or(100).min(2_000);
+        std::thread::sleep(Duration::from_millis(wait));
+    }
+}
+
 const PLAN: &str = "plan";
 
 #[derive(Clone)]
@@ -528,7 +542,7 @@ fn worker(team: &Team, me: usize, die_after: Option<usize>) {
     loop {
         team.claim_requests.fetch_add(1, Ordering::Relaxed);
         let sent = wall_ms();
-        let reply = match mcp.tool("network_claim_ready", request.clone()) {
+        let reply = match patient(&mut mcp, "network_claim_ready", request.clone()) {
             Ok(reply) => reply,
             // The claim may have been applied: its task waits for its lease to run out.
             Err(Lost) => continue,
@@ -552,7 +566,8 @@ fn worker(team: &Team, me: usize, die_after: Option<usize>) {
         team.ledger.sending(task);
         let mut lost_before = false;
         loop {
-            match mcp.tool(
+            match patient(
+                &mut mcp,
                 "network_complete_claim",
                 json!({"network_name": PLAN, "worker": name, "node_ids": [task_id(task)],
                        "complete_parents": complete_parents}),
@@ -738,7 +753,8 @@ fn cas_worker(base: &Arc<RwLock<String>>, me: usize, stop: &AtomicBool) -> (u64,
         }
         pick = pick.wrapping_mul(31).wrapping_add(7);
         let task = ready[pick % ready.len()].as_str().unwrap().to_string();
-        let claim = mcp.tool(
+        let claim = patient(
+            &mut mcp,
             "network_update_node",
             json!({"network_name": PLAN, "node_id": task, "if_version": version,
                    "expect": {"claimed_by": null}, "attributes": {"claimed_by": name}}),

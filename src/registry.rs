@@ -11,7 +11,7 @@
 //! ([`wait_for`](crate::budget::wait_for)), so a cancelled call or one past its
 //! deadline stops waiting. The locks are `parking_lot`'s: fair (a
 //! waiting writer is not starved by a stream of readers), and a panic while one is
-//! held does not poison it for everyone else. A call that has waited 25 ms counts as
+//! held does not poison it for everyone else. A call that has waited 100 ms counts as
 //! one of the network's waiters, and is refused (`server_busy`) past the cap
 //! its budget sets, so calls waiting for one held network cannot take every
 //! thread of the server.
@@ -79,7 +79,7 @@ impl LockFreeSummary {
 
 /// How long a call waits for a network's lock before it counts as one of the
 /// network's waiters (and may be refused past the cap).
-const WAIT_GRACE: Duration = Duration::from_millis(25);
+const WAIT_GRACE: Duration = Duration::from_millis(100);
 
 /// A write lock owned by a thread rather than borrowed from the network.
 type OwnedWrite = ArcRwLockWriteGuard<RawRwLock, Network>;
