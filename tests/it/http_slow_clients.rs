@@ -85,20 +85,9 @@ fn get(port: u16, path: &str) -> TcpStream {
 }
 
 /// A GET's response head, or `None` when the server closed or reset the
-/// connection before a whole head could be read (a connection it refused may be
-/// reset by the request it did not read).
+/// connection before a whole head could be read.
 fn try_head(port: u16, path: &str) -> Option<String> {
-    let mut tcp = get(port, path);
-    tcp.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        match tcp.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => return None,
-        }
-    }
-    Some(String::from_utf8_lossy(&head).into_owned())
+    read_head(get(port, path))
 }
 
 /// A POST to /mcp with a body of `bytes` bytes sent at once; the response head.
@@ -109,6 +98,11 @@ fn post_head(port: u16, bytes: usize) -> Option<String> {
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {bytes}\r\n\r\n{body}"
     );
     let _ = tcp.write_all(request.as_bytes());
+    read_head(tcp)
+}
+
+/// The response head read from `tcp`, or `None` if it closed or was reset first.
+fn read_head(mut tcp: TcpStream) -> Option<String> {
     tcp.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
