@@ -269,6 +269,8 @@ impl Cli {
         options.tasks.max_per_session = self.max_tasks_per_session as usize;
         options.tasks.answer_directly_within = std::time::Duration::from_millis(self.task_after_ms);
         if !self.toolsets.is_empty() {
+            // The operator's choice: these tools and no others, all listed.
+            options.switchable = false;
             options.toolsets = self.toolsets.iter().copied().collect();
         }
         options

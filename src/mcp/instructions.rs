@@ -1,30 +1,85 @@
-//! The server's `instructions`: the preamble an LLM reads before any tool.
+//! The server's `instructions`: the preamble an LLM reads before any tool, and the
+//! one place where the parameters many tools share are explained.
+//!
+//! A host sends every listed tool's schema to the model on every turn, so a
+//! meaning said in the schema of each of 20 tools is paid for 20 times. The
+//! parameters in [`SHARED_PARAMETERS`] mean the same in every tool that has them:
+//! their schemas carry no description (`schema::tidy_input` drops it) and the
+//! instructions explain each once.
 
-/// Where to start and the conventions every tool shares.
-pub const INSTRUCTIONS: &str = "\
-networks-mcp keeps named, directed, weighted graphs (\"networks\") in memory so you can plan with them. \
-Start with network_list to see what exists, then network_create to make a network, then add nodes \
-(network_add_node) and edges (network_add_edge), and ask questions such as network_get_neighbors. \
-Edges point source -> target. In a dependency graph, an edge A -> B reads \"A depends on B\" \
-(e.g. agents -> logging): direction \"out\" follows what a node depends on, \"in\" what depends on it. \
-An edge's type is its attribute \"relation\" (e.g. blocks, related); without one it is plain. \
-Tools that follow edges take relations (follow only these types) or ignore_relations (all but these), \
-with \"\" for plain edges, and relation_attribute to read types from another attribute; without either \
-they skip the network's nonblocking_relations (set by network_create, also on an existing network). \
-network_ready_nodes and network_claim_ready take order (\"insertion\" by default; \"priority\": by the number in \
-priority_attribute, default \"priority\", lower first, tasks without one last; \"impact\": most direct dependents \
-not done first; ties go to impact, then insertion) and a filter: match_attributes (all these values) and labels \
-(all these in the comma-separated attribute \"labels\"). \
-A node's attribute \"parent\" (or parent_attribute) names its epic: an epic waits on its children \
-(network_ready_nodes and the work tools), network_plan_progress rolls counts up per epic, and network_topological_sort and network_critical_path \
-take level \"epics\" to order whole epics. Tasks sharing a value of exclusion_attribute (default \"exclusion_group\") \
-are claimed one at a time. \
-Every tool that decides what is ready, blocked or left counts a node done when it has status \"done\" \
-(or the done_attributes you give), and names its rule in done_rule. \
-A success may carry warnings [{code, message}]: an input that matched nothing or an assumption; read them. \
-Adding a node or creating a network that already exists is a no-op that answers status \"duplicate\". \
-Every failure answers {\"status\": \"error\", \"error\": <what went wrong and how to fix it>, \"code\": <code>} \
-and changes nothing. Destructive tools do nothing unless you pass confirm: true. \
-Long answers come in pages: when a reply has next_cursor, repeat the call with cursor set to it. \
-To show a network to a person, network_export with format \"mermaid\"; to load an existing graph \
-(NetworkX JSON, GraphML, CSV, DOT) or a plan (Mermaid, Task Master, Beads, the memory server), network_import. Each network is also a resource network://{name}.";
+/// Parameters that mean the same in every tool, each explained once below.
+pub const SHARED_PARAMETERS: [&str; 13] = [
+    "cursor",
+    "limit",
+    "relations",
+    "ignore_relations",
+    "done",
+    "done_attributes",
+    "prerequisites",
+    "order",
+    "match_attributes",
+    "labels",
+    "worker",
+    "attributes",
+    "confirm",
+];
+
+/// Parameters that every tool they apply to accepts, explained here once and
+/// left out of each schema: the write condition, and the names of the
+/// attributes that hold a plan's conventions, whose defaults fit most plans.
+pub const UNLISTED_PARAMETERS: [&str; 7] = [
+    "if_version",
+    "relation_attribute",
+    "priority_attribute",
+    "parent_attribute",
+    "exclusion_attribute",
+    "claim_attribute",
+    "lease_attribute",
+];
+
+/// What every session reads first: what the server is, the conventions of every
+/// reply, and the shared parameters.
+const BODY: &str = "\
+networks-mcp keeps named, directed, weighted graphs (\"networks\") for planning. \
+An edge A -> B reads \"A depends on B\": direction \"out\" follows what a node depends on, \
+\"in\" what depends on it. An edge's type is its attribute \"relation\" (e.g. blocks); without one it is plain. \
+A node's attribute \"parent\" names its epic, which waits on its children.
+Replies: a repeated create or add_node answers status \"duplicate\" and changes nothing. \
+A failure answers {\"status\": \"error\", \"error\", \"code\"} and changes nothing. \
+A success may carry warnings [{code, message}]: read them.
+Shared parameters:
+- attributes: flat maps; values are strings, numbers, booleans or null.
+- limit, cursor: items per page; when a reply has next_cursor, call again with cursor set to it.
+- confirm: true, or a destructive tool does nothing.
+- relations / ignore_relations: follow only / all but these edge types (\"\" = plain). \
+Without them, the network's nonblocking_relations are skipped.
+- done (node IDs) and done_attributes (default {\"status\": \"done\"}): what counts as done; replies state it in done_rule.
+- prerequisites: \"out\" (default): A -> B means A needs B; \"in\": A comes before B; \"both\".
+- order: \"insertion\" (default), \"priority\" (lower first; none last), \"impact\" (most dependents first); \
+match_attributes (all these values) and labels (all these in the attribute \"labels\") filter.
+- worker: your worker id, the same in every call; tasks sharing an exclusion_group are claimed one at a time.
+Accepted by every tool they apply to, though not in its schema:
+- if_version (every write): apply only while the network is at this version (from your last read).
+- Attribute names: relation_attribute, priority_attribute, parent_attribute, exclusion_attribute, \
+claim_attribute, lease_attribute (defaults relation, priority, parent, exclusion_group, claimed_by, lease_expires_ms).";
+
+/// How a session that can turn toolsets on starts.
+const START_SWITCHABLE: &str = "\
+Start: network_list and network_create, then network_add_node and network_add_edge; network_topological_sort, \
+network_ready_nodes and network_why_blocked answer what order, what can start and what waits. \
+More tools (batch edits, analysis, import/export, work queues, algorithms) come in toolsets: network_toolsets turns them on.\n";
+
+/// How a session with a fixed tool list starts.
+const START_FIXED: &str = "\
+Start with network_list and network_create, then add nodes and edges (network_add_node, network_add_edge).\n";
+
+/// The instructions for a server whose sessions turn toolsets on themselves
+/// (`switchable`), or whose tool list `--toolsets` fixed.
+pub fn instructions(switchable: bool) -> String {
+    let start = if switchable {
+        START_SWITCHABLE
+    } else {
+        START_FIXED
+    };
+    format!("{start}{BODY}")
+}

@@ -26,6 +26,7 @@ mod suggest;
 pub mod tasks;
 pub(crate) mod tool;
 pub(crate) mod tools;
+pub(crate) mod toolsets;
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -47,7 +48,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tracing::{debug, error, info, warn};
 
-pub use instructions::INSTRUCTIONS;
+pub use instructions::{SHARED_PARAMETERS, UNLISTED_PARAMETERS, instructions};
 pub use tool::{Effect, Progress, Toolset};
 
 use crate::budget::Budget;
@@ -62,8 +63,12 @@ use tool::{ToolContext, ToolDef};
 /// How a server is set up: which tools it offers and how it treats writes.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
-    /// The toolsets whose tools are listed and callable.
+    /// The toolsets whose tools are callable.
     pub toolsets: BTreeSet<Toolset>,
+    /// Whether each session starts with a small list and turns toolsets on with
+    /// `network_toolsets` (see [`toolsets`]); when false, every tool of `toolsets`
+    /// is listed, as `--toolsets` asks.
+    pub switchable: bool,
     /// Refuse every tool that changes state (and do not list them).
     pub read_only: bool,
     /// Validate and report every write as if applied, but change nothing.
@@ -81,7 +86,8 @@ pub struct ServerOptions {
 impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
-            toolsets: Toolset::DEFAULT.into_iter().collect(),
+            toolsets: Toolset::ALL.into_iter().collect(),
+            switchable: true,
             read_only: false,
             dry_run: false,
             limits: crate::limits::Limits::default(),
@@ -102,6 +108,8 @@ pub struct NetworksServer {
     session: Arc<notify::Session>,
     /// Whose tasks this session may read (fresh per session).
     task_owner: tasks::Owner,
+    /// The toolsets this session turned on (fresh per session).
+    shown: Arc<toolsets::Shown>,
 }
 
 struct Inner {
@@ -111,7 +119,10 @@ struct Inner {
     /// Every tool, whatever the toolsets: a journal replays any of them.
     tools_all: Vec<ToolDef>,
     tools: Vec<ToolDef>,
+    /// Every tool a session can be shown: with `switchable`, `network_toolsets` too.
     listed: Vec<Tool>,
+    /// The server's instructions (see [`instructions`]).
+    instructions: String,
     /// Where every tool call runs (see [`compute`]).
     pool: compute::ComputePool,
     /// Calls running as MCP tasks, for every session (see [`tasks`]).
@@ -128,11 +139,15 @@ impl NetworksServer {
             .filter(|t| options.toolsets.contains(&t.toolset))
             .collect();
         let tools_all = tools::all();
-        let listed = tools
+        let mut listed: Vec<Tool> = tools
             .iter()
             .filter(|t| !(options.read_only && t.effect.writes()))
             .map(|t| t.tool.clone())
             .collect();
+        if options.switchable {
+            listed.push(toolsets::tool());
+        }
+        let instructions = instructions::instructions(options.switchable);
         let changes = notify::ChangeFeed::default();
         let pool = compute::ComputePool::new(&options.compute);
         let tasks = tasks::Tasks::new(options.tasks);
@@ -141,12 +156,14 @@ impl NetworksServer {
             storage: None,
             session: Arc::new(notify::Session::new(&changes)),
             task_owner: tasks.new_session(),
+            shown: Arc::default(),
             inner: Arc::new(Inner {
                 changes,
                 options,
                 tools_all,
                 tools,
                 listed,
+                instructions,
                 pool,
                 tasks,
                 answers: answers::Answers::default(),
@@ -167,6 +184,7 @@ impl NetworksServer {
         NetworksServer {
             session: Arc::new(notify::Session::new(&self.inner.changes)),
             task_owner: self.inner.tasks.new_session(),
+            shown: Arc::default(),
             ..self.clone()
         }
     }
@@ -475,9 +493,50 @@ impl NetworksServer {
         &self.registry
     }
 
-    /// The tools as `tools/list` publishes them.
+    /// Every tool a session can be shown: all of them once every toolset is on.
     pub fn listed_tools(&self) -> &[Tool] {
         &self.inner.listed
+    }
+
+    /// The tools `tools/list` shows this session now: with `switchable`, the
+    /// start and the toolsets it turned on, and `network_toolsets`.
+    pub fn session_tools(&self) -> Vec<Tool> {
+        if !self.inner.options.switchable {
+            return self.inner.listed.clone();
+        }
+        self.inner
+            .listed
+            .iter()
+            .filter(|listed| {
+                listed.name == toolsets::TOOL_NAME
+                    || tools::find(&self.inner.tools, &listed.name)
+                        .is_some_and(|tool| self.shown.lists(tool))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The parameters `tool` accepts, published or explained once in the
+    /// instructions (see `schema::published`); for the specs' tests.
+    #[doc(hidden)]
+    pub fn accepted_parameters(&self, tool: &str) -> Vec<String> {
+        tools::find(&self.inner.tools_all, tool)
+            .and_then(|tool| tool.accepted.get("properties"))
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The server's instructions, as `initialize` answers them.
+    pub fn instructions(&self) -> &str {
+        &self.inner.instructions
+    }
+
+    /// `network_toolsets` for this session; `true` with the reply when the list changed.
+    fn switch_toolsets(&self, arguments: Value) -> Result<(Value, bool), Error> {
+        toolsets::call(&self.shown, &self.inner.tools, arguments, || {
+            self.session_tools().len()
+        })
     }
 
     /// Runs one tool call: the chokepoint every call flows through. Returns `None`
@@ -486,6 +545,10 @@ impl NetworksServer {
     /// what this server may not run, [`Self::apply`] runs the body (a write through
     /// the journal), and [`Self::record`] counts, publishes and logs the outcome.
     pub fn dispatch(&self, call: Call<'_>) -> Option<Result<Value, Error>> {
+        if self.inner.options.switchable && call.tool == toolsets::TOOL_NAME {
+            // This session's list, not a network: nothing to journal or publish.
+            return Some(self.switch_toolsets(call.arguments).map(|(value, _)| value));
+        }
         let tool = self.inner.tools.iter().find(|t| t.name() == call.tool)?;
         let started = Instant::now();
         // Only a write can add or remove a network.
@@ -502,7 +565,11 @@ impl NetworksServer {
     /// `CallToolResult` of `tools/call` (a success, or an error result).
     #[doc(hidden)]
     pub fn call_result(&self, call: Call<'_>) -> Option<CallToolResult> {
-        let document = tools::find(&self.inner.tools, call.tool)?.document;
+        let document = match tools::find(&self.inner.tools, call.tool) {
+            Some(tool) => tool.document,
+            None if self.inner.options.switchable && call.tool == toolsets::TOOL_NAME => None,
+            None => return None,
+        };
         Some(match self.dispatch(call)? {
             Ok(value) => tool_result(value, document),
             Err(error) => CallToolResult::structured_error(error.to_object()),
@@ -805,7 +872,15 @@ impl ServerHandler for NetworksServer {
             .extensions
             .get_or_insert_with(Default::default)
             .insert("io.modelcontextprotocol/ui".into(), ui);
-        let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
+        if self.inner.options.switchable {
+            // `network_toolsets` changes the list; the host is told to list again.
+            capabilities
+                .tools
+                .get_or_insert_with(Default::default)
+                .list_changed = Some(true);
+        }
+        let mut info =
+            ServerConfig::new(capabilities).with_instructions(self.inner.instructions.clone());
         info.server_info = Implementation::new("networks-mcp", env!("CARGO_PKG_VERSION"))
             .with_title("networks-mcp: named directed weighted graphs for planning");
         info
@@ -818,7 +893,7 @@ impl ServerHandler for NetworksServer {
     ) -> Result<ListToolsResult, ErrorData> {
         // with_all_items sets resultType, which protocol 2026-07-28 requires; rmcp
         // drops it again for clients on older versions.
-        Ok(ListToolsResult::with_all_items(self.inner.listed.clone()))
+        Ok(ListToolsResult::with_all_items(self.session_tools()))
     }
 
     async fn call_tool(
@@ -826,6 +901,20 @@ impl ServerHandler for NetworksServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if self.inner.options.switchable && request.name == toolsets::TOOL_NAME {
+            let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+            // Quick and local to this session: no compute lane needed.
+            return Ok(match self.switch_toolsets(arguments) {
+                Ok((value, changed)) => {
+                    if changed && let Err(error) = context.peer.notify_tool_list_changed().await {
+                        // The reply says what to do when the host does not follow.
+                        debug!(%error, "tools/list_changed not sent");
+                    }
+                    CallToolResult::structured(value).into()
+                }
+                Err(error) => CallToolResult::structured_error(error.to_object()).into(),
+            });
+        }
         let Some(tool) = tools::find(&self.inner.tools, &request.name) else {
             // A protocol error: a tool of a toolset this server does not offer
             // says which flag offers it; another name gets the closest names, so

@@ -13,6 +13,8 @@
 use rmcp::model::JsonObject;
 use serde_json::{Map, Value, json};
 
+use super::instructions::{SHARED_PARAMETERS, UNLISTED_PARAMETERS};
+
 /// Formats schemars adds for Rust number types that JSON Schema does not define.
 const RUST_FORMATS: [&str; 8] = [
     "uint", "uint8", "uint16", "uint32", "uint64", "int32", "int64", "double",
@@ -38,7 +40,10 @@ const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 /// `"enum"` lists, an optional parameter's `"type": [T, "null"]` turned into
 /// `"type": T` (omitting it is how to say "none"), and no Rust formats.
 pub fn tidy_input(mut schema: JsonObject) -> JsonObject {
-    for key in ["$schema", "title", "description"] {
+    // `additionalProperties: false` at the root is left out: an unknown
+    // parameter is refused with the expected ones named, and every host pays
+    // for the keyword in every tools/list.
+    for key in ["$schema", "title", "description", "additionalProperties"] {
         schema.remove(key);
     }
     inline_enums(&mut schema);
@@ -53,11 +58,41 @@ pub fn tidy_input(mut schema: JsonObject) -> JsonObject {
     walk(&mut schema, &mut |object| {
         strip_rust_format(object);
         object.remove("title");
-        // Omitting an optional value is how to say "none".
-        if object.get("default") == Some(&Value::Null) {
+        // Omitting an optional value is how to say "none", or the empty list,
+        // map or text, or false.
+        if object.get("default").is_some_and(says_nothing) {
             object.remove("default");
         }
+        // An enum of strings says its type by its words.
+        if object
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|words| words.iter().all(Value::is_string))
+        {
+            object.remove("type");
+        }
+        // A list's upper bound is refused with the bound named.
+        object.remove("maxItems");
+        // Any extra key is refused by the decoder with the expected ones named.
+        if object
+            .get("additionalProperties")
+            .is_some_and(Value::is_boolean)
+        {
+            object.remove("additionalProperties");
+        }
     });
+    // A shared parameter is explained once, in the server instructions.
+    // Batch items ($defs) share them too.
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        said_once(properties);
+    }
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        for def in defs.values_mut() {
+            if let Some(Value::Object(properties)) = def.get_mut("properties") {
+                said_once(properties);
+            }
+        }
+    }
     let required: Vec<String> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -89,6 +124,45 @@ pub fn tidy_input(mut schema: JsonObject) -> JsonObject {
     schema
 }
 
+/// The input schema as `tools/list` publishes it: without the attribute-name
+/// parameters, which the instructions explain once and the tool still accepts
+/// (the decoder checks arguments against the whole schema).
+pub fn published(accepted: &JsonObject) -> JsonObject {
+    let mut published = accepted.clone();
+    if let Some(Value::Object(properties)) = published.get_mut("properties") {
+        properties.retain(|name, _| !UNLISTED_PARAMETERS.contains(&name.as_str()));
+    }
+    published
+}
+
+/// Drops from the shared parameters among `properties` what the instructions say.
+fn said_once(properties: &mut Map<String, Value>) {
+    for (name, property) in properties.iter_mut() {
+        if SHARED_PARAMETERS.contains(&name.as_str())
+            && let Some(property) = property.as_object_mut()
+        {
+            property.remove("description");
+            // The instructions give every shared default but the page size,
+            // which differs by tool. Ranges stay: the schema is the one
+            // statement of each, and the decoder checks them against it.
+            if name != "limit" {
+                property.remove("default");
+            }
+        }
+    }
+}
+
+/// Whether a `default` says only what omitting the parameter says anyway.
+fn says_nothing(default: &Value) -> bool {
+    match default {
+        Value::Null | Value::Bool(false) => true,
+        Value::String(text) => text.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(map) => map.is_empty(),
+        Value::Number(_) | Value::Bool(true) => false,
+    }
+}
+
 /// Makes a write tool's schemas say that it is versioned: the optional
 /// `if_version` parameter (compare-and-swap on the network's version) and the
 /// `version` the write left the network at in its reply.
@@ -96,11 +170,8 @@ pub fn add_versioning(input: &mut JsonObject, output: &mut JsonObject) {
     if let Some(Value::Object(properties)) = input.get_mut("properties") {
         properties.insert(
             "if_version".into(),
-            json!({
-                "description": "Apply only at this network version.",
-                "type": "integer",
-                "minimum": 0
-            }),
+            // Explained once, in the server instructions.
+            json!({ "type": "integer", "minimum": 0 }),
         );
     }
     if let Some(Value::Object(properties)) = output.get_mut("properties") {
@@ -299,6 +370,36 @@ mod tests {
     }
 
     #[test]
+    fn shared_parameters_lose_what_the_instructions_say_and_unlisted_ones_are_not_published() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": {
+                "limit": { "description": "Items per page.", "type": "integer", "default": 100, "minimum": 1, "maximum": 1000 },
+                "relations": { "description": "Types.", "type": "array", "items": { "type": "string" }, "default": [] },
+                "parent_attribute": { "description": "Parent.", "type": "string", "default": "parent" },
+                "reverse": { "description": "Backwards.", "type": "boolean", "default": false }
+            },
+            "additionalProperties": false
+        }));
+        let accepted = tidy_input(schema);
+        assert_eq!(
+            Value::Object(accepted.clone()),
+            json!({
+                "type": "object",
+                "properties": {
+                    "limit": { "type": "integer", "default": 100, "minimum": 1, "maximum": 1000 },
+                    "relations": { "type": "array", "items": { "type": "string" } },
+                    "parent_attribute": { "description": "Parent.", "type": "string", "default": "parent" },
+                    "reverse": { "description": "Backwards.", "type": "boolean" }
+                }
+            })
+        );
+        let published = Value::Object(published(&accepted));
+        assert!(published["properties"].get("parent_attribute").is_none());
+        assert!(published["properties"].get("limit").is_some());
+    }
+
+    #[test]
     fn enums_are_inlined_and_a_property_named_description_survives() {
         let schema = object(json!({
             "$schema": "x", "title": "P", "description": "Parameters.",
@@ -315,7 +416,7 @@ mod tests {
             json!({
                 "type": "object",
                 "properties": {
-                    "direction": { "description": "Which way.", "type": "string", "enum": ["out", "in"], "default": "out" },
+                    "direction": { "description": "Which way.", "enum": ["out", "in"], "default": "out" },
                     "description": { "description": "Free text.", "type": "string" }
                 }
             })

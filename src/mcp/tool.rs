@@ -21,8 +21,21 @@ use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::registry::NetworkRegistry;
 
-/// The groups that `--toolsets` selects from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+/// The groups that `--toolsets` selects from, and `network_toolsets` turns on.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    clap::ValueEnum,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Toolset {
     /// The seed tools and the registry tools: create, list, delete, add node/edge, neighbors.
     Core,
@@ -52,8 +65,8 @@ impl Toolset {
         Toolset::Algorithms,
     ];
 
-    /// The toolsets offered when none are named: all but the opt-in `work` and
-    /// `algorithms`, so that a single agent's tool list stays small.
+    /// What a single agent planning alone uses: all but the opt-in `work` and
+    /// `algorithms` (`--toolsets core,edit,analysis,interchange`).
     pub const DEFAULT: [Toolset; 4] = [
         Toolset::Core,
         Toolset::Edit,
@@ -272,6 +285,9 @@ type Handler = dyn Fn(&ToolContext<'_>, &Value) -> Result<Value> + Send + Sync;
 pub struct ToolDef {
     /// The MCP tool as published in `tools/list`.
     pub tool: Tool,
+    /// Every parameter it accepts: the published ones and the attribute names
+    /// the instructions explain once (see `schema::published`).
+    pub accepted: Arc<JsonObject>,
     /// Its group.
     pub toolset: Toolset,
     /// What it does to the state.
@@ -328,6 +344,7 @@ impl ToolDef {
             schema::add_versioning(&mut input_schema, &mut output_schema);
         }
         schema::add_warnings(&mut output_schema);
+        let published = Arc::new(schema::published(&input_schema));
         let input_schema = Arc::new(input_schema);
         let output_schema = Arc::new(schema::success_or_error(output_schema));
         let expected = describe_parameters(&input_schema);
@@ -382,12 +399,13 @@ impl ToolDef {
         if !read_only {
             annotations = annotations.destructive(destructive).idempotent(idempotent);
         }
-        let mut tool = Tool::new(meta.name, meta.description, input_schema);
+        let mut tool = Tool::new(meta.name, meta.description, published);
         tool.title = Some(meta.title.to_string());
         tool.output_schema = Some(output_schema);
         tool.annotations = Some(annotations);
         ToolDef {
             tool,
+            accepted: input_schema,
             toolset: meta.toolset,
             effect: meta.effect,
             long_running: meta.long_running,

@@ -45,6 +45,7 @@ mod storage_faults;
 mod tasks;
 mod tools_budget;
 mod tools_snapshot;
+mod toolsets;
 mod transcripts;
 mod trust;
 mod trust_imports;

@@ -384,7 +384,12 @@ async fn registry_tools_create_list_delete() {
 
 #[tokio::test]
 async fn annotations_and_schemas_follow_the_contract() {
-    let (client, _) = connect(ServerOptions::default()).await;
+    let (client, _) = connect(ServerOptions {
+        toolsets: Toolset::ALL.into_iter().collect(),
+        switchable: false,
+        ..ServerOptions::default()
+    })
+    .await;
     let tools = client.list_all_tools().await.unwrap();
     let find = |name: &str| {
         tools
@@ -462,6 +467,7 @@ async fn read_only_mode_hides_and_refuses_writes() {
 async fn toolsets_select_what_is_listed() {
     let options = ServerOptions {
         toolsets: [Toolset::Core].into_iter().collect(),
+        switchable: false,
         ..ServerOptions::default()
     };
     let (client, _) = connect(options).await;
@@ -506,7 +512,19 @@ async fn unknown_tool_is_a_protocol_error() {
 
 #[tokio::test]
 async fn an_opt_in_tool_names_the_toolset_and_the_flag_that_offer_it() {
-    let (client, _) = connect(ServerOptions::default()).await;
+    let (client, _) = connect(ServerOptions {
+        toolsets: [
+            Toolset::Core,
+            Toolset::Edit,
+            Toolset::Analysis,
+            Toolset::Interchange,
+        ]
+        .into_iter()
+        .collect(),
+        switchable: false,
+        ..ServerOptions::default()
+    })
+    .await;
     let params = rmcp::model::CallToolRequestParams::new("network_centrality");
     let error = client.call_tool(params).await.unwrap_err().to_string();
     assert!(error.contains("in the algorithms toolset"), "{error}");

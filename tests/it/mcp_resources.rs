@@ -419,7 +419,11 @@ async fn a_cancelled_import_changes_nothing() {
 
 #[tokio::test]
 async fn visualize_returns_a_laid_out_view_that_the_mcp_app_resource_renders() {
-    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let options = ServerOptions {
+        switchable: false,
+        ..ServerOptions::default()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options);
     let (client, _rx) = connect_to(server).await;
     call(&client, "network_create", json!({"network_name": "plan"})).await;
     call(

@@ -5,13 +5,27 @@
 use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{NetworksServer, ServerOptions, Toolset};
 use serde_json::json;
 
 use crate::common::dispatch as call;
 
 fn server() -> NetworksServer {
-    NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default())
+    // The toolsets whose writes are tested here; the work tools' versions are
+    // tested with them (tests/it/work.rs).
+    let options = ServerOptions {
+        toolsets: [
+            Toolset::Core,
+            Toolset::Edit,
+            Toolset::Analysis,
+            Toolset::Interchange,
+        ]
+        .into_iter()
+        .collect(),
+        switchable: false,
+        ..ServerOptions::default()
+    };
+    NetworksServer::new(Arc::new(NetworkRegistry::new()), options)
 }
 
 fn version(server: &NetworksServer) -> u64 {
@@ -128,7 +142,11 @@ fn if_version_applies_on_a_match_and_is_a_conflict_otherwise_on_every_write_tool
     let listed: Vec<String> = server
         .listed_tools()
         .iter()
-        .filter(|t| t.input_schema["properties"].get("if_version").is_some())
+        .filter(|t| {
+            server
+                .accepted_parameters(&t.name)
+                .contains(&"if_version".to_string())
+        })
         .map(|t| t.name.to_string())
         .collect();
     let mut covered: Vec<String> = writes.iter().map(|(t, _)| t.to_string()).collect();

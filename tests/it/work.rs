@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use networks_mcp::NetworkRegistry;
 use networks_mcp::clock::ManualClock;
-use networks_mcp::mcp::{NetworksServer, ServerOptions};
+use networks_mcp::mcp::{NetworksServer, ServerOptions, Toolset};
 use networks_mcp::storage::{Storage, StorageConfig};
 use serde_json::{Value, json};
 
@@ -73,7 +73,23 @@ fn progress(server: &NetworksServer) -> Value {
 
 #[test]
 fn the_work_tools_are_opt_in() {
+    // A session starts without them, and so does a fixed list that does not name them.
     let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let names: Vec<String> = server
+        .session_tools()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(
+        !names.contains(&"network_claim_ready".to_string()),
+        "{names:?}"
+    );
+    let fixed = ServerOptions {
+        toolsets: [Toolset::Core, Toolset::Analysis].into_iter().collect(),
+        switchable: false,
+        ..ServerOptions::default()
+    };
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), fixed);
     let names: Vec<&str> = server.listed_tools().iter().map(|t| &*t.name).collect();
     assert!(!names.contains(&"network_claim_ready"), "{names:?}");
     let clock = Arc::new(ManualClock::new(T0));

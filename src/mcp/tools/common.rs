@@ -30,13 +30,10 @@ pub enum CreateStatus {
     Duplicate,
 }
 
-/// The JSON schema of a flat attribute map, so the LLM sees the rule before it breaks it.
+/// The JSON schema of a flat attribute map. That its values are flat is said once,
+/// in the server instructions (`attributes`), and checked by `validate::attributes`.
 pub fn flat_attributes_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "type": "object",
-        "description": "Flat key-value attributes: each value a string, number, boolean or null (no nested objects or arrays).",
-        "additionalProperties": { "type": ["string", "number", "boolean", "null"] }
-    })
+    schemars::json_schema!({ "type": "object" })
 }
 
 /// The JSON schema of a free JSON payload.

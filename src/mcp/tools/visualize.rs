@@ -62,10 +62,10 @@ impl From<VisualizeScope> for Scope {
 pub struct VisualizeParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Draw only the part around this node (see scope); omit for all.
+    /// Draw only the part around this node (see scope).
     #[serde(default)]
     pub node_id: Option<String>,
-    /// With node_id: "neighborhood" (within depth edges), "ancestors" (what depends on it) or "descendants" (what it needs).
+    /// With node_id: "neighborhood" (within depth), "ancestors" (what depends on it) or "descendants" (what it needs).
     #[serde(default)]
     pub scope: VisualizeScope,
     /// With scope "neighborhood": how many edges away.
@@ -197,7 +197,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolMeta {
             name: "network_visualize",
             title: "Show a network",
-            description: "Draw a network for a person, in dependency layers with cycles highlighted: all of it, or the part around node_id. MCP Apps hosts show an interactive view; others a summary and Mermaid.",
+            description: "Draw a network for a person, in layers with cycles highlighted: an interactive view in MCP Apps hosts, else a summary and Mermaid.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

@@ -56,35 +56,35 @@ pub enum Measure {
 pub struct CentralityParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// degree, in_degree, out_degree: links; pagerank: importance by links; betweenness: how many shortest paths pass through; closeness: how near the rest is.
+    /// betweenness: bottlenecks on shortest paths; closeness: nearness to the rest.
     pub measure: Measure,
-    /// Use edge weights (as lengths for paths, strengths for pagerank). Default: true for pagerank, false otherwise.
+    /// Use edge weights (lengths for paths, strengths for pagerank); default true for pagerank only.
     #[serde(default)]
     pub weighted: Option<bool>,
     /// Betweenness: divide by (V-1)(V-2).
     #[serde(default = "default_true")]
     pub normalized: bool,
-    /// Betweenness: estimate from k sampled sources (needed on big networks).
+    /// Betweenness: sample k sources.
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub k: Option<usize>,
-    /// Betweenness: the sample's seed.
+    /// Betweenness: sample seed.
     #[serde(default)]
     pub seed: u64,
-    /// Closeness: scale by the share of nodes that reach each one.
+    /// Closeness: Wasserman-Faust scaling.
     #[serde(default = "default_true")]
     pub wf_improved: bool,
-    /// PageRank: probability of following a link.
+    /// PageRank's damping factor.
     #[serde(default = "default_damping")]
     pub damping: f64,
-    /// PageRank: stop when the total change is below tolerance x V.
+    /// PageRank: converged below tolerance x V.
     #[serde(default = "default_tolerance")]
     pub tolerance: f64,
-    /// PageRank: give up after this many iterations.
+    /// PageRank's cap.
     #[serde(default = "default_max_iterations")]
     #[schemars(range(min = 1, max = 100_000))]
     pub max_iterations: usize,
-    /// PageRank: jump weights per node ID (default uniform).
+    /// PageRank: jump weights by node ID.
     #[serde(default)]
     pub personalization: Option<Map<String, Value>>,
     /// Scores per page, highest first.
@@ -266,7 +266,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_centrality",
             title: "Centrality",
-            description: "Rank nodes by importance, highest first, as NetworkX computes it: degree (in/out/total), PageRank, betweenness (the bottlenecks many shortest paths go through; k samples sources on big networks) or closeness. Paged with cursors.",
+            description: "Rank nodes by importance, highest first, as NetworkX computes it: degree, PageRank, betweenness or closeness.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             // Exact betweenness or closeness can take seconds: off the async workers.

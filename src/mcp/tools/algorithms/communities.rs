@@ -44,19 +44,19 @@ pub enum GroupMethod {
 pub struct CommunitiesParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// louvain: densely linked clusters (modules that belong together). weak: islands, ignoring direction. strong: each node reaches every other (a group of 2+ is a dependency cycle).
+    /// louvain reports modularity; weak ignores direction.
     #[serde(default)]
     pub method: GroupMethod,
     /// Louvain: above 1 favours smaller communities, below 1 larger ones.
     #[serde(default = "default_resolution")]
     pub resolution: f64,
-    /// Louvain: the seed of its node order; the same seed gives the same answer.
+    /// Louvain: the same seed gives the same answer.
     #[serde(default)]
     pub seed: u64,
     /// Louvain: use edge weights as link strengths.
     #[serde(default = "default_true")]
     pub weighted: bool,
-    /// List only groups of at least this many nodes (2 skips single nodes).
+    /// List only groups of at least this many nodes.
     #[serde(default = "default_min_size")]
     #[schemars(range(min = 1))]
     pub min_size: usize,
@@ -295,7 +295,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_communities",
             title: "Communities and components",
-            description: "Group nodes, largest group first: louvain (clusters of densely linked nodes, with their modularity), weak (islands, ignoring direction) or strong (dependency cycles: each node reaches every other). min_size 2 skips single nodes. Paged with cursors.",
+            description: "Group nodes into clusters (louvain), islands (weak) or dependency cycles (strong), largest group first.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             // Louvain on a million nodes takes seconds: off the async workers.

@@ -48,11 +48,11 @@ pub enum CopyMethod {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CopyParams {
-    /// The network to copy from (left unchanged).
+    /// The network to copy from.
     pub network_name: String,
     /// The new network's name; it must not exist yet.
     pub into: String,
-    /// whole: everything. induced: node_ids and the edges among them. neighborhood: within depth hops of node_ids. transitive_reduction: without edges other paths imply (DAG only). condensation: each strong component (cycle) as one node listing its members in data, so a cyclic graph can be ordered.
+    /// induced: node_ids and the edges among them. neighborhood: within depth hops of node_ids. transitive_reduction: without implied edges (DAG only). condensation: each cycle as one node (members in data).
     pub method: CopyMethod,
     /// induced: the nodes to keep. neighborhood: the nodes to start from.
     #[serde(default)]
@@ -236,7 +236,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_copy",
             title: "Copy a network",
-            description: "Make a new network from an existing one: whole, a subgraph, a neighbourhood, its transitive reduction or condensation (see method). Atomic; the source is unchanged; edge IDs are kept (except by condensation). For what-if questions: copy, edit the copy, compare with network_diff.",
+            description: "Make a new network from an existing one (see method), edge IDs kept. For what-if questions: copy, edit the copy, compare with network_diff.",
             toolset: Toolset::Algorithms,
             effect: Effect::Write { idempotent: false },
             long_running: true,

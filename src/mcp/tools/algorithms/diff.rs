@@ -28,7 +28,7 @@ fn default_diff_limit() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiffParams {
-    /// The network before (e.g. yesterday's plan, or the original of a copy).
+    /// The network before.
     pub network_name: String,
     /// The network after.
     pub other: String,
@@ -347,7 +347,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_diff",
             title: "Compare two networks",
-            description: "What changed from network_name to other (e.g. yesterday's plan and today's, or a copy after a what-if edit): nodes removed, added and changed (attributes, data), edges removed and added with their counts. Paged with cursors.",
+            description: "What changed from network_name to other (e.g. a copy after a what-if edit): nodes removed, added and changed, edges removed and added.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

@@ -59,11 +59,9 @@ pub enum PathMethod {
 pub struct PathsParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Node ID to start from.
     pub source: String,
-    /// Node ID to reach, along edge direction.
     pub target: String,
-    /// all_simple: every path that visits no node twice, up to max_depth edges, depth-first. k_shortest: the shortest such paths, shortest first (alternatives to the best route).
+    /// all_simple: every one up to max_depth edges. k_shortest: the shortest first (alternatives to the best route).
     pub method: PathMethod,
     /// all_simple: the most edges a path may have.
     #[serde(default = "default_max_depth")]
@@ -223,7 +221,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_paths",
             title: "Paths between two nodes",
-            description: "List paths source -> target that visit no node twice: all_simple (all up to max_depth edges) or k_shortest (the best alternatives first, by weight or hops). Paged. For one shortest path use network_shortest_path.",
+            description: "Paths source -> target that visit no node twice (see method). For one shortest path, network_shortest_path.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

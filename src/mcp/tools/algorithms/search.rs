@@ -42,19 +42,18 @@ pub enum SearchModeParam {
 pub struct SearchParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// The text to look for (at most 256 characters).
     pub query: String,
-    /// substring: the text contains the query, ignoring case and Unicode forms. fuzzy: the text contains something within max_distance edits of it (typos, half-remembered names), closest first.
+    /// substring: ignoring case and Unicode forms. fuzzy: within max_distance edits (typos), closest first.
     #[serde(default)]
     pub mode: SearchModeParam,
-    /// Search the id and these attributes (default: the id and every text attribute).
+    /// Search the id and these attributes (default: all text).
     #[serde(default)]
     pub in_attributes: Option<Vec<String>>,
     /// Only nodes with all these attribute values, e.g. {"status": "todo"}.
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Map<String, Value>,
-    /// fuzzy: the most edits (inserted, deleted or changed characters) a match may need. Default: a third of the query's length.
+    /// fuzzy: the most edits a match may need (default: a third of the query's length).
     #[serde(default)]
     pub max_distance: Option<usize>,
     /// Matches per page.
@@ -236,7 +235,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_search",
             title: "Search nodes",
-            description: "Find nodes whose ID or attribute text contains a query: substring (ignoring case and Unicode forms) or fuzzy (typos and half-remembered names, closest first). Filter by exact attribute values. Paged with cursors.",
+            description: "Find nodes whose ID or attribute text contains a query (see mode), optionally filtered by exact attribute values.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

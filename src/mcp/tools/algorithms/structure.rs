@@ -38,12 +38,12 @@ pub enum StructureMethod {
 pub struct StructureParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// redundant_edges: edges a transitive reduction drops (another path already implies them; DAG only). dominators: for each node reachable from root, the last node every path from root must pass. articulation_points / bridges: nodes / edges whose removal splits the network, ignoring direction.
+    /// redundant_edges: implied by another path (DAG only). dominators: the last node every path from root passes. articulation_points / bridges: whose loss splits the network.
     pub method: StructureMethod,
     /// dominators: the node ID the paths start from.
     #[serde(default)]
     pub root: Option<String>,
-    /// dominators: list only the nodes every path from root to this node passes (its single points of failure), nearest first.
+    /// dominators: only this node's (its single points of failure), nearest first.
     #[serde(default)]
     pub target: Option<String>,
     /// Items per page.
@@ -249,7 +249,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_structure",
             title: "Structure: redundancy and single points of failure",
-            description: "Find redundant_edges (dependencies already implied through others), dominators (nodes every path from root passes; with target: that target's single points of failure), articulation_points or bridges (nodes or edges whose loss splits the network). Paged with cursors.",
+            description: "Find redundant edges, dominators (single points of failure), articulation points or bridges.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

@@ -32,7 +32,7 @@ pub struct CriticalParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
-    // level and parent_attribute: described once, in the server instructions.
+    /// "epics": order whole epics (the nodes others name as parent) instead of tasks.
     #[serde(default)]
     pub level: Level,
     // The node attribute naming a node's parent, default "parent": see the specs.

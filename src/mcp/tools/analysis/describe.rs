@@ -39,7 +39,7 @@ pub struct DescribeParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Also return schema: attribute keys, types, common values, relations.
+    /// Also return the attribute keys, types, common values and relations.
     #[serde(default)]
     pub include_schema: bool,
 }
@@ -281,7 +281,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_describe",
             title: "Describe a network",
-            description: "Summarise a network: counts, density, DAG or not, weak components, self-loops, sources and sinks (paged), top nodes by degree, weights. Start here with an unknown network.",
+            description: "Summarise a network: counts, DAG or not, components, sources and sinks, top nodes by degree, weights. Start here with an unknown network.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

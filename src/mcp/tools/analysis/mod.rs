@@ -166,7 +166,7 @@ pub struct ClosureParams {
     pub network_name: String,
     /// The start node (not itself in the answer).
     pub node_id: String,
-    /// Only nodes at most this many edges away; omit for all.
+    /// Only nodes at most this many edges away.
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_depth: Option<usize>,

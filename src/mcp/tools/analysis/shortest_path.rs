@@ -21,9 +21,7 @@ fn default_true() -> bool {
 pub struct ShortestPathParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Node ID to start from.
     pub source: String,
-    /// Node ID to reach, along edge direction.
     pub target: String,
     /// true: least total weight. false: fewest edges.
     #[serde(default = "default_true")]

@@ -19,7 +19,7 @@ use crate::network::Order;
 pub struct TopoParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// true: targets before sources (in a depends-on graph, dependencies first).
+    /// true: dependencies first.
     #[serde(default)]
     pub reverse: bool,
     /// Nodes per page.
@@ -36,13 +36,13 @@ pub struct TopoParams {
     pub ignore_relations: Option<Vec<String>>,
     #[serde(default)]
     pub relation_attribute: Option<String>,
-    // level and parent_attribute: described once, in the server instructions.
+    /// "epics": order whole epics (the nodes others name as parent) instead of tasks.
     #[serde(default)]
     pub level: Level,
     // The node attribute naming a node's parent, default "parent": see the specs.
     #[serde(default)]
     pub parent_attribute: Option<String>,
-    /// true: the page as one list, node_ids, instead of layers.
+    /// true: one list, node_ids, instead of layers.
     #[serde(default)]
     pub flat: bool,
 }
@@ -175,7 +175,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_topological_sort",
             title: "Order and parallel layers",
-            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). A cycle is an error naming one to break.",
+            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

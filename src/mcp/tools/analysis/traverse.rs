@@ -23,10 +23,10 @@ pub struct TraverseParams {
     /// "bfs": nearest first. "dfs": depth-first preorder.
     #[serde(default)]
     pub order: TraversalOrder,
-    /// "out": forwards (what the starts depend on). "in": backwards (what depends on them).
+    /// "out": what the starts depend on. "in": what depends on them.
     #[serde(default = "default_out")]
     pub direction: Direction,
-    /// Go at most this many edges from a start; omit for no limit.
+    /// Go at most this many edges from a start.
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_depth: Option<usize>,
@@ -130,7 +130,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_traverse",
             title: "Traverse from nodes",
-            description: "Walk bfs or dfs from start nodes (out, in or both) up to max_depth: each visited node with depth and parent. For reachability alone use network_descendants or network_ancestors.",
+            description: "Walk bfs or dfs from start nodes: each visited node with its depth and the parent it was reached from.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

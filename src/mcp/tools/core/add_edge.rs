@@ -18,13 +18,11 @@ fn default_weight() -> f64 {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddEdgeParams {
-    /// Name of the network, e.g. "module_deps".
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Source node ID, e.g. "agents".
     pub source: String,
-    /// Target node ID, e.g. "logging".
     pub target: String,
-    /// Edge weight: cost, distance or duration.
+    /// Cost, distance or duration.
     #[serde(default = "default_weight")]
     pub weight: f64,
     /// Flat attributes, e.g. {"relation": "depends_on"}.
@@ -75,7 +73,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_edge",
             title: "Add an edge",
-            description: "Add a directed, weighted edge source -> target between existing nodes (A -> B: A depends on B). Not idempotent: each call adds an edge (parallel edges and self-loops allowed) and returns its edge_id.",
+            description: "Add an edge source -> target between existing nodes (A -> B: A depends on B). Each call adds one (parallel edges allowed) and returns its edge_id.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: false },
             long_running: false,

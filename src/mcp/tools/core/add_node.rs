@@ -16,11 +16,11 @@ use crate::network::{AddNodeOutcome, NodeSpec};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddNodeParams {
-    /// Name of the network, e.g. "module_deps".
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Unique node ID, e.g. "networks": 1 to 256 bytes, no control characters.
+    /// Unique ID, e.g. "networks".
     pub node_id: String,
-    /// Payload: any JSON, e.g. {"owner": "ana"}, nested at most 64 levels deep.
+    /// Any JSON payload, e.g. {"owner": "ana"}.
     #[serde(default)]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
@@ -79,7 +79,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_node",
             title: "Add a node",
-            description: "Add a node, with optional data (any JSON) and flat attributes, to an existing network. Idempotent: an existing ID changes nothing and gives status \"duplicate\". For many, network_add_nodes.",
+            description: "Add a node, with optional data (any JSON) and attributes. An existing ID answers \"duplicate\" and changes nothing. For many, network_add_nodes.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: true },
             long_running: false,

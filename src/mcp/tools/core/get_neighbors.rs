@@ -23,14 +23,13 @@ fn default_neighbors_limit() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetNeighborsParams {
-    /// Name of the network, e.g. "module_deps".
+    // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// ID of the node whose neighbors to retrieve, e.g. "agents".
     pub node_id: String,
     /// "out": what it depends on. "in": what depends on it. "both": either.
     #[serde(default)]
     pub direction: Direction,
-    /// Also return the edges (ids, weights, attributes).
+    /// Also return the edges.
     #[serde(default)]
     pub include_edges: bool,
     /// Neighbors (and edges) per page.
@@ -127,7 +126,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_get_neighbors",
             title: "Get node neighbors",
-            description: "The neighbors of a node: the node IDs joined to it by an edge (each once), paged; direction picks out, in or both.",
+            description: "The node IDs joined to a node by an edge, each once: what it depends on (out), what depends on it (in), or both.",
             toolset: Toolset::Core,
             effect: Effect::Read,
             long_running: false,

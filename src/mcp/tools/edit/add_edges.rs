@@ -42,7 +42,7 @@ pub struct AddEdgesParams {
     /// The edges, each source -> target.
     #[schemars(length(min = 1, max = MAX_BATCH_ITEMS))]
     pub edges: Vec<EdgeItem>,
-    /// Create unknown endpoints as plain nodes instead of failing.
+    /// Create unknown endpoints as plain nodes.
     #[serde(default)]
     pub create_missing_nodes: bool,
     /// Also return the new edge ids, in item order.
@@ -123,7 +123,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_edges",
             title: "Add many edges",
-            description: "Add up to 10000 edges in one atomic call (each as network_add_edge does): if any item is invalid, nothing is added and the error names it. create_missing_nodes creates unknown endpoints.",
+            description: "Add up to 10000 edges atomically, each as network_add_edge does: if any item is invalid, nothing is added.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -130,7 +130,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_nodes",
             title: "Add many nodes",
-            description: "Add up to 10000 nodes in one atomic call: if any item is invalid, nothing is added and the error names it. Existing IDs are left unchanged.",
+            description: "Add up to 10000 nodes atomically: if any item is invalid, nothing is added. Existing IDs are left unchanged.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: true },
             long_running: true,

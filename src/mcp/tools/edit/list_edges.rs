@@ -16,7 +16,7 @@ use crate::network::{Direction, validate};
 pub struct ListEdgesParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// Only the edges of this node; omit for all.
+    /// Only the edges of this node.
     #[serde(default)]
     pub node_id: Option<String>,
     /// With node_id: edges leaving it ("out"), entering it ("in") or both.

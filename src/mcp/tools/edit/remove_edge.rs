@@ -103,7 +103,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_remove_edge",
             title: "Remove edges",
-            description: "Remove one edge by edge_id, or every edge source -> target. Edge ids come from network_list_edges or network_get_neighbors (include_edges).",
+            description: "Remove one edge by edge_id (from network_list_edges), or every edge source -> target.",
             toolset: Toolset::Edit,
             effect: Effect::Destroy { idempotent: true },
             long_running: false,

@@ -31,7 +31,7 @@ pub struct UpdateNodeParams {
     #[serde(default)]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Option<Map<String, Value>>,
-    /// "merge": set these keys, keep the rest. "replace": these become all the attributes.
+    /// "replace": these become all the attributes.
     #[serde(default)]
     pub mode: UpdateMode,
     /// Attribute keys to delete.

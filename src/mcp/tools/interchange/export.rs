@@ -67,7 +67,7 @@ pub struct ExportParams {
     pub network_name: String,
     /// edge_list_csv leaves out isolated nodes.
     pub format: ExportFormat,
-    /// Only these nodes and their neighbourhood (depth, direction); omit for all.
+    /// Only these nodes and their neighbourhood (depth, direction).
     #[serde(default)]
     pub node_ids: Option<Vec<String>>,
     /// With node_ids: how many edges away.
@@ -276,7 +276,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_export",
             title: "Export a network",
-            description: "Write a network, or the neighbourhood of node_ids, as a document, the result's embedded resource: mermaid renders in chat, node_link_json suits NetworkX.",
+            description: "Write a network as a document, the result's embedded resource: mermaid renders in chat, node_link_json suits NetworkX.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

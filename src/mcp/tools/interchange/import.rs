@@ -80,8 +80,7 @@ pub struct ImportParams {
     pub network_name: String,
     // Self-explanatory: left undescribed to keep tools/list small.
     pub format: ImportFormat,
-    // The whole document (up to 256 MiB, said in the spec): left undescribed
-    // to keep tools/list small.
+    /// The whole document, as text.
     pub content: String,
     /// "merge": add to an existing network.
     #[serde(default)]

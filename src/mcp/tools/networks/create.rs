@@ -13,12 +13,12 @@ use crate::registry::CreateOutcome;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateParams {
-    /// Name, e.g. "module_deps": 1 to 256 bytes, no control characters.
+    /// e.g. "module_deps".
     pub network_name: String,
     /// What the network is for.
     #[serde(default)]
     pub description: Option<String>,
-    // Described in the server instructions, with the relation filter.
+    /// Edge types that never block (e.g. related): skipped when following edges.
     #[serde(default)]
     pub nonblocking_relations: Option<Vec<String>>,
 }
@@ -93,7 +93,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_create",
             title: "Create a network",
-            description: "Create an empty named network (a directed, weighted graph). Idempotent: an existing name gives status \"duplicate\" and changes nothing but nonblocking_relations.",
+            description: "Create an empty network (a directed, weighted graph). An existing name answers \"duplicate\" and changes only nonblocking_relations.",
             toolset: Toolset::Core,
             effect: Effect::Write { idempotent: true },
             long_running: false,

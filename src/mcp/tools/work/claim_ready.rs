@@ -33,7 +33,7 @@ work_params! {
         #[serde(default = "default_count")]
         #[schemars(range(min = 1, max = MAX_CLAIM_COUNT))]
         pub limit: usize,
-        /// How long the claim holds before another worker may take the task.
+        /// How long the claim holds.
         #[serde(default = "default_lease_seconds")]
         #[schemars(range(min = 1, max = MAX_LEASE_SECONDS))]
         pub lease_seconds: u64,
@@ -290,7 +290,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_claim_ready",
             title: "Claim ready tasks",
-            description: "Atomically take up to limit ready tasks (not done, every prerequisite done, not held by another worker): no two workers ever get the same task. They stay yours for lease_seconds; renew long work. Done means having done_attributes (default {\"status\": \"done\"}). Returns the tasks, or why none is ready; finished: true when all are done.",
+            description: "Atomically take up to limit ready tasks: no two workers get the same one. They stay yours for lease_seconds; renew long work. Returns the tasks, or why none is ready; finished: true when all are done.",
             toolset: Toolset::Work,
             effect: Effect::Write { idempotent: false },
             long_running: false,

@@ -134,7 +134,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_complete_claim",
             title: "Complete claimed tasks",
-            description: "Mark tasks you hold as done (sets done_attributes, drops the lease) and get the tasks this made ready. Only the worker holding a task can complete it; repeating the call is harmless.",
+            description: "Mark tasks you hold as done (sets done_attributes, drops the lease) and get the tasks this made ready. Repeating it is harmless.",
             toolset: Toolset::Work,
             effect: Effect::Write { idempotent: true },
             long_running: false,

@@ -16,7 +16,7 @@ work_params! {
     pub struct RenewParams {
         /// Your worker id, as given to network_claim_ready.
         pub worker: String,
-        /// The tasks whose lease to extend, all claimed by you and not done.
+        /// The tasks to renew, all claimed by you.
         #[schemars(length(min = 1, max = MAX_TASKS_PER_CALL))]
         pub node_ids: Vec<String>,
         /// The new lease, counted from now.
@@ -73,7 +73,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_renew_claim",
             title: "Renew claims",
-            description: "Extend the lease of tasks you hold to lease_seconds from now, before it runs out: a task whose lease ran out can be claimed by another worker.",
+            description: "Extend the lease of tasks you hold to lease_seconds from now, before it runs out and another worker may claim them.",
             toolset: Toolset::Work,
             effect: Effect::Write { idempotent: false },
             long_running: false,

@@ -221,7 +221,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_why_blocked",
             title: "Why is a task blocked",
-            description: "Why a task is not ready: its unfinished prerequisites, direct and indirect, nearest first, each with its state and the node it unblocks; each ready one with the chain from it up to the task: the work to do first, in order.",
+            description: "Why a task is not ready: its unfinished prerequisites, nearest first, and for each ready one the chain up to the task: the work to do first, in order.",
             toolset: Toolset::Work,
             effect: Effect::Read,
             long_running: true,

@@ -1,0 +1,196 @@
+//! A small start, every tool one call away: a session turns a toolset on with
+//! `network_toolsets`, is told by `notifications/tools/list_changed`, lists the new
+//! tools and uses them, as an agent's script would.
+
+use std::time::Duration;
+
+use networks_mcp::NetworkRegistry;
+use networks_mcp::mcp::{NetworksServer, ServerOptions, Toolset};
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::NotificationContext;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+use crate::common;
+
+/// A client that counts `tools/list_changed`.
+#[derive(Clone)]
+struct Watcher(mpsc::UnboundedSender<()>);
+
+impl ClientHandler for Watcher {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.0.send(());
+    }
+}
+
+async fn call(
+    client: &rmcp::service::RunningService<RoleClient, Watcher>,
+    tool: &str,
+    arguments: Value,
+) -> Value {
+    let mut params = CallToolRequestParams::new(tool.to_string());
+    if let Value::Object(map) = arguments {
+        params = params.with_arguments(map);
+    }
+    let result = client.call_tool(params).await.expect("tools/call");
+    let body = result.structured_content.expect("structured content");
+    assert_ne!(result.is_error, Some(true), "{tool}: {body}");
+    body
+}
+
+async fn names(client: &rmcp::service::RunningService<RoleClient, Watcher>) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_session_starts_small_turns_on_work_and_claims_a_task() {
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), ServerOptions::default());
+    let (tx, mut changes) = mpsc::unbounded_channel();
+    let client = Watcher(tx)
+        .serve(common::serve_in_process(server))
+        .await
+        .expect("handshake");
+    let info = client.peer_info().expect("server info");
+    assert_eq!(
+        info.capabilities
+            .tools
+            .as_ref()
+            .and_then(|t| t.list_changed),
+        Some(true)
+    );
+    let start = names(&client).await;
+    assert!(start.contains(&"network_toolsets".to_string()), "{start:?}");
+    assert!(
+        !start.contains(&"network_claim_ready".to_string()),
+        "{start:?}"
+    );
+
+    // Listing alone changes nothing and sends nothing.
+    let listed = call(&client, "network_toolsets", json!({})).await;
+    assert_eq!(listed["changed"], false);
+    let work = listed["toolsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "work")
+        .expect("the work toolset is listed");
+    assert_eq!(work["on"], false);
+    assert!(
+        work["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("network_claim_ready"))
+    );
+
+    let turned = call(&client, "network_toolsets", json!({"enable": ["work"]})).await;
+    assert_eq!(turned["changed"], true);
+    tokio::time::timeout(Duration::from_secs(5), changes.recv())
+        .await
+        .expect("tools/list_changed within 5 s")
+        .expect("the notification");
+    assert!(
+        changes.try_recv().is_err(),
+        "one notification for one change"
+    );
+    let now = names(&client).await;
+    assert!(now.contains(&"network_claim_ready".to_string()), "{now:?}");
+    assert!(
+        now.contains(&"network_complete_claim".to_string()),
+        "{now:?}"
+    );
+    assert_eq!(turned["listed_tool_count"], json!(now.len()));
+
+    call(&client, "network_create", json!({"network_name": "plan"})).await;
+    for id in ["build", "test"] {
+        call(
+            &client,
+            "network_add_node",
+            json!({"network_name": "plan", "node_id": id}),
+        )
+        .await;
+    }
+    call(
+        &client,
+        "network_add_edge",
+        json!({"network_name": "plan", "source": "test", "target": "build"}),
+    )
+    .await;
+    let claimed = call(
+        &client,
+        "network_claim_ready",
+        json!({"network_name": "plan", "worker": "w1"}),
+    )
+    .await;
+    assert_eq!(claimed["claimed"][0]["node_id"], "build", "{claimed}");
+
+    // Turning it off again lists the start once more.
+    let off = call(&client, "network_toolsets", json!({"disable": ["work"]})).await;
+    assert_eq!(off["changed"], true);
+    assert_eq!(names(&client).await, start);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_unknown_toolset_is_refused_and_changes_nothing() {
+    let (client, _) = common::connect(ServerOptions::default()).await;
+    let before = client.list_all_tools().await.unwrap().len();
+    let refused = common::err(
+        &client,
+        "network_toolsets",
+        json!({"enable": ["everything"]}),
+        "invalid_arguments",
+    )
+    .await;
+    let message = refused["error"].as_str().unwrap();
+    assert!(
+        message.contains("analysis"),
+        "names the toolsets: {message}"
+    );
+    assert_eq!(client.list_all_tools().await.unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn a_fixed_list_has_no_switch_and_refuses_other_toolsets() {
+    let (client, _) = common::connect(ServerOptions {
+        toolsets: [Toolset::Core].into_iter().collect(),
+        switchable: false,
+        ..ServerOptions::default()
+    })
+    .await;
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(
+        !names.contains(&"network_toolsets".to_string()),
+        "{names:?}"
+    );
+    let info = client.peer_info().unwrap();
+    assert_ne!(
+        info.capabilities
+            .tools
+            .as_ref()
+            .and_then(|t| t.list_changed),
+        Some(true)
+    );
+    let mut params = CallToolRequestParams::new("network_claim_ready");
+    params = params.with_arguments(
+        json!({"network_name": "x", "worker": "w"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    let refused = client.call_tool(params).await;
+    assert!(refused.is_err(), "a tool outside --toolsets is refused");
+}
