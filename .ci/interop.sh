@@ -4,7 +4,8 @@
 # (tests/interop/test_inspector_cli.py, plus its --strict schema lint below); and proof
 # of the import/export formats against tools we did not write: NetworkX (node-link JSON,
 # GraphML), Graphviz `dot` (DOT) and the Mermaid parser (tests/interop/test_{networkx,
-# graphviz,mermaid}.py) and Neo4j's Cypher parser (Cypher, tests/interop/test_cypher.py), plus
+# graphviz,mermaid}.py) and Neo4j's Cypher parser (Cypher, tests/interop/test_cypher.py), the
+# dependency graphs of cargo metadata, go mod graph and pipdeptree (test_dependency_graphs.py), plus
 # resources, prompts and logging through the SDK.
 #
 #   bash .ci/interop.sh target/debug/networks-mcp

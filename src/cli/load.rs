@@ -51,7 +51,7 @@ pub fn parse_load(value: &str) -> Result<LoadSpec, String> {
 /// Parses a `--load-format` value.
 pub fn parse_format(value: &str) -> Result<Format, String> {
     Format::parse(value).filter(|f| f.can_import()).ok_or_else(|| {
-        format!("'{value}' is not an importable format; use node_link_json, graphml, edge_list_csv, dot, mermaid, taskmaster_json, beads_jsonl or memory_jsonl")
+        format!("'{value}' is not an importable format; use node_link_json, graphml, edge_list_csv, dot, mermaid, taskmaster_json, beads_jsonl, memory_jsonl, cargo_metadata, package_lock_json, go_mod_graph or pipdeptree_json")
     })
 }
 

@@ -11,6 +11,10 @@
 //! | [`Format::TaskmasterJson`] | no | yes | Task Master (`.taskmaster/tasks/tasks.json`) |
 //! | [`Format::BeadsJsonl`] | no | yes | Beads (`bd export`) |
 //! | [`Format::MemoryJsonl`] | no | yes | the MCP memory server (`memory.jsonl`) |
+//! | [`Format::CargoMetadata`] | no | yes | Cargo (`cargo metadata --format-version 1`) |
+//! | [`Format::PackageLockJson`] | no | yes | npm (`package-lock.json`, v2 and v3) |
+//! | [`Format::GoModGraph`] | no | yes | Go (`go mod graph`) |
+//! | [`Format::PipdeptreeJson`] | no | yes | pipdeptree (`--json`, `--json-tree`) |
 //!
 //! The module is pure: strings in, strings out, no I/O. [`export`] writes a network
 //! (or the subgraph induced by a node set) deterministically: nodes in index order,
@@ -81,11 +85,20 @@ pub enum Format {
     BeadsJsonl,
     /// The MCP memory server's JSONL knowledge graph (import only).
     MemoryJsonl,
+    /// `cargo metadata --format-version 1`: crates and their resolved
+    /// dependencies (import only).
+    CargoMetadata,
+    /// npm's `package-lock.json`, lockfile versions 2 and 3 (import only).
+    PackageLockJson,
+    /// The output of `go mod graph` (import only).
+    GoModGraph,
+    /// The output of `pipdeptree --json` or `--json-tree` (import only).
+    PipdeptreeJson,
 }
 
 impl Format {
     /// Every format, in a fixed order.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 13] = [
         Format::NodeLinkJson,
         Format::Graphml,
         Format::Dot,
@@ -95,6 +108,10 @@ impl Format {
         Format::TaskmasterJson,
         Format::BeadsJsonl,
         Format::MemoryJsonl,
+        Format::CargoMetadata,
+        Format::PackageLockJson,
+        Format::GoModGraph,
+        Format::PipdeptreeJson,
     ];
 
     /// The formats [`export`] writes, in a fixed order.
@@ -119,6 +136,10 @@ impl Format {
             Format::TaskmasterJson => "taskmaster_json",
             Format::BeadsJsonl => "beads_jsonl",
             Format::MemoryJsonl => "memory_jsonl",
+            Format::CargoMetadata => "cargo_metadata",
+            Format::PackageLockJson => "package_lock_json",
+            Format::GoModGraph => "go_mod_graph",
+            Format::PipdeptreeJson => "pipdeptree_json",
         }
     }
 
@@ -133,12 +154,10 @@ impl Format {
     }
 
     /// Whether [`export`] writes this format (all but the import-only formats
-    /// of other tools: Task Master, Beads, the memory server).
+    /// of other tools: Task Master, Beads, the memory server, and the
+    /// dependency graphs of Cargo, npm, Go and pipdeptree).
     pub fn can_export(self) -> bool {
-        !matches!(
-            self,
-            Format::TaskmasterJson | Format::BeadsJsonl | Format::MemoryJsonl
-        )
+        Format::EXPORTABLE.contains(&self)
     }
 
     /// The MIME type of an exported document.
@@ -150,8 +169,12 @@ impl Format {
             Format::Mermaid => "text/vnd.mermaid",
             Format::Cypher => "application/x-cypher-query",
             Format::EdgeListCsv => "text/csv",
-            Format::TaskmasterJson => "application/json",
+            Format::TaskmasterJson
+            | Format::CargoMetadata
+            | Format::PackageLockJson
+            | Format::PipdeptreeJson => "application/json",
             Format::BeadsJsonl | Format::MemoryJsonl => "application/jsonl",
+            Format::GoModGraph => "text/plain",
         }
     }
 
@@ -164,8 +187,12 @@ impl Format {
             Format::Mermaid => "mmd",
             Format::Cypher => "cypher",
             Format::EdgeListCsv => "csv",
-            Format::TaskmasterJson => "json",
+            Format::TaskmasterJson
+            | Format::CargoMetadata
+            | Format::PackageLockJson
+            | Format::PipdeptreeJson => "json",
             Format::BeadsJsonl | Format::MemoryJsonl => "jsonl",
+            Format::GoModGraph => "txt",
         }
     }
 
@@ -291,7 +318,13 @@ pub fn export_counted(
         Format::Mermaid => export::mermaid::write(&selection),
         Format::Cypher => export::cypher::write(&selection),
         Format::EdgeListCsv => export::csv::write(&selection),
-        Format::TaskmasterJson | Format::BeadsJsonl | Format::MemoryJsonl => String::new(),
+        Format::TaskmasterJson
+        | Format::BeadsJsonl
+        | Format::MemoryJsonl
+        | Format::CargoMetadata
+        | Format::PackageLockJson
+        | Format::GoModGraph
+        | Format::PipdeptreeJson => String::new(),
     };
     Exported {
         document,
@@ -383,6 +416,10 @@ fn parse_raw(
         Format::TaskmasterJson => import::taskmaster::parse(content, &mut meter),
         Format::BeadsJsonl => import::beads::parse(content, max_edges, &mut meter),
         Format::MemoryJsonl => import::memory::parse(content, &mut meter),
+        Format::CargoMetadata => import::cargo::parse(content, max_edges, &mut meter),
+        Format::PackageLockJson => import::npm::parse(content, max_edges, &mut meter),
+        Format::GoModGraph => import::go::parse(content, max_edges, &mut meter),
+        Format::PipdeptreeJson => import::pip::parse(content, max_edges, &mut meter),
         Format::Cypher => Err(Error::ImportInvalid {
             format: format.name().to_string(),
             location: None,

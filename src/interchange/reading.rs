@@ -101,7 +101,14 @@ fn convention(format: Format) -> Option<(&'static str, Arrows, &'static str)> {
             Arrows::DependsOn,
             "the network's own convention",
         )),
-        Format::Cypher | Format::TaskmasterJson | Format::BeadsJsonl | Format::MemoryJsonl => None,
+        Format::Cypher
+        | Format::TaskmasterJson
+        | Format::BeadsJsonl
+        | Format::MemoryJsonl
+        | Format::CargoMetadata
+        | Format::PackageLockJson
+        | Format::GoModGraph
+        | Format::PipdeptreeJson => None,
     }
 }
 
@@ -116,6 +123,18 @@ fn defined(format: Format) -> &'static str {
         }
         Format::MemoryJsonl => {
             "a relation {from: A, to: B} read as: A relationType B (defined by the memory server's format; stored as A → B)"
+        }
+        Format::CargoMetadata => {
+            "a resolved dependency read as: the package depends on it (defined by cargo metadata; stored as package → dependency, relation = its kind)"
+        }
+        Format::PackageLockJson => {
+            "a dependency read as: the package depends on the copy npm resolves it to (defined by the lockfile; stored as package → dependency, relation = its type)"
+        }
+        Format::GoModGraph => {
+            "a line \"A B\" read as: A requires B (defined by go mod graph; stored as A → B)"
+        }
+        Format::PipdeptreeJson => {
+            "a dependency read as: the package requires it (defined by pipdeptree; stored as package → dependency)"
         }
         _ => "edges kept as written",
     }

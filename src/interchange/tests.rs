@@ -155,6 +155,10 @@ fn format_names_extensions_and_import_support() {
             Format::TaskmasterJson,
             Format::BeadsJsonl,
             Format::MemoryJsonl,
+            Format::CargoMetadata,
+            Format::PackageLockJson,
+            Format::GoModGraph,
+            Format::PipdeptreeJson,
         ]
     );
     let exportable: Vec<_> = Format::ALL.into_iter().filter(|f| f.can_export()).collect();

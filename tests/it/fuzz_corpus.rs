@@ -82,6 +82,34 @@ fn import_memory() {
 }
 
 #[test]
+fn import_cargo() {
+    replay("import_cargo", |d| {
+        networks_mcp::fuzzing::import("cargo_metadata", d)
+    });
+}
+
+#[test]
+fn import_npm() {
+    replay("import_npm", |d| {
+        networks_mcp::fuzzing::import("package_lock_json", d)
+    });
+}
+
+#[test]
+fn import_go() {
+    replay("import_go", |d| {
+        networks_mcp::fuzzing::import("go_mod_graph", d)
+    });
+}
+
+#[test]
+fn import_pip() {
+    replay("import_pip", |d| {
+        networks_mcp::fuzzing::import("pipdeptree_json", d)
+    });
+}
+
+#[test]
 fn stdio_frames() {
     replay("stdio_frames", networks_mcp::fuzzing::stdio_frames);
 }

@@ -15,6 +15,7 @@ mod changes;
 mod compute;
 mod concurrency;
 mod demo;
+mod dependency_imports;
 mod durability;
 mod e2e_stdio;
 mod epics;

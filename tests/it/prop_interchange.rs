@@ -245,6 +245,35 @@ proptest! {
         }
     }
 
+    /// The readers of package managers' output never panic on text of any
+    /// shape built from their own pieces.
+    #[test]
+    fn dependency_imports_never_panic(
+        pieces in prop::collection::vec(
+            prop_oneof![
+                Just("{\"version\":1,\"packages\":[{\"id\":\"x\",\"name\":\"a\",\"version\":\"1\"}],\"workspace_members\":[\"x\"],\"resolve\":{\"nodes\":[{\"id\":\"x\",\"deps\":[{\"pkg\":\"x\",\"dep_kinds\":[{\"kind\":\"dev\",\"target\":null}]}]}]}}".to_string()),
+                Just("{\"lockfileVersion\":3,\"packages\":{\"\":{\"dependencies\":{\"a\":\"1\"},\"workspaces\":[\"p/*\"]},\"node_modules/a\":{\"link\":true,\"resolved\":\"p/a\"},\"p/a\":{\"version\":\"1\",\"peerDependencies\":{\"b\":\"*\"}}}}".to_string()),
+                Just("[{\"package\":{\"key\":\"a\",\"installed_version\":\"?\"},\"dependencies\":[{\"key\":\"b\"}]}]".to_string()),
+                Just("[{\"key\":\"a\",\"dependencies\":[{\"key\":\"b\",\"dependencies\":[]}]}]".to_string()),
+                Just("m a@v1\na@v1 go@1.22.0\n".to_string()),
+                "[\\[\\]{}:,@/\" a-z0-9_]{0,16}",
+            ],
+            0..6,
+        ),
+    ) {
+        let text = pieces.join("\n");
+        for format in [
+            Format::CargoMetadata,
+            Format::PackageLockJson,
+            Format::GoModGraph,
+            Format::PipdeptreeJson,
+        ] {
+            if let Err(e) = interchange::parse(format, &text) {
+                prop_assert_eq!(e.code(), "invalid_import", "{}", e);
+            }
+        }
+    }
+
     #[test]
     fn node_link_json_round_trips_exactly(net in network()) {
         let copy = round_trip(&net, Format::NodeLinkJson);

@@ -5,13 +5,18 @@
 //! [`apply`](super::apply), which names the offending item.
 
 pub(crate) mod beads;
+pub(crate) mod cargo;
 pub(crate) mod csv;
 pub(crate) mod dot;
 mod dot_chunks;
 mod dot_depth;
+pub(crate) mod go;
 pub(crate) mod graphml;
 pub(crate) mod memory;
 pub(crate) mod mermaid;
 pub(crate) mod node_link;
+pub(crate) mod npm;
+mod packages;
+pub(crate) mod pip;
 mod plans;
 pub(crate) mod taskmaster;

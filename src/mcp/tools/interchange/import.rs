@@ -55,6 +55,14 @@ pub enum ImportFormat {
     BeadsJsonl,
     /// The MCP memory server's JSONL.
     MemoryJsonl,
+    /// `cargo metadata --format-version 1` output.
+    CargoMetadata,
+    /// npm's package-lock.json (v2, v3).
+    PackageLockJson,
+    /// `go mod graph` output.
+    GoModGraph,
+    /// `pipdeptree --json` or `--json-tree` output.
+    PipdeptreeJson,
 }
 
 impl From<ImportFormat> for Format {
@@ -68,6 +76,10 @@ impl From<ImportFormat> for Format {
             ImportFormat::TaskmasterJson => Format::TaskmasterJson,
             ImportFormat::BeadsJsonl => Format::BeadsJsonl,
             ImportFormat::MemoryJsonl => Format::MemoryJsonl,
+            ImportFormat::CargoMetadata => Format::CargoMetadata,
+            ImportFormat::PackageLockJson => Format::PackageLockJson,
+            ImportFormat::GoModGraph => Format::GoModGraph,
+            ImportFormat::PipdeptreeJson => Format::PipdeptreeJson,
         }
     }
 }
@@ -334,7 +346,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_import",
             title: "Import a network",
-            description: "Load a document or another tool's plan into a network. Atomic: an error imports nothing and says where.",
+            description: "Load a document, another tool's plan or a dependency graph into a network. Atomic: an error imports nothing and says where.",
             toolset: Toolset::Interchange,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -1,0 +1,8 @@
+//! Fuzzes the package_lock_json reader through `network_import`; the harness and its
+//! invariants are `networks_mcp::fuzzing::import`.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| networks_mcp::fuzzing::import("package_lock_json", data));

@@ -1,0 +1,8 @@
+//! Fuzzes the pipdeptree_json reader through `network_import`; the harness and its
+//! invariants are `networks_mcp::fuzzing::import`.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| networks_mcp::fuzzing::import("pipdeptree_json", data));
