@@ -5,7 +5,8 @@
 # of the import/export formats against tools we did not write: NetworkX (node-link JSON,
 # GraphML), Graphviz `dot` (DOT) and the Mermaid parser (tests/interop/test_{networkx,
 # graphviz,mermaid}.py) and Neo4j's Cypher parser (Cypher, tests/interop/test_cypher.py), the
-# dependency graphs of cargo metadata, go mod graph and pipdeptree (test_dependency_graphs.py), plus
+# dependency graphs of cargo metadata, npm's package-lock.json (the lockfiles of the npm installs
+# below, against `npm ls`), go mod graph and pipdeptree (test_dependency_graphs.py), plus
 # resources, prompts and logging through the SDK.
 #
 #   bash .ci/interop.sh target/debug/networks-mcp
@@ -191,12 +192,21 @@ echo "interop: networkx $nx_version, mermaid $MERMAID_VERSION," \
 status=0
 "$venv/bin/python" -m pytest tests/interop -q -p no:cacheprovider --tb=short -rfEs || status=$?
 
-# The Inspector's schema-portability lint, one line per finding, for the log. Exit 6 means
-# an error-severity finding (test_strict_schema_lint_has_no_errors asserts the same).
-echo "interop: Inspector --strict schema lint of tools/list:"
-lint_status=0
-"$node" "$inspector" --cli -e NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange,work,algorithms "$bin" --method tools/list --strict --format json -q >"$log" 2>"$log.err" || lint_status=$?
-"$venv/bin/python" - "$log" <<'PY' || lint_status=$((lint_status ? lint_status : 1))
+# The Inspector's schema-portability lint, one line per finding, for the log: of every
+# toolset (a fixed list), and of the small start a server without --toolsets lists (with
+# network_toolsets). Exit 6 means an error-severity finding
+# (test_strict_schema_lint_has_no_errors asserts the same).
+for toolsets in core,edit,analysis,interchange,work,algorithms ""; do
+    lint_env=()
+    if [[ -n "$toolsets" ]]; then
+        echo "interop: Inspector --strict schema lint of tools/list with --toolsets $toolsets:"
+        lint_env=(-e "NETWORKS_MCP_TOOLSETS=$toolsets")
+    else
+        echo "interop: Inspector --strict schema lint of tools/list of the small start (no --toolsets):"
+    fi
+    lint_status=0
+    "$node" "$inspector" --cli "${lint_env[@]}" "$bin" --method tools/list --strict --format json -q >"$log" 2>"$log.err" || lint_status=$?
+    "$venv/bin/python" - "$log" <<'PY' || lint_status=$((lint_status ? lint_status : 1))
 import json, sys
 envelope = json.load(open(sys.argv[1]))
 findings = [(e["toolName"], f) for e in envelope.get("schemaFindings", []) for f in e["findings"]]
@@ -220,11 +230,12 @@ for rule, n in sorted(counts.items()):
 print(f"  {failing} errors or unexpected warnings")
 sys.exit(1 if failing else 0)
 PY
-if [[ $lint_status -ne 0 ]]; then
-    cat "$log" "$log.err" >&2
-    echo "interop: Inspector --strict failed (exit $lint_status)" >&2
-    status=1
-fi
+    if [[ $lint_status -ne 0 ]]; then
+        cat "$log" "$log.err" >&2
+        echo "interop: Inspector --strict failed (exit $lint_status)" >&2
+        status=1
+    fi
+done
 
 echo "interop: finished in $((SECONDS - started))s, exit $status"
 exit "$status"

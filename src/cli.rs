@@ -54,11 +54,23 @@ pub struct Cli {
     #[arg(long, value_name = "FORMAT", value_parser = load::parse_format)]
     pub load_format: Option<crate::interchange::Format>,
 
-    /// Comma-separated toolsets to offer: core, edit, analysis, interchange, work,
-    /// algorithms (default: all but work and algorithms). `work` adds the tools
-    /// that let several agents execute one plan (claim, complete, release, renew,
-    /// progress); `algorithms` adds centrality, communities, paths, structure,
-    /// search, diff and copies.
+    /// A directory whose files network_import may read and network_export write,
+    /// as `path` (repeatable). On stdio the client's MCP roots are allowed too; over
+    /// HTTP only these.
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "NETWORKS_MCP_DATA_ROOT",
+        value_delimiter = ':'
+    )]
+    pub data_root: Vec<std::path::PathBuf>,
+
+    /// Comma-separated toolsets to offer, all listed, no others callable: core,
+    /// edit, analysis, interchange, work, algorithms. Without it, a session starts
+    /// with a small list and turns toolsets on with network_toolsets. `work` adds the
+    /// tools that let several agents execute one plan (claim, complete, release,
+    /// renew, progress); `algorithms` adds centrality, communities, paths,
+    /// structure, search, diff and copies.
     #[arg(
         long,
         value_enum,
@@ -268,6 +280,10 @@ impl Cli {
             .max(std::time::Duration::from_secs(self.max_task_seconds + 60));
         options.tasks.max_per_session = self.max_tasks_per_session as usize;
         options.tasks.answer_directly_within = std::time::Duration::from_millis(self.task_after_ms);
+        options.data_roots = self.data_root.clone();
+        // The client's roots are asked for over stdio only: over HTTP a client's
+        // roots name its own machine, not this one.
+        options.client_roots = !self.http.enabled();
         if !self.toolsets.is_empty() {
             // The operator's choice: these tools and no others, all listed.
             options.switchable = false;

@@ -15,6 +15,7 @@ pub(crate) mod app;
 mod calls;
 pub mod compute;
 mod error_object;
+pub mod files;
 mod instructions;
 pub(crate) mod notify;
 pub(crate) mod page;
@@ -81,6 +82,11 @@ pub struct ServerOptions {
     pub compute: compute::ComputeOptions,
     /// How many tasks a session may hold, and for how long (see [`tasks`]).
     pub tasks: tasks::TaskOptions,
+    /// Directories whose files `network_import` may read and `network_export`
+    /// write (`--data-root`; see [`files`]).
+    pub data_roots: Vec<std::path::PathBuf>,
+    /// Whether the client's MCP roots are allowed too (stdio; never over HTTP).
+    pub client_roots: bool,
 }
 
 impl Default for ServerOptions {
@@ -94,6 +100,8 @@ impl Default for ServerOptions {
             clock: Arc::new(crate::clock::SystemClock),
             compute: compute::ComputeOptions::default(),
             tasks: tasks::TaskOptions::default(),
+            data_roots: Vec::new(),
+            client_roots: false,
         }
     }
 }
@@ -110,6 +118,8 @@ pub struct NetworksServer {
     task_owner: tasks::Owner,
     /// The toolsets this session turned on (fresh per session).
     shown: Arc<toolsets::Shown>,
+    /// The directories of the client's MCP roots, as last listed (fresh per session).
+    client_roots: Arc<parking_lot::Mutex<Vec<std::path::PathBuf>>>,
 }
 
 struct Inner {
@@ -157,6 +167,7 @@ impl NetworksServer {
             session: Arc::new(notify::Session::new(&changes)),
             task_owner: tasks.new_session(),
             shown: Arc::default(),
+            client_roots: Arc::default(),
             inner: Arc::new(Inner {
                 changes,
                 options,
@@ -185,6 +196,7 @@ impl NetworksServer {
             session: Arc::new(notify::Session::new(&self.inner.changes)),
             task_owner: self.inner.tasks.new_session(),
             shown: Arc::default(),
+            client_roots: Arc::default(),
             ..self.clone()
         }
     }
@@ -527,6 +539,65 @@ impl NetworksServer {
             .unwrap_or_default()
     }
 
+    /// Where this session's calls may read and write files: the data roots, and
+    /// on stdio the client's roots as last listed.
+    fn file_roots(&self) -> files::Roots {
+        let mut dirs = self.inner.options.data_roots.clone();
+        if self.inner.options.client_roots {
+            dirs.extend(self.client_roots.lock().iter().cloned());
+        }
+        files::Roots::new(dirs)
+    }
+
+    /// Asks the client for its roots (when it has any and they are allowed), for a
+    /// call that names a file. Roots are deprecated from protocol 2026-07-28 on;
+    /// clients of the 2025 protocols declare them, so they are still asked.
+    #[allow(deprecated)]
+    async fn refresh_client_roots(&self, context: &RequestContext<RoleServer>) {
+        if !self.inner.options.client_roots {
+            return;
+        }
+        let declares = context
+            .peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        if !declares {
+            return;
+        }
+        let listed =
+            tokio::time::timeout(std::time::Duration::from_secs(5), context.peer.list_roots())
+                .await;
+        match listed {
+            Ok(Ok(result)) => {
+                let dirs = files::dirs_of_uris(result.roots.iter().map(|root| root.uri.as_str()));
+                *self.client_roots.lock() = dirs;
+            }
+            Ok(Err(error)) => debug!(%error, "roots/list failed"),
+            Err(_) => debug!("roots/list not answered within 5 s"),
+        }
+    }
+
+    /// A prompt's `text`, led by the `network_toolsets` call that lists the tools
+    /// it names which this session is not shown yet (a host calls only listed tools).
+    fn lead_with_toolsets(&self, text: &str) -> String {
+        let needed: BTreeSet<&str> = self
+            .inner
+            .tools
+            .iter()
+            .filter(|tool| text.contains(tool.name()) && !self.shown.lists(tool))
+            .map(|tool| tool.toolset.name())
+            .collect();
+        if needed.is_empty() {
+            return text.to_string();
+        }
+        let names: Vec<String> = needed.iter().map(|name| format!("\"{name}\"")).collect();
+        format!(
+            "First call {} with {{\"enable\": [{}]}}: this plan uses tools of those toolsets, which are not listed yet.\n\n{text}",
+            toolsets::TOOL_NAME,
+            names.join(", ")
+        )
+    }
+
     /// The server's instructions, as `initialize` answers them.
     pub fn instructions(&self) -> &str {
         &self.inner.instructions
@@ -551,11 +622,27 @@ impl NetworksServer {
         }
         let tool = self.inner.tools.iter().find(|t| t.name() == call.tool)?;
         let started = Instant::now();
+        // A file path: the roots it may be in, and an import's document read now,
+        // so that the journal holds the document, not the path.
+        let roots = call
+            .arguments
+            .get("path")
+            .is_some_and(|path| !path.is_null())
+            .then(|| self.file_roots());
+        let mut call = call;
+        if let Some(roots) = &roots
+            && tool.name() == "network_import"
+            && let Err(error) = read_import_path(&mut call.arguments, roots)
+        {
+            let result = Err(error);
+            self.record(tool, &call, &result, started, None);
+            return Some(result);
+        }
         // Only a write can add or remove a network.
         let networks_before = tool.effect.writes().then(|| self.registry.len());
         let result = self
             .guard(tool)
-            .and_then(|()| self.apply(tool, &call))
+            .and_then(|()| self.apply(tool, &call, roots.as_ref()))
             .map_err(|error| suggest::with_suggestions(error, &self.registry));
         self.record(tool, &call, &result, started, networks_before);
         Some(result)
@@ -589,7 +676,12 @@ impl NetworksServer {
     /// Runs the tool's body: a read directly, a write through [`Self::apply_write`]
     /// (or against a scratch copy in dry-run mode). A panic in the body becomes an
     /// `internal` error: a bug in one call must not take the server down.
-    fn apply(&self, tool: &ToolDef, call: &Call<'_>) -> Result<Value, Error> {
+    fn apply(
+        &self,
+        tool: &ToolDef,
+        call: &Call<'_>,
+        roots: Option<&files::Roots>,
+    ) -> Result<Value, Error> {
         let guarded = |run: &dyn Fn() -> Result<Value, Error>| {
             catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
                 if crate::budget::is_stop(&*panic) {
@@ -601,7 +693,7 @@ impl NetworksServer {
                 Err(Error::Internal { message })
             })
         };
-        let ctx = self.context(call.progress);
+        let ctx = self.context(call.progress).with_files(roots);
         let run = || guarded(&|| tool.call(&ctx, &call.arguments));
         let body = || match tool.effect.writes() {
             true if self.inner.options.dry_run => {
@@ -831,6 +923,25 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 /// document (see [`ToolDef::with_document`]) leaves both and travels once, as an
 /// embedded resource block whose `uri` and `mimeType` are the answer's
 /// `resource_uri` and `mime_type`.
+/// Replaces an import's `path` by the document it names (`content`), read inside `roots`.
+fn read_import_path(arguments: &mut Value, roots: &files::Roots) -> Result<(), Error> {
+    let Some(object) = arguments.as_object_mut() else {
+        return Ok(());
+    };
+    if object.get("content").is_some_and(|c| !c.is_null()) {
+        // Both: the tool body says to give one.
+        return Ok(());
+    }
+    let Some(Value::String(path)) = object.get("path") else {
+        // Not a string: the decoder says what it must be.
+        return Ok(());
+    };
+    let text = roots.read_text(path, tools::interchange::import::MAX_IMPORT_BYTES)?;
+    object.remove("path");
+    object.insert("content".into(), Value::String(text));
+    Ok(())
+}
+
 fn tool_result(mut value: Value, document: Option<&str>) -> CallToolResult {
     let resource = document.and_then(|field| {
         let object = value.as_object_mut()?;
@@ -940,6 +1051,9 @@ impl ServerHandler for NetworksServer {
             return Err(ErrorData::invalid_params(message, Some(object)));
         };
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        if arguments.get("path").is_some_and(|path| !path.is_null()) {
+            self.refresh_client_roots(&context).await;
+        }
         // A client that accepts tasks gets a handle for a long call.
         let arguments = match self.start_task(tool, arguments, &context).await {
             Ok(task) => return Ok(task),
@@ -1050,12 +1164,19 @@ impl ServerHandler for NetworksServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        prompts::get(
+        let mut prompt = prompts::get(
             &request.name,
             request.arguments.as_ref(),
             &self.inner.options.toolsets,
-        )
-        .map(Into::into)
+        )?;
+        if self.inner.options.switchable {
+            for message in &mut prompt.messages {
+                if let rmcp::model::ContentBlock::Text(content) = &mut message.content {
+                    content.text = self.lead_with_toolsets(&content.text);
+                }
+            }
+        }
+        Ok(prompt.into())
     }
 
     async fn get_task(

@@ -135,6 +135,8 @@ pub struct ToolContext<'a> {
     /// its pages then stop at the default reply size
     /// ([`super::page::DEFAULT_REPLY_BYTES`]), not only at the reply bound.
     pub default_sized: bool,
+    /// Where this call may read and write files (see `mcp::files`).
+    pub files: Option<&'a super::files::Roots>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -154,6 +156,15 @@ impl<'a> ToolContext<'a> {
             read_at: Cell::new(None),
             answers: None,
             default_sized: false,
+            files: None,
+        }
+    }
+
+    /// The same context allowed to read and write files inside `roots`.
+    pub(crate) fn with_files(self, roots: Option<&'a super::files::Roots>) -> Self {
+        ToolContext {
+            files: roots,
+            ..self
         }
     }
 
@@ -368,6 +379,7 @@ impl ToolDef {
                 read_at: Cell::new(outer.read_at.get()),
                 answers: outer.answers,
                 default_sized: !SIZE_PARAMETERS.iter().any(|p| arguments.get(p).is_some()),
+                files: outer.files,
             };
             let (output, warnings) = crate::warnings::collect(|| body(&ctx, params));
             outer.read_at.set(ctx.read_at.get());

@@ -37,6 +37,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Every SDK-driven scenario must finish well within this; a hang is a failure.
 SCENARIO_TIMEOUT_S = 60
 
+# Started without --toolsets, the server lists a small start and network_toolsets, which
+# turns toolsets on per session. The format tests need the import/export tools listed,
+# so they fix the list as the operator would: these toolsets (the former default).
+INTERCHANGE = ("--toolsets", "core,edit,analysis,interchange")
+
 _server_counter = itertools.count()
 
 

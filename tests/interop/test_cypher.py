@@ -20,7 +20,7 @@ import json
 import re
 from collections import Counter
 
-from conftest import build_network, connect, require_tools, run_async
+from conftest import INTERCHANGE, build_network, connect, require_tools, run_async
 
 NODES = [
     {
@@ -199,7 +199,7 @@ async def export_cypher(server, name: str, **extra) -> dict:
 
 @run_async
 async def test_cypher_export_parses_with_neo4js_parser(binary, tmp_path, cypher_parse):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         edge_ids = await build_network(server, "cy", NODES, EDGES)
         out = await export_cypher(server, "cy")
@@ -276,7 +276,7 @@ async def test_cypher_export_parses_with_neo4js_parser(binary, tmp_path, cypher_
 @run_async
 async def test_cypher_export_of_edge_cases_parses(binary, tmp_path, cypher_parse):
     """An empty network, a lone node, and a subgraph export (`nodes`, `limit`)."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(server, "empty", [], [])
         assert parsed_or_fail(cypher_parse, (await export_cypher(server, "empty"))["content"])["statements"] == []
@@ -326,7 +326,7 @@ def test_the_parser_rejects_broken_cypher(cypher_parse):
 
 @run_async
 async def test_a_broken_copy_of_our_export_is_rejected(binary, tmp_path, cypher_parse):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(
             server,

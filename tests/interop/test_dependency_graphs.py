@@ -8,7 +8,14 @@ NetworkX over the same document:
 - `go mod graph` of a small multi-module project built here (local `replace`
   directives, GOPROXY=off): the requirement edges and the main module;
 - `pipdeptree --json` and `--json-tree` of this suite's own environment: the
-  requirement edges, and the packages that need `anyio`.
+  requirement edges, and the packages that need `anyio`;
+- the `package-lock.json` files npm wrote when .ci/interop.sh installed the
+  Inspector, Mermaid and the Cypher parser (registry packages, nested
+  `node_modules`, peer and optional dependencies), and one of a small workspace
+  project installed here offline (links, workspaces, a dev dependency): every edge
+  and every node's ancestors against NetworkX over the same lockfile, resolved
+  as npm resolves a name, and the edges between installed packages against
+  `npm ls --all --json`.
 
 Each document goes in inline (network_import's `content`).
 """
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -182,5 +190,199 @@ def test_pipdeptree_of_this_environment(binary, tmp_path):
                 await server.ok("network_import", {"network_name": name, "format": "pipdeptree_json", "content": text})
                 assert await edges(server, name) == Counter((u, v, "requires") for u, v in g.edges), name
                 assert await ancestors(server, name, "anyio") == nx.ancestors(g, "anyio"), name
+
+    body()
+
+
+NPM_FIELDS = (
+    ("optionalDependencies", "optional"),
+    ("dependencies", "prod"),
+    ("devDependencies", "dev"),
+    ("peerDependencies", "peer"),
+)
+
+
+def npm_lock_graph(lock: dict) -> tuple[nx.MultiDiGraph, set[tuple[str, str, str, str]]]:
+    """The dependency graph of a package-lock.json (v2/v3), built from its `packages`
+    the way npm resolves a name: the package's own `node_modules` first, then each
+    enclosing folder's, up to the project's. Nodes are `name@version`; a link entry
+    stands for the folder it resolves to; one edge per relation (npm's edge type) and
+    pair, and a `workspace` edge from the project to each workspace. Also returns each
+    edge's folders and nodes (source folder, target folder, source, target), to compare
+    what is installed with npm ls."""
+    packages = lock["packages"]
+
+    def target(path: str) -> str:
+        entry = packages[path]
+        return target(entry["resolved"]) if entry.get("link") else path
+
+    def node_id(path: str) -> str:
+        entry = packages[path]
+        name = entry.get("name")
+        version = entry.get("version")
+        if path == "":
+            name, version = name or lock.get("name"), version or lock.get("version")
+        if not name:
+            at = path.rfind("node_modules/")
+            name = path[at + len("node_modules/") :] if at >= 0 else path.rsplit("/", 1)[-1]
+        return f"{name}@{version}" if version else name
+
+    def enclosing(path: str) -> str:
+        at = path.rfind("node_modules/")
+        return path[:at].rstrip("/") if at >= 0 else ""
+
+    def resolve(path: str, name: str) -> str | None:
+        folder = path
+        while True:
+            candidate = f"{folder}/node_modules/{name}" if folder else f"node_modules/{name}"
+            if candidate in packages:
+                return target(candidate)
+            if folder == "":
+                return None
+            folder = enclosing(folder)
+
+    def is_workspace(path: str, patterns: list[str]) -> bool:
+        parts = path.split("/")
+        for pattern in patterns:
+            want = pattern.removeprefix("./").strip("/").split("/")
+            if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts)):
+                return True
+        return False
+
+    g = nx.MultiDiGraph()
+    folders: set[tuple[str, str, str, str]] = set()
+    for path, entry in packages.items():
+        if not entry.get("link"):
+            g.add_node(node_id(path))
+
+    def add(source: str, dest: str, relation: str) -> None:
+        g.add_edge(node_id(source), node_id(dest), key=relation, relation=relation)
+        folders.add((source, dest, node_id(source), node_id(dest)))
+
+    workspaces = packages.get("", {}).get("workspaces") or []
+    if isinstance(workspaces, dict):
+        workspaces = workspaces.get("packages") or []
+    for path, entry in packages.items():
+        if path and "node_modules/" not in path and not entry.get("link") and is_workspace(path, workspaces):
+            add("", path, "workspace")
+    for path, entry in packages.items():
+        if entry.get("link"):
+            continue
+        optional = entry.get("optionalDependencies") or {}
+        meta = entry.get("peerDependenciesMeta") or {}
+        for field, kind in NPM_FIELDS:
+            for name in entry.get(field) or {}:
+                if kind == "prod" and name in optional:
+                    continue  # npm: an optional dependency listed twice is optional
+                relation = "peerOptional" if kind == "peer" and meta.get(name, {}).get("optional") else kind
+                dest = resolve(path, name)
+                if dest is not None:  # not installed: an optional or peer dependency of another platform
+                    add(path, dest, relation)
+    return g, folders
+
+
+def npm_ls_pairs(project: pathlib.Path) -> set[tuple[str, str]]:
+    """(package, dependency) as `name@version`, from `npm ls --all --json`: what npm
+    reads from the installed node_modules tree."""
+    proc = subprocess.run(
+        ["npm", "ls", "--all", "--json", "--offline"], cwd=project, capture_output=True, text=True, timeout=120
+    )
+    tree = json.loads(proc.stdout)
+    pairs: set[tuple[str, str]] = set()
+
+    def walk(node: dict, me: str) -> None:
+        for name, child in (node.get("dependencies") or {}).items():
+            if "version" not in child:  # a missing optional peer
+                continue
+            them = f"{name}@{child['version']}"
+            pairs.add((me, them))
+            walk(child, them)
+
+    walk(tree, f"{tree['name']}@{tree['version']}" if tree.get("version") else tree["name"])
+    return pairs
+
+
+def npm_projects(tmp_path: pathlib.Path) -> list[pathlib.Path]:
+    """Folders holding a package-lock.json and the node_modules npm installed from it:
+    the harness's own npm installs and a small workspace project installed here
+    offline (no registry: its packages are its workspaces)."""
+    projects = []
+    for var in ("INTEROP_MERMAID_PREFIX", "INTEROP_CYPHER_PREFIX"):
+        if os.environ.get(var):
+            projects.append(pathlib.Path(os.environ[var]))
+    if os.environ.get("INTEROP_INSPECTOR"):
+        # .../inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+        launcher = pathlib.Path(os.environ["INTEROP_INSPECTOR"])
+        projects.extend(p for p in launcher.parents if (p / "package-lock.json").is_file() and p.name == "inspector")
+    project = tmp_path / "npm-workspaces"
+    packages = {
+        ".": {
+            "name": "ws-root",
+            "version": "1.0.0",
+            "private": True,
+            "workspaces": ["packages/*"],
+            "devDependencies": {"tool": "file:packages/tool"},
+        },
+        "packages/lib": {"name": "lib", "version": "0.1.0"},
+        "packages/app": {
+            "name": "app",
+            "version": "0.2.0",
+            "dependencies": {"lib": "^0.1.0"},
+            "optionalDependencies": {"tool": "*"},
+            "peerDependencies": {"lib": "*"},
+        },
+        "packages/tool": {"name": "tool", "version": "3.0.0", "dependencies": {"lib": "0.1.0"}},
+    }
+    for folder, manifest in packages.items():
+        (project / folder).mkdir(parents=True, exist_ok=True)
+        (project / folder / "package.json").write_text(json.dumps(manifest))
+    subprocess.run(
+        ["npm", "install", "--offline", "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel=error"],
+        cwd=project,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    projects.append(project)
+    return projects
+
+
+def test_package_lock_of_real_npm_installs(binary, tmp_path):
+    require_external("npm", shutil.which("npm") is not None, "apt-get install npm")
+    projects = npm_projects(tmp_path)
+    if os.environ.get("INTEROP_REQUIRE_TOOLS") == "1":
+        assert len(projects) == 4, f"the harness's npm installs are missing: {projects}"
+    cases = []
+    for project in projects:
+        text = (project / "package-lock.json").read_text()
+        lock = json.loads(text)
+        assert lock["lockfileVersion"] in (2, 3), project
+        g, folders = npm_lock_graph(lock)
+        # npm ls sees the installed tree only: a lockfile also lists the optional
+        # packages of other platforms, which are not on disk.
+        installed = {(u, v) for a, b, u, v in folders if (project / a).is_dir() and (project / b).is_dir()}
+        assert installed == npm_ls_pairs(project), project
+        cases.append((project.name, text, g))
+    relations = Counter(r for _, _, g in cases for _, _, r in g.edges(data="relation"))
+    # The lockfiles hold every kind of edge this format has.
+    assert {"prod", "optional", "peer", "peerOptional", "dev", "workspace"} <= set(relations), relations
+
+    @run_async
+    async def body():
+        async with connect(binary, tmp_path, *TOOLSETS) as server:
+            for name, text, g in cases:
+                out = await server.ok(
+                    "network_import", {"network_name": name, "format": "package_lock_json", "content": text}
+                )
+                assert (out["node_count"], out["edge_count"]) == (g.number_of_nodes(), g.number_of_edges()), (name, out)
+                assert await edges(server, name) == Counter(g.edges(data="relation")), name
+                for n in g:
+                    assert await ancestors(server, name, n) == nx.ancestors(g, n), (name, n)
+            root = await server.ok("network_get_node", {"network_name": "npm-workspaces", "node_id": "ws-root@1.0.0"})
+            assert root["attributes"]["root"] is True, root
+            for member in ("app@0.2.0", "lib@0.1.0", "tool@3.0.0"):
+                node = await server.ok("network_get_node", {"network_name": "npm-workspaces", "node_id": member})
+                assert node["attributes"]["workspace_member"] is True, node
 
     body()

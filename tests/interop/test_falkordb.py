@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from conftest import build_network, connect, read_network, require_external, require_tools, run_async, typed
+from conftest import INTERCHANGE, build_network, connect, read_network, require_external, require_tools, run_async, typed
 from test_cypher import relationship_type
 
 try:
@@ -418,7 +418,7 @@ class Exported:
 
 @run_async
 async def export_from_server(binary, tmp_path, nodes, edges, paths=()) -> Exported:
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export", "network_shortest_path", "network_list_nodes")
         await build_network(server, "net", nodes, edges)
         out = await server.ok("network_export", {"network_name": "net", "format": "cypher", "limit": 10000})

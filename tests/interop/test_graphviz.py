@@ -22,7 +22,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import build_network, connect, read_network, require_tools, run_async
+from conftest import INTERCHANGE, build_network, connect, read_network, require_tools, run_async
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -99,7 +99,7 @@ def node_labels_in_svg(svg: str) -> list[str]:
 
 @run_async
 async def test_dot_export_renders_with_graphviz(binary, tmp_path, dot_binary):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(
             server,
@@ -130,7 +130,7 @@ async def test_dot_export_renders_with_graphviz(binary, tmp_path, dot_binary):
 
 @run_async
 async def test_dot_export_of_empty_and_isolated_networks_renders(binary, tmp_path, dot_binary):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(server, "empty", [], [])
         await build_network(server, "lonely", [{"node_id": "only"}], [])
@@ -201,7 +201,7 @@ def graphviz_rewrite(dot_binary: str, fmt: str, document: str) -> str:
 @run_async
 async def test_dot_import_of_hand_and_graphviz_written_documents(binary, tmp_path, dot_binary, writer):
     document = HAND_WRITTEN if writer == "hand" else graphviz_rewrite(dot_binary, writer, HAND_WRITTEN)
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import")
         imported = await server.ok("network_import", {"network_name": "hand", "format": "dot", "content": document})
         assert imported["status"] == "success", imported
@@ -219,7 +219,7 @@ async def test_dot_import_of_hand_and_graphviz_written_documents(binary, tmp_pat
 @run_async
 async def test_our_dot_rewritten_by_graphviz_imports_back(binary, tmp_path, dot_binary):
     """export -> `dot -Tcanon` (Graphviz re-serializes our ids its own way) -> import."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export", "network_import")
         await build_network(
             server,

@@ -17,7 +17,7 @@ import subprocess
 
 import pytest
 
-from test_python_sdk import CORE_TOOLS, EXPECTED_HINTS
+from test_python_sdk import CORE_TOOLS, DEFAULT_LISTING, EXPECTED_HINTS
 
 # The Inspector CLI's exit codes (core/cli/error-handler.ts, EXIT_CODES).
 EXIT_OK = 0
@@ -76,12 +76,20 @@ def test_version_is_2x(inspector):
     assert proc.stdout.strip().split(".")[0].isdigit() and int(proc.stdout.strip().split(".")[0]) >= 2, proc.stdout
 
 
-def test_tools_list(inspector, binary):
-    proc = run_cli(inspector, binary, "--method", "tools/list", "--format", "json", "-q")
+@pytest.mark.parametrize(
+    "env,expected",
+    [
+        # Without --toolsets: the small start and network_toolsets.
+        pytest.param((), DEFAULT_LISTING, id="small-start"),
+        pytest.param(("-e", "NETWORKS_MCP_TOOLSETS=core"), CORE_TOOLS, id="toolsets-core"),
+    ],
+)
+def test_tools_list(inspector, binary, env, expected):
+    proc = run_cli(inspector, *env, binary, "--method", "tools/list", "--format", "json", "-q")
     assert proc.returncode == EXIT_OK, describe(proc)
     tools = {t["name"]: t for t in envelope(proc)["result"]["tools"]}
-    assert CORE_TOOLS <= set(tools), f"missing: {CORE_TOOLS - set(tools)}"
-    for name in CORE_TOOLS:
+    assert set(tools) == expected, f"missing: {expected - set(tools)}, unexpected: {set(tools) - expected}"
+    for name in expected:
         tool = tools[name]
         assert tool["inputSchema"]["type"] == "object", name
         assert tool["outputSchema"]["type"] == "object", name
@@ -91,14 +99,22 @@ def test_tools_list(inspector, binary):
         assert ann["openWorldHint"] is False and tool["title"], name
 
 
-def test_strict_schema_lint_has_no_errors(inspector, binary):
+@pytest.mark.parametrize(
+    "env,at_least",
+    [
+        # Every toolset, the opt-in work toolset too.
+        pytest.param(("-e", ALL_TOOLSETS), 32, id="all-toolsets"),
+        # The small start, with network_toolsets (listed only without --toolsets).
+        pytest.param((), len(DEFAULT_LISTING), id="small-start"),
+    ],
+)
+def test_strict_schema_lint_has_no_errors(inspector, binary, env, at_least):
     """`--strict` lints every input and output schema for portability and exits 6
     on any error-severity finding (a bare boolean schema). Warnings (type unions
     such as ["string", "null"], an untyped `data` schema) are allowed; a `$ref`
     outside the document is not."""
-    # Every toolset, the opt-in work toolset too.
-    proc = run_cli(inspector, "-e", ALL_TOOLSETS, binary, "--method", "tools/list", "--strict", "--format", "json", "-q")
-    assert len(envelope(proc)["result"]["tools"]) >= 32, describe(proc)
+    proc = run_cli(inspector, *env, binary, "--method", "tools/list", "--strict", "--format", "json", "-q")
+    assert len(envelope(proc)["result"]["tools"]) >= at_least, describe(proc)
     findings = [
         {**f, "tool": entry["toolName"]}
         for entry in envelope(proc).get("schemaFindings", [])
@@ -186,7 +202,7 @@ def test_modern_protocol_era(inspector, binary):
     it (this server does, via rmcp)."""
     proc = run_cli(inspector, binary, "--method", "tools/list", "--protocol-era", "auto", "--format", "json", "-q")
     assert proc.returncode == EXIT_OK, describe(proc)
-    assert CORE_TOOLS <= {t["name"] for t in envelope(proc)["result"]["tools"]}
+    assert {t["name"] for t in envelope(proc)["result"]["tools"]} == DEFAULT_LISTING
 
 
 def test_tools_call_of_a_task_tool_answers_directly(inspector, binary, tmp_path):
@@ -196,8 +212,11 @@ def test_tools_call_of_a_task_tool_answers_directly(inspector, binary, tmp_path)
     document as an embedded resource."""
     plan = tmp_path / "plan.csv"
     plan.write_text("source,target,weight\nship,tests,1\ntests,api,2\n")
+    # The Inspector calls only a tool the server lists: list the interchange toolset.
     proc = run_cli(
         inspector,
+        "-e",
+        "NETWORKS_MCP_TOOLSETS=core,edit,analysis,interchange",
         binary,
         f"--load=plan={plan}",
         "--method",

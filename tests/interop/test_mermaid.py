@@ -28,7 +28,7 @@ import random
 import re
 from collections import Counter
 
-from conftest import build_network, connect, require_tools, run_async
+from conftest import INTERCHANGE, build_network, connect, require_tools, run_async
 from mermaid_corpus import INVALID, VALID
 
 TRICKY_IDS = [
@@ -116,7 +116,7 @@ async def export_mermaid(server, name: str) -> dict:
 
 @run_async
 async def test_mermaid_export_parses_with_the_real_parser(binary, tmp_path, mermaid_parse):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(
             server,
@@ -154,7 +154,7 @@ async def test_mermaid_export_parses_with_the_real_parser(binary, tmp_path, merm
 @run_async
 async def test_mermaid_export_of_edge_cases_parses(binary, tmp_path, mermaid_parse):
     """An empty network, a lone node, and a subgraph export (`nodes`, `limit`)."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(server, "empty", [], [])
         parsed = parsed_or_fail(mermaid_parse, (await export_mermaid(server, "empty"))["content"])
@@ -202,7 +202,7 @@ def test_the_parser_rejects_broken_flowcharts(mermaid_parse):
 
 @run_async
 async def test_a_broken_copy_of_our_export_is_rejected(binary, tmp_path, mermaid_parse):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         await build_network(server, "mm", [{"node_id": "a"}, {"node_id": "b"}], [{"source": "a", "target": "b"}])
         document = (await export_mermaid(server, "mm"))["content"]
@@ -253,7 +253,7 @@ async def test_import_agrees_with_the_mermaid_parser(binary, tmp_path, mermaid_p
     refused with a line and column."""
     documents = VALID + INVALID + mutations(VALID, 400, seed=27)
     disagreements = []
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import", "network_export")
         for i, document in enumerate(documents):
             proc = mermaid_parse(document)
@@ -319,7 +319,7 @@ def test_the_plan_fixture_is_a_mermaid_flowchart(mermaid_parse):
 async def test_our_export_reads_back_exactly(binary, tmp_path, mermaid_parse):
     """The tricky network's export parses with Mermaid, and imports back into the same
     ids, in the same order, with the same edges, weights and relations."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import", "network_export")
         edges = [{"source": s, "target": t} for s, t in TRICKY_EDGES]
         edges[0]["weight"] = 2.5

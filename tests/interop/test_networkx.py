@@ -25,7 +25,7 @@ import json
 import networkx as nx
 import pytest
 
-from conftest import build_network, connect, read_network, require_tools, run_async, typed
+from conftest import INTERCHANGE, build_network, connect, read_network, require_tools, run_async, typed
 
 # --- the graph, in our tool's terms ------------------------------------------------------
 
@@ -140,7 +140,7 @@ def without_keys(g: nx.MultiDiGraph) -> list:
 
 @run_async
 async def test_node_link_export_reads_back_in_networkx(binary, tmp_path):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         nodes = nodes_with_null()
         ids = await build_network(server, "nx", nodes, EDGES)
@@ -159,7 +159,7 @@ async def test_node_link_export_reads_back_in_networkx(binary, tmp_path):
 
 @run_async
 async def test_graphml_export_reads_back_in_networkx(binary, tmp_path):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         ids = await build_network(server, "nx", NODES, EDGES)
         out = await export(server, "nx", "graphml")
@@ -177,7 +177,7 @@ async def test_graphml_export_reads_back_in_networkx(binary, tmp_path):
 @run_async
 async def test_export_our_own_import_round_trip(binary, tmp_path):
     """What network_export writes, network_import reads back to the same network."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export", "network_import")
         await build_network(server, "src", NODES, EDGES)
         source = await our_network_as_graph(server, "src")
@@ -207,7 +207,7 @@ async def test_export_our_own_import_round_trip(binary, tmp_path):
 async def test_subgraph_export_reads_back_in_networkx(binary, tmp_path):
     """`nodes`, `depth`, `direction`, `limit`: the exported document is the induced
     subgraph on the selected nodes, and says when it was cut."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export")
         ids = await build_network(server, "nx", NODES, EDGES)
         full = expected_graph(NODES, EDGES, ids)
@@ -298,7 +298,7 @@ async def import_and_compare(server, name: str, fmt: str, content: str, g: nx.Mu
 
 @run_async
 async def test_node_link_from_networkx_imports_exactly(binary, tmp_path):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import")
         g = networkx_graph(with_null=True, with_data=True)
         content = json.dumps(nx.node_link_data(g, edges="edges"))
@@ -313,7 +313,7 @@ async def test_node_link_from_networkx_imports_exactly(binary, tmp_path):
 async def test_graphml_from_networkx_imports_exactly(binary, tmp_path):
     """NetworkX writes booleans as "True"/"False", one <key> per (name, type), and
     int weights as attr.type="long": all of it must come through typed."""
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import")
         g = networkx_graph(with_null=False, with_data=False)
         content = "\n".join(nx.generate_graphml(g))
@@ -322,7 +322,7 @@ async def test_graphml_from_networkx_imports_exactly(binary, tmp_path):
 
 @run_async
 async def test_import_merge_counts_existing_nodes(binary, tmp_path):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import")
         await build_network(server, "m", [{"node_id": "alpha", "attributes": {"keep": 1}}], [])
         g = nx.MultiDiGraph()
@@ -368,7 +368,7 @@ BROKEN_IMPORTS = [
 @pytest.mark.parametrize("fmt,content", BROKEN_IMPORTS)
 @run_async
 async def test_broken_documents_are_invalid_import_and_change_nothing(binary, tmp_path, fmt, content):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_import")
         await build_network(server, "keep", [{"node_id": "a"}], [])
         error = await server.err(
@@ -389,7 +389,7 @@ async def test_broken_documents_are_invalid_import_and_change_nothing(binary, tm
 
 @run_async
 async def test_edge_list_csv_reads_with_the_csv_module(binary, tmp_path):
-    async with connect(binary, tmp_path) as server:
+    async with connect(binary, tmp_path, *INTERCHANGE) as server:
         await require_tools(server, "network_export", "network_import")
         ids = await build_network(server, "csv", NODES, EDGES)
         out = await export(server, "csv", "edge_list_csv")

@@ -16,12 +16,13 @@ import subprocess
 import time
 import tomllib
 
+import anyio
 import pytest
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from conftest import ROOT, connect, run_async
+from conftest import ROOT, connect, connect_http, http_server, run_async
 
 CORE_TOOLS = {
     "network_create",
@@ -32,6 +33,34 @@ CORE_TOOLS = {
     "network_add_edge",
 }
 
+# Started without --toolsets, the server lists this small start and network_toolsets,
+# which turns toolsets on for the session (and announces it with tools/list_changed).
+START_TOOLS = {
+    "network_list",
+    "network_create",
+    "network_add_node",
+    "network_add_edge",
+    "network_get_neighbors",
+    "network_topological_sort",
+    "network_ready_nodes",
+    "network_why_blocked",
+}
+TOOLSETS_TOOL = "network_toolsets"
+DEFAULT_LISTING = START_TOOLS | {TOOLSETS_TOOL}
+TOOLSET_NAMES = ["core", "edit", "analysis", "interchange", "work", "algorithms"]
+ALL_TOOLSETS = ("--toolsets", ",".join(TOOLSET_NAMES))
+TOOLS_LIST_CHANGED = "notifications/tools/list_changed"
+# Accepted by the tools but no longer published in their input schemas.
+UNPUBLISHED_PARAMETERS = {
+    "if_version",
+    "claim_attribute",
+    "lease_attribute",
+    "exclusion_attribute",
+    "parent_attribute",
+    "priority_attribute",
+    "relation_attribute",
+}
+
 # tool -> (readOnlyHint, destructiveHint, idempotentHint)
 EXPECTED_HINTS = {
     "network_get_neighbors": (True, None, None),
@@ -40,6 +69,11 @@ EXPECTED_HINTS = {
     "network_create": (False, False, True),
     "network_add_edge": (False, False, False),
     "network_delete": (False, True, True),
+    "network_topological_sort": (True, None, None),
+    "network_ready_nodes": (True, None, None),
+    "network_why_blocked": (True, None, None),
+    # It changes what the session is shown, never a network.
+    "network_toolsets": (False, False, True),
 }
 
 EXPECTED_REQUIRED = {
@@ -49,6 +83,10 @@ EXPECTED_REQUIRED = {
     "network_get_neighbors": {"network_name", "node_id"},
     "network_add_node": {"network_name", "node_id"},
     "network_add_edge": {"network_name", "source", "target"},
+    "network_topological_sort": {"network_name"},
+    "network_ready_nodes": {"network_name"},
+    "network_why_blocked": {"network_name", "node_id"},
+    "network_toolsets": set(),
 }
 
 
@@ -121,20 +159,42 @@ async def test_initialize_reports_server_and_tools_capability(binary, tmp_path):
         assert init.server_info.name == "networks-mcp"
         assert init.server_info.version == crate_version()
         assert init.capabilities.tools is not None
+        # Without --toolsets the list can grow (network_toolsets), so the server says so.
+        assert init.capabilities.tools.list_changed is True, init.capabilities.tools
         assert init.instructions and "network" in init.instructions
         assert init.protocol_version == server.session.protocol_version
 
 
 @run_async
-async def test_list_tools_schemas_and_annotations(binary, tmp_path):
-    async with connect(binary, tmp_path) as server:
+async def test_toolsets_fix_the_list(binary, tmp_path):
+    """With --toolsets the operator fixes the list: every tool of the named toolsets,
+    no network_toolsets, and no listChanged capability."""
+    async with connect(binary, tmp_path, *ALL_TOOLSETS) as server:
+        assert not server.init.capabilities.tools.list_changed, server.init.capabilities.tools
+        names = {t.name for t in (await server.session.list_tools()).tools}
+        assert CORE_TOOLS | START_TOOLS | {"network_claim_ready", "network_export", "network_copy"} <= names, names
+        assert TOOLSETS_TOOL not in names
+    async with connect(binary, tmp_path, "--toolsets", "core") as server:
+        assert {t.name for t in (await server.session.list_tools()).tools} == CORE_TOOLS
+
+
+LISTINGS = [
+    pytest.param((), DEFAULT_LISTING, id="small-start"),
+    pytest.param(("--toolsets", "core"), CORE_TOOLS, id="toolsets-core"),
+]
+
+
+@pytest.mark.parametrize("args,expected", LISTINGS)
+@run_async
+async def test_list_tools_schemas_and_annotations(binary, tmp_path, args, expected):
+    async with connect(binary, tmp_path, *args) as server:
         listed = await server.session.list_tools()
         tools = {t.name: t for t in listed.tools}
         assert len(tools) == len(listed.tools), "duplicate tool names"
-        assert CORE_TOOLS <= set(tools), f"missing: {CORE_TOOLS - set(tools)}"
+        assert set(tools) == expected, f"missing: {expected - set(tools)}, unexpected: {set(tools) - expected}"
         assert listed.next_cursor is None
 
-        for name in sorted(CORE_TOOLS):
+        for name in sorted(expected):
             tool = tools[name]
             assert tool.description and len(tool.description) > 40, name
             assert tool.title, name
@@ -160,11 +220,14 @@ async def test_list_tools_schemas_and_annotations(binary, tmp_path):
             assert ann.open_world_hint is False, f"{name} openWorldHint = {ann.open_world_hint}"
 
 
+@pytest.mark.parametrize("args", [pytest.param((), id="small-start"), pytest.param(ALL_TOOLSETS, id="all-toolsets")])
 @run_async
-async def test_every_listed_tool_is_well_formed(binary, tmp_path):
-    """The same structural rules for every tool the server lists, not only the core six."""
-    async with connect(binary, tmp_path) as server:
+async def test_every_listed_tool_is_well_formed(binary, tmp_path, args):
+    """The same structural rules for every tool the server lists, not only the core six:
+    of the small start, and of every toolset."""
+    async with connect(binary, tmp_path, *args) as server:
         listed = await server.session.list_tools()
+        assert len(listed.tools) >= (len(DEFAULT_LISTING) if not args else 40), [t.name for t in listed.tools]
         for tool in listed.tools:
             name = tool.name
             assert name.startswith("network_"), name
@@ -174,6 +237,8 @@ async def test_every_listed_tool_is_well_formed(binary, tmp_path):
             Draft202012Validator.check_schema(tool.input_schema)
             Draft202012Validator.check_schema(tool.output_schema)
             assert not {"oneOf", "anyOf", "allOf"} & set(tool.input_schema), name
+            published = UNPUBLISHED_PARAMETERS & set(tool.input_schema.get("properties", {}))
+            assert not published, f"{name} publishes {published}"
             ann = tool.annotations
             assert ann is not None and tool.title, name
             assert ann.open_world_hint is False, name
@@ -384,7 +449,8 @@ async def test_error_objects_conform_to_output_schema(binary, tmp_path):
     """MCP: when a tool declares an outputSchema, its structuredContent MUST conform
     to it. The SDK checks only successful results, but other clients (the MCP
     Inspector) check error results too, so each error object must fit the schema."""
-    async with connect(binary, tmp_path) as server:
+    # network_delete is not in the small start: list the core toolset.
+    async with connect(binary, tmp_path, "--toolsets", "core") as server:
         await seed(server)
         listed = await server.session.list_tools()
         schemas = {t.name: t.output_schema for t in listed.tools}
@@ -587,8 +653,9 @@ def test_raw_jsonrpc_stdout_is_only_jsonrpc(binary, tmp_path):
     assert init["serverInfo"]["name"] == "networks-mcp"
     assert "tools" in init["capabilities"]
 
+    assert init["capabilities"]["tools"].get("listChanged") is True, init["capabilities"]
     names = {t["name"] for t in by_id["2"]["result"]["tools"]}
-    assert CORE_TOOLS <= names
+    assert names == DEFAULT_LISTING, names
 
     created = by_id["3"]["result"]
     assert created.get("isError") in (None, False)
@@ -618,7 +685,7 @@ async def test_default_high_level_client(binary, tmp_path):
     params = StdioServerParameters(command=binary, args=["--log-level", "warn"], env={"NO_COLOR": "1"})
     async with Client(params) as client:
         listed = await client.list_tools()
-        assert CORE_TOOLS <= {t.name for t in listed.tools}
+        assert {t.name for t in listed.tools} == DEFAULT_LISTING
         created = await client.call_tool("network_create", {"network_name": "modern"})
         assert created.is_error is not True
         assert created.structured_content == {
@@ -630,3 +697,102 @@ async def test_default_high_level_client(binary, tmp_path):
         missing = await client.call_tool("network_get_neighbors", {"network_name": "modern", "node_id": "x"})
         assert missing.is_error is True
         assert missing.structured_content["code"] == "node_not_found"
+
+
+# --- the small start and network_toolsets ------------------------------------------------
+
+
+@run_async
+async def test_toolsets_turn_on_work_and_announce_the_new_list(binary, tmp_path):
+    """Started without --toolsets, the server lists the small start; network_toolsets
+    turns the `work` toolset on for the session, which the SDK hears as
+    notifications/tools/list_changed (through its message handler, `server.inbox`), and
+    the next tools/list has the work tools, which then run a plan."""
+    async with connect(binary, tmp_path) as server:
+        assert server.init.capabilities.tools.list_changed is True, server.init.capabilities.tools
+        before = {t.name for t in (await server.session.list_tools()).tools}
+        assert before == DEFAULT_LISTING, before
+        assert TOOLSETS_TOOL in before and "network_claim_ready" not in before
+
+        # Asking changes nothing and announces nothing.
+        asked = await server.ok(TOOLSETS_TOOL, {})
+        assert asked["changed"] is False, asked
+        assert asked["listed_tool_count"] == len(DEFAULT_LISTING), asked
+        assert [t["name"] for t in asked["toolsets"]] == TOOLSET_NAMES, asked
+        assert not any(t["on"] for t in asked["toolsets"]), asked
+
+        on = await server.ok(TOOLSETS_TOOL, {"enable": ["work"]})
+        assert on["status"] == "success" and on["changed"] is True, on
+        assert isinstance(on["note"], str) and on["note"], on
+        sets = {t["name"]: t for t in on["toolsets"]}
+        assert set(sets) == set(TOOLSET_NAMES), on
+        assert {name for name, t in sets.items() if t["on"]} == {"work"}, on
+        assert "network_claim_ready" in sets["work"]["tools"], sets["work"]
+        for t in sets.values():
+            assert isinstance(t["about"], str) and t["about"] and t["tools"], t
+        await server.inbox.wait_for(TOOLS_LIST_CHANGED, timeout=10)
+        assert len(server.inbox.of(TOOLS_LIST_CHANGED)) == 1, server.inbox.notifications
+
+        after = {t.name for t in (await server.session.list_tools()).tools}
+        assert before < after, after
+        assert "network_claim_ready" in after and set(sets["work"]["tools"]) <= after, after
+        assert len(after) == on["listed_tool_count"], (len(after), on)
+        assert after - before == set(sets["work"]["tools"]) - START_TOOLS, after - before
+
+        # Turning on what is on changes nothing: no second announcement.
+        again = await server.ok(TOOLSETS_TOOL, {"enable": ["work"]})
+        assert again["changed"] is False, again
+        await anyio.sleep(0.3)
+        assert len(server.inbox.of(TOOLS_LIST_CHANGED)) == 1, server.inbox.notifications
+
+        # A two-node plan: test needs build, so build is the one task ready to claim.
+        await server.ok("network_create", {"network_name": "plan"})
+        for node in ("build", "test"):
+            await server.ok("network_add_node", {"network_name": "plan", "node_id": node})
+        await server.ok("network_add_edge", {"network_name": "plan", "source": "test", "target": "build"})
+        claimed = await server.ok("network_claim_ready", {"network_name": "plan", "worker": "w1"})
+        assert [t["node_id"] for t in claimed["claimed"]] == ["build"], claimed
+
+
+@run_async
+async def test_toolsets_off_again_and_unlisted_tools_still_run(binary, tmp_path):
+    """Every tool is callable by name, listed or not; disabling a toolset lists the
+    small start again and is announced too."""
+    async with connect(binary, tmp_path) as server:
+        await server.ok("network_create", {"network_name": "g"})
+        # network_add_nodes (edit) and network_export (interchange) are not listed, but run.
+        await server.ok("network_add_nodes", {"network_name": "g", "nodes": [{"node_id": "a"}, {"node_id": "b"}]})
+        out = await server.ok("network_export", {"network_name": "g", "format": "node_link_json"})
+        assert {n["id"] for n in json.loads(out["content"])["nodes"]} == {"a", "b"}, out
+
+        on = await server.ok(TOOLSETS_TOOL, {"enable": ["edit", "interchange"]})
+        assert on["changed"] is True, on
+        await server.inbox.wait_for(TOOLS_LIST_CHANGED, timeout=10)
+        names = {t.name for t in (await server.session.list_tools()).tools}
+        assert {"network_add_nodes", "network_export", "network_import"} <= names, names
+
+        off = await server.ok(TOOLSETS_TOOL, {"disable": ["edit", "interchange"]})
+        assert off["changed"] is True and not any(t["on"] for t in off["toolsets"]), off
+        await server.inbox.wait_for(TOOLS_LIST_CHANGED, lambda n: len(server.inbox.of(TOOLS_LIST_CHANGED)) >= 2)
+        names = {t.name for t in (await server.session.list_tools()).tools}
+        assert names == DEFAULT_LISTING, names
+        assert off["listed_tool_count"] == len(DEFAULT_LISTING), off
+
+        await server.err(TOOLSETS_TOOL, {"enable": ["nope"]}, "invalid_arguments")
+
+
+@run_async
+async def test_toolsets_are_per_session_over_http(binary, tmp_path):
+    """Over streamable HTTP each session has its own list: one session turning `work`
+    on is told of it, and another session's list and inbox stay as they were."""
+    token = "interop-toolsets"
+    with http_server(binary, tmp_path, token) as (url, stderr_path):
+        async with connect_http(url, stderr_path, token) as alice, connect_http(url, stderr_path, token) as bob:
+            assert alice.init.capabilities.tools.list_changed is True, alice.init.capabilities.tools
+            on = await alice.ok(TOOLSETS_TOOL, {"enable": ["work"]})
+            assert on["changed"] is True, on
+            await alice.inbox.wait_for(TOOLS_LIST_CHANGED, timeout=10)
+            assert "network_claim_ready" in {t.name for t in (await alice.session.list_tools()).tools}
+            await anyio.sleep(0.3)
+            assert {t.name for t in (await bob.session.list_tools()).tools} == DEFAULT_LISTING
+            assert not bob.inbox.of(TOOLS_LIST_CHANGED), bob.inbox.notifications

@@ -28,7 +28,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.subscriptions import ResourcesListChanged, ResourceUpdated
 from mcp.shared.exceptions import MCPError
 
-from conftest import build_network, connect, connect_http, http_server, run_async
+from conftest import INTERCHANGE, build_network, connect, connect_http, http_server, run_async
 
 # subscribe_resource and set_logging_level are deprecated in the SDK for the 2026-07-28
 # revision; they are how 2025-protocol clients (most of them today) do it.
@@ -43,12 +43,12 @@ LOG = "notifications/message"
 
 
 @asynccontextmanager
-async def session(transport: str, binary: str, tmp_path):
+async def session(transport: str, binary: str, tmp_path, *args: str):
     if transport == "stdio":
-        async with connect(binary, tmp_path) as server:
+        async with connect(binary, tmp_path, *args) as server:
             yield server
     else:
-        with http_server(binary, tmp_path, TOKEN) as (url, stderr_path):
+        with http_server(binary, tmp_path, TOKEN, *args) as (url, stderr_path):
             async with connect_http(url, stderr_path, TOKEN) as server:
                 yield server
 
@@ -237,10 +237,33 @@ def mentioned_tools(messages) -> set[str]:
     return set(re.findall(r"\bnetwork_[a-z_]+\b", text)) - {"network_name"}
 
 
+async def callable_after_lead(server, messages, tools: set[str]) -> set[str]:
+    """The tools listed once the prompt's leading network_toolsets call (if any) is
+    made: on the small start, a prompt first turns on the toolsets it needs."""
+    text = "\n".join(getattr(m.content, "text", "") for m in messages)
+    lead = re.match(r'First call network_toolsets with \{"enable": \[([^\]]*)\]\}', text)
+    if not lead:
+        return tools
+    assert "network_toolsets" in tools, "a prompt leads with a tool the server does not list"
+    enable = re.findall(r'"([a-z]+)"', lead.group(1))
+    listing = await server.ok("network_toolsets", {})
+    more = {t for s in listing["toolsets"] if s["name"] in enable for t in s["tools"]}
+    return tools | more
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # Without --toolsets the session lists the small start: a prompt must still name
+        # only tools the session is shown.
+        pytest.param((), id="small-start"),
+        pytest.param(INTERCHANGE, id="toolsets"),
+    ],
+)
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @run_async
-async def test_prompts(binary, tmp_path, transport):
-    async with session(transport, binary, tmp_path) as server:
+async def test_prompts(binary, tmp_path, transport, args):
+    async with session(transport, binary, tmp_path, *args) as server:
         tools = {t.name for t in (await server.session.list_tools()).tools}
         prompts = {p.name: p for p in (await server.session.list_prompts()).prompts}
         assert {"plan_dependencies", "impact_analysis"} <= set(prompts), sorted(prompts)
@@ -259,14 +282,16 @@ async def test_prompts(binary, tmp_path, transport):
         assert plan.messages and "ship the 2.0 release" in text and "release_2" in text, text
         used = mentioned_tools(plan.messages)
         assert {"network_create", "network_add_nodes", "network_add_edges"} <= used, used
-        assert used <= tools, f"the prompt names tools the server does not have: {used - tools}"
+        reachable = await callable_after_lead(server, plan.messages, tools)
+        assert used <= reachable, f"the prompt names tools the server does not have: {used - reachable}"
 
         impact = await server.session.get_prompt("impact_analysis", {"network_name": "deps", "node_id": "logging"})
         text = "\n".join(getattr(m.content, "text", "") for m in impact.messages)
         assert "deps" in text and "logging" in text, text
         used = mentioned_tools(impact.messages)
         assert "network_ancestors" in used, used
-        assert used <= tools, f"the prompt names tools the server does not have: {used - tools}"
+        reachable = await callable_after_lead(server, impact.messages, tools)
+        assert used <= reachable, f"the prompt names tools the server does not have: {used - reachable}"
 
         with pytest.raises(MCPError):
             await server.session.get_prompt("impact_analysis", {"network_name": "deps"})
@@ -305,6 +330,12 @@ async def test_mcp_apps_view_resource_and_visualize_tool(binary, tmp_path, trans
         ui_ext = (caps.get("extensions") or {}).get("io.modelcontextprotocol/ui")
         assert ui_ext is not None and "text/html;profile=mcp-app" in ui_ext.get("mimeTypes", []), caps
 
+        # network_visualize (interchange) is not in the small start: turn it on.
+        tools = {t.name: t for t in (await server.session.list_tools()).tools}
+        assert "network_visualize" not in tools, sorted(tools)
+        on = await server.ok("network_toolsets", {"enable": ["interchange"]})
+        assert on["changed"] is True, on
+        await server.inbox.wait_for("notifications/tools/list_changed")
         tools = {t.name: t for t in (await server.session.list_tools()).tools}
         meta = tools["network_visualize"].meta or {}
         uri = meta.get("ui", {}).get("resourceUri")

@@ -51,6 +51,16 @@ def ready_updates(server) -> list:
 async def test_work_tools_and_prompt_are_opt_in(binary, tmp_path):
     with http_server(binary, tmp_path, TOKEN) as (url, stderr_path):
         async with connect_http(url, stderr_path, TOKEN) as server:
+            # The small start lists no work tool; the prompt is offered, and first
+            # turns the work toolset on.
+            tools = {t.name for t in (await server.session.list_tools()).tools}
+            prompts = {p.name for p in (await server.session.list_prompts()).prompts}
+            assert "network_claim_ready" not in tools and "execute_plan" in prompts
+            prompt = await server.session.get_prompt("execute_plan", {"network_name": "plan", "worker": "w1"})
+            text = prompt.messages[0].content.text
+            assert text.startswith('First call network_toolsets with {"enable": ["work"]}'), text
+    with http_server(binary, tmp_path, TOKEN, "--toolsets", "core,edit,analysis,interchange") as (url, stderr_path):
+        async with connect_http(url, stderr_path, TOKEN) as server:
             tools = {t.name for t in (await server.session.list_tools()).tools}
             prompts = {p.name for p in (await server.session.list_prompts()).prompts}
             assert "network_claim_ready" not in tools and "execute_plan" not in prompts

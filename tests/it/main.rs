@@ -19,6 +19,7 @@ mod dependency_imports;
 mod durability;
 mod e2e_stdio;
 mod epics;
+mod files;
 mod fuzz_corpus;
 mod hostile_wire;
 mod http;

@@ -194,3 +194,27 @@ async fn a_fixed_list_has_no_switch_and_refuses_other_toolsets() {
     let refused = client.call_tool(params).await;
     assert!(refused.is_err(), "a tool outside --toolsets is refused");
 }
+
+#[tokio::test]
+async fn a_prompt_first_turns_on_the_toolsets_whose_tools_it_names() {
+    let (client, _) = common::connect(ServerOptions::default()).await;
+    let text = |result: rmcp::model::GetPromptResult| -> String {
+        result
+            .messages
+            .iter()
+            .filter_map(|m| m.content.as_text().map(|t| t.text.clone()))
+            .collect()
+    };
+    let mut params = rmcp::model::GetPromptRequestParams::new("plan_dependencies");
+    params.arguments = json!({"goal": "ship"}).as_object().cloned();
+    let first = text(client.get_prompt(params.clone()).await.unwrap());
+    assert!(first.starts_with("First call network_toolsets"), "{first}");
+    assert!(first.contains("\"edit\""), "{first}");
+    // Once they are on, the prompt goes straight to the plan.
+    let enable: Vec<&str> = ["edit", "analysis"].into();
+    let mut call = CallToolRequestParams::new("network_toolsets");
+    call = call.with_arguments(json!({"enable": enable}).as_object().unwrap().clone());
+    client.call_tool(call).await.unwrap();
+    let then = text(client.get_prompt(params).await.unwrap());
+    assert!(!then.starts_with("First call"), "{then}");
+}

@@ -58,7 +58,7 @@ pub struct CentralityParams {
     pub network_name: String,
     /// betweenness: bottlenecks on shortest paths; closeness: nearness to the rest.
     pub measure: Measure,
-    /// Use edge weights (lengths for paths, strengths for pagerank); default true for pagerank only.
+    /// Use weights (default: for pagerank only).
     #[serde(default)]
     pub weighted: Option<bool>,
     /// Betweenness: divide by (V-1)(V-2).

@@ -47,7 +47,7 @@ pub struct CommunitiesParams {
     /// louvain reports modularity; weak ignores direction.
     #[serde(default)]
     pub method: GroupMethod,
-    /// Louvain: above 1 favours smaller communities, below 1 larger ones.
+    /// Louvain: above 1, smaller groups.
     #[serde(default = "default_resolution")]
     pub resolution: f64,
     /// Louvain: the same seed gives the same answer.

@@ -54,7 +54,7 @@ pub struct CopyParams {
     pub into: String,
     /// induced: node_ids and the edges among them. neighborhood: within depth hops of node_ids. transitive_reduction: without implied edges (DAG only). condensation: each cycle as one node (members in data).
     pub method: CopyMethod,
-    /// induced: the nodes to keep. neighborhood: the nodes to start from.
+    /// The nodes to keep (induced) or start from (neighborhood).
     #[serde(default)]
     pub node_ids: Option<Vec<String>>,
     /// neighborhood: how many hops.

@@ -39,7 +39,7 @@ pub struct DescribeParams {
     // Undescribed to keep tools/list small: `more` says to pass next_cursor here.
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Also return the attribute keys, types, common values and relations.
+    /// Also list attribute keys, types and values.
     #[serde(default)]
     pub include_schema: bool,
 }

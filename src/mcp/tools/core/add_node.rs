@@ -20,7 +20,7 @@ pub struct AddNodeParams {
     pub network_name: String,
     /// Unique ID, e.g. "networks".
     pub node_id: String,
-    /// Any JSON payload, e.g. {"owner": "ana"}.
+    /// Any JSON payload.
     #[serde(default)]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,

@@ -103,7 +103,7 @@ impl From<UpdateMode> for AttributeUpdate {
 pub struct NodeUpdate {
     /// ID of the node.
     pub node_id: String,
-    /// New payload (any JSON); null clears it; omit to keep it.
+    /// New payload (any JSON); null clears it.
     #[serde(default, deserialize_with = "present")]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
@@ -117,7 +117,7 @@ pub struct NodeUpdate {
     /// Attribute keys to delete.
     #[serde(default)]
     pub remove_attributes: Vec<String>,
-    /// Only if the node now has these attribute values (null: absent).
+    /// Only if the node has these values now (null: absent).
     #[serde(default)]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub expect: Option<Map<String, Value>>,

@@ -23,7 +23,7 @@ pub struct UpdateNodeParams {
     pub network_name: String,
     /// ID of the node.
     pub node_id: String,
-    /// New payload (any JSON); null clears it; omit to keep it.
+    /// New payload (any JSON); null clears it.
     #[serde(default, deserialize_with = "present")]
     #[schemars(schema_with = "any_json_schema")]
     pub data: Option<Value>,
@@ -37,7 +37,7 @@ pub struct UpdateNodeParams {
     /// Attribute keys to delete.
     #[serde(default)]
     pub remove_attributes: Vec<String>,
-    /// Only if the node now has these attribute values (null: absent).
+    /// Only if the node has these values now (null: absent).
     #[serde(default)]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub expect: Option<Map<String, Value>>,

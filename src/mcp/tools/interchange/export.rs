@@ -77,10 +77,13 @@ pub struct ExportParams {
     /// With node_ids: which edges to follow.
     #[serde(default)]
     pub direction: Direction,
-    /// Most nodes; left out, fewer past an 8 KB reply.
+    /// Most nodes; left out, fewer past an 8 KB reply (all, with path).
     #[serde(default = "default_export_limit")]
     #[schemars(range(min = 1, max = MAX_EXPORT_LIMIT))]
     pub limit: usize,
+    /// Write the document to this file instead of the reply.
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 /// Result of `network_export`: the document's metadata. The document itself
@@ -108,8 +111,16 @@ pub struct ExportOutput {
     pub note: Option<String>,
     /// The embedded document's URI: the whole network's export, or this part's (readable while the network is unchanged).
     pub resource_uri: String,
-    /// The document (the embedded resource's text; not in `structuredContent`).
-    pub content: String,
+    /// The file written, with path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The document's size in bytes, with path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document_bytes: Option<usize>,
+    /// The document (the embedded resource's text; not in `structuredContent`);
+    /// absent when written to path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
 }
 
 fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
@@ -154,9 +165,34 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
                 truncated: kept.len() < selected.len(),
                 note: None,
                 resource_uri,
-                content: exported.document,
+                path: None,
+                document_bytes: None,
+                content: Some(exported.document),
             }
         };
+        if let Some(path) = &p.path {
+            // To a file: the whole selection unless a limit was given.
+            let count = match ctx.default_sized {
+                true => selected.len(),
+                false => limit,
+            };
+            let mut out = build(count);
+            let roots = ctx.files.ok_or_else(|| Error::InvalidValue {
+                field: "path".into(),
+                reason: "this server writes no files: start it with --data-root DIR".into(),
+            })?;
+            let document = out.content.take().unwrap_or_default();
+            let written = roots.write_text(path, &document)?;
+            out.document_bytes = Some(document.len());
+            out.path = Some(written.display().to_string());
+            if out.truncated {
+                out.note = Some(format!(
+                    "Only {} of {} selected nodes, as limit {limit} asked.",
+                    out.node_count, out.selected_node_count
+                ));
+            }
+            return Ok(out);
+        }
         let mut out = build(limit);
         if ctx.default_sized && !document_fits(&out) {
             // The largest prefix of the selection that fits: a default reply
@@ -226,7 +262,11 @@ fn document_fits(out: &ExportOutput) -> bool {
         object.remove("content");
     }
     let bytes = page::reply_bytes(&meta)
-        + page::resource_bytes(&out.content, &out.resource_uri, &out.mime_type)
+        + page::resource_bytes(
+            out.content.as_deref().unwrap_or_default(),
+            &out.resource_uri,
+            &out.mime_type,
+        )
         + page::ENVELOPE_BYTES
         + NOTE;
     bytes <= page::DEFAULT_REPLY_BYTES

@@ -92,8 +92,12 @@ pub struct ImportParams {
     pub network_name: String,
     // Self-explanatory: left undescribed to keep tools/list small.
     pub format: ImportFormat,
-    /// The whole document, as text.
-    pub content: String,
+    /// The whole document, as text (or give path).
+    #[serde(default)]
+    pub content: Option<String>,
+    /// A file to read the document from, instead of content.
+    #[serde(default)]
+    pub path: Option<String>,
     /// "merge": add to an existing network.
     #[serde(default)]
     pub mode: ImportMode,
@@ -148,9 +152,26 @@ fn warn(notes: Vec<interchange::ImportNote>) {
 }
 
 fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
-    if p.content.len() > MAX_IMPORT_BYTES {
+    // A path was read into content before the call (see `mcp::files`).
+    let content = match (p.content, p.path) {
+        (Some(content), None) => content,
+        (None, Some(_)) | (Some(_), Some(_)) => {
+            return Err(Error::InvalidArguments {
+                message: "invalid arguments for network_import: give content or path, not both."
+                    .into(),
+                field: Some("path".into()),
+            });
+        }
+        (None, None) => {
+            return Err(Error::InvalidArguments {
+                message: "invalid arguments for network_import: give the document as content, or a file to read as path.".into(),
+                field: Some("content".into()),
+            });
+        }
+    };
+    if content.len() > MAX_IMPORT_BYTES {
         return Err(Error::LimitExceeded {
-            what: format!("a document of {} bytes", p.content.len()),
+            what: format!("a document of {} bytes", content.len()),
             limit: MAX_IMPORT_BYTES as u64,
             hint: "Split the document and import the parts with mode \"merge\".".into(),
         });
@@ -159,7 +180,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
     // Edges and materialised memory are both counted while the document is read.
-    let mut graph = interchange::parse_reading(format, &p.content, ctx.limits, p.arrows)?;
+    let mut graph = interchange::parse_reading(format, &content, ctx.limits, p.arrows)?;
     let reading = std::mem::take(&mut graph.reading);
     // Said before anything is applied: a failed import is an error, which
     // carries no warnings.

@@ -8,7 +8,7 @@
 //! `network_copy` checks it too.
 
 mod export;
-mod import;
+pub(crate) mod import;
 
 use crate::mcp::tool::ToolDef;
 

@@ -31,7 +31,7 @@ fn default_changes_limit() -> usize {
 pub struct ChangesParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// List changes after this version (the one you last read).
+    /// Changes after this version.
     #[schemars(range(min = 0))]
     pub since_version: u64,
     /// Changes per page.

@@ -21,7 +21,7 @@ work_params! {
         /// The tasks you finished, all claimed by you.
         #[schemars(length(min = 1, max = MAX_TASKS_PER_CALL))]
         pub node_ids: Vec<String>,
-        /// Also complete a parent once all its children are done, and so up the chain.
+        /// Also complete parents whose children are all done.
         #[serde(default)]
         pub complete_parents: bool,
     }

@@ -13,7 +13,7 @@ work_params! {
     pub struct ReleaseParams {
         /// Your worker id, as given to network_claim_ready.
         pub worker: String,
-        /// The tasks to give back, all claimed by you and not done.
+        /// The tasks to give back, claimed by you.
         #[schemars(length(min = 1, max = MAX_TASKS_PER_CALL))]
         pub node_ids: Vec<String>,
     }
