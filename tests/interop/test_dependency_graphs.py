@@ -17,7 +17,7 @@ NetworkX over the same document:
   as npm resolves a name, and the edges between installed packages against
   `npm ls --all --json`.
 
-Each document goes in inline (network_import's `content`).
+Each document goes in inline (network_import's `content`), but for `cargo metadata`, read from a file (`path`, inside `--data-root`).
 """
 
 from __future__ import annotations
@@ -93,11 +93,16 @@ def test_cargo_metadata_of_this_crate_answers_what_depends_on_tokio(binary, tmp_
     normal = g.edge_subgraph([(u, v, k) for u, v, k, r in g.edges(keys=True, data="relation") if r == "normal"]).copy()
     normal.add_nodes_from(g)
 
+    # The document goes in as a file, so it never passes through the agent.
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "metadata.json").write_text(text)
+
     @run_async
     async def body():
-        async with connect(binary, tmp_path, *TOOLSETS) as server:
+        async with connect(binary, tmp_path, *TOOLSETS, "--data-root", str(data)) as server:
             out = await server.ok(
-                "network_import", {"network_name": "crate", "format": "cargo_metadata", "content": text}
+                "network_import", {"network_name": "crate", "format": "cargo_metadata", "path": "metadata.json"}
             )
             assert (out["node_count"], out["edge_count"]) == (g.number_of_nodes(), g.number_of_edges()), out
             got = await edges(server, "crate")
