@@ -7,11 +7,16 @@ use rmcp::model::{CallToolResponse, CallToolResult, CreateTaskResult};
 use rmcp::service::RequestContext;
 use rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::{debug, info, warn};
 
 use super::tool::{self, ToolDef};
 use super::{Call, NetworksServer, client_label, compute, error_data, tasks, tool_result, tools};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Wake, Waker};
 use std::time::{Duration, Instant};
 
 use crate::budget::{Budget, Stop};
@@ -112,14 +117,14 @@ impl NetworksServer {
         let _stop_if_dropped = CancelOnDrop(budget.clone());
         let work_budget = budget.clone();
         // A light call may run on this very thread (see `compute`), where the
-        // select below cannot see a cancellation: a watcher passes it on.
-        let _watcher = (lane == compute::Lane::Light).then(|| {
-            let (cancel, budget) = (cancel.clone(), budget.clone());
-            AbortOnDrop(tokio::spawn(async move {
-                cancel.cancelled().await;
-                budget.cancel();
-            }))
-        });
+        // select below cannot see a cancellation: the token wakes a waker that
+        // raises the budget's flag, registered here and dropped with the call.
+        // (A watcher task did the same, but its spawn woke a second worker
+        // thread for every light call.)
+        let mut watch = std::pin::pin!(cancel.cancelled());
+        if lane == compute::Lane::Light {
+            raise_on_cancel(watch.as_mut(), &budget);
+        }
         let run = self
             .inner
             .pool
@@ -380,12 +385,27 @@ impl Drop for CancelOnDrop {
 /// a network for seconds, so sooner would only be refused again.
 const NETWORK_BUSY_RETRY_MS: u64 = 1_000;
 
-/// Aborts a watcher task when the call it watches ends.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+/// Passes a cancellation on to `budget` without a task: polls the token's
+/// `cancelled()` future once with a waker that raises the budget's flag. The
+/// token wakes it when cancelled, as long as the caller keeps the future;
+/// dropping the future unregisters it.
+fn raise_on_cancel(cancelled: Pin<&mut WaitForCancellationFuture<'_>>, budget: &Budget) {
+    let waker = Waker::from(Arc::new(RaiseFlag(budget.cancel_flag())));
+    if cancelled.poll(&mut Context::from_waker(&waker)).is_ready() {
+        budget.cancel();
+    }
+}
 
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
+/// The waker of [`raise_on_cancel`]: a cancellation token wakes only once it is
+/// cancelled.
+struct RaiseFlag(Arc<AtomicBool>);
+
+impl Wake for RaiseFlag {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

@@ -160,6 +160,53 @@ async fn a_cancelled_call_frees_its_thread() {
     }
 }
 
+/// A light call on a free lane runs on the runtime thread that received it, where
+/// no select sees its cancellation: the cancellation still reaches its budget. A
+/// write waiting for a network that an endless PageRank holds is cancelled; had
+/// it not seen the cancellation, it would be applied once the PageRank stops.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_light_call_stops_while_it_waits_for_its_network() {
+    let (client, _) = common::connect(pool_options(4, 60)).await;
+    chain(&client, 2_000).await;
+    let send = |tool: &str, arguments: Value| {
+        client.peer().send_cancellable_request(
+            ClientRequest::CallToolRequest(rmcp::model::Request::new(call_params(tool, arguments))),
+            PeerRequestOptions::no_options(),
+        )
+    };
+    let pagerank = send("network_centrality", endless_pagerank())
+        .await
+        .expect("sent");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let write = send(
+        "network_add_node",
+        json!({"network_name": "g", "node_id": "late"}),
+    )
+    .await
+    .expect("sent");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    write.cancel(Some("test".into())).await.expect("cancelled");
+    // The write's wait looks at its budget every few milliseconds.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    pagerank
+        .cancel(Some("test".into()))
+        .await
+        .expect("cancelled");
+    // A write still waiting would take the network within milliseconds.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let outcome = common::call(
+        &client,
+        "network_get_node",
+        json!({"network_name": "g", "node_id": "late"}),
+    )
+    .await;
+    assert!(
+        outcome.is_error && outcome.body["code"] == "node_not_found",
+        "the cancelled write was applied: {}",
+        outcome.body
+    );
+}
+
 /// A write stopped at any step changes nothing: no network appears, grows or moves
 /// its version. Through `dispatch` with step counts, so that every stopping point
 /// of small calls is reached.
