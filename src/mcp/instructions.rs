@@ -48,26 +48,26 @@ Replies: a repeated create or add_node answers status \"duplicate\" and changes 
 A failure answers {\"status\": \"error\", \"error\", \"code\"} and changes nothing. \
 A success may carry warnings [{code, message}]: read them.
 Shared parameters:
-- attributes: flat maps; values are strings, numbers, booleans or null.
+- attributes: flat maps of strings, numbers, booleans or null.
 - limit, cursor: items per page; when a reply has next_cursor, call again with cursor set to it.
 - confirm: true, or a destructive tool does nothing.
-- relations / ignore_relations: follow only / all but these edge types (\"\" = plain). \
-Without them, the network's nonblocking_relations are skipped.
-- done (node IDs) and done_attributes (default {\"status\": \"done\"}): what counts as done; replies state it in done_rule.
+- relations / ignore_relations: follow only / all but these edge types (\"\" = plain); \
+by default the network's nonblocking_relations are skipped.
+- done (node IDs), done_attributes (default {\"status\": \"done\"}): what counts as done (replies say it in done_rule).
 - prerequisites: \"out\" (default): A -> B means A needs B; \"in\": A comes before B; \"both\".
 - order: \"insertion\" (default), \"priority\" (lower first; none last), \"impact\" (most dependents first); \
 match_attributes (all these values) and labels (all these in the attribute \"labels\") filter.
 - worker: your worker id, the same in every call; tasks sharing an exclusion_group are claimed one at a time.
 Accepted by every tool they apply to, though not in its schema:
-- if_version (every write): apply only while the network is at this version (from your last read).
+- if_version (writes): apply only at this network version.
 - Attribute names: relation_attribute, priority_attribute, parent_attribute, exclusion_attribute, \
 claim_attribute, lease_attribute (defaults relation, priority, parent, exclusion_group, claimed_by, lease_expires_ms).";
 
 /// How a session that can turn toolsets on starts.
 const START_SWITCHABLE: &str = "\
-Start: network_list and network_create, then network_add_node and network_add_edge; network_topological_sort, \
-network_ready_nodes and network_why_blocked answer what order, what can start and what waits. \
-More tools (batch edits, analysis, import/export, work queues, algorithms) come in toolsets: network_toolsets turns them on.\n";
+Start: network_list, network_create, network_add_node, network_add_edge. network_topological_sort, \
+network_ready_nodes, network_why_blocked: what order, what can start, what waits. \
+network_toolsets turns on more (batch edits, analysis, import/export, work queues, algorithms).\n";
 
 /// How a session with a fixed tool list starts.
 const START_FIXED: &str = "\

@@ -13,10 +13,11 @@ use networks_mcp::mcp::{
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 
-/// A session's start: the tools listed before any toolset is turned on, and the instructions.
-const START_BUDGET: usize = 8 * 1024;
+/// A session's start: the tools listed before any toolset is turned on, and the
+/// instructions. KB as the figures beside it count them: 1,000 bytes.
+const START_BUDGET: usize = 8_000;
 /// Every tool listed, and the instructions.
-const ALL_BUDGET: usize = 32 * 1024;
+const ALL_BUDGET: usize = 32_000;
 /// The whole `tools/list` result with every tool, output schemas included (most
 /// hosts do not send those to the model; programs read them).
 const WHOLE_LIST_BUDGET: usize = 64 * 1024;

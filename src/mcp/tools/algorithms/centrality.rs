@@ -56,7 +56,7 @@ pub enum Measure {
 pub struct CentralityParams {
     // Self-explanatory: left undescribed to keep tools/list small.
     pub network_name: String,
-    /// betweenness: bottlenecks on shortest paths; closeness: nearness to the rest.
+    /// betweenness: bottlenecks; closeness: nearness.
     pub measure: Measure,
     /// Use weights (default: for pagerank only).
     #[serde(default)]

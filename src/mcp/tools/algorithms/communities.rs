@@ -56,7 +56,7 @@ pub struct CommunitiesParams {
     /// Louvain: use edge weights as link strengths.
     #[serde(default = "default_true")]
     pub weighted: bool,
-    /// List only groups of at least this many nodes.
+    /// Smallest group listed.
     #[serde(default = "default_min_size")]
     #[schemars(range(min = 1))]
     pub min_size: usize,

@@ -48,11 +48,10 @@ pub enum CopyMethod {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CopyParams {
-    /// The network to copy from.
     pub network_name: String,
-    /// The new network's name; it must not exist yet.
+    /// The new network's name.
     pub into: String,
-    /// induced: node_ids and the edges among them. neighborhood: within depth hops of node_ids. transitive_reduction: without implied edges (DAG only). condensation: each cycle as one node (members in data).
+    /// induced: node_ids and edges among them; neighborhood: within depth of node_ids; transitive_reduction: implied edges dropped (DAG only); condensation: each cycle as one node.
     pub method: CopyMethod,
     /// The nodes to keep (induced) or start from (neighborhood).
     #[serde(default)]

@@ -347,7 +347,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_diff",
             title: "Compare two networks",
-            description: "What changed from network_name to other (e.g. a copy after a what-if edit): nodes removed, added and changed, edges removed and added.",
+            description: "What changed from network_name to other (e.g. a copy after a what-if edit): nodes and edges removed, added and changed.",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

@@ -181,7 +181,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_query",
             title: "Cypher query",
-            description: "Read-only Cypher: MATCH, OPTIONAL MATCH, -[*]-> paths, WHERE, WITH, RETURN (DISTINCT, ORDER BY, SKIP, LIMIT), count/sum/min/max/avg/collect, $params. Nodes: id, data, attributes; labels from `labels` (comma-separated). Edges: weight, attributes; type from `relation` (or EDGE). E.g. MATCH (a:task)-[:blocks]->(b) RETURN a.id, count(b)",
+            description: "Read-only Cypher: MATCH, OPTIONAL MATCH, -[*]-> paths, WHERE, WITH, RETURN (DISTINCT, ORDER BY, SKIP, LIMIT), aggregates, $params. Nodes: id, data, attributes; labels from `labels`. Edges: weight, attributes; type from `relation`. E.g. MATCH (a:task)-[:blocks]->(b) RETURN a.id, count(b)",
             toolset: Toolset::Algorithms,
             effect: Effect::Read,
             long_running: true,

@@ -53,7 +53,7 @@ pub struct SearchParams {
     #[serde(default = "no_attributes")]
     #[schemars(schema_with = "flat_attributes_schema")]
     pub attributes: Map<String, Value>,
-    /// fuzzy: the most edits a match may need (default: a third of the query's length).
+    /// fuzzy: most edits a match may need (default: query length / 3).
     #[serde(default)]
     pub max_distance: Option<usize>,
     /// Matches per page.

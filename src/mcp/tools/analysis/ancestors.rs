@@ -15,7 +15,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_ancestors",
             title: "Everything that reaches a node",
-            description: "Every node that reaches a node (edges backwards), nearest first, with depths: in a depends-on graph, everything affected if it changes.",
+            description: "Every node that reaches a node (edges backwards), nearest first, with depths: what is affected if it changes.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

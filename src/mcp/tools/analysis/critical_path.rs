@@ -117,7 +117,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_critical_path",
             title: "Critical path",
-            description: "The longest path by total weight in an acyclic network (weights as durations: the chain that sets a plan's least time). A cycle is an error naming one.",
+            description: "The longest path by total weight (weights as durations: the chain that sets a plan's least time). A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

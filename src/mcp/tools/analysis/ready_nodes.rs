@@ -43,7 +43,7 @@ pub struct ReadyParams {
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = MAX_ANALYSIS_LIMIT))]
     pub limit: usize,
-    /// Blocked nodes shown as examples, on the first page.
+    /// Blocked examples on the first page.
     #[serde(default = "default_blocked_limit")]
     #[schemars(range(min = 0, max = MAX_ANALYSIS_LIMIT))]
     pub blocked_limit: usize,

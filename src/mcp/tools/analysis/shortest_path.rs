@@ -117,7 +117,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_shortest_path",
             title: "Shortest path",
-            description: "The cheapest path source -> target: least total weight (weighted true; negative weights allowed) or fewest edges; found: false if unreachable.",
+            description: "The cheapest path source -> target: least total weight (negative weights allowed) or fewest edges; found: false if none.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

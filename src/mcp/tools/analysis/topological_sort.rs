@@ -175,7 +175,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_topological_sort",
             title: "Order and parallel layers",
-            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first (the order of work). A cycle is an error naming one.",
+            description: "Order the nodes so every edge's source comes first, in layers that can run in parallel; reverse: true puts dependencies first. A cycle is an error naming one.",
             toolset: Toolset::Analysis,
             effect: Effect::Read,
             long_running: true,

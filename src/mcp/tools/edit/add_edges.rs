@@ -123,7 +123,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_edges",
             title: "Add many edges",
-            description: "Add up to 10000 edges atomically, each as network_add_edge does: if any item is invalid, nothing is added.",
+            description: "Add up to 10000 edges atomically, each as network_add_edge does; one invalid item adds nothing.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: false },
             long_running: true,

@@ -130,7 +130,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_add_nodes",
             title: "Add many nodes",
-            description: "Add up to 10000 nodes atomically: if any item is invalid, nothing is added. Existing IDs are left unchanged.",
+            description: "Add up to 10000 nodes atomically; one invalid item adds nothing, existing IDs stay unchanged.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: true },
             long_running: true,

@@ -90,7 +90,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_update_nodes",
             title: "Update many nodes",
-            description: "Change up to 10000 nodes atomically, each as network_update_node does; if any item is invalid, nothing changes.",
+            description: "Change up to 10000 nodes atomically, each as network_update_node does; one invalid item changes nothing.",
             toolset: Toolset::Edit,
             effect: Effect::Write { idempotent: true },
             long_running: true,

@@ -316,7 +316,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_export",
             title: "Export a network",
-            description: "Write a network as a document, the result's embedded resource: mermaid renders in chat, node_link_json suits NetworkX.",
+            description: "A network as a document (an embedded resource, or a file with path): mermaid renders in chat.",
             toolset: Toolset::Interchange,
             effect: Effect::Read,
             long_running: true,

@@ -105,7 +105,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_list",
             title: "List networks",
-            description: "The networks by name, with sizes. Call it first to find the network_name other tools need.",
+            description: "The networks by name, with node and edge counts. Call it first to find network names.",
             toolset: Toolset::Core,
             effect: Effect::Read,
             long_running: false,

@@ -286,7 +286,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_changes",
             title: "Changes since a version",
-            description: "What changed after since_version, oldest first: nodes and edges added or removed, attributes changed (before/after), each with its version.",
+            description: "What changed after since_version, oldest first: nodes and edges added or removed, attributes before and after.",
             toolset: Toolset::Work,
             effect: Effect::Read,
             long_running: false,

@@ -290,7 +290,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_claim_ready",
             title: "Claim ready tasks",
-            description: "Atomically take up to limit ready tasks: no two workers get the same one. They stay yours for lease_seconds; renew long work. Returns the tasks, or why none is ready; finished: true when all are done.",
+            description: "Atomically take up to limit ready tasks: no two workers get the same one. They stay yours for lease_seconds (renew long work). Returns the tasks, or why none is ready; finished: true when all are done.",
             toolset: Toolset::Work,
             effect: Effect::Write { idempotent: false },
             long_running: false,

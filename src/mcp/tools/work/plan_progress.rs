@@ -315,7 +315,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_plan_progress",
             title: "Plan progress",
-            description: "How far a plan is: tasks done, claimed, ready, blocked, expired claims, who holds what, the critical path left, each epic's counts.",
+            description: "How far a plan is: done, claimed, ready, blocked, expired claims, who holds what, the critical path left, each epic's counts.",
             toolset: Toolset::Work,
             effect: Effect::Read,
             long_running: true,

@@ -73,7 +73,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_renew_claim",
             title: "Renew claims",
-            description: "Extend the lease of tasks you hold to lease_seconds from now, before it runs out and another worker may claim them.",
+            description: "Extend your tasks' leases to lease_seconds from now, before another worker may claim them.",
             toolset: Toolset::Work,
             effect: Effect::Write { idempotent: false },
             long_running: false,

@@ -30,7 +30,6 @@ work_params! {
     relations;
     /// Parameters of `network_why_blocked`.
     pub struct WhyParams {
-        /// The task to explain.
         pub node_id: String,
         /// Blockers per page, nearest first.
         #[serde(default = "default_why_limit")]
@@ -221,7 +220,7 @@ pub fn tool() -> ToolDef {
         ToolMeta {
             name: "network_why_blocked",
             title: "Why is a task blocked",
-            description: "Why a task is not ready: its unfinished prerequisites, nearest first, and for each ready one the chain up to the task: the work to do first, in order.",
+            description: "Why a task is not ready: its unfinished prerequisites, nearest first, and for each ready one the chain up to the task: the work to do first.",
             toolset: Toolset::Work,
             effect: Effect::Read,
             long_running: true,
