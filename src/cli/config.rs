@@ -176,6 +176,22 @@ mod tests {
     }
 
     #[test]
+    fn client_roots_are_asked_for_on_stdio_only_and_toolsets_fix_the_list() {
+        let stdio = parse("", &["--data-root", "/srv/a", "--data-root", "/srv/b"])
+            .unwrap()
+            .server_options();
+        assert!(stdio.client_roots);
+        assert!(stdio.switchable);
+        assert_eq!(stdio.data_roots.len(), 2);
+        // Over HTTP a client's roots name its own machine: only --data-root counts.
+        let http = parse("", &["--http", "127.0.0.1:0", "--toolsets", "core"])
+            .unwrap()
+            .server_options();
+        assert!(!http.client_roots);
+        assert!(!http.switchable, "--toolsets fixes the list");
+    }
+
+    #[test]
     fn unknown_keys_and_bad_values_are_errors() {
         let e = parse("htp = \"x\"\n", &[]).unwrap_err().to_string();
         assert!(e.contains("unknown setting 'htp'"), "{e}");
