@@ -624,11 +624,7 @@ impl NetworksServer {
         let started = Instant::now();
         // A file path: the roots it may be in, and an import's document read now,
         // so that the journal holds the document, not the path.
-        let roots = call
-            .arguments
-            .get("path")
-            .is_some_and(|path| !path.is_null())
-            .then(|| self.file_roots());
+        let roots = names_a_file(&call.arguments).then(|| self.file_roots());
         let mut call = call;
         if let Some(roots) = &roots
             && tool.name() == "network_import"
@@ -923,6 +919,11 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 /// document (see [`ToolDef::with_document`]) leaves both and travels once, as an
 /// embedded resource block whose `uri` and `mimeType` are the answer's
 /// `resource_uri` and `mime_type`.
+/// Whether a call's arguments name a file (`path`, see [`files`]).
+fn names_a_file(arguments: &Value) -> bool {
+    arguments.get("path").is_some_and(|path| !path.is_null())
+}
+
 /// Replaces an import's `path` by the document it names (`content`), read inside `roots`.
 fn read_import_path(arguments: &mut Value, roots: &files::Roots) -> Result<(), Error> {
     let Some(object) = arguments.as_object_mut() else {
@@ -1051,7 +1052,7 @@ impl ServerHandler for NetworksServer {
             return Err(ErrorData::invalid_params(message, Some(object)));
         };
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        if arguments.get("path").is_some_and(|path| !path.is_null()) {
+        if names_a_file(&arguments) {
             self.refresh_client_roots(&context).await;
         }
         // A client that accepts tasks gets a handle for a long call.
