@@ -54,6 +54,7 @@
 //! ```
 
 mod exec;
+mod explain;
 mod plan;
 mod pushdown;
 mod value;
@@ -582,6 +583,8 @@ pub fn run(
     parameters: &Map<String, Value>,
 ) -> Result<Answer, QueryError> {
     check_shape(query)?;
+    let (mode, text) = explain::strip(query);
+    let query: &str = &text;
     let parsed = open_cypher::parse(query).map_err(|errors| {
         // A clause the grammar does not have, or has only inside a write,
         // is named as such rather than by what the parser expected instead.
@@ -603,11 +606,19 @@ pub fn run(
     BUILT.with(|b| b.set(0));
     let plan = plan::plan(query, &parsed.program, parameters)?;
     warn_unknown_names(net, &plan.names);
-    let rows = exec::run(net, &plan)?;
-    Ok(Answer {
-        columns: plan.columns,
-        rows,
-    })
+    let rows = match mode {
+        explain::Mode::Run => exec::run(net, &plan)?,
+        explain::Mode::Explain => explain::rows(net, &plan, None),
+        explain::Mode::Profile => {
+            let profiled = exec::profile(net, &plan)?;
+            explain::rows(net, &plan, Some(&profiled))
+        }
+    };
+    let columns = match mode {
+        explain::Mode::Run => plan.columns,
+        _ => explain::COLUMNS.iter().map(|c| c.to_string()).collect(),
+    };
+    Ok(Answer { columns, rows })
 }
 
 #[cfg(test)]
