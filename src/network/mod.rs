@@ -33,8 +33,8 @@
 mod algo;
 mod graph;
 
-pub(crate) use graph::edge_columns;
 pub use graph::{adjacency, edit, estimate, history, query, relations, snapshot, validate};
+pub(crate) use graph::{edge_columns, node_columns};
 
 #[cfg(feature = "search")]
 pub use algo::search;

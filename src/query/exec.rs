@@ -28,6 +28,8 @@ use super::value::{self, PathVal, Shared, Val};
 use super::{MAX_GROUPS, MAX_ROWS, QueryError, charge};
 use crate::network::Network;
 use crate::network::edge_columns::EdgeRows;
+use crate::network::node_columns::NodeColumn;
+use serde_json::Value;
 
 type Row = Vec<Val>;
 type Res<T> = Result<T, QueryError>;
@@ -120,6 +122,8 @@ impl<'a> Exec<'a> {
             walked: Cell::new(0),
             kept: RefCell::new(Vec::new()),
             labels: RefCell::new(Vec::new()),
+            columns: RefCell::new(Vec::new()),
+            strings: RefCell::new(HashMap::new()),
             profile: RefCell::new(None),
         }
     }
@@ -314,6 +318,12 @@ struct Exec<'a> {
     /// index, 0 while not known, then 1 (no) or 2 (yes). A label is read from
     /// the node's `labels` text, split at commas, so each node is read once.
     labels: RefCell<Vec<LabelMemo>>,
+    /// The node attributes this run reads, each with its column once the run
+    /// has read it of enough nodes (see [`Exec::with_node_attribute`]).
+    columns: RefCell<Vec<ColumnUse>>,
+    /// Stored strings already made query values, by the address of the
+    /// network's shared value: a value read of many nodes is copied once.
+    strings: RefCell<HashMap<usize, Val>>,
     /// What each clause did, when PROFILE asked.
     profile: RefCell<Option<Vec<Profiled>>>,
 }
@@ -327,6 +337,20 @@ struct LabelMemo {
     nodes: Vec<u8>,
     values: HashMap<usize, bool>,
 }
+
+/// How a run reads one node attribute: from each node's map until it has read
+/// it of an eighth of the nodes, then from the network's column (built then,
+/// O(V), or kept from an earlier read at the same version).
+struct ColumnUse {
+    key: String,
+    reads: usize,
+    /// Whether a kept column was looked for already.
+    looked: bool,
+    column: Option<NodeColumn>,
+}
+
+/// The most distinct stored strings a run keeps as values ([`Exec::strings`]).
+const STRINGS_KEPT: usize = 1 << 16;
 
 /// Which rows a pattern direction reads, and whether a self-loop met there
 /// was met already (in the out rows, for `-[]-`).
@@ -1157,9 +1181,7 @@ impl Exec<'_> {
         if !pat.labels.iter().all(|l| self.has_label(ix, l)) {
             return Ok(false);
         }
-        self.properties_match(&pat.properties, row, |key| {
-            value::node_property(self.net, ix, key)
-        })
+        self.properties_match(&pat.properties, row, |key| self.node_property(ix, key))
     }
 
     /// Whether every `{key: value}` of a pattern equals the element's property,
@@ -1225,16 +1247,80 @@ impl Exec<'_> {
             return value::has_label(self.net, ix, label);
         };
         if *known == 0 {
-            let text = self.net.graph()[ix].attributes.get(value::LABELS_ATTRIBUTE);
-            let yes = match text {
+            let yes = self.with_node_attribute(ix, value::LABELS_ATTRIBUTE, |text| match text {
                 Some(v) => *values
                     .entry(std::ptr::from_ref(v) as usize)
                     .or_insert_with(|| value::labels_value_has(Some(v), label)),
                 None => false,
-            };
+            });
             *known = 1 + u8::from(yes);
         }
         *known == 2
+    }
+
+    /// Calls `f` with node `ix`'s attribute `key`: read from the node's map,
+    /// or from the network's column once this run has read `key` of an eighth
+    /// of the nodes (or a column is kept for this version already), so a scan
+    /// that reads it of every node reads one array.
+    fn with_node_attribute<R>(
+        &self,
+        ix: NodeIndex,
+        key: &str,
+        f: impl FnOnce(Option<&Value>) -> R,
+    ) -> R {
+        let mut columns = self.columns.borrow_mut();
+        let at = match columns.iter().position(|c| c.key == key) {
+            Some(at) => at,
+            None => {
+                columns.push(ColumnUse {
+                    key: key.to_string(),
+                    reads: 0,
+                    looked: false,
+                    column: None,
+                });
+                columns.len() - 1
+            }
+        };
+        let use_ = &mut columns[at];
+        if use_.column.is_none() {
+            use_.reads += 1;
+            if !use_.looked {
+                use_.looked = true;
+                use_.column = self.net.node_column_if_kept(key);
+            } else if use_.reads > self.net.graph().node_bound() / 8 + 64 {
+                charge(self.net.graph().node_bound() as u64 / 8);
+                use_.column = Some(self.net.node_column(key));
+            }
+        }
+        match &use_.column {
+            Some(column) => f(column.get(ix.index()).and_then(|v| v.as_deref())),
+            None => f(self.net.graph()[ix].attributes.get(key)),
+        }
+    }
+
+    /// Node `ix`'s property `key` (see [`value::node_property`]), its
+    /// attributes read through [`Exec::with_node_attribute`].
+    fn node_property(&self, ix: NodeIndex, key: &str) -> Val {
+        if matches!(key, "id" | "data") {
+            return value::node_property(self.net, ix, key);
+        }
+        self.with_node_attribute(ix, key, |v| match v {
+            None => Val::Null,
+            Some(s @ Value::String(_)) => {
+                let mut strings = self.strings.borrow_mut();
+                let address = std::ptr::from_ref(s) as usize;
+                if let Some(known) = strings.get(&address) {
+                    charge(1);
+                    return known.clone();
+                }
+                let made = Val::from_json(s);
+                if strings.len() < STRINGS_KEPT {
+                    strings.insert(address, made.clone());
+                }
+                made
+            }
+            Some(other) => Val::from_json(other),
+        })
     }
 
     /// The rows with their edge and relation-class columns, if the run should
@@ -1844,7 +1930,7 @@ impl Exec<'_> {
     fn property(&self, base: &Val, key: &str) -> Res<Val> {
         Ok(match base {
             Val::Null => Val::Null,
-            Val::Node(ix) => value::node_property(self.net, *ix, key),
+            Val::Node(ix) => self.node_property(*ix, key),
             Val::Rel(ix) => value::rel_property(self.net, *ix, key),
             Val::Map(entries) => entries
                 .iter()

@@ -290,3 +290,41 @@ fn counting_the_last_relationship_equals_matching_it() {
         assert_eq!(rows, [vec![json!("n0"), json!(0)]]);
     }
 }
+
+/// A property read of most nodes is read from a column of the network, kept
+/// while its version stays the same: a write in between is seen at once.
+#[test]
+fn columns_read_for_scans_follow_writes() {
+    use networks_mcp::network::AttributeUpdate;
+    let mut net = random_network(3000, 3000, 11);
+    let count = |net: &Network| {
+        run(net, "MATCH (n:small) WHERE n.k = 1 RETURN count(*) AS n").1[0][0]
+            .as_i64()
+            .unwrap()
+    };
+    let before = count(&net);
+    assert_eq!(before, count(&net), "a kept column gives the same answer");
+    // Find a `small` node with k = 1 and change it.
+    let (_, rows) = run(
+        &net,
+        "MATCH (n:small) WHERE n.k = 1 RETURN n.id AS id LIMIT 1",
+    );
+    let id = rows[0][0].as_str().unwrap().to_string();
+    let mut k = Map::new();
+    k.insert("k".into(), json!(2));
+    assert!(
+        net.update_node(&id, None, Some(k), AttributeUpdate::Merge, &[])
+            .unwrap()
+    );
+    assert_eq!(count(&net), before - 1);
+    let mut labels = Map::new();
+    labels.insert("labels".into(), json!("big"));
+    let (_, rows) = run(
+        &net,
+        "MATCH (n:small) WHERE n.k = 1 RETURN n.id AS id LIMIT 1",
+    );
+    let other = rows[0][0].as_str().unwrap().to_string();
+    net.update_node(&other, None, Some(labels), AttributeUpdate::Merge, &[])
+        .unwrap();
+    assert_eq!(count(&net), before - 2);
+}

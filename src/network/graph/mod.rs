@@ -30,6 +30,7 @@ mod frontier;
 pub mod history;
 mod id_index;
 pub(crate) mod interner;
+pub(crate) mod node_columns;
 pub(crate) mod prefetch;
 pub mod query;
 pub mod relations;
@@ -98,6 +99,9 @@ pub struct Network {
     /// One allocation per distinct attribute name, value and map: every
     /// attribute stored goes through it.
     interner: interner::Interner,
+    /// Attributes of every node as arrays, for reads over most nodes; derived
+    /// from the content at one version (see [`node_columns`]).
+    node_columns: node_columns::NodeColumns,
 }
 
 impl Network {

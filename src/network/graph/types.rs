@@ -56,6 +56,14 @@ impl Attributes {
             .map(|(_, value)| &**value)
     }
 
+    /// The shared value of `key`, if present.
+    pub(crate) fn get_shared(&self, key: &str) -> Option<&Arc<Value>> {
+        self.entries()
+            .iter()
+            .find(|(name, _)| &**name == key)
+            .map(|(_, value)| value)
+    }
+
     /// The entries, in insertion order.
     #[inline]
     pub(crate) fn entries(&self) -> &[Entry] {
