@@ -1232,6 +1232,7 @@ impl Exec<'_> {
                 .iter()
                 .find(|(k, _)| k == key)
                 .map_or(Val::Null, |(_, v)| v.clone()),
+            Val::Temporal(t) => super::temporal::property(t, key)?,
             other => {
                 return Err(runtime(format!(
                     "cannot read property `{key}` of a {}",
@@ -1248,6 +1249,8 @@ impl Exec<'_> {
         let wrong =
             |name: &str, v: &Val| runtime(format!("{name}() does not take a {}", v.type_name()));
         Ok(match f {
+            Func::Temporal(t) => super::temporal::call(t, args)?,
+            Func::More(m) => super::functions::call(m, args)?,
             Func::Coalesce => args
                 .into_iter()
                 .find(|v| *v != Val::Null)
@@ -1380,6 +1383,7 @@ impl Exec<'_> {
             }
             Func::ToString => match arg {
                 Val::Str(s) => Val::str(s),
+                Val::Temporal(t) => Val::str(super::temporal::text(&t)),
                 Val::Int(i) => Val::str(i.to_string()),
                 Val::Float(x) => Val::str(float_text(x)),
                 Val::Bool(b) => Val::str(b.to_string()),
@@ -1679,6 +1683,20 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
             _ => Null,
         },
         _ if a == Null || b == Null => Null,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div
+            if let Some(answer) = super::temporal::arithmetic(
+                match op {
+                    BinOp::Add => '+',
+                    BinOp::Sub => '-',
+                    BinOp::Mul => '*',
+                    _ => '/',
+                },
+                &a,
+                &b,
+            ) =>
+        {
+            answer?
+        }
         BinOp::Add => match (a, b) {
             (Int(x), Int(y)) => Int(x
                 .checked_add(y)

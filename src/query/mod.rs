@@ -54,8 +54,10 @@
 //! ```
 
 mod exec;
+mod functions;
 mod plan;
 mod pushdown;
+mod temporal;
 mod value;
 
 use open_cypher::TokenKind;
@@ -601,6 +603,7 @@ pub fn run(
         }
     })?;
     BUILT.with(|b| b.set(0));
+    temporal::reset_clock();
     let plan = plan::plan(query, &parsed.program, parameters)?;
     warn_unknown_names(net, &plan.names);
     let rows = exec::run(net, &plan)?;

@@ -75,6 +75,10 @@ pub(crate) enum Func {
     Sqrt,
     Sign,
     Exists,
+    /// A temporal function ([`super::temporal`]).
+    Temporal(super::temporal::Fn),
+    /// A mathematical or string function of [`super::functions`].
+    More(super::functions::Fn),
 }
 
 const FUNCTIONS: &[(&str, Func, usize, usize)] = &[
@@ -117,9 +121,21 @@ const FUNCTIONS: &[(&str, Func, usize, usize)] = &[
 /// The functions, as the error of an unknown one lists them.
 pub(crate) fn function_names() -> String {
     let mut names: Vec<&str> = FUNCTIONS.iter().map(|f| f.0).collect();
-    names.extend(["count", "sum", "min", "max", "avg", "collect"]);
+    names.extend(super::functions::FUNCTIONS.iter().map(|f| f.0));
+    names.extend(super::temporal::FUNCTIONS.iter().map(|f| f.0));
+    names.extend(AGGREGATES.iter().map(|a| a.0));
     names.join(", ")
 }
+
+/// The aggregate functions, by name.
+const AGGREGATES: &[(&str, AggKind)] = &[
+    ("count", AggKind::Count),
+    ("sum", AggKind::Sum),
+    ("min", AggKind::Min),
+    ("max", AggKind::Max),
+    ("avg", AggKind::Avg),
+    ("collect", AggKind::Collect),
+];
 
 /// An aggregate function.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -1460,15 +1476,10 @@ impl Planner<'_> {
             f.quantifier.as_ref().map(|q| q.kind),
             Some(ast::SetQuantifier::Distinct)
         );
-        let agg = match name.as_str() {
-            "count" => Some(AggKind::Count),
-            "sum" => Some(AggKind::Sum),
-            "min" => Some(AggKind::Min),
-            "max" => Some(AggKind::Max),
-            "avg" => Some(AggKind::Avg),
-            "collect" => Some(AggKind::Collect),
-            _ => None,
-        };
+        let agg = AGGREGATES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, kind)| kind);
         if let Some(kind) = agg {
             let Some(sink) = aggs.as_deref_mut() else {
                 return Err(QueryError::syntax(
@@ -1497,7 +1508,15 @@ impl Planner<'_> {
                     ));
                 };
                 // No aggregate inside an aggregate.
-                (kind, Some(self.expr_in(arg, d, &mut None)?))
+                let arg = self.expr_in(arg, d, &mut None)?;
+                if matches!(arg, Expr::Func(Func::More(super::functions::Fn::Rand), _)) {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!("{name}(rand()) aggregates a value that is not constant"),
+                    ));
+                }
+                (kind, Some(arg))
             };
             sink.push(Agg {
                 kind,
@@ -1513,7 +1532,21 @@ impl Planner<'_> {
                 format!("DISTINCT applies to aggregates only, not {name}()"),
             ));
         }
-        let Some(&(_, func, min, max)) = FUNCTIONS.iter().find(|(n, ..)| *n == name) else {
+        let found = FUNCTIONS
+            .iter()
+            .map(|&(n, f, lo, hi)| (n, f, lo, hi))
+            .chain(
+                super::functions::FUNCTIONS
+                    .iter()
+                    .map(|&(n, f, lo, hi)| (n, Func::More(f), lo, hi)),
+            )
+            .chain(
+                super::temporal::FUNCTIONS
+                    .iter()
+                    .map(|&(n, f, lo, hi)| (n, Func::Temporal(f), lo, hi)),
+            )
+            .find(|(n, ..)| n.eq_ignore_ascii_case(&name));
+        let Some((_, func, min, max)) = found else {
             return Err(QueryError::UnknownFunction {
                 name,
                 position: super::position(self.source, e.span.start),
