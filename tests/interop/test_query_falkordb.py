@@ -157,6 +157,17 @@ TEMPLATES = [
         lambda g: {"from": _ids(g, 1)[0], "to": _ids(g, 1)[0]},
         True,
     ),
+    # The mathematical and string functions of src/query/functions.rs that FalkorDB also
+    # has (the temporal ones are left out: FalkorDB has no time() or datetime()).
+    ("RETURN e(), pi()", {}, False),
+    ("MATCH (n) RETURN n.id, exp(n.x), log(n.x + 1), log10(n.x + 1), degrees(n.x), radians(n.x)", {}, False),
+    ("MATCH (n) RETURN n.id, sin(n.x), cos(n.x), tan(n.x), cot(n.x + 1), haversin(n.x)", {}, False),
+    ("MATCH (n) RETURN n.id, asin(n.x / 5.0), acos(n.x / 5.0), atan(n.x), atan2(n.x, $y)", lambda g: {"y": g.randint(1, 4)}, False),
+    (
+        "MATCH (n) WHERE n.s IS NOT NULL RETURN n.id, left(n.s, $k), right(n.s, $k), ltrim('  ' + n.s), rtrim(n.s + '  ')",
+        lambda g: {"k": g.randint(0, 5)},
+        False,
+    ),
 ]
 
 

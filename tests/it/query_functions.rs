@@ -1,0 +1,222 @@
+//! `network_query`'s temporal values and its mathematical and string functions:
+//! hand-checked answers through the library, the errors for bad arguments, and
+//! the bounds (years, durations, string sizes) answered with an error, never a
+//! panic.
+
+use networks_mcp::network::Network;
+use networks_mcp::query::{self, QueryError};
+use serde_json::{Map, Value, json};
+
+/// The one row of `RETURN ...` on an empty network.
+fn row(q: &str) -> Vec<Value> {
+    let net = Network::new();
+    let answer = query::run(&net, q, &Map::new()).unwrap_or_else(|e| panic!("{q}: {e}"));
+    assert_eq!(answer.len(), 1, "{q}");
+    answer.row_json(&net, 0)
+}
+
+fn one(q: &str) -> Value {
+    row(q).remove(0)
+}
+
+fn error(q: &str) -> QueryError {
+    let net = Network::new();
+    match query::run(&net, q, &Map::new()) {
+        Ok(_) => panic!("{q} should fail"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn temporal_values_parse_and_print_as_cypher_writes_them() {
+    assert_eq!(one("RETURN date('2015-W30-2')"), json!("2015-07-21"));
+    assert_eq!(one("RETURN date('2015202')"), json!("2015-07-21"));
+    assert_eq!(one("RETURN localtime('214032.142')"), json!("21:40:32.142"));
+    assert_eq!(one("RETURN time('2140-02')"), json!("21:40-02:00"));
+    assert_eq!(
+        one("RETURN datetime('2015-07-21T21:40:32.142+0100')"),
+        json!("2015-07-21T21:40:32.142+01:00")
+    );
+    assert_eq!(
+        one("RETURN datetime('2015-07-21T21:40:32.142[Europe/Stockholm]')"),
+        json!("2015-07-21T21:40:32.142+02:00[Europe/Stockholm]")
+    );
+    assert_eq!(one("RETURN duration('P5M1.5D')"), json!("P5M1DT12H"));
+    assert_eq!(one("RETURN duration('P0.75M')"), json!("P22DT19H51M49.5S"));
+    assert_eq!(
+        one("RETURN duration({seconds: -60, milliseconds: -1})"),
+        json!("PT-1M-0.001S")
+    );
+    assert_eq!(
+        one("RETURN toString(date({year: 1984, week: 10, dayOfWeek: 3}))"),
+        json!("1984-03-07")
+    );
+    assert_eq!(
+        one("RETURN datetime.fromepochmillis(237821673987)"),
+        json!("1977-07-15T13:34:33.987Z")
+    );
+}
+
+#[test]
+fn temporal_values_select_truncate_and_measure() {
+    assert_eq!(
+        one("WITH date('1984-11-11') AS d RETURN date({date: d, year: 28})"),
+        json!("0028-11-11")
+    );
+    assert_eq!(
+        one(
+            "RETURN time({time: datetime({year: 1984, month: 10, day: 11, hour: 12, timezone: 'Europe/Stockholm'}), timezone: '+05:00'})"
+        ),
+        json!("16:00+05:00")
+    );
+    assert_eq!(
+        one("RETURN date.truncate('millennium', date('2017-10-11'), {day: 2})"),
+        json!("2000-01-02")
+    );
+    assert_eq!(
+        one(
+            "RETURN localtime.truncate('millisecond', localtime('12:31:14.645876123'), {nanosecond: 2})"
+        ),
+        json!("12:31:14.645000002")
+    );
+    assert_eq!(
+        one("RETURN duration.between(date('1984-10-11'), date('2015-06-24'))"),
+        json!("P30Y8M13D")
+    );
+    assert_eq!(
+        one(
+            "RETURN duration.inSeconds(localdatetime('2014-07-21T21:40:36.143'), localdatetime('2014-07-21T21:40:36.142'))"
+        ),
+        json!("PT-0.001S")
+    );
+    assert_eq!(
+        row(
+            "WITH duration.between(localdatetime('2018-01-02T10:00:00.1'), localdatetime('2018-01-01T10:00:00.2')) AS d RETURN d.days, d.seconds, d.nanosecondsOfSecond"
+        ),
+        vec![json!(0), json!(-86400), json!(100_000_000)]
+    );
+    // The clock is read once per query.
+    assert_eq!(
+        one("RETURN duration.inSeconds(localtime(), localtime())"),
+        json!("PT0S")
+    );
+}
+
+#[test]
+fn temporal_values_compare_order_and_add() {
+    assert_eq!(
+        row("WITH date('1980-12-24') AS x, date('1984-10-11') AS d RETURN x < d, x = d, x >= d"),
+        vec![json!(true), json!(false), json!(false)]
+    );
+    assert_eq!(
+        one("RETURN time('10:00+01:00') < time('09:35:14Z')"),
+        json!(true)
+    );
+    // Durations are equal or not, never smaller.
+    assert_eq!(one("RETURN duration('P1D') < duration('P2D')"), json!(null));
+    assert_eq!(
+        one("RETURN duration('PT11M') = duration({minutes: 12, seconds: -60})"),
+        json!(true)
+    );
+    assert_eq!(
+        one(
+            "UNWIND [date('2001-01-01'), date('1999-01-01')] AS d WITH d ORDER BY d RETURN collect(toString(d))"
+        ),
+        json!(["1999-01-01", "2001-01-01"])
+    );
+    assert_eq!(
+        one("RETURN date('2015-01-31') + duration('P1M')"),
+        json!("2015-02-28")
+    );
+    assert_eq!(
+        one("RETURN localtime('23:00') + duration('PT2H')"),
+        json!("01:00")
+    );
+    assert_eq!(one("RETURN duration('P1D') * 1.5"), json!("P1DT12H"));
+    assert_eq!(one("RETURN date('2015-07-21').week"), json!(30));
+    assert_eq!(
+        one("RETURN datetime('2015-07-21T21:40:32+01:00').epochSeconds"),
+        json!(1_437_511_232)
+    );
+}
+
+#[test]
+fn temporal_errors_for_bad_arguments_and_bounds() {
+    for q in [
+        "RETURN date('2015-13-01')",
+        "RETURN date({year: 2015, month: 2, day: 30})",
+        "RETURN date({month: 2})",
+        "RETURN localtime('25:00')",
+        "RETURN datetime('2015-07-21T21:40[Mars/Olympus]')",
+        "RETURN date(42)",
+        "RETURN date({year: 2015, colour: 1})",
+        "RETURN date.truncate('fortnight', date('2015-07-21'))",
+        "RETURN localtime.truncate('year', localtime('12:00'))",
+        "RETURN duration('P1X')",
+        "RETURN duration({days: 'one'})",
+        "RETURN duration({days: 1e300})",
+        "RETURN date({year: 1000000000})",
+        "RETURN date('2015-07-21').hour",
+        "RETURN date({year: 999999999, month: 12, day: 31}) + duration({years: 1})",
+        "RETURN duration({seconds: 900000000000000}) * 100000",
+        "RETURN duration('P1D') / 0",
+        "RETURN date('2015-07-21') + 1",
+    ] {
+        match error(q) {
+            QueryError::Runtime { .. } => {}
+            other => panic!("{q}: {other}"),
+        }
+    }
+    // Null in, null out.
+    assert_eq!(
+        one("RETURN date(null), duration.between(null, date())"),
+        json!(null)
+    );
+    assert!(
+        error("RETURN date('2015', 1)")
+            .to_string()
+            .contains("argument")
+    );
+}
+
+#[test]
+fn mathematical_and_string_functions() {
+    assert_eq!(one("RETURN round(e() * 1000)"), json!(2718.0));
+    assert_eq!(one("RETURN pi() = acos(-1.0)"), json!(true));
+    assert_eq!(one("RETURN exp(0)"), json!(1.0));
+    assert_eq!(one("RETURN log10(1000)"), json!(3.0));
+    assert_eq!(one("RETURN log(1)"), json!(0.0));
+    assert_eq!(one("RETURN round(degrees(pi()))"), json!(180.0));
+    assert_eq!(one("RETURN abs(radians(180) - pi()) < 1e-12"), json!(true));
+    assert_eq!(one("RETURN haversin(0)"), json!(0.0));
+    assert_eq!(
+        one("RETURN abs(atan2(1, 1) * 4 - pi()) < 1e-12"),
+        json!(true)
+    );
+    assert_eq!(one("RETURN sin(null)"), json!(null));
+    assert_eq!(one("WITH rand() AS r RETURN 0 <= r AND r < 1"), json!(true));
+    assert_eq!(one("RETURN left('hello', 2)"), json!("he"));
+    assert_eq!(one("RETURN right('hello', 10)"), json!("hello"));
+    assert_eq!(
+        one("RETURN ltrim('  a  ') + '|' + rtrim('  a  ')"),
+        json!("a  |  a")
+    );
+    for q in [
+        "RETURN sin('x')",
+        "RETURN left('hello', -1)",
+        "RETURN right(1, 2)",
+        "RETURN ltrim(1)",
+    ] {
+        assert!(matches!(error(q), QueryError::Runtime { .. }), "{q}");
+    }
+    // rand() is not constant: an aggregate refuses it.
+    assert!(matches!(
+        error("RETURN count(rand())"),
+        QueryError::Syntax { .. }
+    ));
+    // The unknown-function error lists the new functions.
+    let unknown = error("RETURN nosuch(1)").to_string();
+    for name in ["haversin", "datetime.truncate", "duration.between", "left"] {
+        assert!(unknown.contains(name), "{unknown}");
+    }
+}
