@@ -1176,6 +1176,24 @@ impl Exec<'_> {
                 result?;
                 Val::list(out)
             }
+            Expr::Subquery { steps, count } => {
+                let enough = if *count { None } else { Some(1) };
+                let found = self.subquery(steps, row, enough)?;
+                if *count {
+                    Val::Int(i64::try_from(found.len()).unwrap_or(i64::MAX))
+                } else {
+                    Val::Bool(!found.is_empty())
+                }
+            }
+            Expr::PatternComp { plan, projection } => {
+                let mut found = Vec::new();
+                self.match_into(plan, vec![row.clone()], &mut Sink::Rows(&mut found), None)?;
+                let mut items = Vec::with_capacity(found.len());
+                for mut r in found {
+                    items.push(self.eval(projection, &mut r, &[])?);
+                }
+                list_checked(items)?
+            }
             Expr::Quantified {
                 kind,
                 slot,
@@ -1221,6 +1239,29 @@ impl Exec<'_> {
                 }
             }
         })
+    }
+
+    /// The rows of a subquery's steps run on one row (the first `enough`
+    /// when its steps are one MATCH).
+    fn subquery(&self, steps: &[Step], row: &Row, enough: Option<usize>) -> Res<Vec<Row>> {
+        let mut rows = vec![row.clone()];
+        for step in steps {
+            charge(1);
+            rows = match step {
+                Step::Match(m) => {
+                    let mut out = Vec::new();
+                    let enough = if steps.len() == 1 { enough } else { None };
+                    self.match_into(m, rows, &mut Sink::Rows(&mut out), enough)?;
+                    out
+                }
+                Step::Unwind { list } => self.unwind(list, rows)?,
+                Step::Project(p) => self.project(p, rows)?,
+            };
+            if rows.is_empty() {
+                break;
+            }
+        }
+        Ok(rows)
     }
 
     fn property(&self, base: &Val, key: &str) -> Res<Val> {

@@ -188,6 +188,17 @@ pub(crate) enum Expr {
         predicate: Option<Box<Expr>>,
         projection: Option<Box<Expr>>,
     },
+    /// A pattern predicate `(a)-->(b)` or `EXISTS { ... }`: whether the steps,
+    /// run on the current row, find a row; `COUNT { ... }` (`count`): how many.
+    Subquery {
+        steps: Vec<Step>,
+        count: bool,
+    },
+    /// `[p = (a)-->(b) WHERE pred | proj]`: `proj` of every match.
+    PatternComp {
+        plan: Box<MatchPlan>,
+        projection: Box<Expr>,
+    },
     /// `all/any/none/single(x IN list WHERE pred)`.
     Quantified {
         kind: Quantifier,
@@ -352,6 +363,9 @@ struct Planner<'a> {
     kinds: Vec<Kind>,
     /// The first slot the MATCH being planned binds.
     match_start: usize,
+    /// Whether the expression about to be planned stands where a pattern may
+    /// be a predicate (a WHERE, an operand of NOT, AND, OR, XOR there).
+    pattern_here: bool,
     names: Names,
 }
 
@@ -397,6 +411,7 @@ pub(crate) fn plan(
         scope: Vec::new(),
         kinds: Vec::new(),
         match_start: 0,
+        pattern_here: false,
         names: Names::default(),
     };
     let mut parts = vec![planner.single(&regular.head)?];
@@ -601,7 +616,7 @@ impl Planner<'_> {
         }
         let _ = at;
         let predicate = match &m.where_clause {
-            Some(w) => Some(self.expr(w, 0)?),
+            Some(w) => Some(self.predicate(w, 0)?),
             None => None,
         };
         Ok(MatchPlan {
@@ -1056,7 +1071,7 @@ impl Planner<'_> {
         // WITH … WHERE reads the same scope as ORDER BY: the projected columns and,
         // unless the projection aggregates or is DISTINCT, the variables before it.
         let predicate = match predicate {
-            Some(w) => Some(self.expr(w, 0)?),
+            Some(w) => Some(self.predicate(w, 0)?),
             None => None,
         };
         self.scope = columns.iter().cloned().map(Some).collect();
@@ -1098,6 +1113,12 @@ impl Planner<'_> {
         self.expr_in(e, 0, &mut sink)
     }
 
+    /// A WHERE: an expression where a pattern may stand as a predicate.
+    fn predicate(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
+        self.pattern_here = true;
+        self.expr_in(e, depth, &mut None)
+    }
+
     fn expr(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
         self.expr_in(e, depth, &mut None)
     }
@@ -1136,6 +1157,7 @@ impl Planner<'_> {
         }
         super::charge(1);
         let d = depth + 1;
+        let pattern_here = std::mem::replace(&mut self.pattern_here, false);
         Ok(match &e.kind {
             ExprKind::Literal(lit) => Expr::Lit(self.literal(lit)?),
             ExprKind::Variable(name) => match self.lookup(&name.kind.text) {
@@ -1181,6 +1203,8 @@ impl Planner<'_> {
                 Expr::Map(out)
             }
             ExprKind::Unary { operator, operand } => {
+                self.pattern_here =
+                    pattern_here && matches!(operator.kind, ast::UnaryOperator::Not);
                 let inner = self.boxed(operand, d, aggs)?;
                 match operator.kind {
                     ast::UnaryOperator::Not => Expr::Not(inner),
@@ -1188,7 +1212,7 @@ impl Planner<'_> {
                     _ => *inner,
                 }
             }
-            ExprKind::Binary { .. } => self.chain(e, d, aggs)?,
+            ExprKind::Binary { .. } => self.chain(e, d, aggs, pattern_here)?,
             ExprKind::Is {
                 expression,
                 negated,
@@ -1323,27 +1347,79 @@ impl Planner<'_> {
                     predicate: predicate?,
                 }
             }
-            ExprKind::Parenthesized(inner) => self.expr_in(inner, d, aggs)?,
-            ExprKind::Pattern(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "pattern expressions (match the pattern with MATCH or OPTIONAL MATCH instead)",
-                ));
+            ExprKind::Parenthesized(inner) => {
+                self.pattern_here = pattern_here;
+                self.expr_in(inner, d, aggs)?
             }
-            ExprKind::Subquery(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "subqueries (EXISTS { }, COUNT { }, COLLECT { })",
-                ));
+            ExprKind::Pattern(pattern) => {
+                if !pattern_here {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        "a pattern is a predicate here only in a WHERE (or exists()); to use its matches, write a pattern comprehension [(a)-->(b) | b]".into(),
+                    ));
+                }
+                let saved = self.save_scope();
+                let before = self.scope.len();
+                let plan = self.inner_match(pattern, None, None, d);
+                let introduced = self.scope[before.min(self.scope.len())..]
+                    .iter()
+                    .flatten()
+                    .next()
+                    .cloned();
+                self.restore_scope(saved);
+                if let Some(name) = introduced {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!(
+                            "the variable `{name}` is not defined here; a pattern predicate cannot introduce variables (use EXISTS {{ ... }})"
+                        ),
+                    ));
+                }
+                Expr::Subquery {
+                    steps: vec![Step::Match(plan?)],
+                    count: false,
+                }
             }
-            ExprKind::PatternComprehension(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "pattern comprehensions",
-                ));
+            ExprKind::Subquery(sub) => {
+                let count = match sub.kind.kind {
+                    ast::SubqueryExpressionKind::Exists => false,
+                    ast::SubqueryExpressionKind::Count => true,
+                    _ => {
+                        return Err(QueryError::unsupported(
+                            self.source,
+                            e.span.start,
+                            "COLLECT { } subqueries",
+                        ));
+                    }
+                };
+                let saved = self.save_scope();
+                let steps = self.subquery(&sub.query, e, d);
+                self.restore_scope(saved);
+                Expr::Subquery {
+                    steps: steps?,
+                    count,
+                }
+            }
+            ExprKind::PatternComprehension(pc) => {
+                let saved = self.save_scope();
+                let planned = (|| {
+                    let plan = self.inner_match(
+                        &pc.pattern,
+                        pc.binding.as_ref(),
+                        pc.predicate.as_deref(),
+                        d,
+                    )?;
+                    let projection = self.boxed(&pc.projection, d, &mut None)?;
+                    Ok::<_, QueryError>((plan, projection))
+                })();
+                self.restore_scope(saved);
+                let (plan, projection) = planned?;
+                Expr::PatternComp {
+                    plan: Box::new(plan),
+                    projection,
+                }
             }
             ExprKind::Reduce(_) => {
                 return Err(QueryError::unsupported(
@@ -1362,8 +1438,95 @@ impl Planner<'_> {
         })
     }
 
+    /// The scope, to restore after a pattern or subquery inside an expression
+    /// bound its own variables.
+    fn save_scope(&self) -> (Vec<Option<String>>, Vec<Kind>, usize) {
+        (self.scope.clone(), self.kinds.clone(), self.match_start)
+    }
+
+    fn restore_scope(&mut self, saved: (Vec<Option<String>>, Vec<Kind>, usize)) {
+        (self.scope, self.kinds, self.match_start) = saved;
+    }
+
+    /// A pattern inside an expression, as a MATCH over the current row: its
+    /// new variables bound after the row's (the caller restores the scope).
+    fn inner_match(
+        &mut self,
+        pattern: &ast::Pattern,
+        binding: Option<&ast::Name>,
+        predicate: Option<&ast::Expr>,
+        d: usize,
+    ) -> Res<MatchPlan> {
+        let before = self.scope.len();
+        self.match_start = before;
+        let mut parts = Vec::new();
+        for part in &pattern.parts {
+            super::charge(1);
+            parts.push(self.path(part)?);
+        }
+        if let (Some(name), Some(last)) = (binding, parts.last_mut()) {
+            if self.lookup(&name.kind.text).is_some() {
+                return Err(QueryError::syntax(
+                    self.source,
+                    name.span.start,
+                    format!("the path variable `{}` is already defined", name.kind.text),
+                ));
+            }
+            last.slot = Some(self.bind_as(&name.kind.text, Kind::Path));
+        }
+        let predicate = match predicate {
+            Some(p) => Some(self.predicate(p, d)?),
+            None => None,
+        };
+        Ok(MatchPlan {
+            optional: false,
+            parts,
+            predicate,
+            width: self.scope.len(),
+            new_slots: (before..self.scope.len()).collect(),
+        })
+    }
+
+    /// The steps of `EXISTS { ... }` / `COUNT { ... }`: a pattern with an
+    /// optional WHERE, or a query of MATCH, WITH, UNWIND ending in RETURN.
+    fn subquery(&mut self, query: &ast::Query, e: &ast::Expr, d: usize) -> Res<Vec<Step>> {
+        let ast::QueryKind::Regular(regular) = &query.kind else {
+            return Err(QueryError::syntax(
+                self.source,
+                e.span.start,
+                "this subquery is not a query".into(),
+            ));
+        };
+        if !regular.unions.is_empty() {
+            return Err(QueryError::unsupported(
+                self.source,
+                e.span.start,
+                "UNION inside a subquery",
+            ));
+        }
+        let clauses = &regular.head.kind.clauses;
+        if let [clause] = clauses.as_slice()
+            && let ClauseKind::Match(m) = &clause.kind
+            && !m.optional
+        {
+            let plan = self.inner_match(&m.pattern, None, None, d)?;
+            let predicate = match &m.where_clause {
+                Some(w) => Some(self.predicate(w, d)?),
+                None => None,
+            };
+            return Ok(vec![Step::Match(MatchPlan { predicate, ..plan })]);
+        }
+        self.single(&regular.head)
+    }
+
     /// A left-deep chain of binary operators, walked in a loop.
-    fn chain(&mut self, e: &ast::Expr, d: usize, aggs: &mut Option<&mut Vec<Agg>>) -> Res<Expr> {
+    fn chain(
+        &mut self,
+        e: &ast::Expr,
+        d: usize,
+        aggs: &mut Option<&mut Vec<Agg>>,
+        pattern_here: bool,
+    ) -> Res<Expr> {
         let mut rights = Vec::new();
         let mut node = e;
         while let ExprKind::Binary {
@@ -1376,6 +1539,13 @@ impl Planner<'_> {
             rights.push((operator, right.as_ref()));
             node = left;
         }
+        let logical = |op: &BinaryOperator| {
+            matches!(
+                op,
+                BinaryOperator::And | BinaryOperator::Or | BinaryOperator::Xor
+            )
+        };
+        self.pattern_here = pattern_here && rights.last().is_some_and(|(o, _)| logical(&o.kind));
         let first = self.boxed(node, d, aggs)?;
         let mut rest = Vec::with_capacity(rights.len());
         for (operator, right) in rights.into_iter().rev() {
@@ -1407,6 +1577,7 @@ impl Planner<'_> {
                     ));
                 }
             };
+            self.pattern_here = pattern_here && logical(&operator.kind);
             rest.push((op, self.expr_in(right, d, aggs)?));
         }
         Ok(Expr::Chain(first, rest))
@@ -1546,6 +1717,13 @@ impl Planner<'_> {
                     .map(|&(n, f, lo, hi)| (n, Func::Temporal(f), lo, hi)),
             )
             .find(|(n, ..)| n.eq_ignore_ascii_case(&name));
+        if name == "exists"
+            && let [arg] = f.arguments.as_slice()
+            && matches!(arg.kind, ExprKind::Pattern(_))
+        {
+            self.pattern_here = true;
+            return self.expr_in(arg, d, aggs);
+        }
         let Some((_, func, min, max)) = found else {
             return Err(QueryError::UnknownFunction {
                 name,

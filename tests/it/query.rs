@@ -514,10 +514,13 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
     );
     let e = refused(
         &s,
-        "MATCH (n) WHERE EXISTS { MATCH (n)-->() } RETURN n",
+        "MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m.id }",
         "query",
     );
-    assert!(e.contains("subqueries") && e.contains("column 17"), "{e}");
+    assert!(
+        e.contains("COLLECT { } subqueries") && e.contains("column 18"),
+        "{e}"
+    );
     let e = refused(&s, "MATCH (n RETURN n", "query");
     assert!(e.contains("line 1, column"), "{e}");
     let e = refused(&s, "MATCH (n) RETURN m", "query");

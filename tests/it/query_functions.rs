@@ -220,3 +220,98 @@ fn mathematical_and_string_functions() {
         assert!(unknown.contains(name), "{unknown}");
     }
 }
+
+/// a -> b -> c, a -> c; a and b are :X.
+fn small() -> Network {
+    use networks_mcp::network::{EdgeSpec, NodeSpec};
+    let mut net = Network::new();
+    for (id, labels) in [("a", "X"), ("b", "X"), ("c", "")] {
+        let mut spec = NodeSpec::new(id);
+        if !labels.is_empty() {
+            spec = spec.with_attribute("labels", labels);
+        }
+        net.add_node_with(spec).unwrap();
+    }
+    for (s, t) in [("a", "b"), ("b", "c"), ("a", "c")] {
+        net.add_edge_with(EdgeSpec::new(s, t)).unwrap();
+    }
+    net
+}
+
+fn column(net: &Network, q: &str) -> Vec<Value> {
+    let answer = query::run(net, q, &Map::new()).unwrap_or_else(|e| panic!("{q}: {e}"));
+    (0..answer.len())
+        .map(|i| answer.row_json(net, i).remove(0))
+        .collect()
+}
+
+#[test]
+fn pattern_predicates_comprehensions_and_exists_subqueries() {
+    let net = small();
+    assert_eq!(
+        column(&net, "MATCH (n) WHERE (n)-->(:X) RETURN n.id ORDER BY n.id"),
+        vec![json!("a")]
+    );
+    assert_eq!(
+        column(&net, "MATCH (n) WHERE NOT (n)-->() RETURN n.id"),
+        vec![json!("c")]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n) WHERE exists((n)<--()) AND (n)-->() RETURN n.id"
+        ),
+        vec![json!("b")]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n) RETURN n.id, [(n)-->(m) | m.id] AS out ORDER BY n.id"
+        )
+        .len(),
+        3
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n {id: 'a'}) RETURN size([p = (n)-[*]->(m) WHERE m.id = 'c' | length(p)])"
+        ),
+        vec![json!(2)]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n) WHERE EXISTS { (n)-->(m) WHERE m.id = 'c' } RETURN n.id ORDER BY n.id"
+        ),
+        vec![json!("a"), json!("b")]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n) WHERE EXISTS { MATCH (n)-->(m) WITH n, count(*) AS k WHERE k = 2 RETURN true } RETURN n.id"
+        ),
+        vec![json!("a")]
+    );
+    assert_eq!(
+        column(&net, "MATCH (n {id: 'a'}) RETURN COUNT { (n)-->() }"),
+        vec![json!(2)]
+    );
+    // A pattern is a predicate only in a WHERE, and introduces no variables there.
+    for q in [
+        "MATCH (n) RETURN (n)-->()",
+        "MATCH (n) RETURN size((n)-->())",
+        "MATCH (n) WHERE (n)-->(m) RETURN n",
+    ] {
+        assert!(
+            matches!(error_on(&net, q), QueryError::Syntax { .. }),
+            "{q}"
+        );
+    }
+}
+
+fn error_on(net: &Network, q: &str) -> QueryError {
+    match query::run(net, q, &Map::new()) {
+        Ok(_) => panic!("{q} should fail"),
+        Err(e) => e,
+    }
+}
