@@ -1081,15 +1081,30 @@ impl Exec<'_> {
             },
             Expr::Chain(first, rest) => {
                 let mut acc = self.eval(first, row, aggs)?;
+                // The right operand of the comparison just made: `a < b < c` is
+                // `a < b AND b < c`.
+                let mut compared: Option<Val> = None;
                 for (op, e) in rest {
                     // AND and OR skip what cannot change their answer.
                     if (*op == BinOp::And && acc == Val::Bool(false))
                         || (*op == BinOp::Or && acc == Val::Bool(true))
                     {
+                        compared = None;
                         continue;
                     }
                     let right = self.eval(e, row, aggs)?;
-                    acc = binary(*op, acc, right)?;
+                    let comparison = matches!(
+                        op,
+                        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                    );
+                    let next = comparison.then(|| right.clone());
+                    acc = match compared.take() {
+                        Some(left) if comparison => {
+                            binary(BinOp::And, acc, binary(*op, left, right)?)?
+                        }
+                        _ => binary(*op, acc, right)?,
+                    };
+                    compared = next;
                 }
                 acc
             }
@@ -1397,7 +1412,9 @@ impl Exec<'_> {
                 if step == 0 {
                     return Err(runtime("range() needs a step other than 0".into()));
                 }
-                let count = if step > 0 {
+                let count = if (step > 0 && end < start) || (step < 0 && end > start) {
+                    0
+                } else if step > 0 {
                     (i128::from(end) - i128::from(start)) / i128::from(step) + 1
                 } else {
                     (i128::from(start) - i128::from(end)) / -i128::from(step) + 1
@@ -1685,6 +1702,13 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
         }
         BinOp::Eq => value::equals(&a, &b).map_or(Null, Bool),
         BinOp::Ne => value::equals(&a, &b).map_or(Null, |e| Bool(!e)),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            if matches!((&a, &b), (Float(x), Int(_) | Float(_)) | (Int(_), Float(x)) if x.is_nan())
+                || matches!((&a, &b), (Float(_), Float(y)) if y.is_nan()) =>
+        {
+            // NaN is neither smaller nor larger than any number.
+            Bool(false)
+        }
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match value::compare(&a, &b) {
             None => Null,
             Some(o) => Bool(match op {
@@ -1911,6 +1935,19 @@ impl Acc {
                 grow(value.weight() as usize)?;
                 self.items.push(value);
             }
+            AggKind::StDev
+            | AggKind::StDevP
+            | AggKind::PercentileCont(_)
+            | AggKind::PercentileDisc(_) => {
+                if !matches!(value, Val::Int(_) | Val::Float(_)) {
+                    return Err(runtime(format!(
+                        "stDev() and percentiles take numbers, not a {}",
+                        value.type_name()
+                    )));
+                }
+                grow(1)?;
+                self.items.push(value);
+            }
             AggKind::Count | AggKind::CountStar => {}
         }
         Ok(())
@@ -1928,6 +1965,11 @@ impl Acc {
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Val::Null),
             // The items were counted as kept when they were added.
             AggKind::Collect => Val::list_counted(self.items),
+            AggKind::StDev | AggKind::StDevP => {
+                super::functions::std_dev(&self.items, self.kind == AggKind::StDevP)
+            }
+            AggKind::PercentileCont(p) => super::functions::percentile(self.items, p, true),
+            AggKind::PercentileDisc(p) => super::functions::percentile(self.items, p, false),
         }
     }
 }

@@ -168,3 +168,56 @@ pub(crate) fn call(f: Fn, args: Vec<Val>) -> Res<Val> {
         }
     }))
 }
+
+fn as_f64(v: &Val) -> f64 {
+    match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(x) => *x,
+        _ => f64::NAN,
+    }
+}
+
+/// `stDev()` (the sample's, `population` false) or `stDevP()` of numbers:
+/// 0.0 for fewer than two (one for the population's).
+pub(crate) fn std_dev(values: &[Val], population: bool) -> Val {
+    let n = values.len();
+    if n == 0 || (n < 2 && !population) {
+        return Val::Float(0.0);
+    }
+    let mean = values.iter().map(as_f64).sum::<f64>() / n as f64;
+    let squares: f64 = values.iter().map(|v| (as_f64(v) - mean).powi(2)).sum();
+    let divisor = if population { n } else { n - 1 } as f64;
+    Val::Float((squares / divisor).sqrt())
+}
+
+/// `percentileCont()` (`interpolate`) or `percentileDisc()` at `p` (0 to 1)
+/// of numbers: null for none.
+pub(crate) fn percentile(mut values: Vec<Val>, p: f64, interpolate: bool) -> Val {
+    let n = values.len();
+    if n == 0 {
+        return Val::Null;
+    }
+    super::charge(n as u64);
+    values.sort_by(|a, b| as_f64(a).total_cmp(&as_f64(b)));
+    if interpolate {
+        let at = p * (n - 1) as f64;
+        let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+        let (lo, hi) = (lo.min(n - 1), hi.min(n - 1));
+        if lo == hi {
+            return Val::Float(as_f64(&values[lo]));
+        }
+        let (a, b) = (as_f64(&values[lo]), as_f64(&values[hi]));
+        Val::Float(a * (hi as f64 - at) + b * (at - lo as f64))
+    } else {
+        let at = p * n as f64;
+        let whole = at as usize;
+        let index = if p >= 1.0 || n == 1 {
+            n - 1
+        } else if at != whole as f64 || whole == 0 {
+            whole
+        } else {
+            whole - 1
+        };
+        values.swap_remove(index.min(n - 1))
+    }
+}

@@ -135,6 +135,10 @@ const AGGREGATES: &[(&str, AggKind)] = &[
     ("max", AggKind::Max),
     ("avg", AggKind::Avg),
     ("collect", AggKind::Collect),
+    ("stdev", AggKind::StDev),
+    ("stdevp", AggKind::StDevP),
+    ("percentilecont", AggKind::PercentileCont(0.0)),
+    ("percentiledisc", AggKind::PercentileDisc(0.0)),
 ];
 
 /// An aggregate function.
@@ -147,6 +151,14 @@ pub(crate) enum AggKind {
     Max,
     Avg,
     Collect,
+    /// The sample standard deviation.
+    StDev,
+    /// The population standard deviation.
+    StDevP,
+    /// The percentile (0 to 1), interpolated between values.
+    PercentileCont(f64),
+    /// The percentile (0 to 1): the nearest value.
+    PercentileDisc(f64),
 }
 
 /// One aggregate of a projection.
@@ -1116,7 +1128,20 @@ impl Planner<'_> {
     /// A WHERE: an expression where a pattern may stand as a predicate.
     fn predicate(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
         self.pattern_here = true;
-        self.expr_in(e, depth, &mut None)
+        let planned = self.expr_in(e, depth, &mut None)?;
+        if let Expr::Var(slot) = planned
+            && matches!(self.kind_of(slot), Kind::Node | Kind::Rel | Kind::Path)
+        {
+            return Err(QueryError::syntax(
+                self.source,
+                e.span.start,
+                format!(
+                    "WHERE takes a boolean, not {}",
+                    self.kind_of(slot).describe()
+                ),
+            ));
+        }
+        Ok(planned)
     }
 
     fn expr(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
@@ -1201,6 +1226,23 @@ impl Planner<'_> {
                     ));
                 }
                 Expr::Map(out)
+            }
+            ExprKind::Unary { operator, operand }
+                if matches!(operator.kind, ast::UnaryOperator::Minus)
+                    && matches!(&operand.kind, ExprKind::Literal(l) if matches!(l.kind, LiteralKind::Integer(_))) =>
+            {
+                // `-9223372036854775808`: the literal is read with its sign.
+                let ExprKind::Literal(lit) = &operand.kind else {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        "a literal".into(),
+                    ));
+                };
+                match self.literal_signed(lit, true)? {
+                    Val::Int(i) => Expr::Lit(Val::Int(i)),
+                    other => Expr::Lit(other),
+                }
             }
             ExprKind::Unary { operator, operand } => {
                 self.pattern_here =
@@ -1438,6 +1480,23 @@ impl Planner<'_> {
         })
     }
 
+    /// An operand of AND, OR, XOR that is a literal of another type than
+    /// boolean is refused (openCypher's InvalidArgumentType).
+    fn boolean_operand(&self, operand: &Expr, at: &ast::Expr) -> Res<()> {
+        let kind = match operand {
+            Expr::Lit(Val::Bool(_) | Val::Null) => return Ok(()),
+            Expr::Lit(v) => v.type_name(),
+            Expr::List(_) => "list",
+            Expr::Map(_) => "map",
+            _ => return Ok(()),
+        };
+        Err(QueryError::syntax(
+            self.source,
+            at.span.start,
+            format!("AND, OR and XOR take booleans, not a {kind}"),
+        ))
+    }
+
     /// The scope, to restore after a pattern or subquery inside an expression
     /// bound its own variables.
     fn save_scope(&self) -> (Vec<Option<String>>, Vec<Kind>, usize) {
@@ -1578,12 +1637,25 @@ impl Planner<'_> {
                 }
             };
             self.pattern_here = pattern_here && logical(&operator.kind);
-            rest.push((op, self.expr_in(right, d, aggs)?));
+            let operand = self.expr_in(right, d, aggs)?;
+            if logical(&operator.kind) {
+                self.boolean_operand(&operand, right)?;
+                if rest.is_empty() {
+                    self.boolean_operand(&first, node)?;
+                }
+            }
+            rest.push((op, operand));
         }
         Ok(Expr::Chain(first, rest))
     }
 
     fn literal(&self, lit: &ast::Literal) -> Res<Val> {
+        self.literal_signed(lit, false)
+    }
+
+    /// A literal; an integer literal negated when `negative`.
+    fn literal_signed(&self, lit: &ast::Literal, negative: bool) -> Res<Val> {
+        let sign = if negative { "-" } else { "" };
         Ok(match &lit.kind {
             LiteralKind::Null => Val::Null,
             LiteralKind::Boolean(b) => Val::Bool(*b),
@@ -1591,14 +1663,20 @@ impl Planner<'_> {
                 let text = i.text.replace('_', "");
                 let parsed = match i.radix {
                     ast::IntegerRadix::Hexadecimal => i64::from_str_radix(
-                        text.trim_start_matches("0x").trim_start_matches("0X"),
+                        &format!(
+                            "{sign}{}",
+                            text.trim_start_matches("0x").trim_start_matches("0X")
+                        ),
                         16,
                     ),
                     ast::IntegerRadix::Octal => i64::from_str_radix(
-                        text.trim_start_matches("0o").trim_start_matches("0O"),
+                        &format!(
+                            "{sign}{}",
+                            text.trim_start_matches("0o").trim_start_matches("0O")
+                        ),
                         8,
                     ),
-                    _ => text.parse::<i64>(),
+                    _ => format!("{sign}{text}").parse::<i64>(),
                 };
                 Val::Int(parsed.map_err(|_| {
                     QueryError::syntax(
@@ -1609,13 +1687,21 @@ impl Planner<'_> {
                 })?)
             }
             LiteralKind::Float(f) => {
-                Val::Float(f.text.replace('_', "").parse::<f64>().map_err(|_| {
+                let x = f.text.replace('_', "").parse::<f64>().map_err(|_| {
                     QueryError::syntax(
                         self.source,
                         lit.span.start,
                         format!("{} is not a number", f.text),
                     )
-                })?)
+                })?;
+                if !x.is_finite() {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        lit.span.start,
+                        format!("the float {} is too large", f.text),
+                    ));
+                }
+                Val::Float(x)
             }
             LiteralKind::String(s) => Val::str(s.value.clone()),
             _ => {
@@ -1671,12 +1757,51 @@ impl Planner<'_> {
                 }
                 (AggKind::CountStar, None)
             } else {
-                let [arg] = f.arguments.as_slice() else {
-                    return Err(QueryError::syntax(
-                        self.source,
-                        e.span.start,
-                        format!("{name}() takes one argument"),
-                    ));
+                let percentile = matches!(
+                    kind,
+                    AggKind::PercentileCont(_) | AggKind::PercentileDisc(_)
+                );
+                let (arg, kind) = match (f.arguments.as_slice(), kind) {
+                    ([arg], _) if !percentile => (arg, kind),
+                    ([arg, p], AggKind::PercentileCont(_) | AggKind::PercentileDisc(_)) => {
+                        let at = match self.expr_in(p, d, &mut None)? {
+                            Expr::Lit(Val::Int(i)) => i as f64,
+                            Expr::Lit(Val::Float(x)) => x,
+                            _ => {
+                                return Err(QueryError::syntax(
+                                    self.source,
+                                    p.span.start,
+                                    format!(
+                                        "{name}() takes a number from 0 to 1 (a literal or a parameter) second"
+                                    ),
+                                ));
+                            }
+                        };
+                        if !(0.0..=1.0).contains(&at) {
+                            return Err(QueryError::Runtime {
+                                message: format!(
+                                    "{name}() takes a percentile from 0 to 1, not {at}"
+                                ),
+                            });
+                        }
+                        let kind = if let AggKind::PercentileCont(_) = kind {
+                            AggKind::PercentileCont(at)
+                        } else {
+                            AggKind::PercentileDisc(at)
+                        };
+                        (arg, kind)
+                    }
+                    _ => {
+                        return Err(QueryError::syntax(
+                            self.source,
+                            e.span.start,
+                            format!(
+                                "{name}() takes {} argument{}",
+                                if percentile { "two" } else { "one" },
+                                if percentile { "s" } else { "" }
+                            ),
+                        ));
+                    }
                 };
                 // No aggregate inside an aggregate.
                 let arg = self.expr_in(arg, d, &mut None)?;
@@ -1745,6 +1870,25 @@ impl Planner<'_> {
                 },
             ));
         }
-        Ok(Expr::Func(func, self.exprs(&f.arguments, d, aggs)?))
+        let args = self.exprs(&f.arguments, d, aggs)?;
+        // A variable of the wrong kind is refused before running
+        // (openCypher's InvalidArgumentType).
+        if let [Expr::Var(slot)] = args.as_slice() {
+            let held = self.kind_of(*slot);
+            let wrong = match func {
+                Func::Type => matches!(held, Kind::Node | Kind::Path),
+                Func::Length => matches!(held, Kind::Node | Kind::Rel),
+                Func::Size => matches!(held, Kind::Node | Kind::Rel | Kind::Path),
+                _ => false,
+            };
+            if wrong {
+                return Err(QueryError::syntax(
+                    self.source,
+                    e.span.start,
+                    format!("{name}() does not take {}", held.describe()),
+                ));
+            }
+        }
+        Ok(Expr::Func(func, args))
     }
 }

@@ -315,3 +315,43 @@ fn error_on(net: &Network, q: &str) -> QueryError {
         Err(e) => e,
     }
 }
+
+#[test]
+fn percentiles_standard_deviations_and_comparison_chains() {
+    let q = |s: &str| one(&format!("UNWIND [10, 20, 30, 40] AS x RETURN {s}"));
+    assert_eq!(q("percentileDisc(x, 0.5)"), json!(20));
+    assert_eq!(q("percentileCont(x, 0.5)"), json!(25.0));
+    assert_eq!(q("percentileCont(x, 1)"), json!(40.0));
+    assert_eq!(q("percentileDisc(x, 0)"), json!(10));
+    assert_eq!(q("round(stDevP(x) * 1000)"), json!(11180.0));
+    assert_eq!(q("round(stDev(x) * 1000)"), json!(12910.0));
+    assert_eq!(
+        one("UNWIND [] AS x RETURN percentileCont(x, 0.5)"),
+        json!(null)
+    );
+    assert!(matches!(
+        error("UNWIND [1] AS x RETURN percentileCont(x, 1.5)"),
+        QueryError::Runtime { .. }
+    ));
+    assert!(matches!(
+        error("UNWIND [1] AS x RETURN percentileCont(x, x)"),
+        QueryError::Syntax { .. }
+    ));
+    assert!(matches!(
+        error("UNWIND ['a'] AS x RETURN stDev(x)"),
+        QueryError::Runtime { .. }
+    ));
+    // `a < b < c` is `a < b AND b < c`.
+    assert_eq!(one("RETURN 1 < 2 < 3"), json!(true));
+    assert_eq!(one("RETURN 1 < 3 < 2"), json!(false));
+    assert_eq!(one("RETURN 1 + 1 = 2 = 2.0"), json!(true));
+    // NaN is neither smaller nor larger.
+    assert_eq!(one("RETURN 0.0 / 0.0 > 1"), json!(false));
+    assert_eq!(one("RETURN -9223372036854775808"), json!(i64::MIN));
+    assert!(matches!(error("RETURN 1e400"), QueryError::Syntax { .. }));
+    assert!(matches!(
+        error("RETURN true AND 123"),
+        QueryError::Syntax { .. }
+    ));
+    assert_eq!(one("RETURN range(0, -1, 2)"), json!([]));
+}
