@@ -1193,7 +1193,11 @@ impl Exec<'_> {
             }
             Expr::Subquery { steps, count } => {
                 let enough = if *count { None } else { Some(1) };
+                // The rows found are dropped here: they count only while they live.
+                let mark = super::built_now();
                 let found = self.subquery(steps, row, enough)?;
+                super::check_built()?;
+                super::reset_built(mark);
                 if *count {
                     Val::Int(i64::try_from(found.len()).unwrap_or(i64::MAX))
                 } else {
@@ -1201,12 +1205,17 @@ impl Exec<'_> {
                 }
             }
             Expr::PatternComp { plan, projection } => {
+                // The matches are dropped once projected: they count only while
+                // they live, the list as it is built.
+                let mark = super::built_now();
                 let mut found = Vec::new();
                 self.match_into(plan, vec![row.clone()], &mut Sink::Rows(&mut found), None)?;
                 let mut items = Vec::with_capacity(found.len());
                 for mut r in found {
                     items.push(self.eval(projection, &mut r, &[])?);
                 }
+                super::check_built()?;
+                super::reset_built(mark);
                 list_checked(items)?
             }
             Expr::Quantified {

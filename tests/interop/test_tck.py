@@ -1,6 +1,6 @@
-"""network_query against the openCypher TCK: the read-only scenario groups of the TCK's
-feature files (vendored in tests/tck/features/, see tests/tck/README.md for the tag and
-commit), run scenario by scenario through the server, each scenario classified as
+"""network_query against the openCypher TCK: every feature file of the TCK (vendored in
+tests/tck/features/, one report group per directory; see tests/tck/README.md for the
+tag and commit), run scenario by scenario through the server, each scenario classified as
 
   - pass: the rows (and column names) are the TCK's, or the TCK expects an error and the
     tool answers `status: "error"`;
@@ -20,6 +20,10 @@ How a scenario runs:
     fresh network with `network_import` (format `node_link_json`), under the data model of
     specs/network_query.md: a node's labels comma-joined in its attribute `labels`, a
     relationship's type in its attribute `relation`, properties as attributes.
+  - `Given the binary-tree-1 graph` (a named graph of the TCK): its CREATE statements,
+    vendored in tests/tck/graphs/, run first, as a setup.
+  - `And there exists a procedure ...`: ignored (a network has no procedures); the
+    query's `CALL` is then refused as unsupported.
   - `And parameters are:` gives the tool's `parameters`.
   - `When executing query:` runs `network_query`, paging through every row (`limit`
     10000, following `next_cursor`).
@@ -28,6 +32,7 @@ How a scenario runs:
     floats, strings, null, booleans, lists, maps, nodes `(:A {k: v})`, relationships
     `[:T {k: v}]`, paths `<(...)-[...]->(...)>`) is parsed and compared with our rows
     rendered the same way, as multisets unless `in order`; the column names must match.
+    A temporal value comes back as its string, as the TCK writes it.
     Integers and floats are told apart; floats are equal to 12 significant digits.
   - `Then a <Error> should be raised at <compile time|runtime>: <detail>`: the tool must
     answer `status: "error"` (any error: the subset does not name the TCK's error kinds).
