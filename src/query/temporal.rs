@@ -418,6 +418,10 @@ fn date_quarter(y: i64, q: i64, dq: i64) -> Res<i64> {
 }
 
 fn check_day(day: i64) -> Res<i64> {
+    // Far past any year allowed, before the calendar arithmetic could overflow.
+    if day.unsigned_abs() > 400 * MAX_YEAR.unsigned_abs() {
+        return Err(err("the date is out of range"));
+    }
     let (y, _, _) = civil_from_days(day);
     check("year", y, -MAX_YEAR, MAX_YEAR)?;
     Ok(day)
@@ -665,6 +669,9 @@ impl<'a> Cursor<'a> {
     }
     /// Exactly `n` digits.
     fn digits(&mut self, n: usize) -> Option<i64> {
+        if n == 0 || n > 10 {
+            return None;
+        }
         let bytes = self.s.get(self.i..self.i + n)?;
         if !bytes.iter().all(u8::is_ascii_digit) {
             return None;

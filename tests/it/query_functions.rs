@@ -355,3 +355,21 @@ fn percentiles_standard_deviations_and_comparison_chains() {
     ));
     assert_eq!(one("RETURN range(0, -1, 2)"), json!([]));
 }
+
+#[test]
+fn hostile_temporal_input_is_an_error_not_a_panic() {
+    for q in [
+        "RETURN date('-99999999999999999999999-01-01')",
+        "RETURN date('+123456789012345-01-01')",
+        "RETURN localtime('12:00:00.1234567890')",
+        "RETURN duration('P99999999999999999999Y')",
+        "RETURN duration('PT1.5.5S')",
+        "RETURN datetime('2015-07-21T21:40+99:00')",
+        "RETURN datetime('2015-07-21T21:40[Europe/Stockholm')",
+        "RETURN date({year: 999999999, month: 12, day: 31}) + duration({days: 999999999999999}) + duration({days: 999999999999999})",
+        "RETURN datetime({epochSeconds: 9223372036854775807})",
+        "RETURN duration({days: 999999999999999}) * 1000000",
+    ] {
+        assert!(matches!(error(q), QueryError::Runtime { .. }), "{q}");
+    }
+}
