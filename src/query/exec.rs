@@ -75,6 +75,14 @@ pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
     Ok(all)
 }
 
+/// The value of an expression that reads no variable and no graph (a SKIP or
+/// LIMIT such as `toInteger(ceil(1.7))`), computed while planning.
+pub(crate) fn constant(e: &Expr) -> Res<Val> {
+    let net = Network::new();
+    let exec = Exec { net: &net };
+    exec.eval(e, &mut Vec::new(), &[])
+}
+
 /// A list built by an operator: its weight counted, and checked.
 fn list_checked(items: Vec<Val>) -> Res<Val> {
     let list = Val::list(items);

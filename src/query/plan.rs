@@ -375,6 +375,9 @@ struct Planner<'a> {
     kinds: Vec<Kind>,
     /// The first slot the MATCH being planned binds.
     match_start: usize,
+    /// In an ORDER BY or WHERE after an aggregating or DISTINCT projection: the
+    /// text of each projected item and its column's slot.
+    substitute: Vec<(String, usize)>,
     /// Whether the expression about to be planned stands where a pattern may
     /// be a predicate (a WHERE, an operand of NOT, AND, OR, XOR there).
     pattern_here: bool,
@@ -424,6 +427,7 @@ pub(crate) fn plan(
         kinds: Vec::new(),
         match_start: 0,
         pattern_here: false,
+        substitute: Vec::new(),
         names: Names::default(),
     };
     let mut parts = vec![planner.single(&regular.head)?];
@@ -954,6 +958,7 @@ impl Planner<'_> {
             p.quantifier.as_ref().map(|q| q.kind),
             Some(ast::SetQuantifier::Distinct)
         );
+        self.substitute.clear();
         let mut columns = Vec::new();
         let mut items = Vec::new();
         let mut texts = Vec::new();
@@ -1038,6 +1043,9 @@ impl Planner<'_> {
             }
         }
         let grouping = !aggregates.is_empty();
+        if grouping {
+            self.unambiguous(&items, &aggregated, p)?;
+        }
         let extended = !grouping && !distinct;
         let old = std::mem::take(&mut self.scope);
         let width_before = old.len();
@@ -1050,6 +1058,16 @@ impl Planner<'_> {
         let offset = self.scope.len();
         self.scope.extend(columns.iter().cloned().map(Some));
         self.kinds.extend(kinds.iter().copied());
+        // Without the variables before (an aggregation, DISTINCT), a property or
+        // an aggregate written as a projected item stands for that column:
+        // `WITH a.name AS name, count(*) AS c ORDER BY a.name + 'C'`.
+        if !extended {
+            self.substitute = texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), offset + i))
+                .collect();
+        }
         let mut order = Vec::new();
         if let Some(order_by) = &p.order_by {
             for item in &order_by.items {
@@ -1086,6 +1104,7 @@ impl Planner<'_> {
             Some(w) => Some(self.predicate(w, 0)?),
             None => None,
         };
+        self.substitute.clear();
         self.scope = columns.iter().cloned().map(Some).collect();
         self.kinds = kinds;
         let skip = self.count(p.skip.as_ref(), "SKIP")?;
@@ -1108,13 +1127,24 @@ impl Planner<'_> {
         let Some(expr) = expr else {
             return Ok(None);
         };
-        let value = self.expr(expr, 0)?;
+        let mut value = self.expr(expr, 0)?;
+        // An expression that reads no variable (`toInteger(ceil(1.7))`) is
+        // computed now.
+        let mut slots = Vec::new();
+        if !matches!(value, Expr::Lit(_))
+            && super::pushdown::reads(&value, &mut slots)
+            && slots.is_empty()
+        {
+            value = Expr::Lit(super::exec::constant(&value)?);
+        }
         match value {
             Expr::Lit(Val::Int(n)) if n >= 0 => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
             _ => Err(QueryError::syntax(
                 self.source,
                 expr.span.start,
-                format!("{what} takes a non-negative integer (a literal or a parameter)"),
+                format!(
+                    "{what} takes a non-negative integer (a literal, a parameter, or an expression of them)"
+                ),
             )),
         }
     }
@@ -1183,6 +1213,18 @@ impl Planner<'_> {
         super::charge(1);
         let d = depth + 1;
         let pattern_here = std::mem::replace(&mut self.pattern_here, false);
+        if !self.substitute.is_empty()
+            && matches!(
+                e.kind,
+                ExprKind::Property { .. }
+                    | ExprKind::Function(_)
+                    | ExprKind::DynamicProperty { .. }
+            )
+            && let Some(text) = e.span.text(self.source)
+            && let Some(&(_, slot)) = self.substitute.iter().find(|(t, _)| t == text)
+        {
+            return Ok(Expr::Var(slot));
+        }
         Ok(match &e.kind {
             ExprKind::Literal(lit) => Expr::Lit(self.literal(lit)?),
             ExprKind::Variable(name) => match self.lookup(&name.kind.text) {
@@ -1478,6 +1520,80 @@ impl Planner<'_> {
                 ));
             }
         })
+    }
+
+    /// openCypher's AmbiguousAggregationExpression: in an item that aggregates,
+    /// what stands outside the aggregates reads variables only through the
+    /// grouping keys (the other items): `RETURN me.age + count(*)` needs `me.age`
+    /// as an item of its own.
+    fn unambiguous(
+        &self,
+        items: &[Expr],
+        aggregated: &[bool],
+        p: &ast::ProjectionClause,
+    ) -> Res<()> {
+        let keys: Vec<String> = items
+            .iter()
+            .zip(aggregated)
+            .filter(|(_, a)| !**a)
+            .map(|(e, _)| format!("{e:?}"))
+            .collect();
+        let is_key = |e: &Expr| keys.contains(&format!("{e:?}"));
+        for (i, (item, _)) in items
+            .iter()
+            .zip(aggregated)
+            .enumerate()
+            .filter(|(_, (_, a))| **a)
+        {
+            // A stack, not recursion: the items were planned within the depth bound.
+            let mut stack = vec![item];
+            while let Some(e) = stack.pop() {
+                super::charge(1);
+                let fine = match e {
+                    Expr::Agg(_) | Expr::Lit(_) => true,
+                    Expr::Var(_) => is_key(e),
+                    Expr::Prop(base, _) if matches!(**base, Expr::Var(_)) => {
+                        is_key(e) || is_key(base)
+                    }
+                    Expr::Prop(base, _) | Expr::Not(base) | Expr::Neg(base) => {
+                        stack.push(base);
+                        true
+                    }
+                    Expr::IsNull(base, _) | Expr::HasLabels(base, _) => {
+                        stack.push(base);
+                        true
+                    }
+                    Expr::Index(a, b) => {
+                        stack.extend([&**a, &**b]);
+                        true
+                    }
+                    Expr::List(xs) | Expr::Func(_, xs) => {
+                        stack.extend(xs.iter());
+                        true
+                    }
+                    Expr::Map(entries) => {
+                        stack.extend(entries.iter().map(|(_, v)| v));
+                        true
+                    }
+                    Expr::Chain(first, rest) => {
+                        stack.push(first);
+                        stack.extend(rest.iter().map(|(_, v)| v));
+                        true
+                    }
+                    // Comprehensions, CASE, subqueries: not judged.
+                    _ => true,
+                };
+                if !fine {
+                    let at = p.items.get(i).map_or(0, |it| it.span.start);
+                    return Err(QueryError::syntax(
+                        self.source,
+                        at,
+                        "this item mixes an aggregate with a variable that is not a grouping key; project that variable (or property) as an item of its own, or compute it in a WITH first".into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// An operand of AND, OR, XOR that is a literal of another type than

@@ -94,7 +94,7 @@ impl<'p> Conjuncts<'p> {
 
 /// Collects the slots `e` reads into `out`; false when `e` binds slots of its
 /// own (a list comprehension or quantifier) or reads an aggregate.
-fn reads(e: &Expr, out: &mut Vec<usize>) -> bool {
+pub(super) fn reads(e: &Expr, out: &mut Vec<usize>) -> bool {
     match e {
         Expr::Lit(_) => true,
         Expr::Var(slot) => {

@@ -373,3 +373,61 @@ fn hostile_temporal_input_is_an_error_not_a_panic() {
         assert!(matches!(error(q), QueryError::Runtime { .. }), "{q}");
     }
 }
+
+#[test]
+fn grouping_keys_order_by_after_aggregation_and_constant_limits() {
+    let net = small();
+    // ORDER BY after an aggregation reads a projected property or aggregate
+    // by the text it was projected with.
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (a)-->(b) RETURN a.id AS id, count(b) AS k ORDER BY a.id DESC"
+        ),
+        vec![json!("b"), json!("a")]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (a)-->(b) WITH DISTINCT a.id AS id WHERE a.id = 'b' RETURN id"
+        ),
+        vec![json!("b")]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (a)-->(b) RETURN a.id AS id, count(b) AS k ORDER BY a.id + count(b)"
+        ),
+        vec![json!("a"), json!("b")]
+    );
+    // An aggregate beside a variable that is not a grouping key is ambiguous.
+    for q in [
+        "MATCH (a)-->(b) RETURN a.id + count(b)",
+        "MATCH (a)-->(b) RETURN a.id + b.id, a.id + b.id + count(*)",
+        "MATCH (a)-->(b) RETURN count(b) AS k ORDER BY b.id",
+    ] {
+        assert!(
+            matches!(error_on(&net, q), QueryError::Syntax { .. }),
+            "{q}"
+        );
+    }
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (a)-->(b) RETURN a.id, a.id + '/' + toString(count(b)) AS k ORDER BY k"
+        ),
+        vec![json!("a"), json!("b")]
+    );
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n) RETURN n.id ORDER BY n.id LIMIT toInteger(ceil(1.7))"
+        )
+        .len(),
+        2
+    );
+    assert!(matches!(
+        error_on(&net, "MATCH (n) RETURN n LIMIT n.x"),
+        QueryError::Syntax { .. }
+    ));
+}
