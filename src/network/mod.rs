@@ -33,6 +33,7 @@
 mod algo;
 mod graph;
 
+pub(crate) use graph::edge_columns;
 pub use graph::{adjacency, edit, estimate, history, query, relations, snapshot, validate};
 
 #[cfg(feature = "search")]

@@ -9,13 +9,15 @@
 //! explicit stack. Every node, edge and row touched is charged to the call
 //! budget, and no clause may make more than [`MAX_ROWS`] rows.
 
+use hashbrown::{HashMap, HashSet};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::{EdgeIndexable, EdgeRef};
+use petgraph::visit::{EdgeIndexable, EdgeRef, NodeIndexable};
 
 use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
@@ -25,61 +27,174 @@ use super::pushdown::Conjuncts;
 use super::value::{self, PathVal, Shared, Val};
 use super::{MAX_ROWS, QueryError, charge};
 use crate::network::Network;
+use crate::network::edge_columns::EdgeRows;
 
 type Row = Vec<Val>;
 type Res<T> = Result<T, QueryError>;
 
 /// Runs `plan` on `net`: the rows of its last RETURN.
 pub(crate) fn run(net: &Network, plan: &Plan) -> Res<Vec<Row>> {
-    let exec = Exec { net };
-    let mut all = Vec::new();
-    for part in &plan.parts {
-        let mut rows = vec![Vec::new()];
-        let mut steps = part.iter().peekable();
-        while let Some(step) = steps.next() {
-            rows = match step {
-                // A MATCH that an aggregation follows feeds it row by row: the
-                // groups are kept, not the matches, so counting over a large
-                // graph is bounded by the number of groups, not of matches.
-                Step::Match(m) => match steps.next_if(|next| aggregates(next)) {
-                    Some(Step::Project(p)) => {
-                        let mut groups = Groups::new(p);
-                        exec.match_into(m, rows, &mut Sink::Groups(&mut groups), None)?;
-                        let out = exec.group_finish(groups)?;
-                        exec.finish_projection(p, out)?
-                    }
-                    _ => {
-                        // A projection with LIMIT that keeps the match order
-                        // takes its first rows: the MATCH stops there.
-                        let enough = match steps.peek() {
-                            Some(Step::Project(p)) if !p.distinct && p.order.is_empty() => {
-                                p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)))
-                            }
-                            _ => None,
-                        };
-                        let mut out = Vec::new();
-                        exec.match_into(m, rows, &mut Sink::Rows(&mut out), enough)?;
-                        out
-                    }
-                },
-                Step::Unwind { list } => exec.unwind(list, rows)?,
-                Step::Project(p) => exec.project(p, rows)?,
-            };
+    let exec = Exec::new(net);
+    let answer = exec.run(plan);
+    exec.finish();
+    answer
+}
+
+/// Runs `plan` on `net` and says what each clause did (PROFILE): the rows
+/// it put out and its time, in the order the clauses ran.
+pub(crate) fn profile(net: &Network, plan: &Plan) -> Res<Vec<Profiled>> {
+    let exec = Exec::new(net);
+    *exec.profile.borrow_mut() = Some(Vec::new());
+    let answer = exec.run(plan);
+    exec.finish();
+    answer?;
+    Ok(exec.profile.take().unwrap_or_default())
+}
+
+/// What PROFILE measured of one clause.
+#[derive(Debug, Clone)]
+pub(crate) struct Profiled {
+    /// The UNION branch and the clause's position in it.
+    pub part: usize,
+    pub step: usize,
+    /// Rows put out (for a MATCH whose rows are aggregated as they come, the
+    /// matches), and the time the clause took, in seconds.
+    pub rows: usize,
+    pub seconds: f64,
+}
+
+/// How the walk of one path was chosen (see [`Exec::walk_from`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Walk {
+    /// Its first node is anchored (an id or a bound variable).
+    FirstAnchored,
+    /// Only its last node is anchored.
+    LastAnchored,
+    /// A single node, or nothing tells the ends apart.
+    AsWritten,
+    /// The MATCH's row order is seen, so the path is walked as written.
+    OrderSeen,
+    /// Both ends estimated; `reversed` when the last was the smaller.
+    Estimated {
+        first: Estimate,
+        last: Estimate,
+        reversed: bool,
+    },
+}
+
+/// The choices the planner makes for one path pattern, for EXPLAIN: how it
+/// is walked, with the start's estimate.
+pub(crate) fn explain_walk(
+    net: &Network,
+    m: &MatchPlan,
+    part: &PathPat,
+    width: usize,
+) -> (Walk, Estimate) {
+    let exec = Exec::new(net);
+    let conjuncts = Conjuncts::new(m.predicate.as_ref(), &m.new_slots);
+    let mut row = vec![Val::Null; width.max(m.width)];
+    let (reversed, walk) = exec.walk_from(m, &conjuncts, part, &mut row);
+    let start = reversed.as_ref().unwrap_or(part);
+    let estimate = match walk {
+        Walk::Estimated {
+            first,
+            last,
+            reversed,
+        } => {
+            if reversed {
+                last
+            } else {
+                first
+            }
         }
-        all.extend(rows);
-        cap(all.len())?;
+        _ => exec.estimate(&conjuncts, &start.start, &mut row),
+    };
+    (walk, estimate)
+}
+
+impl<'a> Exec<'a> {
+    fn new(net: &'a Network) -> Self {
+        Exec {
+            net,
+            rows: OnceCell::new(),
+            walked: Cell::new(0),
+            kept: RefCell::new(Vec::new()),
+            labels: RefCell::new(Vec::new()),
+            profile: RefCell::new(None),
+        }
     }
-    if plan.parts.len() > 1 && !plan.union_all {
-        all = distinct(all);
+
+    /// Leaves the edges walked on petgraph's lists to the network's count of
+    /// what the rows would have saved (see [`Exec::edge_rows`]).
+    fn finish(&self) {
+        if self.rows.get().is_none() {
+            self.net.walked_lists(self.walked.get());
+        }
     }
-    Ok(all)
+}
+
+impl Exec<'_> {
+    fn run(&self, plan: &Plan) -> Res<Vec<Row>> {
+        let exec = self;
+        let mut all = Vec::new();
+        for (part_no, part) in plan.parts.iter().enumerate() {
+            let mut rows = vec![Vec::new()];
+            let mut steps = part.iter().enumerate().peekable();
+            while let Some((step_no, step)) = steps.next() {
+                let started = std::time::Instant::now();
+                rows = match step {
+                    // A MATCH that an aggregation follows feeds it row by row: the
+                    // groups are kept, not the matches, so counting over a large
+                    // graph is bounded by the number of groups, not of matches.
+                    Step::Match(m) => match steps.next_if(|(_, next)| aggregates(next)) {
+                        Some((next_no, Step::Project(p))) => {
+                            let mut groups = Groups::new(p);
+                            let matched =
+                                exec.match_into(m, rows, &mut Sink::Groups(&mut groups), None)?;
+                            self.profiled(part_no, step_no, matched, started);
+                            let started = std::time::Instant::now();
+                            let out = exec.group_finish(groups)?;
+                            let out = exec.finish_projection(p, out)?;
+                            self.profiled(part_no, next_no, out.len(), started);
+                            rows = out;
+                            continue;
+                        }
+                        _ => {
+                            // A projection with LIMIT that keeps the match order
+                            // takes its first rows: the MATCH stops there.
+                            let enough = match steps.peek() {
+                                Some((_, Step::Project(p)))
+                                    if !p.distinct && p.order.is_empty() =>
+                                {
+                                    p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)))
+                                }
+                                _ => None,
+                            };
+                            let mut out = Vec::new();
+                            exec.match_into(m, rows, &mut Sink::Rows(&mut out), enough)?;
+                            out
+                        }
+                    },
+                    Step::Unwind { list } => exec.unwind(list, rows)?,
+                    Step::Project(p) => exec.project(p, rows)?,
+                };
+                self.profiled(part_no, step_no, rows.len(), started);
+            }
+            all.extend(rows);
+            cap(all.len())?;
+        }
+        if plan.parts.len() > 1 && !plan.union_all {
+            all = distinct(all);
+        }
+        Ok(all)
+    }
 }
 
 /// The value of an expression that reads no variable and no graph (a SKIP or
 /// LIMIT such as `toInteger(ceil(1.7))`), computed while planning.
 pub(crate) fn constant(e: &Expr) -> Res<Val> {
     let net = Network::new();
-    let exec = Exec { net: &net };
+    let exec = Exec::new(&net);
     exec.eval(e, &mut Vec::new(), &[])
 }
 
@@ -140,14 +255,35 @@ struct Groups<'p> {
     p: &'p Projection,
     index: HashMap<Vec<u8>, usize>,
     groups: Vec<(Row, Vec<Acc>)>,
+    /// The slots the grouping keys read, when they read nothing else (no
+    /// aggregate, no variable of their own).
+    inputs: Option<Vec<usize>>,
+    /// The values of `inputs` in the last row added, and its group.
+    last: Option<(Vec<Val>, usize)>,
+    /// Buffers reused from row to row: a key, the aggregates' arguments.
+    key: Vec<u8>,
+    values: Vec<Val>,
 }
 
 impl<'p> Groups<'p> {
     fn new(p: &'p Projection) -> Self {
+        let mut inputs = Vec::new();
+        let pure = p
+            .items
+            .iter()
+            .zip(&p.aggregated)
+            .filter(|(_, aggregated)| !**aggregated)
+            .all(|(item, _)| super::pushdown::reads(item, &mut inputs));
+        inputs.sort_unstable();
+        inputs.dedup();
         Groups {
             p,
             index: HashMap::new(),
             groups: Vec::new(),
+            inputs: pure.then_some(inputs),
+            last: None,
+            key: Vec::new(),
+            values: Vec::new(),
         }
     }
 }
@@ -158,6 +294,40 @@ fn runtime(message: String) -> QueryError {
 
 struct Exec<'a> {
     net: &'a Network,
+    /// The network's rows with their edge and relation-class columns, once the
+    /// run walks them (see [`Exec::edge_rows`]).
+    rows: OnceCell<EdgeRows<'a>>,
+    /// Edges walked on petgraph's lists so far.
+    walked: Cell<usize>,
+    /// For each relationship pattern (by [`RelPat::id`]) with types, once
+    /// asked: which relation classes of the rows it matches.
+    kept: RefCell<Vec<Option<Rc<[bool]>>>>,
+    /// For each label a node pattern or a label test reads: one byte per node
+    /// index, 0 while not known, then 1 (no) or 2 (yes). A label is read from
+    /// the node's `labels` text, split at commas, so each node is read once.
+    labels: RefCell<Vec<(String, Vec<u8>)>>,
+    /// What each clause did, when PROFILE asked.
+    profile: RefCell<Option<Vec<Profiled>>>,
+}
+
+/// Which rows a pattern direction reads, and whether a self-loop met there
+/// was met already (in the out rows, for `-[]-`).
+fn row_directions(dir: Dir) -> &'static [(petgraph::Direction, bool)] {
+    match dir {
+        Dir::Out => &[(Outgoing, false)],
+        Dir::In => &[(Incoming, false)],
+        Dir::Both => &[(Outgoing, false), (Incoming, true)],
+    }
+}
+
+/// Whether relation class `name` (as the relation columns name it: the
+/// empty string for an edge without a type) is relationship type `wanted`.
+fn class_is(name: &str, wanted: &str) -> bool {
+    if name.is_empty() {
+        wanted == value::DEFAULT_TYPE
+    } else {
+        name == wanted
+    }
 }
 
 /// Where a MATCH's walk is: step `k` of `path`, the MATCH's part `part`,
@@ -240,23 +410,27 @@ impl Matching<'_, '_, '_> {
 /// walk's stack then holds two numbers a node, however long the path.
 #[derive(Default)]
 struct EdgeLists {
-    ranges: HashMap<(u8, NodeIndex), (usize, usize)>,
+    ranges: HashMap<(usize, NodeIndex), (usize, usize)>,
     entries: Vec<(EdgeIndex, NodeIndex)>,
 }
 
 impl EdgeLists {
-    /// The range of `entries` that lists the edges of `at` in `dir`.
-    fn of(&mut self, exec: &Exec<'_>, at: NodeIndex, dir: Dir) -> (usize, usize) {
-        let key = (dir as u8, at);
+    /// The range of `entries` that lists the edges of `at` that `rel`'s
+    /// direction and types allow.
+    fn of(&mut self, exec: &Exec<'_>, at: NodeIndex, rel: &RelPat) -> Res<(usize, usize)> {
+        let key = (rel.id, at);
         if let Some(&range) = self.ranges.get(&key) {
-            return range;
+            return Ok(range);
         }
         let start = self.entries.len();
-        self.entries.extend(exec.edges(at, dir));
+        exec.each_edge(at, rel, |edge, next| {
+            self.entries.push((edge, next));
+            Ok(true)
+        })?;
         charge((self.entries.len() - start) as u64);
         let range = (start, self.entries.len());
         self.ranges.insert(key, range);
-        range
+        Ok(range)
     }
 }
 
@@ -268,6 +442,20 @@ fn fresh_weight(row: &Row, slots: &[usize]) -> usize {
         .filter_map(|&s| row.get(s))
         .filter(|v| matches!(v, Val::Path(_) | Val::List(_)))
         .fold(0usize, |w, v| w.saturating_add(v.weight() as usize))
+}
+
+/// The most nodes [`Exec::estimate`] tries.
+const ESTIMATE_SAMPLE: usize = 256;
+
+/// An estimate of how many nodes a node pattern matches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Estimate {
+    /// Nodes tried, and how many of them passed (0 and 0 when the pattern
+    /// filters nothing, or is anchored).
+    pub sampled: usize,
+    pub passed: usize,
+    /// The estimate: the whole network when nothing filters.
+    pub selected: f64,
 }
 
 /// In [`Matching::early`]: no more early checks on this branch.
@@ -295,7 +483,7 @@ impl Exec<'_> {
         rows: Vec<Row>,
         out: &'s mut Sink<'s, 'g>,
         enough: Option<usize>,
-    ) -> Res<()> {
+    ) -> Res<usize> {
         let edge_bound = self.net.graph().edge_bound();
         charge(edge_bound as u64 / 64);
         let mut state = Matching {
@@ -321,22 +509,34 @@ impl Exec<'_> {
                 for &slot in &m.new_slots {
                     row[slot] = Val::Null;
                 }
-                self.emit(&mut state, row)?;
+                self.emit(&mut state, &mut row)?;
             }
         }
-        Ok(())
+        Ok(state.emitted)
+    }
+
+    /// Records what a clause did, when profiling.
+    fn profiled(&self, part: usize, step: usize, rows: usize, started: std::time::Instant) {
+        if let Some(profile) = self.profile.borrow_mut().as_mut() {
+            profile.push(Profiled {
+                part,
+                step,
+                rows,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
     }
 
     /// Puts out one row of a MATCH. The paths and relationship lists the
     /// match built for it count as kept only when the row is kept: an
     /// aggregation keeps what its groups hold ([`Exec::group_add`]).
-    fn emit(&self, st: &mut Matching<'_, '_, '_>, row: Row) -> Res<()> {
+    fn emit(&self, st: &mut Matching<'_, '_, '_>, row: &mut Row) -> Res<()> {
         st.emitted += 1;
         let fresh = &st.plan.new_slots;
         match st.out {
             Sink::Rows(out) => {
-                grow(fresh_weight(&row, fresh))?;
-                out.push(row);
+                grow(fresh_weight(row, fresh))?;
+                out.push(row.clone());
                 cap(out.len())
             }
             Sink::Groups(groups) => self.group_add(groups, row, fresh),
@@ -347,10 +547,14 @@ impl Exec<'_> {
     /// (see [`super::pushdown`]).
     fn check_early(&self, st: &mut Matching<'_, '_, '_>, row: &mut Row) -> Early {
         let n = st.conjuncts.len();
-        let (checked, mut acc) = st.early.last().cloned().unwrap_or((0, Val::Bool(true)));
+        let checked = st.early.last().map_or(0, |(checked, _)| *checked);
         if checked >= n {
             return Early::Same;
         }
+        let mut acc = st
+            .early
+            .last()
+            .map_or(Val::Bool(true), |(_, acc)| acc.clone());
         let mut ready = checked;
         while ready < n && st.conjuncts.ready(ready, |slot| row[slot] != Val::Null) {
             ready += 1;
@@ -421,9 +625,9 @@ impl Exec<'_> {
                 return Ok(());
             }
             charge(1);
-            return self.emit(st, row.clone());
+            return self.emit(st, row);
         };
-        let reversed = reverse_path(part);
+        let (reversed, _) = self.walk_from(st.plan, &st.conjuncts, part, row);
         let path = reversed.as_ref().unwrap_or(part);
         for start in self.candidates(&path.start, row)? {
             charge(1);
@@ -446,6 +650,106 @@ impl Exec<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The path reversed when the walk should start from its last node: when
+    /// only that end is anchored (an id or a bound variable), or, when the
+    /// MATCH's row order is not seen, when the last node is estimated to be
+    /// clearly more selective than the first ([`Exec::estimate`]). `None`:
+    /// walk it as written. Also says why, for EXPLAIN.
+    fn walk_from(
+        &self,
+        m: &MatchPlan,
+        conjuncts: &Conjuncts<'_>,
+        part: &PathPat,
+        row: &mut Row,
+    ) -> (Option<PathPat>, Walk) {
+        let Some((_, last)) = part.steps.last() else {
+            return (None, Walk::AsWritten);
+        };
+        if anchored(&part.start) {
+            return (None, Walk::FirstAnchored);
+        }
+        if anchored(last) {
+            return (reverse_path(part), Walk::LastAnchored);
+        }
+        if !m.free_order {
+            return (None, Walk::OrderSeen);
+        }
+        let first = self.estimate(conjuncts, &part.start, row);
+        let end = self.estimate(conjuncts, last, row);
+        // Reversing costs a copy of the pattern; only a clear gain pays.
+        let reversed = if end.selected * 2.0 < first.selected {
+            reverse_path(part)
+        } else {
+            None
+        };
+        let walk = Walk::Estimated {
+            first,
+            last: end,
+            reversed: reversed.is_some(),
+        };
+        (reversed, walk)
+    }
+
+    /// How many nodes a path could start at with node pattern `pat`: its
+    /// labels and properties, and the WHERE's conjuncts that read only its
+    /// variable and variables bound before, tried on an evenly spaced sample
+    /// of [`ESTIMATE_SAMPLE`] nodes at most. Deterministic: the same network
+    /// gives the same estimate, and so the same plan.
+    fn estimate(&self, conjuncts: &Conjuncts<'_>, pat: &NodePat, row: &mut Row) -> Estimate {
+        let g = self.net.graph();
+        let total = g.node_count();
+        if anchored(pat) {
+            return Estimate {
+                sampled: 0,
+                passed: 0,
+                selected: 1.0,
+            };
+        }
+        let filtered = !pat.labels.is_empty()
+            || !pat.properties.is_empty()
+            || pat
+                .slot
+                .is_some_and(|slot| (0..conjuncts.len()).any(|at| conjuncts.reads_slot(at, slot)));
+        if total == 0 || !filtered {
+            return Estimate {
+                sampled: 0,
+                passed: 0,
+                selected: total as f64,
+            };
+        }
+        let bound = g.node_bound();
+        let stride = bound.div_ceil(ESTIMATE_SAMPLE).max(1);
+        let (mut sampled, mut passed) = (0usize, 0usize);
+        for i in (0..bound).step_by(stride) {
+            let ix = NodeIndex::new(i);
+            if !g.contains_node(ix) {
+                continue;
+            }
+            sampled += 1;
+            charge(1);
+            if !self.node_ok(pat, ix, row).unwrap_or(true) {
+                continue;
+            }
+            let bound_here = bind_node(pat, ix, row);
+            let holds = (0..conjuncts.len()).all(|at| {
+                !conjuncts.ready(at, |s| row[s] != Val::Null)
+                    || self
+                        .eval_scratch(conjuncts.expr(at), row)
+                        .map_or(true, |v| v != Val::Bool(false) && v != Val::Null)
+            });
+            unbind(bound_here, row);
+            passed += usize::from(holds);
+        }
+        // Half a node added to what passed: an estimate is never zero, and
+        // a sample where nothing passed still tells a smaller end from a larger.
+        let selected = total as f64 * (passed as f64 + 0.5) / (sampled as f64 + 1.0);
+        Estimate {
+            sampled,
+            passed,
+            selected,
+        }
     }
 
     /// Matches step `k` of `path` from node `at`, then the rest, once the WHERE
@@ -488,13 +792,13 @@ impl Exec<'_> {
             };
             match rel.hops {
                 None => {
-                    for (edge, next) in self.edges(at, rel.dir) {
+                    self.each_edge(at, rel, |edge, next| {
                         charge(1);
                         if st.is_used(edge)
                             || !self.rel_ok(rel, edge, row)?
                             || !self.node_ok(node, next, row)?
                         {
-                            continue;
+                            return Ok(true);
                         }
                         let r = bind_slot(rel.slot, rel.bound, Val::Rel(edge), row);
                         let n = bind_node(node, next, row);
@@ -507,10 +811,8 @@ impl Exec<'_> {
                         st.mark(edge, false);
                         unbind(n, row);
                         unbind(r, row);
-                        if st.full() {
-                            break;
-                        }
-                    }
+                        Ok(!st.full())
+                    })?;
                 }
                 // A list of relationships bound before: the path they walk.
                 Some(bounds) if rel.bound => {
@@ -581,7 +883,7 @@ impl Exec<'_> {
                 }
             }
             frames.push(if max.is_none_or(|max| done < max) {
-                st.lists.of(self, here, rel.dir)
+                st.lists.of(self, here, rel)?
             } else {
                 (0, 0)
             });
@@ -645,7 +947,11 @@ impl Exec<'_> {
             charge(1);
             let item = &items[if reversed { n - 1 - offset } else { offset }];
             let next = match item {
-                Val::Rel(edge) if !st.is_used(*edge) && self.rel_props_ok(rel, *edge, row)? => {
+                Val::Rel(edge)
+                    if !st.is_used(*edge)
+                        && self.type_ok(rel, *edge)
+                        && self.rel_props_ok(rel, *edge, row)? =>
+                {
                     let ends = self.net.graph().edge_endpoints(*edge);
                     let from = here.unwrap_or(at);
                     match (ends, rel.dir) {
@@ -729,7 +1035,7 @@ impl Exec<'_> {
         {
             return Ok(false);
         }
-        if !pat.labels.iter().all(|l| value::has_label(self.net, ix, l)) {
+        if !pat.labels.iter().all(|l| self.has_label(ix, l)) {
             return Ok(false);
         }
         self.properties_match(&pat.properties, row, |key| {
@@ -769,13 +1075,122 @@ impl Exec<'_> {
         self.rel_props_ok(pat, ix, row)
     }
 
-    fn rel_props_ok(&self, pat: &RelPat, ix: EdgeIndex, row: &mut Row) -> Res<bool> {
-        if !pat.types.is_empty() {
-            let t = value::rel_type(self.net, ix);
-            if !pat.types.iter().any(|want| want == t) {
-                return Ok(false);
+    /// Whether relationship `ix` has one of the pattern's types (by its
+    /// attribute; walks over the rows compare classes instead).
+    fn type_ok(&self, pat: &RelPat, ix: EdgeIndex) -> bool {
+        if pat.types.is_empty() {
+            return true;
+        }
+        let t = value::rel_type(self.net, ix);
+        pat.types.iter().any(|want| want == t)
+    }
+
+    /// Whether node `ix` carries `label`, each node's labels read once per run.
+    fn has_label(&self, ix: NodeIndex, label: &str) -> bool {
+        let mut memo = self.labels.borrow_mut();
+        let at = match memo.iter().position(|(l, _)| l == label) {
+            Some(at) => at,
+            None => {
+                let bound = self.net.graph().node_bound();
+                charge(bound as u64 / 64);
+                memo.push((label.to_string(), vec![0; bound]));
+                memo.len() - 1
+            }
+        };
+        match memo[at].1.get_mut(ix.index()) {
+            Some(known) => {
+                if *known == 0 {
+                    *known = 1 + u8::from(value::has_label(self.net, ix, label));
+                }
+                *known == 2
+            }
+            None => value::has_label(self.net, ix, label),
+        }
+    }
+
+    /// The rows with their edge and relation-class columns, if the run should
+    /// walk them: when they are built, or once the edges walked on petgraph's
+    /// lists (by this run and, before it, by others since the rows were last
+    /// dropped) cost what building them does. The run then goes on with them
+    /// from its next node; they list the same edges in the same order.
+    fn edge_rows(&self) -> Option<&EdgeRows<'_>> {
+        if let Some(rows) = self.rows.get() {
+            return Some(rows);
+        }
+        let build = self.net.rows_pay_off(self.walked.get());
+        let rows = self.net.edge_rows(value::TYPE_ATTRIBUTE, build)?;
+        Some(self.rows.get_or_init(|| rows))
+    }
+
+    /// The relation classes of the rows that `rel`'s types match (`None` when
+    /// it has no types: every edge).
+    fn kept_classes(&self, rows: &EdgeRows<'_>, rel: &RelPat) -> Option<Rc<[bool]>> {
+        if rel.types.is_empty() {
+            return None;
+        }
+        let mut kept = self.kept.borrow_mut();
+        if kept.len() <= rel.id {
+            kept.resize(rel.id + 1, None);
+        }
+        let names = rows.relation_names();
+        Some(
+            kept[rel.id]
+                .get_or_insert_with(|| {
+                    charge(names.len() as u64);
+                    names
+                        .iter()
+                        .map(|name| rel.types.iter().any(|t| class_is(name, t)))
+                        .collect()
+                })
+                .clone(),
+        )
+    }
+
+    /// Calls `f` with each relationship of `at` that `rel`'s direction and
+    /// types allow, and the node at its other end, in insertion order (out
+    /// edges, then in edges; a self-loop once), until `f` answers `false`.
+    fn each_edge(
+        &self,
+        at: NodeIndex,
+        rel: &RelPat,
+        mut f: impl FnMut(EdgeIndex, NodeIndex) -> Res<bool>,
+    ) -> Res<()> {
+        if let Some(rows) = self.edge_rows() {
+            let keep = self.kept_classes(rows, rel);
+            for &(dir, seen_loops) in row_directions(rel.dir) {
+                let row = rows.row(at, dir);
+                charge(row.nodes.len() as u64 / 16);
+                // Rows list edges newest first.
+                for i in (0..row.nodes.len()).rev() {
+                    if let Some(keep) = &keep
+                        && !keep.get(row.classes[i] as usize).copied().unwrap_or(false)
+                    {
+                        continue;
+                    }
+                    let next = row.nodes[i];
+                    if seen_loops && next == at {
+                        continue;
+                    }
+                    if !f(row.edges[i], next)? {
+                        return Ok(());
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let list = self.edges(at, rel.dir);
+        self.walked
+            .set(self.walked.get().saturating_add(list.len()));
+        for (edge, next) in list {
+            if self.type_ok(rel, edge) && !f(edge, next)? {
+                break;
             }
         }
+        Ok(())
+    }
+
+    /// Whether every `{key: value}` of the relationship pattern holds.
+    fn rel_props_ok(&self, pat: &RelPat, ix: EdgeIndex, row: &mut Row) -> Res<bool> {
         self.properties_match(&pat.properties, row, |key| {
             value::rel_property(self.net, ix, key)
         })
@@ -828,9 +1243,9 @@ impl Exec<'_> {
             out
         } else {
             let mut groups = Groups::new(p);
-            for row in rows {
+            for mut row in rows {
                 // These rows were counted when they were made.
-                self.group_add(&mut groups, row, &[])?;
+                self.group_add(&mut groups, &mut row, &[])?;
             }
             self.group_finish(groups)?
         };
@@ -846,19 +1261,20 @@ impl Exec<'_> {
         }
         if !p.order.is_empty() {
             let mut keyed = Vec::with_capacity(out.len());
-            for mut row in out {
+            for (i, mut row) in out.into_iter().enumerate() {
                 charge(1);
                 let mut keys = Vec::with_capacity(p.order.len());
                 for (e, _) in &p.order {
                     keys.push(self.eval(e, &mut row, &[])?);
                 }
                 super::check_built()?;
-                keyed.push((keys, row));
+                keyed.push((keys, i, row));
             }
-            // n log n comparisons, charged before sorting.
-            let n = keyed.len() as u64;
-            charge(n.saturating_mul(u64::from(64 - n.leading_zeros())));
-            keyed.sort_by(|(a, _), (b, _)| {
+            // Equal keys keep the rows' order (the position breaks the tie), so
+            // an unstable sort, and a selection of the first rows, give the
+            // rows a stable sort would.
+            let by_keys = |(a, i, _): &(Vec<Val>, usize, Row),
+                           (b, j, _): &(Vec<Val>, usize, Row)| {
                 for ((x, y), (_, descending)) in a.iter().zip(b).zip(&p.order) {
                     let o = value::order(x, y);
                     let o = if *descending { o.reverse() } else { o };
@@ -866,9 +1282,23 @@ impl Exec<'_> {
                         return o;
                     }
                 }
-                Ordering::Equal
-            });
-            out = keyed.into_iter().map(|(_, row)| row).collect();
+                i.cmp(j)
+            };
+            // With a LIMIT, only the rows it takes are sorted: O(n + k log k).
+            if let Some(k) = p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)))
+                && k < keyed.len()
+            {
+                charge(keyed.len() as u64);
+                if k > 0 {
+                    keyed.select_nth_unstable_by(k - 1, by_keys);
+                }
+                keyed.truncate(k);
+            }
+            // n log n comparisons, charged before sorting.
+            let n = keyed.len() as u64;
+            charge(n.saturating_mul(u64::from(64 - n.leading_zeros())));
+            keyed.sort_unstable_by(by_keys);
+            out = keyed.into_iter().map(|(_, _, row)| row).collect();
         }
         let skip = p.skip.unwrap_or(0);
         if skip > 0 {
@@ -901,39 +1331,65 @@ impl Exec<'_> {
     /// `fresh` slots (the paths and lists its MATCH built for it), and what
     /// the accumulators hold ([`Acc::add`]); the keys and arguments evaluated
     /// for the row are dropped with it, so they count only while it is added.
-    fn group_add(&self, g: &mut Groups<'_>, mut row: Row, fresh: &[usize]) -> Res<()> {
+    fn group_add(&self, g: &mut Groups<'_>, row: &mut Row, fresh: &[usize]) -> Res<()> {
         let p = g.p;
         charge(1);
         let mark = super::built_now();
-        let mut key = Vec::new();
-        for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
-            if !aggregated {
-                self.eval(item, &mut row, &[])?.key(&mut key);
-            }
-        }
-        let mut values = Vec::with_capacity(p.aggregates.len());
+        let mut values = std::mem::take(&mut g.values);
+        values.clear();
         for agg in &p.aggregates {
             values.push(match &agg.arg {
-                Some(arg) => self.eval(arg, &mut row, &[])?,
+                Some(arg) => self.eval(arg, row, &[])?,
                 None => Val::Null,
             });
         }
-        super::check_built()?;
-        super::reset_built(mark);
-        let at = match g.index.get(&key) {
-            Some(&at) => at,
-            None => {
-                grow(key.len().div_ceil(16) + fresh_weight(&row, fresh))?;
-                g.index.insert(key, g.groups.len());
-                g.groups
-                    .push((row, p.aggregates.iter().map(Acc::new).collect()));
-                cap(g.groups.len())?;
-                g.groups.len() - 1
+        // Rows in a run with the same values in the slots the keys read (the
+        // matches of one node, say) belong to the same group: the keys are
+        // not evaluated again.
+        let same = g.last.as_ref().is_some_and(|(inputs, _)| {
+            g.inputs
+                .as_ref()
+                .is_some_and(|slots| slots.iter().zip(inputs).all(|(&s, v)| row[s] == *v))
+        });
+        let at = match g.last.as_ref() {
+            Some(&(_, at)) if same => at,
+            _ => {
+                let mut key = std::mem::take(&mut g.key);
+                key.clear();
+                for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
+                    if !aggregated {
+                        self.eval(item, row, &[])?.key(&mut key);
+                    }
+                }
+                let at = match g.index.get(key.as_slice()) {
+                    Some(&at) => at,
+                    None => {
+                        grow(key.len().div_ceil(16) + fresh_weight(row, fresh))?;
+                        g.index.insert(key.clone(), g.groups.len());
+                        g.groups
+                            .push((row.clone(), p.aggregates.iter().map(Acc::new).collect()));
+                        cap(g.groups.len())?;
+                        g.groups.len() - 1
+                    }
+                };
+                g.key = key;
+                if let Some(slots) = &g.inputs {
+                    g.last = Some((slots.iter().map(|&s| row[s].clone()).collect(), at));
+                }
+                at
             }
         };
-        for ((agg, acc), value) in p.aggregates.iter().zip(&mut g.groups[at].1).zip(values) {
+        super::check_built()?;
+        super::reset_built(mark);
+        for ((agg, acc), value) in p
+            .aggregates
+            .iter()
+            .zip(&mut g.groups[at].1)
+            .zip(values.drain(..))
+        {
             acc.add(agg, value)?;
         }
+        g.values = values;
         super::check_built()
     }
 
@@ -1122,9 +1578,7 @@ impl Exec<'_> {
             }
             Expr::HasLabels(inner, labels) => match self.eval(inner, row, aggs)? {
                 Val::Null => Val::Null,
-                Val::Node(ix) => {
-                    Val::Bool(labels.iter().all(|l| value::has_label(self.net, ix, l)))
-                }
+                Val::Node(ix) => Val::Bool(labels.iter().all(|l| self.has_label(ix, l))),
                 Val::Rel(ix) => {
                     let t = value::rel_type(self.net, ix);
                     Val::Bool(labels.iter().all(|l| l == t))
@@ -1634,13 +2088,10 @@ fn anchored(pat: &NodePat) -> bool {
     pat.bound || pat.properties.iter().any(|(k, _)| k == "id")
 }
 
-/// The path walked from its last node, when only that end is anchored and no
-/// variable repeats inside the path (so what is bound before stays the same).
-fn reverse_path(part: &PathPat) -> Option<PathPat> {
-    let (_, last) = part.steps.last()?;
-    if anchored(&part.start) || !anchored(last) {
-        return None;
-    }
+/// The path walked from its last node, unless a variable repeats inside the
+/// path (reversed, it would be bound at another step).
+pub(crate) fn reverse_path(part: &PathPat) -> Option<PathPat> {
+    part.steps.last()?;
     let mut slots: Vec<usize> = std::iter::once(&part.start)
         .chain(part.steps.iter().map(|(_, n)| n))
         .filter_map(|n| n.slot)
@@ -1671,6 +2122,7 @@ fn reverse_path(part: &PathPat) -> Option<PathPat> {
         slot: part.slot,
         start,
         steps: rels.into_iter().zip(nodes).collect(),
+        text: part.text.clone(),
     })
 }
 

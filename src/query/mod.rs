@@ -76,6 +76,7 @@
 //! ```
 
 mod exec;
+mod explain;
 mod functions;
 mod plan;
 mod pushdown;
@@ -606,6 +607,8 @@ pub fn run(
     parameters: &Map<String, Value>,
 ) -> Result<Answer, QueryError> {
     check_shape(query)?;
+    let (mode, text) = explain::strip(query);
+    let query: &str = &text;
     let parsed = open_cypher::parse(query).map_err(|errors| {
         // A clause the grammar does not have, or has only inside a write,
         // is named as such rather than by what the parser expected instead.
@@ -628,11 +631,19 @@ pub fn run(
     temporal::reset_clock();
     let plan = plan::plan(query, &parsed.program, parameters)?;
     warn_unknown_names(net, &plan.names);
-    let rows = exec::run(net, &plan)?;
-    Ok(Answer {
-        columns: plan.columns,
-        rows,
-    })
+    let rows = match mode {
+        explain::Mode::Run => exec::run(net, &plan)?,
+        explain::Mode::Explain => explain::rows(net, &plan, None),
+        explain::Mode::Profile => {
+            let profiled = exec::profile(net, &plan)?;
+            explain::rows(net, &plan, Some(&profiled))
+        }
+    };
+    let columns = match mode {
+        explain::Mode::Run => plan.columns,
+        _ => explain::COLUMNS.iter().map(|c| c.to_string()).collect(),
+    };
+    Ok(Answer { columns, rows })
 }
 
 #[cfg(test)]

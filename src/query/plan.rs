@@ -240,6 +240,8 @@ pub(crate) enum Dir {
 /// A node pattern `(v:Label {k: e})`.
 #[derive(Debug, Clone)]
 pub(crate) struct NodePat {
+    /// The variable's name, for EXPLAIN.
+    pub name: Option<String>,
     pub slot: Option<usize>,
     /// The slot held a value before this pattern element (compare, don't bind).
     pub bound: bool,
@@ -258,6 +260,9 @@ pub(crate) struct RelPat {
     /// `Some((min, max))` for a variable-length pattern; `max` is `None` when
     /// it has no upper bound.
     pub hops: Option<(u32, Option<u32>)>,
+    /// This pattern's number in the query (0, 1, ...): what the run keys the
+    /// relation classes its types stand for by.
+    pub id: usize,
 }
 
 /// One comma-separated part of a MATCH pattern: a path.
@@ -266,6 +271,8 @@ pub(crate) struct PathPat {
     pub slot: Option<usize>,
     pub start: NodePat,
     pub steps: Vec<(RelPat, NodePat)>,
+    /// The pattern as written, for EXPLAIN.
+    pub text: String,
 }
 
 /// A MATCH or OPTIONAL MATCH.
@@ -278,6 +285,10 @@ pub(crate) struct MatchPlan {
     pub width: usize,
     /// The slots this clause binds (null when an OPTIONAL MATCH finds nothing).
     pub new_slots: Vec<usize>,
+    /// Whether the order of its rows is not seen: the next clause aggregates
+    /// (without `collect`) or orders them. A path may then be walked from
+    /// whichever end the planner estimates to be the most selective.
+    pub free_order: bool,
 }
 
 /// A WITH or RETURN.
@@ -382,6 +393,8 @@ struct Planner<'a> {
     /// be a predicate (a WHERE, an operand of NOT, AND, OR, XOR there).
     pattern_here: bool,
     names: Names,
+    /// Relationship patterns planned so far.
+    rel_patterns: usize,
 }
 
 type Res<T> = Result<T, QueryError>;
@@ -429,6 +442,7 @@ pub(crate) fn plan(
         pattern_here: false,
         substitute: Vec::new(),
         names: Names::default(),
+        rel_patterns: 0,
     };
     let mut parts = vec![planner.single(&regular.head)?];
     let columns = planner.columns();
@@ -606,6 +620,19 @@ impl Planner<'_> {
             };
             steps.push(step);
         }
+        for i in 1..steps.len() {
+            let free = match &steps[i] {
+                Step::Project(p) => {
+                    !p.order.is_empty()
+                        || (!p.aggregates.is_empty()
+                            && p.aggregates.iter().all(|a| a.kind != AggKind::Collect))
+                }
+                _ => false,
+            };
+            if let Step::Match(m) = &mut steps[i - 1] {
+                m.free_order = free;
+            }
+        }
         Ok(steps)
     }
 
@@ -641,6 +668,7 @@ impl Planner<'_> {
             predicate,
             width: self.scope.len(),
             new_slots: (before..self.scope.len()).collect(),
+            free_order: false,
         })
     }
 
@@ -721,7 +749,17 @@ impl Planner<'_> {
             }
             None => None,
         };
-        Ok(PathPat { slot, start, steps })
+        let text = self
+            .source
+            .get(part.span.start..part.span.end)
+            .unwrap_or_default()
+            .to_string();
+        Ok(PathPat {
+            slot,
+            start,
+            steps,
+            text,
+        })
     }
 
     /// The slot of a pattern's variable and whether it was bound before; a variable
@@ -845,6 +883,7 @@ impl Planner<'_> {
         }
         let (slot, bound) = self.variable(n.variable.as_ref(), Kind::Node)?;
         Ok(NodePat {
+            name: n.variable.as_ref().map(|v| v.kind.text.clone()),
             slot,
             bound,
             labels,
@@ -891,6 +930,7 @@ impl Planner<'_> {
             Kind::Rel
         };
         let (slot, bound) = self.variable(r.variable.as_ref(), kind)?;
+        self.rel_patterns += 1;
         Ok(RelPat {
             slot,
             bound,
@@ -898,6 +938,7 @@ impl Planner<'_> {
             dir,
             properties,
             hops,
+            id: self.rel_patterns - 1,
         })
     }
 
@@ -1659,6 +1700,7 @@ impl Planner<'_> {
             predicate,
             width: self.scope.len(),
             new_slots: (before..self.scope.len()).collect(),
+            free_order: false,
         })
     }
 

@@ -83,6 +83,14 @@ impl<'p> Conjuncts<'p> {
         &self.items[at].expr
     }
 
+    /// Whether conjunct `at` reads `slot` (and can be checked early at all).
+    pub(super) fn reads_slot(&self, at: usize, slot: usize) -> bool {
+        self.items[at]
+            .slots
+            .as_ref()
+            .is_some_and(|slots| slots.contains(&slot))
+    }
+
     /// Whether conjunct `at` can be evaluated now: every slot it reads is set.
     pub(super) fn ready(&self, at: usize, bound: impl Fn(usize) -> bool) -> bool {
         self.items[at]

@@ -39,6 +39,7 @@ mod paging;
 mod prop_interchange;
 mod query;
 mod query_functions;
+mod query_planner;
 mod reachable;
 mod relations;
 mod reply_bounds;

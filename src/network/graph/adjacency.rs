@@ -41,6 +41,7 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::{EdgeRef, NodeIndexable};
 
+use super::edge_columns::{EdgeColumns, EdgeRows};
 use super::edge_ids::EdgeIdIndex;
 use super::relations::{RelationColumns, RelationFilter, ResolvedFilter};
 pub use super::rows::Rows;
@@ -214,6 +215,8 @@ pub(crate) struct AdjacencyCache {
     /// The relation columns built for the rows, one per attribute
     /// (at most [`RELATION_COLUMNS_KEPT`], the most recent last).
     relations: Mutex<Vec<Arc<RelationColumns>>>,
+    /// The edge index of every slot of the rows, once a read asked for it.
+    edges: Mutex<Option<Arc<EdgeColumns>>>,
 }
 
 /// How many attributes' relation columns a network keeps at once.
@@ -241,6 +244,9 @@ impl AdjacencyCache {
     fn drop_relations(&mut self) {
         if let Ok(relations) = self.relations.get_mut() {
             relations.clear();
+        }
+        if let Ok(edges) = self.edges.get_mut() {
+            *edges = None;
         }
     }
 
@@ -281,6 +287,7 @@ impl AdjacencyCache {
                 let class = columns.class_of(edge);
                 columns.follow(dir, edit.as_ref(), slot, class);
             });
+            self.edit_edge_columns(|columns| columns.follow(dir, edit.as_ref(), slot, e));
         }
         self.compact_if_worth_it();
     }
@@ -307,6 +314,7 @@ impl AdjacencyCache {
             let edit = rows.remove(owner, position);
             if let Some(edit) = edit {
                 self.for_each_relation_column(|columns| columns.shift(dir, &edit));
+                self.edit_edge_columns(|columns| columns.shift(dir, &edit));
             }
         }
         self.compact_if_worth_it();
@@ -331,6 +339,51 @@ impl AdjacencyCache {
                 None => false,
             });
         }
+    }
+
+    /// Calls `f` on the edge columns, if built (for an edit of the rows).
+    fn edit_edge_columns(&mut self, f: impl FnOnce(&mut EdgeColumns)) {
+        if let Ok(edges) = self.edges.get_mut()
+            && let Some(shared) = edges
+        {
+            // Columns still shared with a reader cannot be edited: forget them.
+            match Arc::get_mut(shared) {
+                Some(columns) => f(columns),
+                None => *edges = None,
+            }
+        }
+    }
+
+    /// Both directions' rows with their edge columns and the relation classes of
+    /// `attribute`, building what is missing when `build` or when the rows are
+    /// built already (the columns then cost O(V + E) once, as the rows did);
+    /// `None` when the rows are not built and `build` is false.
+    pub(crate) fn edge_rows(
+        &self,
+        graph: &Graph,
+        edge_ids: &EdgeIdIndex,
+        attribute: &str,
+        build: bool,
+    ) -> Option<EdgeRows<'_>> {
+        let built = self.out.get().is_some() && self.inn.get().is_some();
+        if !(build || built) {
+            return None;
+        }
+        let out = self.rows(graph, edge_ids, petgraph::Direction::Outgoing);
+        let inn = self.rows(graph, edge_ids, petgraph::Direction::Incoming);
+        let edges = {
+            let mut kept = self.edges.lock().ok()?;
+            kept.get_or_insert_with(|| Arc::new(EdgeColumns::build(graph, edge_ids, out, inn)))
+                .clone()
+        };
+        let relations = self
+            .resolve(
+                graph,
+                edge_ids,
+                &RelationFilter::only([""]).on_attribute(attribute),
+            )?
+            .columns;
+        Some(EdgeRows::new(out, inn, edges, relations))
     }
 
     /// Packs a direction's rows when its unused slots are worth it; the relation
@@ -449,6 +502,20 @@ impl AdjacencyCache {
     #[inline]
     fn charge(&self, edges: usize) {
         self.linked_work.fetch_add(edges, Ordering::Relaxed);
+    }
+
+    /// [`Self::charge`], for reads outside this module.
+    #[inline]
+    pub(crate) fn charge_walk(&self, edges: usize) {
+        self.charge(edges);
+    }
+
+    /// Whether list walks so far plus `more` have cost a build of the rows.
+    pub(crate) fn pays_off(&self, graph: &Graph, more: usize) -> bool {
+        self.linked_work
+            .load(Ordering::Relaxed)
+            .saturating_add(more)
+            >= build_cost(graph)
     }
 }
 

@@ -22,6 +22,7 @@
 //! `crate::budget`. `tests/core/layers.rs` checks the imports.
 
 pub mod adjacency;
+pub(crate) mod edge_columns;
 mod edge_ids;
 pub mod edit;
 pub mod estimate;
@@ -327,6 +328,33 @@ impl Network {
         filter: &RelationFilter,
     ) -> adjacency::Follow<'_> {
         adjacency::Follow::new(self, dir, filter)
+    }
+
+    /// The compact rows with each slot's edge and relation class (under
+    /// `attribute`), for a read that walks edges one by one and needs each edge
+    /// (see [`edge_columns`]). Built now when `build`, else only if the rows are
+    /// built already: a read that may touch little of the graph should walk
+    /// petgraph's lists, charging them with [`Network::walked_lists`], and ask
+    /// with `build` once [`Network::rows_pay_off`] says so.
+    pub(crate) fn edge_rows(
+        &self,
+        attribute: &str,
+        build: bool,
+    ) -> Option<edge_columns::EdgeRows<'_>> {
+        self.adjacency
+            .edge_rows(&self.graph, &self.edge_index, attribute, build)
+    }
+
+    /// Records `edges` walked on petgraph's lists by a read that could have
+    /// used the rows (the ski-rental count of [`adjacency`]).
+    pub(crate) fn walked_lists(&self, edges: usize) {
+        self.adjacency.charge_walk(edges);
+    }
+
+    /// Whether the list walks so far, with `more` to come, have cost what
+    /// building the rows would.
+    pub(crate) fn rows_pay_off(&self, more: usize) -> bool {
+        self.adjacency.pays_off(&self.graph, more)
     }
 
     /// Frees the compact adjacency, if built (it is built again when next needed).

@@ -268,6 +268,11 @@ impl RelationColumns {
         }
     }
 
+    /// The relation types, by class (class 0 is [`PLAIN`]).
+    pub(crate) fn names(&self) -> &[Box<str>] {
+        &self.names
+    }
+
     /// Which classes `filter` follows.
     pub(crate) fn kept_classes(&self, filter: &RelationFilter) -> Vec<bool> {
         self.names.iter().map(|n| filter.keeps_name(n)).collect()

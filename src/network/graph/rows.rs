@@ -377,6 +377,31 @@ mod tests {
                 assert!(kept_view.neighbors(ix).eq(built_view.neighbors(ix)));
             }
         }
+        // The edge and relation-class columns: the same edges, of the same
+        // relation types (class numbers depend on the order types were met).
+        let (kept, built) = (
+            net.edge_rows("relation", false).expect("kept in step"),
+            fresh.edge_rows("relation", true).unwrap(),
+        );
+        for dir in [Outgoing, Incoming] {
+            for ix in net.graph().node_indices() {
+                let (k, b) = (kept.row(ix, dir), built.row(ix, dir));
+                assert_eq!((k.nodes, k.edges), (b.nodes, b.edges), "{dir:?} row {ix:?}");
+                let names = |row: &super::super::edge_columns::EdgeRow<'_>,
+                             rows: &super::super::edge_columns::EdgeRows<'_>|
+                 -> Vec<Box<str>> {
+                    row.classes
+                        .iter()
+                        .map(|&c| rows.relation_names()[c as usize].clone())
+                        .collect()
+                };
+                assert_eq!(names(&k, &kept), names(&b, &built));
+                for (&e, &n) in k.edges.iter().zip(k.nodes) {
+                    let (s, t) = net.graph().edge_endpoints(e).unwrap();
+                    assert_eq!((s, t), if dir == Outgoing { (ix, n) } else { (n, ix) });
+                }
+            }
+        }
     }
 
     #[test]
@@ -389,6 +414,7 @@ mod tests {
         let _ = net.adjacency();
         let related = RelationFilter::except(["related"]);
         let _ = net.follow(Outgoing, &related);
+        assert!(net.edge_rows("relation", true).is_some());
         let mut present = Vec::new();
         let mut state = 7u64;
         let mut packed = 0;

@@ -1,0 +1,241 @@
+//! `network_query`'s planner and walks: a path is walked from the end the
+//! planner estimates to be the most selective when no row order depends on it,
+//! and over the compact rows once they are built; either way the rows are the
+//! same. `EXPLAIN` and `PROFILE` say what was chosen and what each clause did.
+
+use networks_mcp::network::{EdgeSpec, Network, NodeSpec};
+use networks_mcp::query;
+use serde_json::{Map, Value, json};
+
+/// A seeded random multigraph: `n` nodes, labelled `big` (most) and `small`
+/// (about one in 16), a `rare` flag on a few, `k` a number 0..4; edges of
+/// types `T`, `U` or none, with self-loops and parallel edges.
+fn random_network(n: usize, edges: usize, seed: u64) -> Network {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut net = Network::new();
+    for i in 0..n {
+        let r = next();
+        let label = if r % 16 == 0 { "small" } else { "big" };
+        let mut spec = NodeSpec::new(format!("n{i}"))
+            .with_attribute("labels", label)
+            .with_attribute("k", (r >> 8) % 4);
+        if (r >> 16) % 23 == 0 {
+            spec = spec.with_attribute("rare", true);
+        }
+        net.add_node_with(spec).unwrap();
+    }
+    for _ in 0..edges {
+        let r = next();
+        let a = (r % n as u64) as usize;
+        // One edge in 16 a self-loop; parallel edges come from repeats.
+        let b = if (r >> 20) % 16 == 0 {
+            a
+        } else {
+            ((r >> 32) % n as u64) as usize
+        };
+        let mut spec = EdgeSpec::new(format!("n{a}"), format!("n{b}"));
+        match (r >> 40) % 3 {
+            0 => spec = spec.with_attribute("relation", "T"),
+            1 => spec = spec.with_attribute("relation", "U"),
+            _ => {}
+        }
+        net.add_edge_with(spec).unwrap();
+    }
+    net
+}
+
+fn run(net: &Network, text: &str) -> (Vec<String>, Vec<Vec<Value>>) {
+    let answer = query::run(net, text, &Map::new()).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let rows = (0..answer.len()).map(|i| answer.row_json(net, i)).collect();
+    (answer.columns.clone(), rows)
+}
+
+fn sorted(mut rows: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
+    rows.sort_by_key(|r| serde_json::to_string(r).unwrap());
+    rows
+}
+
+/// `(a, b, count)` rows counted by the test from a MATCH's plain rows of
+/// `(a, b)` pairs.
+fn counted(pairs: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
+    let mut counts: std::collections::BTreeMap<String, (Value, Value, i64)> = Default::default();
+    for row in pairs {
+        let key = serde_json::to_string(&row).unwrap();
+        counts
+            .entry(key)
+            .or_insert((row[0].clone(), row[1].clone(), 0))
+            .2 += 1;
+    }
+    sorted(
+        counts
+            .into_values()
+            .map(|(a, b, c)| vec![a, b, json!(c)])
+            .collect(),
+    )
+}
+
+/// Patterns whose selective end is the last node: aggregated, the planner walks
+/// them from there; returning plain rows (whose order is seen), as written.
+/// The groups must be exactly the pairs counted from the plain rows, on graphs
+/// with self-loops and parallel edges, both before and after the compact rows
+/// are built.
+#[test]
+fn either_end_gives_the_same_rows() {
+    let patterns = [
+        ("MATCH (a:big)-[:T]->(b) WHERE b.rare = true", false),
+        ("MATCH (a)-[:T|U]-(b:small) WHERE a.k = 1", false),
+        (
+            "MATCH (a:big)<-[r]-(b) WHERE b.rare = true AND r.weight > 0",
+            false,
+        ),
+        ("MATCH (a:big)-[:T*1..2]->(b) WHERE b.rare = true", false),
+        ("MATCH (a)-[:U]->(m)-[:T]->(b:small)", false),
+        ("MATCH (a:big)-[*0..1]-(b {rare: true})", false),
+    ];
+    for seed in 1..=4u64 {
+        let net = random_network(600, 2400, seed);
+        let mut built = net.clone();
+        let _ = built.adjacency();
+        let mut rows_were_built = false;
+        for (pattern, _) in patterns {
+            let plain = format!("{pattern} RETURN a.id AS a, b.id AS b");
+            let grouped = format!("{pattern} RETURN a.id AS a, b.id AS b, count(*) AS n");
+            let (_, pairs) = run(&net, &plain);
+            let want = counted(pairs.clone());
+            for network in [&net, &built] {
+                assert_eq!(
+                    sorted(run(network, &grouped).1),
+                    want,
+                    "seed {seed}: {grouped}"
+                );
+                // Plain rows come in the same order on lists and on rows.
+                assert_eq!(run(network, &plain).1, pairs, "seed {seed}: {plain}");
+            }
+            let (_, plan) = run(&built, &format!("EXPLAIN {grouped}"));
+            let text = plan[0][3].as_str().unwrap().to_string();
+            rows_were_built |= text.contains("its last node");
+        }
+        assert!(
+            rows_were_built,
+            "seed {seed}: no pattern was walked from its last node"
+        );
+        // After writes the kept rows (and their edge columns) follow.
+        built
+            .add_edge_with(EdgeSpec::new("n1", "n2").with_attribute("relation", "T"))
+            .unwrap();
+        built.remove_node("n3").unwrap();
+        let mut fresh = built.clone();
+        fresh.drop_adjacency();
+        for (pattern, _) in patterns {
+            let plain = format!("{pattern} RETURN a.id AS a, b.id AS b");
+            assert_eq!(
+                run(&built, &plain),
+                run(&fresh, &plain),
+                "after writes: {plain}"
+            );
+        }
+    }
+}
+
+/// The selective end is chosen from the labels, properties and WHERE
+/// conditions of each end; EXPLAIN says which and why, and runs nothing.
+#[test]
+fn explain_names_the_start_and_the_estimates() {
+    let net = random_network(2000, 6000, 9);
+    let (columns, plan) = run(
+        &net,
+        "EXPLAIN MATCH (a:big)-[r:T]->(b) WHERE b.rare = true AND b.k < 2 RETURN b.k AS k, count(*) AS n ORDER BY k",
+    );
+    assert_eq!(
+        columns,
+        [
+            "part",
+            "step",
+            "clause",
+            "plan",
+            "estimated_rows",
+            "rows",
+            "ms"
+        ]
+    );
+    assert_eq!(plan.len(), 2, "{plan:?}");
+    assert_eq!(plan[0][2], "MATCH");
+    let text = plan[0][3].as_str().unwrap();
+    assert!(text.contains("from (b) (its last node)"), "{text}");
+    assert!(text.contains("then :T in"), "{text}");
+    assert!(text.contains(" sampled)"), "{text}");
+    let estimate = plan[0][4].as_i64().unwrap();
+    let real = run(
+        &net,
+        "MATCH (b) WHERE b.rare = true AND b.k < 2 RETURN count(*)",
+    )
+    .1[0][0]
+        .as_i64()
+        .unwrap();
+    assert!(
+        estimate > 0 && estimate < 10 * (real + 10),
+        "estimate {estimate}, real {real}"
+    );
+    assert_eq!(plan[0][5], Value::Null, "EXPLAIN runs nothing");
+    assert_eq!(plan[1][2], "RETURN");
+    assert!(plan[1][3].as_str().unwrap().contains("fed match by match"));
+
+    // Anchored ends and seen orders are walked as the text says.
+    let (_, plan) = run(&net, "EXPLAIN MATCH (a)-[:T]->(b {id: 'n5'}) RETURN a.id");
+    assert!(
+        plan[0][3]
+            .as_str()
+            .unwrap()
+            .contains("only the last node is anchored")
+    );
+    let (_, plan) = run(
+        &net,
+        "explain MATCH (a:big)-[:T]->(b) WHERE b.rare = true RETURN a.id",
+    );
+    assert!(
+        plan[0][3]
+            .as_str()
+            .unwrap()
+            .contains("sees the match order")
+    );
+}
+
+/// PROFILE runs the query and counts each clause's rows.
+#[test]
+fn profile_counts_what_each_clause_put_out() {
+    let net = random_network(500, 1500, 3);
+    let matches = run(&net, "MATCH (a)-[:T]->(b) RETURN count(*)").1[0][0]
+        .as_i64()
+        .unwrap();
+    let groups = run(&net, "MATCH (a)-[:T]->(b) RETURN b.k AS k, count(*) AS n")
+        .1
+        .len() as i64;
+    let (_, plan) = run(
+        &net,
+        "PROFILE MATCH (a)-[:T]->(b) RETURN b.k AS k, count(*) AS n",
+    );
+    assert_eq!(plan[0][5], json!(matches));
+    assert_eq!(plan[1][5], json!(groups));
+    assert!(plan[0][6].as_f64().unwrap() >= 0.0);
+    // A UNION's branches are parts 0 and 1.
+    let (_, plan) = run(
+        &net,
+        "PROFILE UNWIND [1, 2] AS x RETURN x UNION UNWIND [3] AS x RETURN x",
+    );
+    let parts: Vec<(i64, i64)> = plan
+        .iter()
+        .map(|r| (r[0].as_i64().unwrap(), r[5].as_i64().unwrap()))
+        .collect();
+    assert_eq!(parts, [(0, 2), (0, 2), (1, 1), (1, 1)]);
+    // Only a leading keyword counts: a variable may be named `explain`.
+    let (columns, _) = run(&net, "MATCH (explain) RETURN count(explain) AS profile");
+    assert_eq!(columns, ["profile"]);
+    let err = query::run(&net, "EXPLAIN CREATE (n)", &Map::new()).unwrap_err();
+    assert!(err.to_string().contains("`CREATE` writes"), "{err}");
+}
