@@ -21,7 +21,7 @@ use petgraph::visit::{EdgeIndexable, EdgeRef, NodeIndexable};
 
 use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
-    Quantifier, RelPat, Step,
+    Quantifier, RelPat, Step, SubqueryKind,
 };
 use super::pushdown::Conjuncts;
 use super::value::{self, PathVal, Shared, Val};
@@ -1653,18 +1653,57 @@ impl Exec<'_> {
                 result?;
                 Val::list(out)
             }
-            Expr::Subquery { steps, count } => {
-                let enough = if *count { None } else { Some(1) };
+            Expr::Subquery { steps, kind } => {
+                let enough = (*kind == SubqueryKind::Exists).then_some(1);
                 // The rows found are dropped here: they count only while they live.
                 let mark = super::built_now();
                 let found = self.subquery(steps, row, enough)?;
                 super::check_built()?;
                 super::reset_built(mark);
-                if *count {
-                    Val::Int(i64::try_from(found.len()).unwrap_or(i64::MAX))
-                } else {
-                    Val::Bool(!found.is_empty())
+                match kind {
+                    SubqueryKind::Exists => Val::Bool(!found.is_empty()),
+                    SubqueryKind::Count => Val::Int(i64::try_from(found.len()).unwrap_or(i64::MAX)),
+                    SubqueryKind::Collect => list_checked(
+                        found
+                            .into_iter()
+                            .map(|r| r.into_iter().next().unwrap_or(Val::Null))
+                            .collect(),
+                    )?,
                 }
+            }
+            Expr::Reduce {
+                slot,
+                initial,
+                list,
+                expression,
+            } => {
+                let mut acc = self.eval(initial, row, aggs)?;
+                let Some(items) = self.list_operand(list, row, aggs)? else {
+                    return Ok(Val::Null);
+                };
+                let width = row.len();
+                row.resize(width.max(slot + 2), Val::Null);
+                let result = (|| {
+                    for (k, item) in items.iter().enumerate() {
+                        charge(1);
+                        row[*slot] = acc.clone();
+                        row[*slot + 1] = item.clone();
+                        // Each step's value replaces the last: only the last is kept.
+                        let mark = super::built_now();
+                        let next = self.eval(expression, row, aggs)?;
+                        super::check_built()?;
+                        super::reset_built(mark);
+                        if k > 0 {
+                            super::release(acc.weight());
+                        }
+                        super::built(next.weight());
+                        acc = next;
+                    }
+                    Ok(())
+                })();
+                row.truncate(width);
+                result?;
+                acc
             }
             Expr::PatternComp { plan, projection } => {
                 // The matches are dropped once projected: they count only while

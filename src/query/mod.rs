@@ -4,7 +4,8 @@
 //! grammar; a LALRPOP table parser) and runs a documented subset of it:
 //! `MATCH` and `OPTIONAL MATCH` with node and relationship patterns, direction,
 //! variable length `*min..max` (either bound may be left out) and path variables;
-//! `WHERE` (with pattern predicates and `EXISTS { }` / `COUNT { }` subqueries);
+//! `WHERE` (with pattern predicates and `EXISTS { }`, `COUNT { }`, `COLLECT { }`
+//! subqueries);
 //! `WITH` and `RETURN` with `DISTINCT`, aliases, `ORDER BY`, `SKIP`, `LIMIT`
 //! and the aggregates `count`, `sum`, `min`, `max`, `avg`, `collect`, `stDev`,
 //! `stDevP`, `percentileCont`, `percentileDisc`; `UNWIND`; `UNION [ALL]`;
@@ -14,7 +15,7 @@
 //!
 //! - Graph and lists: `id labels type properties keys length nodes
 //!   relationships startNode endNode size coalesce head last tail reverse range
-//!   exists`, list and pattern comprehensions, `all/any/none/single`.
+//!   exists`, list and pattern comprehensions, `reduce`, `all/any/none/single`.
 //! - Conversion and strings: `toString toInteger toFloat toBoolean toLower
 //!   toUpper trim ltrim rtrim left right replace substring split`.
 //! - Mathematics (`functions`): `abs round floor ceil sqrt sign exp log log10

@@ -201,10 +201,19 @@ pub(crate) enum Expr {
         projection: Option<Box<Expr>>,
     },
     /// A pattern predicate `(a)-->(b)` or `EXISTS { ... }`: whether the steps,
-    /// run on the current row, find a row; `COUNT { ... }` (`count`): how many.
+    /// run on the current row, find a row; `COUNT { ... }`: how many;
+    /// `COLLECT { ... }`: the list of their one column.
     Subquery {
         steps: Vec<Step>,
-        count: bool,
+        kind: SubqueryKind,
+    },
+    /// `reduce(acc = initial, x IN list | expression)`: `acc` and `x` are the
+    /// slots `slot` and `slot + 1`.
+    Reduce {
+        slot: usize,
+        initial: Box<Expr>,
+        list: Box<Expr>,
+        expression: Box<Expr>,
     },
     /// `[p = (a)-->(b) WHERE pred | proj]`: `proj` of every match.
     PatternComp {
@@ -218,6 +227,14 @@ pub(crate) enum Expr {
         list: Box<Expr>,
         predicate: Box<Expr>,
     },
+}
+
+/// What a subquery expression answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum SubqueryKind {
+    Exists,
+    Count,
+    Collect,
 }
 
 /// The kind of a quantified predicate.
@@ -1504,28 +1521,29 @@ impl Planner<'_> {
                 }
                 Expr::Subquery {
                     steps: vec![Step::Match(plan?)],
-                    count: false,
+                    kind: SubqueryKind::Exists,
                 }
             }
             ExprKind::Subquery(sub) => {
-                let count = match sub.kind.kind {
-                    ast::SubqueryExpressionKind::Exists => false,
-                    ast::SubqueryExpressionKind::Count => true,
-                    _ => {
-                        return Err(QueryError::unsupported(
-                            self.source,
-                            e.span.start,
-                            "COLLECT { } subqueries",
-                        ));
-                    }
+                let kind = match sub.kind.kind {
+                    ast::SubqueryExpressionKind::Exists => SubqueryKind::Exists,
+                    ast::SubqueryExpressionKind::Count => SubqueryKind::Count,
+                    _ => SubqueryKind::Collect,
                 };
                 let saved = self.save_scope();
                 let steps = self.subquery(&sub.query, e, d);
+                let columns = self.scope.len();
                 self.restore_scope(saved);
-                Expr::Subquery {
-                    steps: steps?,
-                    count,
+                let steps = steps?;
+                let returns = matches!(steps.last(), Some(Step::Project(_)));
+                if kind == SubqueryKind::Collect && (!returns || columns != 1) {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        "COLLECT { ... } ends with a RETURN of one column".into(),
+                    ));
                 }
+                Expr::Subquery { steps, kind }
             }
             ExprKind::PatternComprehension(pc) => {
                 let saved = self.save_scope();
@@ -1546,12 +1564,20 @@ impl Planner<'_> {
                     projection,
                 }
             }
-            ExprKind::Reduce(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "reduce()",
-                ));
+            ExprKind::Reduce(r) => {
+                let initial = self.boxed(&r.initial, d, aggs)?;
+                let list = self.boxed(&r.list, d, aggs)?;
+                let slot = self.bind(&r.accumulator.kind.text);
+                self.bind(&r.variable.kind.text);
+                let expression = self.boxed(&r.expression, d, &mut None);
+                self.unbind_last();
+                self.unbind_last();
+                Expr::Reduce {
+                    slot,
+                    initial,
+                    list,
+                    expression: expression?,
+                }
             }
             _ => {
                 return Err(QueryError::unsupported(

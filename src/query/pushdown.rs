@@ -138,6 +138,7 @@ pub(super) fn reads(e: &Expr, out: &mut Vec<usize>) -> bool {
         | Expr::ListComp { .. }
         | Expr::Quantified { .. }
         | Expr::Subquery { .. }
+        | Expr::Reduce { .. }
         | Expr::PatternComp { .. } => false,
     }
 }

@@ -514,11 +514,11 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
     );
     let e = refused(
         &s,
-        "MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m.id }",
+        "MATCH (n) CALL { MATCH (m) RETURN m.id AS k } RETURN n, k",
         "query",
     );
     assert!(
-        e.contains("COLLECT { } subqueries") && e.contains("column 18"),
+        e.contains("(subqueries) is not supported") && e.contains("column 11"),
         "{e}"
     );
     let e = refused(&s, "MATCH (n RETURN n", "query");

@@ -431,3 +431,47 @@ fn grouping_keys_order_by_after_aggregation_and_constant_limits() {
         QueryError::Syntax { .. }
     ));
 }
+
+#[test]
+fn reduce_and_collect_subqueries() {
+    assert_eq!(
+        one("RETURN reduce(s = 0, x IN [1, 2, 3] | s + x)"),
+        json!(6)
+    );
+    assert_eq!(
+        one("RETURN reduce(s = '', x IN ['a', 'b'] | s + x)"),
+        json!("ab")
+    );
+    assert_eq!(one("RETURN reduce(s = 0, x IN null | s + x)"), json!(null));
+    assert_eq!(
+        one("RETURN reduce(acc = [], x IN range(1, 3) | acc + [x * x])"),
+        json!([1, 4, 9])
+    );
+    // The accumulator and the variable are gone after it.
+    assert!(matches!(
+        error("RETURN reduce(s = 0, x IN [1] | s + x) + s"),
+        QueryError::Syntax { .. }
+    ));
+    // A string grown past the bound is an error, not a long answer.
+    assert!(matches!(
+        error(
+            "RETURN size(reduce(s = 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', x IN range(1, 20) | s + s))"
+        ),
+        QueryError::Limit { .. }
+    ));
+    let net = small();
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (n {id: 'a'}) RETURN COLLECT { MATCH (n)-->(m) RETURN m.id }"
+        ),
+        vec![json!(["b", "c"])]
+    );
+    assert!(matches!(
+        error_on(
+            &net,
+            "MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m.id, n.id }"
+        ),
+        QueryError::Syntax { .. }
+    ));
+}
