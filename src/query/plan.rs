@@ -416,6 +416,15 @@ struct Planner<'a> {
 
 type Res<T> = Result<T, QueryError>;
 
+/// What a pattern or subquery inside an expression may change of the planner,
+/// kept to be put back after it.
+struct Saved {
+    scope: Vec<Option<String>>,
+    kinds: Vec<Kind>,
+    match_start: usize,
+    substitute: Vec<(String, usize)>,
+}
+
 /// The query's plan, or the first thing in it outside the subset.
 pub(crate) fn plan(
     source: &str,
@@ -1682,12 +1691,20 @@ impl Planner<'_> {
 
     /// The scope, to restore after a pattern or subquery inside an expression
     /// bound its own variables.
-    fn save_scope(&self) -> (Vec<Option<String>>, Vec<Kind>, usize) {
-        (self.scope.clone(), self.kinds.clone(), self.match_start)
+    fn save_scope(&self) -> Saved {
+        Saved {
+            scope: self.scope.clone(),
+            kinds: self.kinds.clone(),
+            match_start: self.match_start,
+            substitute: self.substitute.clone(),
+        }
     }
 
-    fn restore_scope(&mut self, saved: (Vec<Option<String>>, Vec<Kind>, usize)) {
-        (self.scope, self.kinds, self.match_start) = saved;
+    fn restore_scope(&mut self, saved: Saved) {
+        self.scope = saved.scope;
+        self.kinds = saved.kinds;
+        self.match_start = saved.match_start;
+        self.substitute = saved.substitute;
     }
 
     /// A pattern inside an expression, as a MATCH over the current row: its

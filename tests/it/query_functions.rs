@@ -475,3 +475,15 @@ fn reduce_and_collect_subqueries() {
         QueryError::Syntax { .. }
     ));
 }
+
+#[test]
+fn a_subquery_in_order_by_keeps_the_projected_items() {
+    let net = small();
+    assert_eq!(
+        column(
+            &net,
+            "MATCH (a)-->(b) WITH DISTINCT a.id AS id ORDER BY COUNT { MATCH (x)-->(y) RETURN y } DESC, a.id DESC RETURN id"
+        ),
+        vec![json!("b"), json!("a")]
+    );
+}
