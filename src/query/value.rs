@@ -434,7 +434,12 @@ pub(crate) fn labels(net: &Network, ix: NodeIndex) -> Vec<String> {
 
 /// Whether a node carries `label`.
 pub(crate) fn has_label(net: &Network, ix: NodeIndex, label: &str) -> bool {
-    match net.graph()[ix].attributes.get(LABELS_ATTRIBUTE) {
+    labels_value_has(net.graph()[ix].attributes.get(LABELS_ATTRIBUTE), label)
+}
+
+/// Whether a `labels` attribute value names `label`.
+pub(crate) fn labels_value_has(value: Option<&Value>, label: &str) -> bool {
+    match value {
         Some(Value::String(s)) => s.split(',').any(|l| l.trim() == label),
         Some(Value::Array(items)) => items.iter().any(|v| v.as_str() == Some(label)),
         _ => false,
@@ -454,7 +459,7 @@ pub(crate) fn rel_type(net: &Network, ix: EdgeIndex) -> &str {
 pub(crate) fn node_property(net: &Network, ix: NodeIndex, key: &str) -> Val {
     let node = &net.graph()[ix];
     match key {
-        "id" => Val::str(node.id.to_string()),
+        "id" => Val::str(node.id.as_str()),
         "data" => node.data.as_deref().map_or(Val::Null, Val::from_json),
         _ => node.attributes.get(key).map_or(Val::Null, Val::from_json),
     }

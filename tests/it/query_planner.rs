@@ -239,3 +239,54 @@ fn profile_counts_what_each_clause_put_out() {
     let err = query::run(&net, "EXPLAIN CREATE (n)", &Map::new()).unwrap_err();
     assert!(err.to_string().contains("`CREATE` writes"), "{err}");
 }
+
+/// When only the number of the last relationship's matches matters (`count(*)`
+/// or a count of its variables, nothing else reading them), the matches are
+/// counted from each node's row instead of being made one by one. The counts
+/// must be those of the plain rows: with self-loops, parallel edges, a
+/// relationship matched at most once per MATCH, labels and a WHERE.
+#[test]
+fn counting_the_last_relationship_equals_matching_it() {
+    for seed in 5..=7u64 {
+        let net = random_network(400, 1600, seed);
+        let built = net.clone();
+        let _ = built.adjacency();
+        for (pattern, counted_item) in [
+            ("MATCH (a)-[:T]->(b)", "count(*)"),
+            ("MATCH (a:small)<-[r]-(b)", "count(r)"),
+            (
+                "MATCH (a)-[:T]->(m)-[r:T]->(b:big) WHERE a.k = 2",
+                "count(b)",
+            ),
+            ("MATCH (a)-[r1]-(m)-[r2]-(b)", "count(*)"),
+            ("MATCH (a)-[:U]->(a)-[:U]->(b)", "count(b)"),
+            ("MATCH (a {k: 1}), (c:small)-[:T|U]->(b)", "count(*)"),
+        ] {
+            let plain = format!("{pattern} RETURN a.id AS a");
+            let grouped = format!("{pattern} RETURN a.id AS a, {counted_item} AS n");
+            let mut want: std::collections::BTreeMap<String, i64> = Default::default();
+            for row in run(&net, &plain).1 {
+                *want
+                    .entry(row[0].as_str().unwrap().to_string())
+                    .or_default() += 1;
+            }
+            let want: Vec<Vec<Value>> = want
+                .into_iter()
+                .map(|(a, n)| vec![json!(a), json!(n)])
+                .collect();
+            for network in [&net, &built] {
+                assert_eq!(
+                    sorted(run(network, &grouped).1),
+                    want,
+                    "seed {seed}: {grouped}"
+                );
+            }
+        }
+        // An OPTIONAL MATCH that finds nothing counts 0, as `count` of null does.
+        let (_, rows) = run(
+            &built,
+            "MATCH (a {id: 'n0'}) OPTIONAL MATCH (a)-[:none]->(b) RETURN a.id AS a, count(b) AS n",
+        );
+        assert_eq!(rows, [vec![json!("n0"), json!(0)]]);
+    }
+}
