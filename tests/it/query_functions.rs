@@ -487,3 +487,15 @@ fn a_subquery_in_order_by_keeps_the_projected_items() {
         vec![json!("b"), json!("a")]
     );
 }
+
+#[test]
+fn explain_and_profile_plan_the_new_expressions() {
+    let net = small();
+    for q in [
+        "EXPLAIN MATCH (n) WHERE (n)-->() AND EXISTS { (n)<--() } RETURN n.id, [(n)-->(m) | m.id], date('2015-07-21')",
+        "PROFILE MATCH (n) WHERE (n)-->() RETURN reduce(s = 0, x IN [1, 2] | s + x), COUNT { (n)-->() }",
+    ] {
+        let answer = query::run(&net, q, &Map::new()).unwrap_or_else(|e| panic!("{q}: {e}"));
+        assert!(!answer.is_empty(), "{q}");
+    }
+}
