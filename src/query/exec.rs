@@ -21,7 +21,7 @@ use petgraph::visit::{EdgeIndexable, EdgeRef, NodeIndexable};
 
 use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
-    Quantifier, RelPat, Step,
+    Quantifier, RelPat, Step, SubqueryKind,
 };
 use super::pushdown::Conjuncts;
 use super::value::{self, PathVal, Shared, Val};
@@ -192,6 +192,14 @@ impl Exec<'_> {
         }
         Ok(all)
     }
+}
+
+/// The value of an expression that reads no variable and no graph (a SKIP or
+/// LIMIT such as `toInteger(ceil(1.7))`), computed while planning.
+pub(crate) fn constant(e: &Expr) -> Res<Val> {
+    let net = Network::new();
+    let exec = Exec::new(&net);
+    exec.eval(e, &mut Vec::new(), &[])
 }
 
 /// A list built by an operator: its weight counted, and checked.
@@ -1787,15 +1795,30 @@ impl Exec<'_> {
             },
             Expr::Chain(first, rest) => {
                 let mut acc = self.eval(first, row, aggs)?;
+                // The right operand of the comparison just made: `a < b < c` is
+                // `a < b AND b < c`.
+                let mut compared: Option<Val> = None;
                 for (op, e) in rest {
                     // AND and OR skip what cannot change their answer.
                     if (*op == BinOp::And && acc == Val::Bool(false))
                         || (*op == BinOp::Or && acc == Val::Bool(true))
                     {
+                        compared = None;
                         continue;
                     }
                     let right = self.eval(e, row, aggs)?;
-                    acc = binary(*op, acc, right)?;
+                    let comparison = matches!(
+                        op,
+                        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                    );
+                    let next = comparison.then(|| right.clone());
+                    acc = match compared.take() {
+                        Some(left) if comparison => {
+                            binary(BinOp::And, acc, binary(*op, left, right)?)?
+                        }
+                        _ => binary(*op, acc, right)?,
+                    };
+                    compared = next;
                 }
                 acc
             }
@@ -1880,6 +1903,72 @@ impl Exec<'_> {
                 result?;
                 Val::list(out)
             }
+            Expr::Subquery { steps, kind } => {
+                let enough = (*kind == SubqueryKind::Exists).then_some(1);
+                // The rows found are dropped here: they count only while they live.
+                let mark = super::built_now();
+                let found = self.subquery(steps, row, enough)?;
+                super::check_built()?;
+                super::reset_built(mark);
+                match kind {
+                    SubqueryKind::Exists => Val::Bool(!found.is_empty()),
+                    SubqueryKind::Count => Val::Int(i64::try_from(found.len()).unwrap_or(i64::MAX)),
+                    SubqueryKind::Collect => list_checked(
+                        found
+                            .into_iter()
+                            .map(|r| r.into_iter().next().unwrap_or(Val::Null))
+                            .collect(),
+                    )?,
+                }
+            }
+            Expr::Reduce {
+                slot,
+                initial,
+                list,
+                expression,
+            } => {
+                let mut acc = self.eval(initial, row, aggs)?;
+                let Some(items) = self.list_operand(list, row, aggs)? else {
+                    return Ok(Val::Null);
+                };
+                let width = row.len();
+                row.resize(width.max(slot + 2), Val::Null);
+                let result = (|| {
+                    for (k, item) in items.iter().enumerate() {
+                        charge(1);
+                        row[*slot] = acc.clone();
+                        row[*slot + 1] = item.clone();
+                        // Each step's value replaces the last: only the last is kept.
+                        let mark = super::built_now();
+                        let next = self.eval(expression, row, aggs)?;
+                        super::check_built()?;
+                        super::reset_built(mark);
+                        if k > 0 {
+                            super::release(acc.weight());
+                        }
+                        super::built(next.weight());
+                        acc = next;
+                    }
+                    Ok(())
+                })();
+                row.truncate(width);
+                result?;
+                acc
+            }
+            Expr::PatternComp { plan, projection } => {
+                // The matches are dropped once projected: they count only while
+                // they live, the list as it is built.
+                let mark = super::built_now();
+                let mut found = Vec::new();
+                self.match_into(plan, vec![row.clone()], &mut Sink::Rows(&mut found), None)?;
+                let mut items = Vec::with_capacity(found.len());
+                for mut r in found {
+                    items.push(self.eval(projection, &mut r, &[])?);
+                }
+                super::check_built()?;
+                super::reset_built(mark);
+                list_checked(items)?
+            }
             Expr::Quantified {
                 kind,
                 slot,
@@ -1927,6 +2016,29 @@ impl Exec<'_> {
         })
     }
 
+    /// The rows of a subquery's steps run on one row (the first `enough`
+    /// when its steps are one MATCH).
+    fn subquery(&self, steps: &[Step], row: &Row, enough: Option<usize>) -> Res<Vec<Row>> {
+        let mut rows = vec![row.clone()];
+        for step in steps {
+            charge(1);
+            rows = match step {
+                Step::Match(m) => {
+                    let mut out = Vec::new();
+                    let enough = if steps.len() == 1 { enough } else { None };
+                    self.match_into(m, rows, &mut Sink::Rows(&mut out), enough)?;
+                    out
+                }
+                Step::Unwind { list } => self.unwind(list, rows)?,
+                Step::Project(p) => self.project(p, rows)?,
+            };
+            if rows.is_empty() {
+                break;
+            }
+        }
+        Ok(rows)
+    }
+
     fn property(&self, base: &Val, key: &str) -> Res<Val> {
         Ok(match base {
             Val::Null => Val::Null,
@@ -1936,6 +2048,7 @@ impl Exec<'_> {
                 .iter()
                 .find(|(k, _)| k == key)
                 .map_or(Val::Null, |(_, v)| v.clone()),
+            Val::Temporal(t) => super::temporal::property(t, key)?,
             other => {
                 return Err(runtime(format!(
                     "cannot read property `{key}` of a {}",
@@ -1952,6 +2065,8 @@ impl Exec<'_> {
         let wrong =
             |name: &str, v: &Val| runtime(format!("{name}() does not take a {}", v.type_name()));
         Ok(match f {
+            Func::Temporal(t) => super::temporal::call(t, args)?,
+            Func::More(m) => super::functions::call(m, args)?,
             Func::Coalesce => args
                 .into_iter()
                 .find(|v| *v != Val::Null)
@@ -2057,7 +2172,9 @@ impl Exec<'_> {
                 if step == 0 {
                     return Err(runtime("range() needs a step other than 0".into()));
                 }
-                let count = if step > 0 {
+                let count = if (step > 0 && end < start) || (step < 0 && end > start) {
+                    0
+                } else if step > 0 {
                     (i128::from(end) - i128::from(start)) / i128::from(step) + 1
                 } else {
                     (i128::from(start) - i128::from(end)) / -i128::from(step) + 1
@@ -2084,6 +2201,7 @@ impl Exec<'_> {
             }
             Func::ToString => match arg {
                 Val::Str(s) => Val::str(s),
+                Val::Temporal(t) => Val::str(super::temporal::text(&t)),
                 Val::Int(i) => Val::str(i.to_string()),
                 Val::Float(x) => Val::str(float_text(x)),
                 Val::Bool(b) => Val::str(b.to_string()),
@@ -2342,6 +2460,13 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
         }
         BinOp::Eq => value::equals(&a, &b).map_or(Null, Bool),
         BinOp::Ne => value::equals(&a, &b).map_or(Null, |e| Bool(!e)),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            if matches!((&a, &b), (Float(x), Int(_) | Float(_)) | (Int(_), Float(x)) if x.is_nan())
+                || matches!((&a, &b), (Float(_), Float(y)) if y.is_nan()) =>
+        {
+            // NaN is neither smaller nor larger than any number.
+            Bool(false)
+        }
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match value::compare(&a, &b) {
             None => Null,
             Some(o) => Bool(match op {
@@ -2381,6 +2506,20 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
             _ => Null,
         },
         _ if a == Null || b == Null => Null,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div
+            if let Some(answer) = super::temporal::arithmetic(
+                match op {
+                    BinOp::Add => '+',
+                    BinOp::Sub => '-',
+                    BinOp::Mul => '*',
+                    _ => '/',
+                },
+                &a,
+                &b,
+            ) =>
+        {
+            answer?
+        }
         BinOp::Add => match (a, b) {
             (Int(x), Int(y)) => Int(x
                 .checked_add(y)
@@ -2555,6 +2694,19 @@ impl Acc {
                 grow(value.weight() as usize)?;
                 self.items.push(value);
             }
+            AggKind::StDev
+            | AggKind::StDevP
+            | AggKind::PercentileCont(_)
+            | AggKind::PercentileDisc(_) => {
+                if !matches!(value, Val::Int(_) | Val::Float(_)) {
+                    return Err(runtime(format!(
+                        "stDev() and percentiles take numbers, not a {}",
+                        value.type_name()
+                    )));
+                }
+                grow(1)?;
+                self.items.push(value);
+            }
             AggKind::Count | AggKind::CountStar => {}
         }
         Ok(())
@@ -2572,6 +2724,11 @@ impl Acc {
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Val::Null),
             // The items were counted as kept when they were added.
             AggKind::Collect => Val::list_counted(self.items),
+            AggKind::StDev | AggKind::StDevP => {
+                super::functions::std_dev(&self.items, self.kind == AggKind::StDevP)
+            }
+            AggKind::PercentileCont(p) => super::functions::percentile(self.items, p, true),
+            AggKind::PercentileDisc(p) => super::functions::percentile(self.items, p, false),
         }
     }
 }

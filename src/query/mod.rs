@@ -4,9 +4,30 @@
 //! grammar; a LALRPOP table parser) and runs a documented subset of it:
 //! `MATCH` and `OPTIONAL MATCH` with node and relationship patterns, direction,
 //! variable length `*min..max` (either bound may be left out) and path variables;
-//! `WHERE`; `WITH` and `RETURN` with `DISTINCT`, aliases, `ORDER BY`, `SKIP`,
-//! `LIMIT` and the aggregates `count`, `sum`, `min`, `max`, `avg`, `collect`;
-//! `UNWIND`; `UNION [ALL]`; parameters (`$name`). Writing clauses are refused.
+//! `WHERE` (with pattern predicates and `EXISTS { }`, `COUNT { }`, `COLLECT { }`
+//! subqueries);
+//! `WITH` and `RETURN` with `DISTINCT`, aliases, `ORDER BY`, `SKIP`, `LIMIT`
+//! and the aggregates `count`, `sum`, `min`, `max`, `avg`, `collect`, `stDev`,
+//! `stDevP`, `percentileCont`, `percentileDisc`; `UNWIND`; `UNION [ALL]`;
+//! parameters (`$name`). Writing clauses are refused.
+//!
+//! # Functions
+//!
+//! - Graph and lists: `id labels type properties keys length nodes
+//!   relationships startNode endNode size coalesce head last tail reverse range
+//!   exists`, list and pattern comprehensions, `reduce`, `all/any/none/single`.
+//! - Conversion and strings: `toString toInteger toFloat toBoolean toLower
+//!   toUpper trim ltrim rtrim left right replace substring split`.
+//! - Mathematics (`functions`): `abs round floor ceil sqrt sign exp log log10
+//!   e pi sin cos tan cot asin acos atan atan2 degrees radians haversin rand`.
+//! - Temporal values (`temporal`): `date localtime time localdatetime datetime`
+//!   from nothing (now, one clock per query), an ISO 8601 string, a map of
+//!   fields or another temporal value; their `.transaction()`, `.statement()`,
+//!   `.realtime()`, `.truncate()`; `datetime.fromEpoch`,
+//!   `datetime.fromEpochMillis`; `duration` and `duration.between`, `.inMonths`,
+//!   `.inDays`, `.inSeconds`. A temporal value is one value for the bounds, and
+//!   a row writes it as the string `toString()` gives (`2015-07-21`,
+//!   `P1DT2H`). An unknown function's error lists them all.
 //!
 //! # The data model
 //!
@@ -25,7 +46,9 @@
 //! A query is at most [`MAX_QUERY_BYTES`] long, [`MAX_TOKENS`] tokens, and
 //! nests brackets at most [`MAX_NESTING`] deep, all checked on the token stream
 //! before parsing; expressions nest at most [`MAX_EXPRESSION_DEPTH`] levels
-//! (checked while planning, so no evaluation recurses deeper), a path pattern
+//! (checked while planning, so no evaluation recurses deeper; a pattern
+//! comprehension or subquery inside an expression counts from zero again, but
+//! each sits inside brackets, so [`MAX_NESTING`] bounds how deep they nest), a path pattern
 //! has at most [`MAX_PATH_LENGTH`] relationships, and no clause makes more than
 //! [`MAX_ROWS`] rows. A variable-length pattern has no hop cap: a path never
 //! repeats a relationship, so its walk ends, and the walk keeps its own stack.
@@ -55,8 +78,10 @@
 
 mod exec;
 mod explain;
+mod functions;
 mod plan;
 mod pushdown;
+mod temporal;
 mod value;
 
 use open_cypher::TokenKind;
@@ -609,6 +634,7 @@ pub fn run(
         }
     })?;
     BUILT.with(|b| b.set(0));
+    temporal::reset_clock();
     let plan = plan::plan(query, &parsed.program, parameters)?;
     warn_unknown_names(net, &plan.names);
     let rows = match mode {

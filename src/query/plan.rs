@@ -75,6 +75,10 @@ pub(crate) enum Func {
     Sqrt,
     Sign,
     Exists,
+    /// A temporal function ([`super::temporal`]).
+    Temporal(super::temporal::Fn),
+    /// A mathematical or string function of [`super::functions`].
+    More(super::functions::Fn),
 }
 
 const FUNCTIONS: &[(&str, Func, usize, usize)] = &[
@@ -117,9 +121,25 @@ const FUNCTIONS: &[(&str, Func, usize, usize)] = &[
 /// The functions, as the error of an unknown one lists them.
 pub(crate) fn function_names() -> String {
     let mut names: Vec<&str> = FUNCTIONS.iter().map(|f| f.0).collect();
-    names.extend(["count", "sum", "min", "max", "avg", "collect"]);
+    names.extend(super::functions::FUNCTIONS.iter().map(|f| f.0));
+    names.extend(super::temporal::FUNCTIONS.iter().map(|f| f.0));
+    names.extend(AGGREGATES.iter().map(|a| a.0));
     names.join(", ")
 }
+
+/// The aggregate functions, by name.
+const AGGREGATES: &[(&str, AggKind)] = &[
+    ("count", AggKind::Count),
+    ("sum", AggKind::Sum),
+    ("min", AggKind::Min),
+    ("max", AggKind::Max),
+    ("avg", AggKind::Avg),
+    ("collect", AggKind::Collect),
+    ("stdev", AggKind::StDev),
+    ("stdevp", AggKind::StDevP),
+    ("percentilecont", AggKind::PercentileCont(0.0)),
+    ("percentiledisc", AggKind::PercentileDisc(0.0)),
+];
 
 /// An aggregate function.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -131,6 +151,14 @@ pub(crate) enum AggKind {
     Max,
     Avg,
     Collect,
+    /// The sample standard deviation.
+    StDev,
+    /// The population standard deviation.
+    StDevP,
+    /// The percentile (0 to 1), interpolated between values.
+    PercentileCont(f64),
+    /// The percentile (0 to 1): the nearest value.
+    PercentileDisc(f64),
 }
 
 /// One aggregate of a projection.
@@ -172,6 +200,26 @@ pub(crate) enum Expr {
         predicate: Option<Box<Expr>>,
         projection: Option<Box<Expr>>,
     },
+    /// A pattern predicate `(a)-->(b)` or `EXISTS { ... }`: whether the steps,
+    /// run on the current row, find a row; `COUNT { ... }`: how many;
+    /// `COLLECT { ... }`: the list of their one column.
+    Subquery {
+        steps: Vec<Step>,
+        kind: SubqueryKind,
+    },
+    /// `reduce(acc = initial, x IN list | expression)`: `acc` and `x` are the
+    /// slots `slot` and `slot + 1`.
+    Reduce {
+        slot: usize,
+        initial: Box<Expr>,
+        list: Box<Expr>,
+        expression: Box<Expr>,
+    },
+    /// `[p = (a)-->(b) WHERE pred | proj]`: `proj` of every match.
+    PatternComp {
+        plan: Box<MatchPlan>,
+        projection: Box<Expr>,
+    },
     /// `all/any/none/single(x IN list WHERE pred)`.
     Quantified {
         kind: Quantifier,
@@ -179,6 +227,14 @@ pub(crate) enum Expr {
         list: Box<Expr>,
         predicate: Box<Expr>,
     },
+}
+
+/// What a subquery expression answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum SubqueryKind {
+    Exists,
+    Count,
+    Collect,
 }
 
 /// The kind of a quantified predicate.
@@ -347,12 +403,27 @@ struct Planner<'a> {
     kinds: Vec<Kind>,
     /// The first slot the MATCH being planned binds.
     match_start: usize,
+    /// In an ORDER BY or WHERE after an aggregating or DISTINCT projection: the
+    /// text of each projected item and its column's slot.
+    substitute: Vec<(String, usize)>,
+    /// Whether the expression about to be planned stands where a pattern may
+    /// be a predicate (a WHERE, an operand of NOT, AND, OR, XOR there).
+    pattern_here: bool,
     names: Names,
     /// Relationship patterns planned so far.
     rel_patterns: usize,
 }
 
 type Res<T> = Result<T, QueryError>;
+
+/// What a pattern or subquery inside an expression may change of the planner,
+/// kept to be put back after it.
+struct Saved {
+    scope: Vec<Option<String>>,
+    kinds: Vec<Kind>,
+    match_start: usize,
+    substitute: Vec<(String, usize)>,
+}
 
 /// The query's plan, or the first thing in it outside the subset.
 pub(crate) fn plan(
@@ -394,6 +465,8 @@ pub(crate) fn plan(
         scope: Vec::new(),
         kinds: Vec::new(),
         match_start: 0,
+        pattern_here: false,
+        substitute: Vec::new(),
         names: Names::default(),
         rel_patterns: 0,
     };
@@ -612,7 +685,7 @@ impl Planner<'_> {
         }
         let _ = at;
         let predicate = match &m.where_clause {
-            Some(w) => Some(self.expr(w, 0)?),
+            Some(w) => Some(self.predicate(w, 0)?),
             None => None,
         };
         Ok(MatchPlan {
@@ -952,6 +1025,7 @@ impl Planner<'_> {
             p.quantifier.as_ref().map(|q| q.kind),
             Some(ast::SetQuantifier::Distinct)
         );
+        self.substitute.clear();
         let mut columns = Vec::new();
         let mut items = Vec::new();
         let mut texts = Vec::new();
@@ -1036,6 +1110,9 @@ impl Planner<'_> {
             }
         }
         let grouping = !aggregates.is_empty();
+        if grouping {
+            self.unambiguous(&items, &aggregated, p)?;
+        }
         let extended = !grouping && !distinct;
         let old = std::mem::take(&mut self.scope);
         let width_before = old.len();
@@ -1048,6 +1125,16 @@ impl Planner<'_> {
         let offset = self.scope.len();
         self.scope.extend(columns.iter().cloned().map(Some));
         self.kinds.extend(kinds.iter().copied());
+        // Without the variables before (an aggregation, DISTINCT), a property or
+        // an aggregate written as a projected item stands for that column:
+        // `WITH a.name AS name, count(*) AS c ORDER BY a.name + 'C'`.
+        if !extended {
+            self.substitute = texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), offset + i))
+                .collect();
+        }
         let mut order = Vec::new();
         if let Some(order_by) = &p.order_by {
             for item in &order_by.items {
@@ -1081,9 +1168,10 @@ impl Planner<'_> {
         // WITH … WHERE reads the same scope as ORDER BY: the projected columns and,
         // unless the projection aggregates or is DISTINCT, the variables before it.
         let predicate = match predicate {
-            Some(w) => Some(self.expr(w, 0)?),
+            Some(w) => Some(self.predicate(w, 0)?),
             None => None,
         };
+        self.substitute.clear();
         self.scope = columns.iter().cloned().map(Some).collect();
         self.kinds = kinds;
         let skip = self.count(p.skip.as_ref(), "SKIP")?;
@@ -1106,13 +1194,24 @@ impl Planner<'_> {
         let Some(expr) = expr else {
             return Ok(None);
         };
-        let value = self.expr(expr, 0)?;
+        let mut value = self.expr(expr, 0)?;
+        // An expression that reads no variable (`toInteger(ceil(1.7))`) is
+        // computed now.
+        let mut slots = Vec::new();
+        if !matches!(value, Expr::Lit(_))
+            && super::pushdown::reads(&value, &mut slots)
+            && slots.is_empty()
+        {
+            value = Expr::Lit(super::exec::constant(&value)?);
+        }
         match value {
             Expr::Lit(Val::Int(n)) if n >= 0 => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
             _ => Err(QueryError::syntax(
                 self.source,
                 expr.span.start,
-                format!("{what} takes a non-negative integer (a literal or a parameter)"),
+                format!(
+                    "{what} takes a non-negative integer (a literal, a parameter, or an expression of them)"
+                ),
             )),
         }
     }
@@ -1121,6 +1220,25 @@ impl Planner<'_> {
     fn agg_expr(&mut self, e: &ast::Expr, aggregates: &mut Vec<Agg>) -> Res<Expr> {
         let mut sink = Some(aggregates);
         self.expr_in(e, 0, &mut sink)
+    }
+
+    /// A WHERE: an expression where a pattern may stand as a predicate.
+    fn predicate(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
+        self.pattern_here = true;
+        let planned = self.expr_in(e, depth, &mut None)?;
+        if let Expr::Var(slot) = planned
+            && matches!(self.kind_of(slot), Kind::Node | Kind::Rel | Kind::Path)
+        {
+            return Err(QueryError::syntax(
+                self.source,
+                e.span.start,
+                format!(
+                    "WHERE takes a boolean, not {}",
+                    self.kind_of(slot).describe()
+                ),
+            ));
+        }
+        Ok(planned)
     }
 
     fn expr(&mut self, e: &ast::Expr, depth: usize) -> Res<Expr> {
@@ -1161,6 +1279,19 @@ impl Planner<'_> {
         }
         super::charge(1);
         let d = depth + 1;
+        let pattern_here = std::mem::replace(&mut self.pattern_here, false);
+        if !self.substitute.is_empty()
+            && matches!(
+                e.kind,
+                ExprKind::Property { .. }
+                    | ExprKind::Function(_)
+                    | ExprKind::DynamicProperty { .. }
+            )
+            && let Some(text) = e.span.text(self.source)
+            && let Some(&(_, slot)) = self.substitute.iter().find(|(t, _)| t == text)
+        {
+            return Ok(Expr::Var(slot));
+        }
         Ok(match &e.kind {
             ExprKind::Literal(lit) => Expr::Lit(self.literal(lit)?),
             ExprKind::Variable(name) => match self.lookup(&name.kind.text) {
@@ -1205,7 +1336,26 @@ impl Planner<'_> {
                 }
                 Expr::Map(out)
             }
+            ExprKind::Unary { operator, operand }
+                if matches!(operator.kind, ast::UnaryOperator::Minus)
+                    && matches!(&operand.kind, ExprKind::Literal(l) if matches!(l.kind, LiteralKind::Integer(_))) =>
+            {
+                // `-9223372036854775808`: the literal is read with its sign.
+                let ExprKind::Literal(lit) = &operand.kind else {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        "a literal".into(),
+                    ));
+                };
+                match self.literal_signed(lit, true)? {
+                    Val::Int(i) => Expr::Lit(Val::Int(i)),
+                    other => Expr::Lit(other),
+                }
+            }
             ExprKind::Unary { operator, operand } => {
+                self.pattern_here =
+                    pattern_here && matches!(operator.kind, ast::UnaryOperator::Not);
                 let inner = self.boxed(operand, d, aggs)?;
                 match operator.kind {
                     ast::UnaryOperator::Not => Expr::Not(inner),
@@ -1213,7 +1363,7 @@ impl Planner<'_> {
                     _ => *inner,
                 }
             }
-            ExprKind::Binary { .. } => self.chain(e, d, aggs)?,
+            ExprKind::Binary { .. } => self.chain(e, d, aggs, pattern_here)?,
             ExprKind::Is {
                 expression,
                 negated,
@@ -1348,34 +1498,95 @@ impl Planner<'_> {
                     predicate: predicate?,
                 }
             }
-            ExprKind::Parenthesized(inner) => self.expr_in(inner, d, aggs)?,
-            ExprKind::Pattern(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "pattern expressions (match the pattern with MATCH or OPTIONAL MATCH instead)",
-                ));
+            ExprKind::Parenthesized(inner) => {
+                self.pattern_here = pattern_here;
+                self.expr_in(inner, d, aggs)?
             }
-            ExprKind::Subquery(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "subqueries (EXISTS { }, COUNT { }, COLLECT { })",
-                ));
+            ExprKind::Pattern(pattern) => {
+                if !pattern_here {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        "a pattern is a predicate here only in a WHERE (or exists()); to use its matches, write a pattern comprehension [(a)-->(b) | b]".into(),
+                    ));
+                }
+                let saved = self.save_scope();
+                let before = self.scope.len();
+                let plan = self.inner_match(pattern, None, None, d);
+                let introduced = self.scope[before.min(self.scope.len())..]
+                    .iter()
+                    .flatten()
+                    .next()
+                    .cloned();
+                self.restore_scope(saved);
+                if let Some(name) = introduced {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        format!(
+                            "the variable `{name}` is not defined here; a pattern predicate cannot introduce variables (use EXISTS {{ ... }})"
+                        ),
+                    ));
+                }
+                Expr::Subquery {
+                    steps: vec![Step::Match(plan?)],
+                    kind: SubqueryKind::Exists,
+                }
             }
-            ExprKind::PatternComprehension(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "pattern comprehensions",
-                ));
+            ExprKind::Subquery(sub) => {
+                let kind = match sub.kind.kind {
+                    ast::SubqueryExpressionKind::Exists => SubqueryKind::Exists,
+                    ast::SubqueryExpressionKind::Count => SubqueryKind::Count,
+                    _ => SubqueryKind::Collect,
+                };
+                let saved = self.save_scope();
+                let steps = self.subquery(&sub.query, e, d);
+                let columns = self.scope.len();
+                self.restore_scope(saved);
+                let steps = steps?;
+                let returns = matches!(steps.last(), Some(Step::Project(_)));
+                if kind == SubqueryKind::Collect && (!returns || columns != 1) {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        e.span.start,
+                        "COLLECT { ... } ends with a RETURN of one column".into(),
+                    ));
+                }
+                Expr::Subquery { steps, kind }
             }
-            ExprKind::Reduce(_) => {
-                return Err(QueryError::unsupported(
-                    self.source,
-                    e.span.start,
-                    "reduce()",
-                ));
+            ExprKind::PatternComprehension(pc) => {
+                let saved = self.save_scope();
+                let planned = (|| {
+                    let plan = self.inner_match(
+                        &pc.pattern,
+                        pc.binding.as_ref(),
+                        pc.predicate.as_deref(),
+                        d,
+                    )?;
+                    let projection = self.boxed(&pc.projection, d, &mut None)?;
+                    Ok::<_, QueryError>((plan, projection))
+                })();
+                self.restore_scope(saved);
+                let (plan, projection) = planned?;
+                Expr::PatternComp {
+                    plan: Box::new(plan),
+                    projection,
+                }
+            }
+            ExprKind::Reduce(r) => {
+                let initial = self.boxed(&r.initial, d, aggs)?;
+                let list = self.boxed(&r.list, d, aggs)?;
+                let slot = self.bind(&r.accumulator.kind.text);
+                self.bind(&r.variable.kind.text);
+                let expression = self.boxed(&r.expression, d, &mut None);
+                self.unbind_last();
+                self.unbind_last();
+                Expr::Reduce {
+                    slot,
+                    initial,
+                    list,
+                    expression: expression?,
+                }
             }
             _ => {
                 return Err(QueryError::unsupported(
@@ -1387,8 +1598,195 @@ impl Planner<'_> {
         })
     }
 
+    /// openCypher's AmbiguousAggregationExpression: in an item that aggregates,
+    /// what stands outside the aggregates reads variables only through the
+    /// grouping keys (the other items): `RETURN me.age + count(*)` needs `me.age`
+    /// as an item of its own.
+    fn unambiguous(
+        &self,
+        items: &[Expr],
+        aggregated: &[bool],
+        p: &ast::ProjectionClause,
+    ) -> Res<()> {
+        let keys: Vec<String> = items
+            .iter()
+            .zip(aggregated)
+            .filter(|(_, a)| !**a)
+            .map(|(e, _)| format!("{e:?}"))
+            .collect();
+        let is_key = |e: &Expr| keys.contains(&format!("{e:?}"));
+        for (i, (item, _)) in items
+            .iter()
+            .zip(aggregated)
+            .enumerate()
+            .filter(|(_, (_, a))| **a)
+        {
+            // A stack, not recursion: the items were planned within the depth bound.
+            let mut stack = vec![item];
+            while let Some(e) = stack.pop() {
+                super::charge(1);
+                let fine = match e {
+                    Expr::Agg(_) | Expr::Lit(_) => true,
+                    Expr::Var(_) => is_key(e),
+                    Expr::Prop(base, _) if matches!(**base, Expr::Var(_)) => {
+                        is_key(e) || is_key(base)
+                    }
+                    Expr::Prop(base, _) | Expr::Not(base) | Expr::Neg(base) => {
+                        stack.push(base);
+                        true
+                    }
+                    Expr::IsNull(base, _) | Expr::HasLabels(base, _) => {
+                        stack.push(base);
+                        true
+                    }
+                    Expr::Index(a, b) => {
+                        stack.extend([&**a, &**b]);
+                        true
+                    }
+                    Expr::List(xs) | Expr::Func(_, xs) => {
+                        stack.extend(xs.iter());
+                        true
+                    }
+                    Expr::Map(entries) => {
+                        stack.extend(entries.iter().map(|(_, v)| v));
+                        true
+                    }
+                    Expr::Chain(first, rest) => {
+                        stack.push(first);
+                        stack.extend(rest.iter().map(|(_, v)| v));
+                        true
+                    }
+                    // Comprehensions, CASE, subqueries: not judged.
+                    _ => true,
+                };
+                if !fine {
+                    let at = p.items.get(i).map_or(0, |it| it.span.start);
+                    return Err(QueryError::syntax(
+                        self.source,
+                        at,
+                        "this item mixes an aggregate with a variable that is not a grouping key; project that variable (or property) as an item of its own, or compute it in a WITH first".into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An operand of AND, OR, XOR that is a literal of another type than
+    /// boolean is refused (openCypher's InvalidArgumentType).
+    fn boolean_operand(&self, operand: &Expr, at: &ast::Expr) -> Res<()> {
+        let kind = match operand {
+            Expr::Lit(Val::Bool(_) | Val::Null) => return Ok(()),
+            Expr::Lit(v) => v.type_name(),
+            Expr::List(_) => "list",
+            Expr::Map(_) => "map",
+            _ => return Ok(()),
+        };
+        Err(QueryError::syntax(
+            self.source,
+            at.span.start,
+            format!("AND, OR and XOR take booleans, not a {kind}"),
+        ))
+    }
+
+    /// The scope, to restore after a pattern or subquery inside an expression
+    /// bound its own variables.
+    fn save_scope(&self) -> Saved {
+        Saved {
+            scope: self.scope.clone(),
+            kinds: self.kinds.clone(),
+            match_start: self.match_start,
+            substitute: self.substitute.clone(),
+        }
+    }
+
+    fn restore_scope(&mut self, saved: Saved) {
+        self.scope = saved.scope;
+        self.kinds = saved.kinds;
+        self.match_start = saved.match_start;
+        self.substitute = saved.substitute;
+    }
+
+    /// A pattern inside an expression, as a MATCH over the current row: its
+    /// new variables bound after the row's (the caller restores the scope).
+    fn inner_match(
+        &mut self,
+        pattern: &ast::Pattern,
+        binding: Option<&ast::Name>,
+        predicate: Option<&ast::Expr>,
+        d: usize,
+    ) -> Res<MatchPlan> {
+        let before = self.scope.len();
+        self.match_start = before;
+        let mut parts = Vec::new();
+        for part in &pattern.parts {
+            super::charge(1);
+            parts.push(self.path(part)?);
+        }
+        if let (Some(name), Some(last)) = (binding, parts.last_mut()) {
+            if self.lookup(&name.kind.text).is_some() {
+                return Err(QueryError::syntax(
+                    self.source,
+                    name.span.start,
+                    format!("the path variable `{}` is already defined", name.kind.text),
+                ));
+            }
+            last.slot = Some(self.bind_as(&name.kind.text, Kind::Path));
+        }
+        let predicate = match predicate {
+            Some(p) => Some(self.predicate(p, d)?),
+            None => None,
+        };
+        Ok(MatchPlan {
+            optional: false,
+            parts,
+            predicate,
+            width: self.scope.len(),
+            new_slots: (before..self.scope.len()).collect(),
+            free_order: false,
+        })
+    }
+
+    /// The steps of `EXISTS { ... }` / `COUNT { ... }`: a pattern with an
+    /// optional WHERE, or a query of MATCH, WITH, UNWIND ending in RETURN.
+    fn subquery(&mut self, query: &ast::Query, e: &ast::Expr, d: usize) -> Res<Vec<Step>> {
+        let ast::QueryKind::Regular(regular) = &query.kind else {
+            return Err(QueryError::syntax(
+                self.source,
+                e.span.start,
+                "this subquery is not a query".into(),
+            ));
+        };
+        if !regular.unions.is_empty() {
+            return Err(QueryError::unsupported(
+                self.source,
+                e.span.start,
+                "UNION inside a subquery",
+            ));
+        }
+        let clauses = &regular.head.kind.clauses;
+        if let [clause] = clauses.as_slice()
+            && let ClauseKind::Match(m) = &clause.kind
+            && !m.optional
+        {
+            let plan = self.inner_match(&m.pattern, None, None, d)?;
+            let predicate = match &m.where_clause {
+                Some(w) => Some(self.predicate(w, d)?),
+                None => None,
+            };
+            return Ok(vec![Step::Match(MatchPlan { predicate, ..plan })]);
+        }
+        self.single(&regular.head)
+    }
+
     /// A left-deep chain of binary operators, walked in a loop.
-    fn chain(&mut self, e: &ast::Expr, d: usize, aggs: &mut Option<&mut Vec<Agg>>) -> Res<Expr> {
+    fn chain(
+        &mut self,
+        e: &ast::Expr,
+        d: usize,
+        aggs: &mut Option<&mut Vec<Agg>>,
+        pattern_here: bool,
+    ) -> Res<Expr> {
         let mut rights = Vec::new();
         let mut node = e;
         while let ExprKind::Binary {
@@ -1401,6 +1799,13 @@ impl Planner<'_> {
             rights.push((operator, right.as_ref()));
             node = left;
         }
+        let logical = |op: &BinaryOperator| {
+            matches!(
+                op,
+                BinaryOperator::And | BinaryOperator::Or | BinaryOperator::Xor
+            )
+        };
+        self.pattern_here = pattern_here && rights.last().is_some_and(|(o, _)| logical(&o.kind));
         let first = self.boxed(node, d, aggs)?;
         let mut rest = Vec::with_capacity(rights.len());
         for (operator, right) in rights.into_iter().rev() {
@@ -1432,12 +1837,26 @@ impl Planner<'_> {
                     ));
                 }
             };
-            rest.push((op, self.expr_in(right, d, aggs)?));
+            self.pattern_here = pattern_here && logical(&operator.kind);
+            let operand = self.expr_in(right, d, aggs)?;
+            if logical(&operator.kind) {
+                self.boolean_operand(&operand, right)?;
+                if rest.is_empty() {
+                    self.boolean_operand(&first, node)?;
+                }
+            }
+            rest.push((op, operand));
         }
         Ok(Expr::Chain(first, rest))
     }
 
     fn literal(&self, lit: &ast::Literal) -> Res<Val> {
+        self.literal_signed(lit, false)
+    }
+
+    /// A literal; an integer literal negated when `negative`.
+    fn literal_signed(&self, lit: &ast::Literal, negative: bool) -> Res<Val> {
+        let sign = if negative { "-" } else { "" };
         Ok(match &lit.kind {
             LiteralKind::Null => Val::Null,
             LiteralKind::Boolean(b) => Val::Bool(*b),
@@ -1445,14 +1864,20 @@ impl Planner<'_> {
                 let text = i.text.replace('_', "");
                 let parsed = match i.radix {
                     ast::IntegerRadix::Hexadecimal => i64::from_str_radix(
-                        text.trim_start_matches("0x").trim_start_matches("0X"),
+                        &format!(
+                            "{sign}{}",
+                            text.trim_start_matches("0x").trim_start_matches("0X")
+                        ),
                         16,
                     ),
                     ast::IntegerRadix::Octal => i64::from_str_radix(
-                        text.trim_start_matches("0o").trim_start_matches("0O"),
+                        &format!(
+                            "{sign}{}",
+                            text.trim_start_matches("0o").trim_start_matches("0O")
+                        ),
                         8,
                     ),
-                    _ => text.parse::<i64>(),
+                    _ => format!("{sign}{text}").parse::<i64>(),
                 };
                 Val::Int(parsed.map_err(|_| {
                     QueryError::syntax(
@@ -1463,13 +1888,21 @@ impl Planner<'_> {
                 })?)
             }
             LiteralKind::Float(f) => {
-                Val::Float(f.text.replace('_', "").parse::<f64>().map_err(|_| {
+                let x = f.text.replace('_', "").parse::<f64>().map_err(|_| {
                     QueryError::syntax(
                         self.source,
                         lit.span.start,
                         format!("{} is not a number", f.text),
                     )
-                })?)
+                })?;
+                if !x.is_finite() {
+                    return Err(QueryError::syntax(
+                        self.source,
+                        lit.span.start,
+                        format!("the float {} is too large", f.text),
+                    ));
+                }
+                Val::Float(x)
             }
             LiteralKind::String(s) => Val::str(s.value.clone()),
             _ => {
@@ -1501,15 +1934,10 @@ impl Planner<'_> {
             f.quantifier.as_ref().map(|q| q.kind),
             Some(ast::SetQuantifier::Distinct)
         );
-        let agg = match name.as_str() {
-            "count" => Some(AggKind::Count),
-            "sum" => Some(AggKind::Sum),
-            "min" => Some(AggKind::Min),
-            "max" => Some(AggKind::Max),
-            "avg" => Some(AggKind::Avg),
-            "collect" => Some(AggKind::Collect),
-            _ => None,
-        };
+        let agg = AGGREGATES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, kind)| kind);
         if let Some(kind) = agg {
             let Some(sink) = aggs.as_deref_mut() else {
                 return Err(QueryError::syntax(
@@ -1530,15 +1958,62 @@ impl Planner<'_> {
                 }
                 (AggKind::CountStar, None)
             } else {
-                let [arg] = f.arguments.as_slice() else {
+                let percentile = matches!(
+                    kind,
+                    AggKind::PercentileCont(_) | AggKind::PercentileDisc(_)
+                );
+                let (arg, kind) = match (f.arguments.as_slice(), kind) {
+                    ([arg], _) if !percentile => (arg, kind),
+                    ([arg, p], AggKind::PercentileCont(_) | AggKind::PercentileDisc(_)) => {
+                        let at = match self.expr_in(p, d, &mut None)? {
+                            Expr::Lit(Val::Int(i)) => i as f64,
+                            Expr::Lit(Val::Float(x)) => x,
+                            _ => {
+                                return Err(QueryError::syntax(
+                                    self.source,
+                                    p.span.start,
+                                    format!(
+                                        "{name}() takes a number from 0 to 1 (a literal or a parameter) second"
+                                    ),
+                                ));
+                            }
+                        };
+                        if !(0.0..=1.0).contains(&at) {
+                            return Err(QueryError::Runtime {
+                                message: format!(
+                                    "{name}() takes a percentile from 0 to 1, not {at}"
+                                ),
+                            });
+                        }
+                        let kind = if let AggKind::PercentileCont(_) = kind {
+                            AggKind::PercentileCont(at)
+                        } else {
+                            AggKind::PercentileDisc(at)
+                        };
+                        (arg, kind)
+                    }
+                    _ => {
+                        return Err(QueryError::syntax(
+                            self.source,
+                            e.span.start,
+                            format!(
+                                "{name}() takes {} argument{}",
+                                if percentile { "two" } else { "one" },
+                                if percentile { "s" } else { "" }
+                            ),
+                        ));
+                    }
+                };
+                // No aggregate inside an aggregate.
+                let arg = self.expr_in(arg, d, &mut None)?;
+                if matches!(arg, Expr::Func(Func::More(super::functions::Fn::Rand), _)) {
                     return Err(QueryError::syntax(
                         self.source,
                         e.span.start,
-                        format!("{name}() takes one argument"),
+                        format!("{name}(rand()) aggregates a value that is not constant"),
                     ));
-                };
-                // No aggregate inside an aggregate.
-                (kind, Some(self.expr_in(arg, d, &mut None)?))
+                }
+                (kind, Some(arg))
             };
             sink.push(Agg {
                 kind,
@@ -1554,7 +2029,28 @@ impl Planner<'_> {
                 format!("DISTINCT applies to aggregates only, not {name}()"),
             ));
         }
-        let Some(&(_, func, min, max)) = FUNCTIONS.iter().find(|(n, ..)| *n == name) else {
+        let found = FUNCTIONS
+            .iter()
+            .map(|&(n, f, lo, hi)| (n, f, lo, hi))
+            .chain(
+                super::functions::FUNCTIONS
+                    .iter()
+                    .map(|&(n, f, lo, hi)| (n, Func::More(f), lo, hi)),
+            )
+            .chain(
+                super::temporal::FUNCTIONS
+                    .iter()
+                    .map(|&(n, f, lo, hi)| (n, Func::Temporal(f), lo, hi)),
+            )
+            .find(|(n, ..)| n.eq_ignore_ascii_case(&name));
+        if name == "exists"
+            && let [arg] = f.arguments.as_slice()
+            && matches!(arg.kind, ExprKind::Pattern(_))
+        {
+            self.pattern_here = true;
+            return self.expr_in(arg, d, aggs);
+        }
+        let Some((_, func, min, max)) = found else {
             return Err(QueryError::UnknownFunction {
                 name,
                 position: super::position(self.source, e.span.start),
@@ -1575,6 +2071,25 @@ impl Planner<'_> {
                 },
             ));
         }
-        Ok(Expr::Func(func, self.exprs(&f.arguments, d, aggs)?))
+        let args = self.exprs(&f.arguments, d, aggs)?;
+        // A variable of the wrong kind is refused before running
+        // (openCypher's InvalidArgumentType).
+        if let [Expr::Var(slot)] = args.as_slice() {
+            let held = self.kind_of(*slot);
+            let wrong = match func {
+                Func::Type => matches!(held, Kind::Node | Kind::Path),
+                Func::Length => matches!(held, Kind::Node | Kind::Rel),
+                Func::Size => matches!(held, Kind::Node | Kind::Rel | Kind::Path),
+                _ => false,
+            };
+            if wrong {
+                return Err(QueryError::syntax(
+                    self.source,
+                    e.span.start,
+                    format!("{name}() does not take {}", held.describe()),
+                ));
+            }
+        }
+        Ok(Expr::Func(func, args))
     }
 }

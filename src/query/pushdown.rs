@@ -134,6 +134,11 @@ pub(super) fn reads(e: &Expr, out: &mut Vec<usize>) -> bool {
                     .all(|(a, b)| reads(a, out) && reads(b, out))
                 && otherwise.as_deref().is_none_or(|e| reads(e, out))
         }
-        Expr::Agg(_) | Expr::ListComp { .. } | Expr::Quantified { .. } => false,
+        Expr::Agg(_)
+        | Expr::ListComp { .. }
+        | Expr::Quantified { .. }
+        | Expr::Subquery { .. }
+        | Expr::Reduce { .. }
+        | Expr::PatternComp { .. } => false,
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use serde_json::{Map, Number, Value};
 
+use super::temporal::{self, Temporal};
 use crate::network::Network;
 
 /// The relationship type of an edge without a `relation` attribute, as the
@@ -56,6 +57,8 @@ pub(crate) enum Val {
     Node(NodeIndex),
     Rel(EdgeIndex),
     Path(Arc<PathVal>),
+    /// A date, time, datetime or duration ([`super::temporal`]).
+    Temporal(Arc<Temporal>),
 }
 
 impl Val {
@@ -151,6 +154,7 @@ impl Val {
             Val::Node(_) => "node",
             Val::Rel(_) => "relationship",
             Val::Path(_) => "path",
+            Val::Temporal(t) => temporal::type_name(t),
         }
     }
 
@@ -174,6 +178,7 @@ impl Val {
             ),
             Val::Node(ix) => node_json(net, *ix),
             Val::Rel(ix) => rel_json(net, *ix),
+            Val::Temporal(t) => Value::String(temporal::text(t)),
             Val::Path(path) => {
                 let mut out = Map::new();
                 out.insert(
@@ -239,6 +244,12 @@ impl Val {
             Val::Rel(ix) => {
                 out.push(8);
                 out.extend(ix.index().to_le_bytes());
+            }
+            Val::Temporal(t) => {
+                out.push(10);
+                let text = temporal::text(t);
+                out.extend((text.len() as u64).to_le_bytes());
+                out.extend(text.as_bytes());
             }
             Val::Path(path) => {
                 out.push(9);
@@ -325,6 +336,7 @@ pub(crate) fn compare(a: &Val, b: &Val) -> Option<Ordering> {
         }
         (Val::Str(x), Val::Str(y)) => Some(x.cmp(y)),
         (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
+        (Val::Temporal(x), Val::Temporal(y)) => temporal::compare(x, y),
         (Val::List(xs), Val::List(ys)) => {
             for (x, y) in xs.iter().zip(ys.iter()) {
                 match compare(x, y)? {
@@ -339,8 +351,8 @@ pub(crate) fn compare(a: &Val, b: &Val) -> Option<Ordering> {
 }
 
 /// The rank of a value's type in ORDER BY's total order (openCypher's
-/// orderability: maps, nodes, relationships, lists, paths, strings, booleans,
-/// numbers, then null last).
+/// orderability: maps, nodes, relationships, lists, paths, temporal values,
+/// strings, booleans, numbers, then null last).
 fn rank(v: &Val) -> u8 {
     match v {
         Val::Map(_) => 0,
@@ -348,10 +360,11 @@ fn rank(v: &Val) -> u8 {
         Val::Rel(_) => 2,
         Val::List(_) => 3,
         Val::Path(_) => 4,
-        Val::Str(_) => 5,
-        Val::Bool(_) => 6,
-        Val::Int(_) | Val::Float(_) => 7,
-        Val::Null => 8,
+        Val::Temporal(_) => 5,
+        Val::Str(_) => 6,
+        Val::Bool(_) => 7,
+        Val::Int(_) | Val::Float(_) => 8,
+        Val::Null => 9,
     }
 }
 
@@ -387,6 +400,7 @@ pub(crate) fn order(a: &Val, b: &Val) -> Ordering {
             xs.len().cmp(&ys.len())
         }
         (Val::Path(x), Val::Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
+        (Val::Temporal(x), Val::Temporal(y)) => temporal::order(x, y),
         (Val::Map(xs), Val::Map(ys)) => {
             let mut kx = Vec::new();
             let mut ky = Vec::new();

@@ -16,7 +16,8 @@ FalkorDB's answer beside ours, so that a change on either side shows:
     `-[r1]->()-[r2]->`) matches a pair of nodes once however many edges join them;
   - relationship isomorphism is not enforced: one relationship may be matched twice in one
     pattern (a self-loop walked twice, `(a)-->(b)<--(a)` over one edge);
-  - `sum()` of integers is a float (openCypher and the server: an integer);
+  - `sum()` of integers is a float (openCypher and the server: an integer), and so is
+    `percentileDisc()` of integers (the templates compare it as a float);
   - a variable-length path that ends where it starts lists its inner nodes backwards
     (`nodes(p)` of a -> b -> c -> a is a, c, b, a), its relationships in order.
 """
@@ -157,6 +158,61 @@ TEMPLATES = [
         lambda g: {"from": _ids(g, 1)[0], "to": _ids(g, 1)[0]},
         True,
     ),
+    # The mathematical and string functions of src/query/functions.rs that FalkorDB also
+    # has; then aggregates, pattern predicates and comprehensions, chained comparisons and
+    # the temporal values FalkorDB has (date, localtime, localdatetime, duration; it has no
+    # time() or datetime(), nor EXISTS { }).
+    ("RETURN e(), pi()", {}, False),
+    ("MATCH (n) RETURN n.id, exp(n.x), log(n.x + 1), log10(n.x + 1), degrees(n.x), radians(n.x)", {}, False),
+    ("MATCH (n) RETURN n.id, sin(n.x), cos(n.x), tan(n.x), cot(n.x + 1), haversin(n.x)", {}, False),
+    (
+        "MATCH (n) RETURN n.id, asin(n.x / 5.0), acos(n.x / 5.0), atan(n.x), atan2(n.x, $y)",
+        lambda g: {"y": g.randint(1, 4)},
+        False,
+    ),
+    (
+        "MATCH (n) WHERE n.s IS NOT NULL"
+        " RETURN n.id, left(n.s, $k), right(n.s, $k), ltrim('  ' + n.s), rtrim(n.s + '  ')",
+        lambda g: {"k": g.randint(0, 5)},
+        False,
+    ),
+    # FalkorDB's percentileDisc() of integers is a float (openCypher and the server: the
+    # value itself, an integer): compared as floats.
+    (
+        "MATCH (n) RETURN n.s, percentileDisc(n.x, $p) * 1.0, percentileCont(n.x, $p)",
+        lambda g: {"p": g.choice([0.0, 0.25, 0.5, 0.9, 1.0])},
+        False,
+    ),
+    ("MATCH (n) RETURN n.s, stDev(n.x), stDevP(n.x)", {}, False),
+    ("MATCH (n) WHERE (n)-[:T]->(:A) RETURN n.id", {}, False),
+    ("MATCH (n) WHERE NOT (n)<--() RETURN n.id", {}, False),
+    # A pattern comprehension's items come in match order, which the engines do not share:
+    # one item at most, or sizes.
+    (
+        "MATCH (n) RETURN n.id, [(n)-[r:U]->(m) WHERE m.id = $id | m.id] AS out",
+        lambda g: {"id": _ids(g, 1)[0]},
+        False,
+    ),
+    (
+        "MATCH (n) RETURN n.id, size([(n)-->(m) WHERE m.x > $x | m.x])",
+        lambda g: {"x": g.randint(0, 4)},
+        False,
+    ),
+    ("MATCH (n) WHERE 1 <= n.x < $x RETURN n.id", lambda g: {"x": g.randint(1, 5)}, False),
+    ("RETURN toString(date('2015-07-21')), toString(localdatetime('2015-07-21T21:40:32'))", {}, False),
+    ("RETURN toString(duration({days: 1, hours: 12}))", {}, False),
+    (
+        "RETURN date('2015-07-21').year, date('2015-07-21').month, localdatetime('2015-07-21T21:40:32').hour",
+        {},
+        False,
+    ),
+    (
+        "RETURN toString(localtime('21:40:32')), toString(date({year: 2015, month: 7, day: 21})),"
+        " date('2015-07-21') < date('2015-07-22')",
+        {},
+        False,
+    ),
+    ("RETURN toString(date('2015-07-21') + duration({days: $d}))", lambda g: {"d": g.randint(0, 40)}, False),
 ]
 
 

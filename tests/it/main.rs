@@ -38,6 +38,7 @@ mod page_cache;
 mod paging;
 mod prop_interchange;
 mod query;
+mod query_functions;
 mod query_planner;
 mod reachable;
 mod relations;

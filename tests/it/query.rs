@@ -514,10 +514,13 @@ fn unsupported_clauses_and_syntax_errors_say_where() {
     );
     let e = refused(
         &s,
-        "MATCH (n) WHERE EXISTS { MATCH (n)-->() } RETURN n",
+        "MATCH (n) CALL { MATCH (m) RETURN m.id AS k } RETURN n, k",
         "query",
     );
-    assert!(e.contains("subqueries") && e.contains("column 17"), "{e}");
+    assert!(
+        e.contains("(subqueries) is not supported") && e.contains("column 11"),
+        "{e}"
+    );
     let e = refused(&s, "MATCH (n RETURN n", "query");
     assert!(e.contains("line 1, column"), "{e}");
     let e = refused(&s, "MATCH (n) RETURN m", "query");
