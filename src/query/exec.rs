@@ -343,6 +343,9 @@ struct Exec<'a> {
 struct LabelMemo {
     label: String,
     nodes: Vec<u8>,
+    /// The node bound, and how many checks the run made.
+    bound: usize,
+    checks: usize,
     values: HashMap<usize, bool>,
 }
 
@@ -408,8 +411,11 @@ impl At<'_> {
 /// The state of one MATCH over one input row.
 struct Matching<'p, 's, 'g> {
     plan: &'p MatchPlan,
-    /// The relationships matched so far in this MATCH, one bit per edge index.
+    /// The relationships matched so far in this MATCH: a short list, or once
+    /// it outgrows [`FEW_USED`], one bit per edge index (see [`Matching::mark`]).
+    few_used: Vec<EdgeIndex>,
     used: Vec<u64>,
+    edge_bound: usize,
     /// The edge lists the variable-length steps walk, read once per node.
     lists: EdgeLists,
     /// The current path's nodes and relationships.
@@ -439,14 +445,40 @@ impl Matching<'_, '_, '_> {
 
     /// Whether `edge` is matched already in this MATCH.
     fn is_used(&self, edge: EdgeIndex) -> bool {
+        if self.used.is_empty() {
+            return self.few_used.contains(&edge);
+        }
         let i = edge.index();
         self.used
             .get(i / 64)
             .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
-    /// Marks `edge` as matched (or no longer).
+    /// Marks `edge` as matched (or no longer). A few matched edges (a fixed
+    /// pattern's) are kept in a list; past [`FEW_USED`] at once (a long
+    /// trail), in a bitmap of every edge, made then: a small MATCH on a large
+    /// network does not pay for a bitmap of its edges.
     fn mark(&mut self, edge: EdgeIndex, used: bool) {
+        if self.used.is_empty() {
+            if !used {
+                if let Some(at) = self.few_used.iter().rposition(|&e| e == edge) {
+                    self.few_used.swap_remove(at);
+                }
+                return;
+            }
+            if self.few_used.len() < FEW_USED {
+                self.few_used.push(edge);
+                return;
+            }
+            charge(self.edge_bound as u64 / 64);
+            self.used = vec![0; self.edge_bound.div_ceil(64).max(1)];
+            for e in std::mem::take(&mut self.few_used) {
+                let i = e.index();
+                if let Some(w) = self.used.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+        }
         let i = edge.index();
         if let Some(w) = self.used.get_mut(i / 64) {
             if used {
@@ -549,6 +581,9 @@ fn counts_last_step(m: &MatchPlan, p: &Projection) -> bool {
         })
 }
 
+/// Relationships a MATCH keeps in a list before it makes a bitmap of every edge.
+const FEW_USED: usize = 32;
+
 /// The most nodes [`Exec::estimate`] tries.
 const ESTIMATE_SAMPLE: usize = 256;
 
@@ -590,10 +625,11 @@ impl Exec<'_> {
         enough: Option<usize>,
     ) -> Res<usize> {
         let edge_bound = self.net.graph().edge_bound();
-        charge(edge_bound as u64 / 64);
         let mut state = Matching {
             plan: m,
-            used: vec![0; edge_bound.div_ceil(64)],
+            few_used: Vec::new(),
+            used: Vec::new(),
+            edge_bound,
             lists: EdgeLists::default(),
             nodes: Vec::new(),
             rels: Vec::new(),
@@ -774,7 +810,7 @@ impl Exec<'_> {
         };
         let (reversed, _) = self.walk_from(st.plan, &st.conjuncts, part, row);
         let path = reversed.as_ref().unwrap_or(part);
-        for start in self.candidates(&path.start, row)? {
+        for start in self.candidates(&path.start, &st.conjuncts, row)? {
             charge(1);
             if !self.node_ok(&path.start, start, row)? {
                 continue;
@@ -1141,7 +1177,12 @@ impl Exec<'_> {
     }
 
     /// The nodes a path may start at.
-    fn candidates(&self, pat: &NodePat, row: &mut Row) -> Res<Vec<NodeIndex>> {
+    fn candidates(
+        &self,
+        pat: &NodePat,
+        conjuncts: &Conjuncts<'_>,
+        row: &mut Row,
+    ) -> Res<Vec<NodeIndex>> {
         if pat.bound {
             return Ok(match pat.slot.map(|s| &row[s]) {
                 Some(Val::Node(ix)) => vec![*ix],
@@ -1154,7 +1195,89 @@ impl Exec<'_> {
                 _ => Vec::new(),
             });
         }
-        Ok(self.net.graph().node_indices().collect())
+        let tests = self.start_tests(pat, conjuncts, row);
+        if tests.is_empty() {
+            return Ok(self.net.graph().node_indices().collect());
+        }
+        // Each test is decided once per distinct stored value (by address;
+        // a network stores each distinct value once), so a scan costs a read
+        // of the attribute's column and a lookup per node.
+        let mut decided: Vec<HashMap<usize, bool>> = vec![HashMap::new(); tests.len()];
+        let mut kept = Vec::new();
+        for ix in self.net.graph().node_indices() {
+            charge(1);
+            let passes = tests
+                .iter()
+                .zip(&mut decided)
+                .all(|((key, op, want), decided)| {
+                    self.with_node_attribute(ix, key, |v| match v {
+                        // A missing property is null, and so is comparing it.
+                        None => false,
+                        Some(v) => *decided
+                            .entry(std::ptr::from_ref(v) as usize)
+                            .or_insert_with(|| {
+                                match binary(*op, Val::from_json(v), want.clone()) {
+                                    Ok(result) => result != Val::Bool(false) && result != Val::Null,
+                                    // An error is raised where the WHERE runs.
+                                    Err(_) => true,
+                                }
+                            }),
+                    })
+                });
+            if passes {
+                kept.push(ix);
+            }
+        }
+        Ok(kept)
+    }
+
+    /// The WHERE's conditions a scan can test on each node before walking:
+    /// `v.key op value` (`=`, `<>`, `<`, `<=`, `>`, `>=`) on the start's own
+    /// variable, `value` reading no variable of the MATCH (a literal, a
+    /// parameter, an earlier variable), as (key, op, value). A node that fails
+    /// one (false or null) fails the WHERE; the rest are still checked as the
+    /// walk goes, so a node kept here is judged exactly as before.
+    fn start_tests(
+        &self,
+        pat: &NodePat,
+        conjuncts: &Conjuncts<'_>,
+        row: &mut Row,
+    ) -> Vec<(String, BinOp, Val)> {
+        let Some(slot) = pat.slot else {
+            return Vec::new();
+        };
+        let mut tests = Vec::new();
+        for at in 0..conjuncts.len() {
+            if !conjuncts.reads_only(at, slot) {
+                continue;
+            }
+            let Expr::Chain(first, rest) = conjuncts.expr(at) else {
+                continue;
+            };
+            let [(op, rhs)] = rest.as_slice() else {
+                continue;
+            };
+            let comparison = matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            );
+            let Expr::Prop(base, key) = &**first else {
+                continue;
+            };
+            let mut read = Vec::new();
+            if !comparison
+                || !matches!(&**base, Expr::Var(s) if *s == slot)
+                || matches!(key.as_str(), "id" | "data")
+                || !super::pushdown::reads(rhs, &mut read)
+                || read.contains(&slot)
+            {
+                continue;
+            }
+            if let Ok(want) = self.eval_scratch(rhs, row) {
+                tests.push((key.clone(), *op, want));
+            }
+        }
+        tests
     }
 
     /// The edges of `at` in `dir`, in insertion order, with the node at their
@@ -1241,19 +1364,32 @@ impl Exec<'_> {
             Some(at) => at,
             None => {
                 let bound = self.net.graph().node_bound();
-                charge(bound as u64 / 64);
                 memo.push(LabelMemo {
                     label: label.to_string(),
-                    nodes: vec![0; bound],
+                    nodes: Vec::new(),
+                    bound,
+                    checks: 0,
                     values: HashMap::new(),
                 });
                 memo.len() - 1
             }
         };
-        let LabelMemo { nodes, values, .. } = &mut memo[at];
-        let Some(known) = nodes.get_mut(ix.index()) else {
-            return value::has_label(self.net, ix, label);
-        };
+        let LabelMemo {
+            nodes,
+            values,
+            bound,
+            checks,
+            ..
+        } = &mut memo[at];
+        // The per-node bytes are made once the run has checked an eighth of
+        // the nodes: a small MATCH on a large network reads a few labels.
+        *checks += 1;
+        if nodes.is_empty() && *checks > *bound / 8 {
+            charge(*bound as u64 / 64);
+            *nodes = vec![0; *bound];
+        }
+        let mut unknown = 0;
+        let known = nodes.get_mut(ix.index()).unwrap_or(&mut unknown);
         if *known == 0 {
             let yes = self.with_node_attribute(ix, value::LABELS_ATTRIBUTE, |text| match text {
                 Some(v) => *values

@@ -83,6 +83,14 @@ impl<'p> Conjuncts<'p> {
         &self.items[at].expr
     }
 
+    /// Whether conjunct `at` reads `slot` and no other slot this MATCH binds.
+    pub(super) fn reads_only(&self, at: usize, slot: usize) -> bool {
+        self.items[at]
+            .slots
+            .as_ref()
+            .is_some_and(|slots| slots == &[slot])
+    }
+
     /// Whether conjunct `at` reads `slot` (and can be checked early at all).
     pub(super) fn reads_slot(&self, at: usize, slot: usize) -> bool {
         self.items[at]

@@ -432,11 +432,6 @@ pub(crate) fn labels(net: &Network, ix: NodeIndex) -> Vec<String> {
     }
 }
 
-/// Whether a node carries `label`.
-pub(crate) fn has_label(net: &Network, ix: NodeIndex, label: &str) -> bool {
-    labels_value_has(net.graph()[ix].attributes.get(LABELS_ATTRIBUTE), label)
-}
-
 /// Whether a `labels` attribute value names `label`.
 pub(crate) fn labels_value_has(value: Option<&Value>, label: &str) -> bool {
     match value {

@@ -328,3 +328,66 @@ fn columns_read_for_scans_follow_writes() {
         .unwrap();
     assert_eq!(count(&net), before - 2);
 }
+
+/// A scan tests the WHERE's `v.key op value` conditions on each node before
+/// walking, once per distinct stored value: the rows are those of the same
+/// conditions written so that they are not tested early, nulls and type
+/// mismatches included, and an error the WHERE raises is still raised.
+#[test]
+fn conditions_tested_before_the_walk_keep_the_same_rows() {
+    let mut net = random_network(800, 2400, 13);
+    // Mixed types under one key: numbers, strings, booleans, missing.
+    for (i, v) in [json!("1"), json!(1.0), json!(true), json!(null)]
+        .iter()
+        .enumerate()
+    {
+        let mut k = Map::new();
+        k.insert("k".into(), v.clone());
+        net.update_node(
+            &format!("n{i}"),
+            None,
+            Some(k),
+            networks_mcp::network::AttributeUpdate::Merge,
+            &[],
+        )
+        .unwrap();
+    }
+    for (early, late) in [
+        ("n.k = 1", "1 = n.k"),
+        ("n.k <> 2", "2 <> n.k"),
+        ("n.k < $two", "$two > n.k"),
+        ("n.k >= 1.5", "1.5 <= n.k"),
+        ("n.k = '1'", "'1' = n.k"),
+        ("n.rare = true AND n.k <= 2", "true = n.rare AND 2 >= n.k"),
+    ] {
+        for network in [&net, &{
+            let built = net.clone();
+            let _ = built.adjacency();
+            built
+        }] {
+            let mut parameters = Map::new();
+            parameters.insert("two".into(), json!(2));
+            let rows = |q: String| {
+                let answer =
+                    query::run(network, &q, &parameters).unwrap_or_else(|e| panic!("{q}: {e}"));
+                (0..answer.len())
+                    .map(|i| answer.row_json(network, i))
+                    .collect::<Vec<_>>()
+            };
+            let a = rows(format!(
+                "MATCH (n)-[:T]->(m) WHERE {early} RETURN n.id, m.id"
+            ));
+            let b = rows(format!(
+                "MATCH (n)-[:T]->(m) WHERE {late} RETURN n.id, m.id"
+            ));
+            assert_eq!(a, b, "{early} / {late}");
+        }
+    }
+    // A comparison that fails to evaluate is an error, tested early or not.
+    let err = query::run(
+        &net,
+        "MATCH (n) WHERE n.k = 1 AND n.k + 'x' - 1 > 0 RETURN n",
+        &Map::new(),
+    );
+    assert!(err.is_err());
+}
