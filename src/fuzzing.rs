@@ -101,7 +101,10 @@ fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {
 }
 
 /// The network the query harness runs on: labels, relation types, a self-loop,
-/// parallel edges, `data` and a missing attribute, built once per thread.
+/// parallel edges, `data` and a missing attribute around `a`–`d`, and 24 more
+/// nodes (`n0`…`n23`) with labels, properties and typed relationships, enough
+/// that a query walks petgraph's lists for a while before the compact rows pay
+/// off (see [`query`]). Built afresh for each input, so an input replays the same.
 fn query_network() -> crate::Network {
     use crate::network::{EdgeSpec, NodeSpec};
     let mut net = crate::Network::new();
@@ -120,63 +123,158 @@ fn query_network() -> crate::Network {
     for node in nodes {
         net.add_node_with(node).expect("a valid node");
     }
-    for (s, t, relation) in [
+    const MORE: usize = 24;
+    for i in 0..MORE {
+        let mut node = NodeSpec::new(format!("n{i}")).with_attribute("x", i as i64);
+        match i % 4 {
+            0 => node = node.with_attribute("labels", "task"),
+            1 => node = node.with_attribute("labels", "person"),
+            2 => node = node.with_attribute("labels", "task, person"),
+            _ => {}
+        }
+        if i % 3 == 0 {
+            node = node.with_attribute("name", format!("n{}", i / 3));
+        }
+        net.add_node_with(node).expect("a valid node");
+    }
+    let mut edges: Vec<(String, String, &str)> = [
         ("a", "b", "T"),
         ("a", "b", "U"),
         ("b", "c", "T"),
         ("c", "a", ""),
         ("d", "d", "T"),
-    ] {
-        let mut edge = EdgeSpec::new(s, t).with_weight(2.0);
+    ]
+    .into_iter()
+    .map(|(s, t, r)| (s.to_string(), t.to_string(), r))
+    .collect();
+    for i in 0..MORE {
+        let relation = ["T", "U", "KNOWS", ""][i % 4];
+        edges.push((
+            format!("n{i}"),
+            format!("n{}", (i * 7 + 3) % MORE),
+            relation,
+        ));
+        edges.push((format!("n{i}"), format!("n{}", (i + 1) % MORE), "KNOWS"));
+        if i % 5 == 0 {
+            edges.push((
+                format!("n{i}"),
+                ["a", "b", "c", "d"][i % 4].to_string(),
+                "T",
+            ));
+            edges.push((format!("n{i}"), format!("n{i}"), "U"));
+        }
+    }
+    for (i, (s, t, relation)) in edges.into_iter().enumerate() {
+        let mut edge = EdgeSpec::new(&s, &t).with_weight(2.0);
         if !relation.is_empty() {
             edge = edge.with_attribute("relation", relation);
+        }
+        if i % 3 == 1 {
+            edge = edge.with_attribute("since", 2000 + i as i64);
         }
         net.add_edge_with(edge).expect("a valid edge");
     }
     net
 }
 
-/// Runs `data` (as text) as a `network_query` query on a small network
-/// ([`query_network`]), with `{"p": 1, "s": "a", "l": [1, 2]}` as parameters,
-/// under a budget of 2 million steps. Invariants: no panic (a budget stop is an
-/// answer); an answer converts to JSON row by row, and the same query gives the
-/// same answer or the same error again; an error's message is bounded.
+/// One query's outcome: `Err` when the budget stopped it, else its columns and
+/// rows as JSON, or its error message.
+type QueryOutcome = Result<Result<(Vec<String>, Vec<Vec<serde_json::Value>>), String>, ()>;
+
+/// Runs `data` (as text) as a `network_query` query, with `{"p": 1, "s": "a",
+/// "l": [1, 2]}` as parameters, under a budget of 2 million steps, on two
+/// copies of [`query_network`]: one fresh (the query walks petgraph's lists,
+/// switching to the compact rows if its walks pay for them) and one whose rows
+/// are built beforehand ([`crate::Network::adjacency`]). Invariants: no panic
+/// (a budget stop is an answer); an answer converts to JSON row by row; an
+/// error's message is bounded; the same query gives the same answer or the
+/// same error again; and, unless the query read `rand()` or the clock, the
+/// answer does not depend on whether the rows were built: the same columns
+/// and the same rows (as a multiset; in the same order too when the query has
+/// no ORDER BY), or the same error.
 pub fn query(data: &[u8]) {
-    thread_local! {
-        static NET: crate::Network = query_network();
-    }
     let text = String::from_utf8_lossy(data).into_owned();
     let parameters = json!({"p": 1, "s": "a", "l": [1, 2]});
     let parameters = parameters.as_object().expect("an object");
-    NET.with(|net| {
-        let run = || {
-            let budget = Budget::unlimited().with_max_steps(2_000_000);
-            budget.run(|| match crate::query::run(net, &text, parameters) {
-                Ok(answer) => Ok((
-                    answer.columns.clone(),
-                    (0..answer.len())
-                        .map(|i| answer.row_json(net, i))
-                        .collect::<Vec<_>>(),
-                )),
+    let run = |net: &crate::Network| -> (QueryOutcome, bool) {
+        let budget = Budget::unlimited().with_max_steps(2_000_000);
+        let outcome = budget
+            .run(|| match crate::query::run(net, &text, parameters) {
+                Ok(answer) => {
+                    // PROFILE's `ms` column is a time, different at each run.
+                    let profile = ["plan", "estimated_rows", "rows"]
+                        .iter()
+                        .all(|c| answer.columns.iter().any(|name| name == c));
+                    let timed = answer
+                        .columns
+                        .iter()
+                        .map(|name| profile && name == "ms")
+                        .collect::<Vec<_>>();
+                    let rows = (0..answer.len())
+                        .map(|i| {
+                            let mut row = answer.row_json(net, i);
+                            for (value, timed) in row.iter_mut().zip(&timed) {
+                                if *timed {
+                                    *value = serde_json::Value::Null;
+                                }
+                            }
+                            row
+                        })
+                        .collect::<Vec<_>>();
+                    Ok((answer.columns.clone(), rows))
+                }
                 Err(error) => Err(error.to_string()),
             })
-        };
-        let first = run();
-        if let Ok(Err(message)) = &first {
-            assert!(
-                message.len() < 64 * 1024,
-                "an unbounded error: {} bytes",
-                message.len()
-            );
-        }
-        if let Ok(outcome) = first {
+            .map_err(|_| ());
+        (outcome, crate::query::read_nondeterministic())
+    };
+    let lists = query_network();
+    let rows = query_network();
+    let _ = rows.adjacency();
+    let (first, varies) = run(&lists);
+    if let Ok(Err(message)) = &first {
+        assert!(
+            message.len() < 64 * 1024,
+            "an unbounded error: {} bytes",
+            message.len()
+        );
+    }
+    let (built, _) = run(&rows);
+    if varies {
+        return;
+    }
+    let Ok(built) = built else { return };
+    assert_eq!(
+        run(&rows).0.ok(),
+        Some(built.clone()),
+        "the same query answered differently"
+    );
+    // A query near the budget may stop on one and not the other: the lists
+    // and the rows charge their steps differently.
+    let Ok(first) = first else { return };
+    match (first, built) {
+        (Ok((columns, mut walked)), Ok((built_columns, mut read))) => {
             assert_eq!(
-                run().ok(),
-                Some(outcome),
-                "the same query answered differently"
+                columns, built_columns,
+                "the columns changed with the rows built"
             );
+            if !text.to_ascii_lowercase().contains("order") {
+                assert_eq!(walked, read, "the rows changed with the rows built");
+            }
+            let key = |row: &Vec<serde_json::Value>| serde_json::to_string(row).unwrap_or_default();
+            walked.sort_by_cached_key(key);
+            read.sort_by_cached_key(key);
+            assert_eq!(walked, read, "the rows changed with the rows built");
         }
-    });
+        (Err(walked), Err(read)) => {
+            assert_eq!(walked, read, "the error changed with the rows built")
+        }
+        (walked, read) => panic!(
+            "the outcome changed with the rows built: {:?} / {:?}",
+            walked.map(|(_, rows)| rows.len()),
+            read.map(|(_, rows)| rows.len())
+        ),
+    }
 }
 
 /// Fuzzes argument decoding and every tool through the dispatch chokepoint: the

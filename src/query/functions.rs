@@ -62,6 +62,17 @@ pub(crate) const FUNCTIONS: &[(&str, Fn, usize, usize)] = &[
     ("rtrim", Fn::RTrim, 1, 1),
 ];
 
+thread_local! {
+    /// Whether the query running on this thread has called `rand()`.
+    static RANDOM_READ: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the query running on this thread has called `rand()` (reset with
+/// `reset` as a query starts).
+pub(crate) fn random_read(reset: bool) -> bool {
+    RANDOM_READ.with(|r| r.replace(r.get() && !reset))
+}
+
 /// A float in [0, 1): a xorshift generator seeded from the clock and a
 /// per-thread counter (not for secrets).
 fn random() -> f64 {
@@ -69,6 +80,7 @@ fn random() -> f64 {
     thread_local! {
         static STATE: Cell<u64> = const { Cell::new(0) };
     }
+    RANDOM_READ.with(|r| r.set(true));
     STATE.with(|s| {
         let mut x = s.get();
         if x == 0 {

@@ -265,6 +265,14 @@ fn charge(steps: u64) {
     crate::budget::charge(steps);
 }
 
+/// Whether the last query [`run`] on this thread read something that changes
+/// from run to run: `rand()`, or the clock (`datetime()`, `timestamp()`, …).
+/// Its answer may then differ from the same query's next.
+#[doc(hidden)]
+pub fn read_nondeterministic() -> bool {
+    functions::random_read(false) || temporal::clock_read()
+}
+
 thread_local! {
     /// The weight of the values built so far by the query running on this
     /// thread ([`value::Val::weight`]); reset by [`run`].
@@ -635,6 +643,7 @@ pub fn run(
     })?;
     BUILT.with(|b| b.set(0));
     temporal::reset_clock();
+    functions::random_read(true);
     let plan = plan::plan(query, &parsed.program, parameters)?;
     warn_unknown_names(net, &plan.names);
     let rows = match mode {

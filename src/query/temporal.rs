@@ -854,6 +854,11 @@ pub(crate) fn reset_clock() {
     NOW.with(|n| n.set(None));
 }
 
+/// Whether the query running on this thread has read the clock.
+pub(crate) fn clock_read() -> bool {
+    NOW.with(|n| n.get().is_some())
+}
+
 /// The current instant, in nanoseconds since the epoch, the same for a whole query.
 fn now_instant() -> i128 {
     NOW.with(|n| {
