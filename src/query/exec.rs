@@ -2562,6 +2562,22 @@ fn number(v: &Val) -> Option<f64> {
 /// One binary operator on two values.
 fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
     use Val::{Bool, Float, Int, Null};
+    // Temporal values and durations: their own arithmetic (null operands
+    // give null below, as for numbers).
+    let arithmetic = match op {
+        BinOp::Add => Some('+'),
+        BinOp::Sub => Some('-'),
+        BinOp::Mul => Some('*'),
+        BinOp::Div => Some('/'),
+        _ => None,
+    };
+    if let Some(symbol) = arithmetic
+        && a != Null
+        && b != Null
+        && let Some(answer) = super::temporal::arithmetic(symbol, &a, &b)
+    {
+        return answer;
+    }
     let type_error = |what: &str, a: &Val, b: &Val| {
         runtime(format!(
             "cannot {what} a {} and a {}",
@@ -2642,20 +2658,6 @@ fn binary(op: BinOp, a: Val, b: Val) -> Res<Val> {
             _ => Null,
         },
         _ if a == Null || b == Null => Null,
-        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div
-            if let Some(answer) = super::temporal::arithmetic(
-                match op {
-                    BinOp::Add => '+',
-                    BinOp::Sub => '-',
-                    BinOp::Mul => '*',
-                    _ => '/',
-                },
-                &a,
-                &b,
-            ) =>
-        {
-            answer?
-        }
         BinOp::Add => match (a, b) {
             (Int(x), Int(y)) => Int(x
                 .checked_add(y)
