@@ -77,11 +77,7 @@ impl EdgeColumns {
         slot: usize,
         edge: EdgeIndex,
     ) {
-        let column = self.column_mut(dir);
-        if let Some(edit) = edit {
-            edit.apply(column, EdgeIndex::end());
-        }
-        column[slot] = edge;
+        super::rows::place(self.column_mut(dir), edit, slot, edge, EdgeIndex::end());
     }
 
     /// Follows an edge removed from the rows of `dir`.

@@ -248,11 +248,7 @@ impl RelationColumns {
         slot: usize,
         class: u32,
     ) {
-        let column = self.column_mut(dir);
-        if let Some(edit) = edit {
-            edit.apply(column, 0);
-        }
-        column[slot] = class;
+        super::rows::place(self.column_mut(dir), edit, slot, class, 0);
     }
 
     /// Follows an edge removed from the rows of `dir`.

@@ -95,6 +95,21 @@ impl SlotEdit {
     }
 }
 
+/// For a column parallel to the rows: applies the move a write made, if any
+/// (new slots get `fill`), then puts `value` in the written slot.
+pub(crate) fn place<T: Copy>(
+    column: &mut Vec<T>,
+    edit: Option<&SlotEdit>,
+    slot: usize,
+    value: T,
+    fill: T,
+) {
+    if let Some(edit) = edit {
+        edit.apply(column, fill);
+    }
+    column[slot] = value;
+}
+
 /// Resizes `v` to `len` slots, growing its allocation by at least an eighth
 /// when it must grow: amortized O(1) per slot, with at most an eighth to spare.
 fn grow_to<T: Copy>(v: &mut Vec<T>, len: usize, fill: T) {
