@@ -356,6 +356,55 @@ pub fn wait_for<G>(mut attempt: impl FnMut(Duration) -> Option<G>) -> G {
     }
 }
 
+/// What the runner of a call does before the call's thread blocks: a call run
+/// on an async runtime's own thread hands that thread's other work elsewhere
+/// first (the server installs `tokio::task::block_in_place` here).
+pub type BeforeBlocking = fn(&mut dyn FnMut());
+
+thread_local! {
+    /// Set while a call runs where blocking would stall other work
+    /// ([`run_where_blocking_is_handed_over`]).
+    static BEFORE_BLOCKING: Cell<Option<BeforeBlocking>> = const { Cell::new(None) };
+}
+
+/// Runs `f`, a call that must not block this thread unannounced: every wait
+/// that may block it ([`blocking`]) goes through `hand_over` first. A call that
+/// never waits pays nothing for it.
+pub fn run_where_blocking_is_handed_over<T>(hand_over: BeforeBlocking, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<BeforeBlocking>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BEFORE_BLOCKING.with(|slot| slot.set(self.0));
+        }
+    }
+    let _restore = Restore(BEFORE_BLOCKING.with(|slot| slot.replace(Some(hand_over))));
+    f()
+}
+
+/// Runs `wait`, which may block the thread (a lock held by someone else),
+/// through the hand-over its runner installed, if any
+/// ([`run_where_blocking_is_handed_over`]).
+pub fn blocking<T>(wait: impl FnOnce() -> T) -> T {
+    let Some(hand_over) = BEFORE_BLOCKING.with(Cell::get) else {
+        return wait();
+    };
+    let mut wait = Some(wait);
+    let mut out = None;
+    hand_over(&mut || {
+        if let Some(wait) = wait.take() {
+            out = Some(wait());
+        }
+    });
+    match out {
+        Some(out) => out,
+        // A hand-over that did not run what it was given: run it here.
+        None => match wait.take() {
+            Some(wait) => wait(),
+            None => unreachable!("the wait ran, so it gave a value"),
+        },
+    }
+}
+
 /// Runs `f` with no budget in force, whatever the caller's: for work that must
 /// finish once it started, such as rolling memory back to the durable state or
 /// writing a snapshot after a write was acknowledged.

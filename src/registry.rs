@@ -181,6 +181,11 @@ impl NetworkLock {
         if let Some(guard) = attempt(Duration::ZERO) {
             return guard;
         }
+        crate::budget::blocking(|| self.wait_held(attempt))
+    }
+
+    /// The rest of [`NetworkLock::wait`], once the lock was found taken.
+    fn wait_held<G>(&self, mut attempt: impl FnMut(Duration) -> Option<G>) -> G {
         // Writes queued behind one another (a client with many calls in flight)
         // hold the lock microseconds each: such a wait is not one for a held
         // network, and is neither counted nor refused.

@@ -11,22 +11,28 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::body::HttpBody;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use super::parking::{InUse, SessionBook};
 use serde_json::{Value, json};
 use tracing::warn;
 
 /// The session header of the streamable HTTP transport.
 const SESSION_HEADER: &str = "mcp-session-id";
 
-/// The live-session cap and the session manager it counts, and the body cap.
+/// The live-session cap and the session manager it counts, the book of every
+/// session (live or parked), and the body cap.
 #[derive(Clone)]
 pub(crate) struct SessionCap {
     pub(crate) manager: Arc<LocalSessionManager>,
+    pub(crate) book: Arc<SessionBook>,
     pub(crate) max_sessions: usize,
     pub(crate) max_body_bytes: usize,
 }
@@ -106,14 +112,58 @@ pub(crate) fn check_body(body: &[u8]) -> Option<(Value, i64, String)> {
     None
 }
 
-/// Middleware for `/mcp`: the session cap, then [`check_body`] on POST bodies.
+/// Middleware for `/mcp`: the session cap, then [`check_body`] on POST bodies;
+/// and for every request of a session, a mark in the session book that it is
+/// in use until its reply (or stream) ends, so that it is not parked meanwhile.
 pub(crate) async fn guard(State(cap): State<SessionCap>, request: Request, next: Next) -> Response {
-    if request.method() != Method::POST {
-        return next.run(request).await;
+    let session = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|id| id.to_str().ok());
+    let mut in_use = match session {
+        Some(id) => cap.book.open(id).await,
+        None => None,
+    };
+    let new_session = session.is_none() && request.method() == Method::POST;
+    let response = if request.method() == Method::POST {
+        checked_post(&cap, request, next).await
+    } else {
+        next.run(request).await
+    };
+    if new_session
+        && let Some(id) = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|id| id.to_str().ok())
+    {
+        in_use = Some(cap.book.made(id));
     }
+    match in_use {
+        Some(in_use) => open_while_streaming(response, in_use),
+        None => response,
+    }
+}
+
+/// Keeps `in_use` until `response`'s body ends, when it streams (an SSE
+/// reply, a `GET` stream); a body already whole ends the use at once.
+fn open_while_streaming(response: Response, in_use: InUse) -> Response {
+    if response.body().size_hint().exact().is_some() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _held_until_the_stream_ends = &in_use;
+        chunk
+    });
+    Response::from_parts(parts, Body::from_stream(body))
+}
+
+/// A POST to `/mcp`: the session cap for a new session, then [`check_body`].
+async fn checked_post(cap: &SessionCap, request: Request, next: Next) -> Response {
     let new_session = !request.headers().contains_key(SESSION_HEADER);
     if new_session {
-        let live = cap.manager.sessions.read().await.len();
+        // Parked sessions count: each can come back at its next request.
+        let live = cap.manager.sessions.read().await.len().max(cap.book.len());
         if live >= cap.max_sessions {
             warn!(
                 live,

@@ -24,6 +24,7 @@ pub mod args;
 mod conn;
 mod frames;
 pub(crate) mod metrics;
+mod parking;
 pub(crate) mod security;
 pub(crate) mod ui;
 
@@ -351,8 +352,20 @@ impl Routes<'_> {
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(options.session_idle_timeout);
         let sessions = Arc::new(sessions);
+        let book = Arc::new(parking::SessionBook::new(server.clone()));
+        let mut config = config;
+        config.session_store = Some(Arc::clone(&book) as _);
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::spawn(parking::run_parker(
+                Arc::clone(&book),
+                Arc::clone(&sessions),
+                options.session_idle_timeout,
+                sessions_cancel.clone(),
+            ));
+        }
         let session_cap = frames::SessionCap {
             manager: Arc::clone(&sessions),
+            book,
             max_sessions: options.max_sessions,
             max_body_bytes: options.max_body_bytes,
         };

@@ -77,7 +77,7 @@ impl NetworksServer {
         let stopped = |stop| stop_error(operation, stop);
         self.offload(
             operation,
-            (compute::Lane::Heavy, max_call),
+            (compute::Lane::Heavy, false, max_call),
             &CancellationToken::new(),
             None,
             move |budget| budget.run(work),
@@ -96,7 +96,7 @@ impl NetworksServer {
     pub(super) async fn offload<T: Send + 'static>(
         &self,
         operation: &str,
-        (lane, max_call): (compute::Lane, Duration),
+        (lane, in_place, max_call): (compute::Lane, bool, Duration),
         cancel: &CancellationToken,
         progress: Option<(ProgressSink, ProgressReports)>,
         work: impl FnOnce(&Budget) -> T + Send + 'static,
@@ -128,7 +128,9 @@ impl NetworksServer {
         let run = self
             .inner
             .pool
-            .run(lane, cancel, deadline, move || work(&work_budget));
+            .run((lane, in_place), cancel, deadline, move || {
+                work(&work_budget)
+            });
         tokio::pin!(run);
         let (sink, mut reports) = match progress {
             Some((sink, reports)) => (Some(sink), Some(reports)),
@@ -203,10 +205,13 @@ impl NetworksServer {
             compute.max_call
         };
         let lane = tool.lane();
+        // A durable write does I/O: never on the runtime's thread.
+        let in_place = tool.runs_in_place()
+            && (self.storage.is_none() || matches!(tool.effect, tool::Effect::Read));
         let outcome = self
             .offload(
                 tool.name(),
-                (lane, max_call),
+                (lane, in_place, max_call),
                 cancel,
                 reports,
                 move |budget| {

@@ -139,9 +139,16 @@ impl ComputePool {
     /// the lane has a free thread, after the calls ahead of it otherwise. The wait
     /// ends early when `cancel` fires or `deadline` passes, and is refused at once
     /// when the lane's queue is full.
+    ///
+    /// `in_place` says the call is one of the few that touch a bounded part of
+    /// one network and do no I/O ([`super::tool::ToolDef::runs_in_place`]): on
+    /// a free light lane it runs right here, on the runtime's thread, and hands
+    /// the thread's other work elsewhere only if it must wait for a lock
+    /// ([`crate::budget::blocking`]). Such a call costs what a call cost before
+    /// the pool: no hand-off at all.
     pub(crate) async fn run<T: Send + 'static>(
         &self,
-        lane: Lane,
+        (lane, in_place): (Lane, bool),
         cancel: &CancellationToken,
         deadline: Instant,
         work: impl FnOnce() -> T + Send + 'static,
@@ -161,7 +168,11 @@ impl ComputePool {
         {
             let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
             running.increment(1.0);
-            let out = tokio::task::block_in_place(work);
+            let out = if in_place {
+                crate::budget::run_where_blocking_is_handed_over(hand_over_the_thread, work)
+            } else {
+                tokio::task::block_in_place(work)
+            };
             running.decrement(1.0);
             drop((permit, admission));
             return Ok(out);
@@ -220,6 +231,12 @@ impl LaneSlots {
         }
         Ok(Admission(Arc::clone(&self.admitted)))
     }
+}
+
+/// Hands the runtime's other tasks on this thread to another thread while
+/// `wait` blocks this one (see [`ComputePool::run`]).
+fn hand_over_the_thread(wait: &mut dyn FnMut()) {
+    tokio::task::block_in_place(wait)
 }
 
 /// Whether this task runs on tokio's multi-thread runtime, the only one that can

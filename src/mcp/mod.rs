@@ -29,7 +29,7 @@ pub(crate) mod tool;
 pub(crate) mod tools;
 pub(crate) mod toolsets;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
@@ -139,6 +139,27 @@ struct Inner {
     tasks: tasks::Tasks,
     /// Answers kept for the later pages of paged calls (see [`answers`]).
     answers: answers::Answers,
+    /// What each HTTP session holds of its own, by session id, for the parking
+    /// of idle sessions ([`NetworksServer::session_is_plain`]).
+    held_by_session: parking_lot::Mutex<HashMap<Arc<str>, SessionHeld>>,
+}
+
+/// Where one session keeps what is its own (see [`NetworksServer::for_session`]).
+struct SessionHeld {
+    session: std::sync::Weak<notify::Session>,
+    shown: std::sync::Weak<toolsets::Shown>,
+    task_owner: tasks::Owner,
+    /// Its notification forwarding task, which would otherwise find the session
+    /// gone only at its next notification.
+    forwarding: Option<tokio::task::AbortHandle>,
+}
+
+impl SessionHeld {
+    fn stop_forwarding(&self) {
+        if let Some(task) = &self.forwarding {
+            task.abort();
+        }
+    }
 }
 
 impl NetworksServer {
@@ -178,6 +199,7 @@ impl NetworksServer {
                 pool,
                 tasks,
                 answers: answers::Answers::default(),
+                held_by_session: parking_lot::Mutex::default(),
             }),
         }
     }
@@ -198,6 +220,52 @@ impl NetworksServer {
             shown: Arc::default(),
             client_roots: Arc::default(),
             ..self.clone()
+        }
+    }
+
+    /// Records that this handler serves the HTTP session `id`, so that
+    /// [`NetworksServer::session_is_plain`] can look at what it holds.
+    fn note_session_id(&self, id: &str, forwarding: Option<tokio::task::AbortHandle>) {
+        let earlier = self.inner.held_by_session.lock().insert(
+            Arc::from(id),
+            SessionHeld {
+                session: Arc::downgrade(&self.session),
+                shown: Arc::downgrade(&self.shown),
+                task_owner: self.task_owner,
+                forwarding,
+            },
+        );
+        if let Some(earlier) = earlier {
+            earlier.stop_forwarding();
+        }
+    }
+
+    /// Whether HTTP session `id` holds nothing of its own: no subscription, no
+    /// log level, no toolset turned on, no task (running or with a result
+    /// kept). Such a session is the same when made again from its `initialize`
+    /// parameters, so an idle one may be parked (see `http::parking`).
+    #[doc(hidden)]
+    pub fn session_is_plain(&self, id: &str) -> bool {
+        let held = self.inner.held_by_session.lock();
+        let Some(held) = held.get(id) else {
+            // Not initialized yet: nothing can have been asked of it.
+            return true;
+        };
+        let session_plain = held
+            .session
+            .upgrade()
+            .is_none_or(|session| session.holds_nothing());
+        let shown_plain = held.shown.upgrade().is_none_or(|shown| shown.is_default());
+        session_plain && shown_plain && !self.inner.tasks.owns_any(held.task_owner)
+    }
+
+    /// Forgets what [`NetworksServer::note_session_id`] recorded of session `id`
+    /// (it was parked or has ended).
+    #[doc(hidden)]
+    pub fn forget_session(&self, id: &str) {
+        let held = self.inner.held_by_session.lock().remove(id);
+        if let Some(held) = held {
+            held.stop_forwarding();
         }
     }
 
@@ -1078,7 +1146,16 @@ impl ServerHandler for NetworksServer {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         info!("client initialized");
-        self.start_forwarding(context);
+        let id = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|id| id.to_str().ok())
+            .map(str::to_string);
+        let forwarding = self.start_forwarding(context);
+        if let Some(id) = id {
+            self.note_session_id(&id, forwarding);
+        }
     }
 
     async fn list_resources(
@@ -1109,7 +1186,11 @@ impl ServerHandler for NetworksServer {
         let read = self
             .offload(
                 "resources/read",
-                (compute::Lane::Heavy, self.inner.options.compute.max_call),
+                (
+                    compute::Lane::Heavy,
+                    false,
+                    self.inner.options.compute.max_call,
+                ),
                 &context.ct,
                 None,
                 move |budget| budget.run(|| server.resource_read(&uri)),

@@ -82,6 +82,12 @@ impl Session {
         }
     }
 
+    /// Whether the client asked this session for nothing that a session made
+    /// again would lack: no subscription, no log level.
+    pub(crate) fn holds_nothing(&self) -> bool {
+        self.subscriptions.lock().is_empty() && self.log_level.lock().is_none()
+    }
+
     /// The subscribed URIs that `change` touches.
     fn touched_by(&self, change: &Change) -> Vec<String> {
         touched(self.subscriptions.lock().iter(), change)
@@ -174,20 +180,24 @@ impl NetworksServer {
     }
 
     /// Starts the task that forwards changes and logs to a 2025-protocol session.
-    /// It ends when the session's connection is gone.
-    pub(super) fn start_forwarding(&self, context: NotificationContext<RoleServer>) {
+    /// It ends when it finds the session's connection gone, which it sees only
+    /// when it sends: whoever knows the session ended sooner (an HTTP session
+    /// parked or deleted) aborts it with the handle returned.
+    pub(super) fn start_forwarding(
+        &self,
+        context: NotificationContext<RoleServer>,
+    ) -> Option<tokio::task::AbortHandle> {
         let peer = context.peer;
         let session = self.session.clone();
-        let Some(mut changes) = session.changes.lock().take() else {
-            return; // already forwarding for this session
-        };
+        // None: already forwarding for this session.
+        let mut changes = session.changes.lock().take()?;
         let mut logs = client_log::feed().subscribe();
         // The task waits far longer than it sends: what it keeps between two
         // events (two receivers, the peer, the session) is all an idle session
         // pays, and each sending is boxed, so that its state is not part of the
         // task's (2,176 bytes a session before, 512 after; see
         // `examples/session_memory.rs`).
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             loop {
                 let event = tokio::select! {
                     change = changes.recv() => match change {
@@ -207,6 +217,7 @@ impl NetworksServer {
                 }
             }
         });
+        Some(task.abort_handle())
     }
 
     /// The part of a `subscriptions/listen` filter this server honours: resource

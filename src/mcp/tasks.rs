@@ -150,6 +150,11 @@ struct Entry {
 }
 
 impl Tasks {
+    /// Whether `owner` has a task, running or with its result kept.
+    pub(crate) fn owns_any(&self, owner: Owner) -> bool {
+        lock(&self.table).values().any(|entry| entry.owner == owner)
+    }
+
     pub(crate) fn new(options: TaskOptions) -> Tasks {
         Tasks {
             manager: TaskManager::new(),

@@ -310,6 +310,25 @@ pub struct ToolDef {
     handler: Box<Handler>,
 }
 
+/// The tools whose calls may run where they were received
+/// ([`ToolDef::runs_in_place`]).
+const RUN_IN_PLACE: &[&str] = &[
+    "network_add_node",
+    "network_add_edge",
+    "network_get_node",
+    "network_get_neighbors",
+    "network_update_node",
+    "network_remove_edge",
+    "network_list",
+    "network_create",
+    "network_changes",
+    "network_claim_ready",
+    "network_renew_claim",
+    "network_release_claim",
+    "network_complete_claim",
+    "network_toolsets",
+];
+
 /// The static facts of a tool, written next to its body.
 pub struct ToolMeta {
     /// `network_*` name.
@@ -335,6 +354,16 @@ impl ToolDef {
             true => super::compute::Lane::Heavy,
             false => super::compute::Lane::Light,
         }
+    }
+
+    /// Whether a call may run on the async runtime's own thread when the light
+    /// lane is free ([`super::compute::ComputePool::run`]): the calls that read
+    /// or write a bounded part of one network (a node, an edge, a page of
+    /// neighbours or changes, a claim) and free nothing large. Deleting a
+    /// network or a node frees memory in proportion to its size, so those take
+    /// a thread of their own like every other call.
+    pub(crate) fn runs_in_place(&self) -> bool {
+        RUN_IN_PLACE.contains(&self.name())
     }
 
     /// Builds a tool from its facts and a typed body.

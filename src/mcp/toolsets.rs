@@ -85,6 +85,11 @@ pub struct Shown {
 }
 
 impl Shown {
+    /// Whether no toolset was turned on: what a new session lists.
+    pub(crate) fn is_default(&self) -> bool {
+        self.on.lock().is_empty()
+    }
+
     /// Whether `tool` is listed to this session now.
     pub fn lists(&self, tool: &ToolDef) -> bool {
         START.contains(&tool.name()) || self.on.lock().contains(&tool.toolset)

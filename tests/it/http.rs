@@ -603,3 +603,69 @@ fn a_call_whose_connection_closes_stops() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Idle sessions beyond the few kept live are parked (their rmcp worker
+/// closed, their `initialize` parameters kept), and each comes back at its next
+/// request under the same id; a session that holds state of its own (a toolset
+/// turned on) is never parked, and a parked session ended by DELETE is gone.
+#[test]
+fn idle_sessions_are_parked_and_come_back_at_their_next_request() {
+    let server = Server::start(&[], &[]);
+    let mut holder = Session::open(&server, None);
+    let turned = holder.tool("network_toolsets", json!({"enable": ["analysis"]}));
+    assert_eq!(turned["status"], "success", "{turned}");
+    let listed_before = holder.tool_names();
+    assert!(
+        listed_before.iter().any(|n| n == "network_shortest_path"),
+        "{listed_before:?}"
+    );
+    let mut idle: Vec<Session> = (0..40).map(|_| Session::open(&server, None)).collect();
+    let metrics = |state: &str| {
+        let text = get(&server, "/metrics", None).text().unwrap();
+        sample(
+            &text,
+            &format!("networks_mcp_http_sessions{{state=\"{state}\"}}"),
+        )
+        .unwrap_or(0.0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    // 41 sessions: at most 16 idle ones stay live, the holder among the rest.
+    while metrics("parked") < 24.0 {
+        assert!(Instant::now() < deadline, "sessions were never parked");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(metrics("live") <= 17.0, "live: {}", metrics("live"));
+    // Every session answers, parked or not, and they share one registry.
+    idle[0].ok("network_create", json!({"network_name": "parked"}));
+    for (i, session) in idle.iter_mut().enumerate() {
+        session.ok(
+            "network_add_node",
+            json!({"network_name": "parked", "node_id": format!("n{i}")}),
+        );
+    }
+    let listed = idle[39].ok("network_list", json!({}));
+    assert!(listed.to_string().contains("\"parked\""), "{listed}");
+    // The holder kept its toolset: it was never parked.
+    assert_eq!(holder.tool_names(), listed_before);
+    // A session ended by DELETE does not come back.
+    while metrics("parked") < 24.0 {
+        assert!(
+            Instant::now() < deadline,
+            "sessions were never parked again"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let gone = idle.pop().unwrap();
+    let deleted = client()
+        .delete(server.url("/mcp"))
+        .header("mcp-session-id", &gone.session_id)
+        .header("mcp-protocol-version", PROTOCOL)
+        .send()
+        .unwrap();
+    assert!(deleted.status().is_success(), "{}", deleted.status());
+    let after = gone
+        .request(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}))
+        .send()
+        .unwrap();
+    assert_eq!(after.status(), StatusCode::NOT_FOUND);
+}
