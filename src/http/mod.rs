@@ -102,9 +102,10 @@ pub use conn::{DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECT
 /// eighth of the default connection cap.
 pub const DEFAULT_MAX_UI_STREAMS: usize = 64;
 
-/// The default cap on open MCP sessions: far more than the agents of one host
-/// open, far fewer than would exhaust its memory (an idle session holds about
-/// 125 KB, most of it rmcp's: BENCHMARKS.md, "Idle HTTP sessions").
+/// The default cap on MCP sessions, live or parked: far more than the agents of
+/// one host open. A live session holds about 125 KB, most of it rmcp's; an idle
+/// one is parked at about 5 KB (`parking.rs`; BENCHMARKS.md, "Idle HTTP
+/// sessions").
 pub const DEFAULT_MAX_SESSIONS: usize = 1_000;
 /// The default idle time after which a session is closed.
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);

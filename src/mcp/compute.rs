@@ -21,10 +21,14 @@
 //!   with a retry hint. A queued call waits at most until its deadline, and leaves
 //!   the queue when it is cancelled.
 //! - **Threads.** Heavy calls, and light calls that wait for a thread, run on
-//!   tokio's blocking threads; a light call that finds a thread free runs where
-//!   it was received, taken out of the runtime's workers for its time
-//!   (`block_in_place`), so it pays no hand-off to another thread and back. The
-//!   lanes' permits bound how many calls compute at once either way.
+//!   tokio's blocking threads. A light call that finds a thread free runs where
+//!   it was received: the calls that touch a bounded part of one network and do
+//!   no I/O ([`ToolDef::runs_in_place`](super::tool::ToolDef::runs_in_place))
+//!   run right on the runtime's thread, and hand it over (`block_in_place`)
+//!   only if they must wait for a lock ([`crate::budget::blocking`]); the other
+//!   light calls are taken out of the runtime's workers for their time
+//!   (`block_in_place`). Neither pays a hand-off to another thread and back.
+//!   The lanes' permits bound how many calls compute at once either way.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -45,6 +45,7 @@ use rmcp::model::{
     UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tracing::{debug, error, info, warn};
@@ -1145,7 +1146,13 @@ impl ServerHandler for NetworksServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        info!("client initialized");
+        // A parked HTTP session coming back replays its handshake: not news.
+        let restored = context.extensions.get::<SessionRestoreMarker>().is_some();
+        if restored {
+            debug!("parked session restored");
+        } else {
+            info!("client initialized");
+        }
         let id = context
             .extensions
             .get::<axum::http::request::Parts>()

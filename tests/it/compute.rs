@@ -271,3 +271,97 @@ fn a_write_stopped_at_any_step_changes_nothing() {
         assert!(stopped > 3, "{tool} was stopped only {stopped} times");
     }
 }
+
+/// How many of this process's threads are named `name`.
+fn threads_named(name: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|comm| comm.trim_end() == name)
+        })
+        .count()
+}
+
+/// A light call on a free lane runs on the runtime thread that received it:
+/// a thousand writes start no thread (handing the call to another thread, as
+/// `block_in_place` does, starts one). One that must wait for a network held
+/// elsewhere hands its thread over for the wait, so that on a runtime of one
+/// worker the other tasks go on meanwhile.
+#[test]
+fn light_calls_run_in_place_and_hand_the_thread_over_only_to_wait() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("in-place-test")
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let (client, registry) = common::connect(every_toolset()).await;
+        ok(&client, "network_create", json!({"network_name": "g"})).await;
+        let before = threads_named("in-place-test");
+        for i in 0..1_000 {
+            ok(
+                &client,
+                "network_add_node",
+                json!({"network_name": "g", "node_id": format!("n{i}")}),
+            )
+            .await;
+        }
+        assert_eq!(
+            threads_named("in-place-test"),
+            before,
+            "a light call on a free lane started a thread"
+        );
+
+        // Another thread holds `g` for 400 ms; a task that wakes every 10 ms
+        // records its longest gap, which a worker stuck in the wait would make
+        // as long as the hold.
+        let network = registry.get("g").unwrap();
+        let (held, is_held) = std::sync::mpsc::channel();
+        let holder = std::thread::spawn(move || {
+            let _guard = network.write();
+            held.send(()).unwrap();
+            std::thread::sleep(Duration::from_millis(400));
+        });
+        is_held.recv().unwrap();
+        let longest_gap = std::sync::Arc::new(std::sync::Mutex::new(Duration::ZERO));
+        let ticker = tokio::spawn({
+            let longest_gap = std::sync::Arc::clone(&longest_gap);
+            async move {
+                let mut last = Instant::now();
+                loop {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    let gap = last.elapsed();
+                    last = Instant::now();
+                    let mut longest = longest_gap.lock().unwrap();
+                    *longest = (*longest).max(gap);
+                }
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let waited = Instant::now();
+        ok(
+            &client,
+            "network_add_node",
+            json!({"network_name": "g", "node_id": "after the wait"}),
+        )
+        .await;
+        let waited = waited.elapsed();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        ticker.abort();
+        holder.join().unwrap();
+        let longest_gap = *longest_gap.lock().unwrap();
+        assert!(
+            waited >= Duration::from_millis(300),
+            "the write did not wait for the held network: {waited:?}"
+        );
+        assert!(
+            longest_gap < Duration::from_millis(250),
+            "the runtime stood still while a light call waited: a 10 ms timer slept {longest_gap:?}"
+        );
+    });
+}
