@@ -81,6 +81,11 @@ impl LockFreeSummary {
 /// network's waiters (and may be refused past the cap).
 const WAIT_GRACE: Duration = Duration::from_millis(100);
 
+/// How long a call waits for a network's lock on the thread it runs on before
+/// that thread is handed over for a longer wait ([`crate::budget::blocking`]):
+/// about what a single write holds it.
+const SHORT_WAIT: Duration = Duration::from_micros(50);
+
 /// A write lock owned by a thread rather than borrowed from the network.
 type OwnedWrite = ArcRwLockWriteGuard<RawRwLock, Network>;
 
@@ -179,6 +184,13 @@ impl NetworkLock {
     /// when as many as may wait already do.
     fn wait<G>(&self, mut attempt: impl FnMut(Duration) -> Option<G>) -> G {
         if let Some(guard) = attempt(Duration::ZERO) {
+            return guard;
+        }
+        // Another small call holds the lock for microseconds: wait that long
+        // where we are. Handing the thread over (`budget::blocking`) for so
+        // short a wait starts threads that then contend for two cores, and a
+        // holder the system deschedules keeps every waiter for a time slice.
+        if let Some(guard) = attempt(SHORT_WAIT) {
             return guard;
         }
         crate::budget::blocking(|| self.wait_held(attempt))

@@ -162,14 +162,31 @@ impl ComputePool {
             Lane::Heavy => &self.heavy,
         };
         let admission = slots.admit()?;
-        // A light call on a lane with a thread free runs on this thread, taken
-        // out of the runtime's workers for the time of the call (the runtime
-        // hands its other tasks to another thread): no hand-off to a pool thread
-        // and back on the way of the reply, which is most of a light call's cost.
-        if lane == Lane::Light
-            && runs_on_many_workers()
-            && let Ok(permit) = Arc::clone(&slots.running).try_acquire_owned()
-        {
+        let free = Arc::clone(&slots.running).try_acquire_owned().ok();
+        let found_free = free.is_some();
+        let permit = match free {
+            Some(permit) => permit,
+            None => {
+                let permit = tokio::select! {
+                    biased;
+                    _ = cancel.cancelled() => return Err(Refused::Cancelled),
+                    _ = tokio::time::sleep_until(deadline.into()) => return Err(Refused::Deadline),
+                    permit = Arc::clone(&slots.running).acquire_owned() => permit,
+                };
+                // The semaphore is never closed, so acquiring only fails if it were.
+                let Ok(permit) = permit else {
+                    return Err(Refused::Cancelled);
+                };
+                permit
+            }
+        };
+        // A light call runs on this thread: an in-place call (see above)
+        // whether or not it queued; another light call that found a thread
+        // free is taken out of the runtime's workers for its time (the runtime
+        // hands its other tasks to another thread). Either way there is no
+        // hand-off to a pool thread and back on the way of the reply, which is
+        // most of a light call's cost.
+        if lane == Lane::Light && runs_on_many_workers() && (in_place || found_free) {
             let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
             running.increment(1.0);
             let out = if in_place {
@@ -181,16 +198,6 @@ impl ComputePool {
             drop((permit, admission));
             return Ok(out);
         }
-        let permit = tokio::select! {
-            biased;
-            _ = cancel.cancelled() => return Err(Refused::Cancelled),
-            _ = tokio::time::sleep_until(deadline.into()) => return Err(Refused::Deadline),
-            permit = Arc::clone(&slots.running).acquire_owned() => permit,
-        };
-        // The semaphore is never closed, so acquiring only fails if it were.
-        let Ok(permit) = permit else {
-            return Err(Refused::Cancelled);
-        };
         let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
         running.increment(1.0);
         let joined = tokio::task::spawn_blocking(move || {
