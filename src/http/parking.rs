@@ -47,13 +47,11 @@ pub(crate) const PARK_AFTER: Duration = Duration::from_secs(30);
 /// How often the parker looks without being woken.
 const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
-/// The largest `initialize` parameters kept to restore a session from; a
-/// session with larger ones stays live until it ends (it is never parked).
-const MAX_BOOKED_PARAMS: usize = 4 * 1024;
-
 /// One session the server knows of, live or parked.
 struct Entry {
-    /// The `initialize` parameters as compact JSON, when small enough to keep.
+    /// The `initialize` parameters as compact JSON, once the handshake was
+    /// answered. A live session holds them too (as rmcp's peer information),
+    /// so a parked one never costs more than it did live.
     params: Option<Box<[u8]>>,
     /// Requests and streams of the session open now.
     open: u32,
@@ -174,13 +172,12 @@ impl SessionStore for SessionBook {
     }
 
     async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
-        let params = serde_json::to_vec(&state.initialize_params)?;
-        let params = (params.len() <= MAX_BOOKED_PARAMS).then(|| params.into_boxed_slice());
+        let params = serde_json::to_vec(&state.initialize_params)?.into_boxed_slice();
         let mut entries = self.entries.lock();
         let entry = entries
             .entry(Arc::from(session_id))
             .or_insert_with(|| Entry::new(Instant::now()));
-        entry.params = params;
+        entry.params = Some(params);
         Ok(())
     }
 
