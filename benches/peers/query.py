@@ -221,24 +221,28 @@ class Server:
         self.proc.wait()
 
 
+def node_link_document(node_rows, edge_rows) -> str:
+    """Nodes and edges as one node-link JSON document, labels in `labels` as `network_import`
+    reads them with `labels` "pkg,lib"."""
+    return json.dumps({
+        "directed": True,
+        "multigraph": True,
+        "graph": {},
+        "nodes": [
+            {"id": i, "labels": f"pkg,{kind}", "section": s, "priority": p, "size": z}
+            for i, kind, s, p, z in node_rows
+        ],
+        "edges": [{"source": u, "target": v, "relation": r, "weight": w} for u, v, r, w in edge_rows],
+    }, separators=(",", ":"))  # fmt: skip
+
+
 def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000) -> dict:
     """`network_import` (`node_link_json`) of the nodes in batches of 100,000 (the first
     creates the network, the others `merge`), then `merge` of the edges in batches of
     60,000: a stdio line is at most 16 MiB by default (`--max-body-bytes`). The documents
     are serialised before the clock starts, one text per request."""
 
-    def document(node_rows, edge_rows):
-        return json.dumps({
-            "directed": True,
-            "multigraph": True,
-            "graph": {},
-            "nodes": [
-                {"id": i, "labels": f"pkg,{kind}", "section": s, "priority": p, "size": z}
-                for i, kind, s, p, z in node_rows
-            ],
-            "edges": [{"source": u, "target": v, "relation": r, "weight": w} for u, v, r, w in edge_rows],
-        }, separators=(",", ":"))  # fmt: skip
-
+    document = node_link_document
     texts = [document(nodes[at : at + node_batch], ()) for at in range(0, len(nodes), node_batch)]
     texts += [document((), edges[at : at + edge_batch]) for at in range(0, len(edges), edge_batch)]
     batches = []
@@ -593,10 +597,20 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--write-graph",
+        metavar="PATH",
+        help="write the graph as one node-link JSON document to PATH and stop (for examples/bench_query)",
+    )
     parser.add_argument("--worker", choices=["ladybug", "kuzu"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         return worker(args.worker)
+    if args.write_graph:
+        nodes, edges = make_graph(args.nodes, args.seed)
+        pathlib.Path(args.write_graph).write_text(node_link_document(nodes, edges))
+        print(f"query.py: wrote {len(nodes)} nodes, {len(edges)} edges to {args.write_graph}", file=sys.stderr)
+        return None
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     if not engines or any(e not in ENGINES for e in engines):
         parser.error(f"--engines: a comma-separated list among {','.join(ENGINES)}")
