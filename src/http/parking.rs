@@ -21,7 +21,7 @@
 //! A session with a stream open (a `GET` for server notifications) or a call
 //! in flight is never parked, nor one that holds state of its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -235,14 +235,16 @@ fn to_park(
     idle_timeout: Duration,
 ) -> Vec<Arc<str>> {
     let now = Instant::now();
+    // A set, not the list: the sweep stays linear in the sessions known.
+    let is_live: HashSet<&str> = live.iter().map(|id| id.as_ref()).collect();
     let mut entries = book.entries.lock();
-    let is_live = |id: &str| live.iter().any(|live| live.as_ref() == id);
     entries.retain(|id, entry| {
         let expired = entry.open == 0 && now.duration_since(entry.last_active) >= idle_timeout;
-        if expired && !is_live(id) {
+        let forget = expired && !is_live.contains(id.as_ref());
+        if forget {
             server.forget_session(id);
         }
-        !expired || is_live(id)
+        !forget
     });
     let mut idle: Vec<(Instant, Arc<str>)> = live
         .iter()
