@@ -19,6 +19,7 @@ use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeIndexable, EdgeRef, NodeIndexable};
 
+use super::group_index::GroupIndex;
 use super::plan::{
     Agg, AggKind, BinOp, Dir, Expr, Func, MatchPlan, NodePat, PathPat, Plan, Projection,
     Quantifier, RelPat, Step, SubqueryKind,
@@ -269,7 +270,7 @@ enum Sink<'s, 'p> {
 /// first row (for its keys) and its accumulators, in the order first seen.
 struct Groups<'p> {
     p: &'p Projection,
-    index: HashMap<Box<[u8]>, usize>,
+    index: GroupIndex,
     /// Each group's first row (for its keys), and its accumulators, one per
     /// aggregate, group after group (two allocations, not two per group).
     rows: Vec<Row>,
@@ -277,7 +278,8 @@ struct Groups<'p> {
     /// The slots the grouping keys read, when they read nothing else (no
     /// aggregate, no variable of their own).
     inputs: Option<Vec<usize>>,
-    /// The values of `inputs` in the last row added, and its group.
+    /// The values of `inputs` in the last row added, and its group (the
+    /// values' vector is kept from group to group, not made anew).
     last: Option<(Vec<Val>, usize)>,
     /// Buffers reused from row to row: a key, the aggregates' arguments.
     key: Vec<u8>,
@@ -297,7 +299,7 @@ impl<'p> Groups<'p> {
         inputs.dedup();
         Groups {
             p,
-            index: HashMap::new(),
+            index: GroupIndex::for_projection(p),
             rows: Vec::new(),
             accs: Vec::new(),
             inputs: pure.then_some(inputs),
@@ -306,6 +308,60 @@ impl<'p> Groups<'p> {
             values: Vec::new(),
         }
     }
+}
+
+/// The first `take` of `items` (all when `None`) in the order of `compare`,
+/// sorted: with a LIMIT only the rows it takes are sorted, O(n + k log k).
+fn sort_first<T>(
+    mut items: Vec<T>,
+    take: Option<usize>,
+    compare: impl Fn(&T, &T) -> Ordering,
+) -> Vec<T> {
+    if let Some(k) = take
+        && k < items.len()
+    {
+        charge(items.len() as u64);
+        if k > 0 {
+            items.select_nth_unstable_by(k - 1, &compare);
+        }
+        items.truncate(k);
+    }
+    // n log n comparisons, charged before sorting.
+    let n = items.len() as u64;
+    charge(n.saturating_mul(u64::from(64 - n.leading_zeros())));
+    items.sort_unstable_by(compare);
+    items
+}
+
+/// ORDER BY's comparison of two rows from their keys (each pair with whether
+/// it is descending). Equal keys keep the rows' order (their positions `i`
+/// and `j` break the tie), so an unstable sort, and a selection of the first
+/// rows, give the rows a stable sort would.
+fn by_order<'v>(
+    keys: impl Iterator<Item = (&'v Val, &'v Val, bool)>,
+    i: &usize,
+    j: &usize,
+) -> Ordering {
+    for (x, y, descending) in keys {
+        let o = value::order(x, y);
+        let o = if descending { o.reverse() } else { o };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    i.cmp(j)
+}
+
+/// A new group for `row`: its row and fresh accumulators, counted with a key
+/// of `key_bytes`.
+fn new_group(g: &mut Groups<'_>, row: &Row, fresh: &[usize], key_bytes: usize) -> Res<usize> {
+    // A group holds its key, its row and its accumulators.
+    grow(key_bytes.div_ceil(16) + row.len() + g.p.aggregates.len() + fresh_weight(row, fresh))?;
+    let at = g.rows.len();
+    cap_groups(at + 1)?;
+    g.rows.push(row.clone());
+    g.accs.extend(g.p.aggregates.iter().map(Acc::new));
+    Ok(at)
 }
 
 fn runtime(message: String) -> QueryError {
@@ -677,16 +733,31 @@ impl Exec<'_> {
             return Ok(());
         }
         let mut n = 0u64;
-        self.each_edge(at, rel, |edge, next| {
-            charge(1);
-            if !st.is_used(edge)
-                && self.rel_props_ok(rel, edge, row)?
-                && self.node_ok(node, next, row)?
-            {
+        // When no edge is matched yet and neither end tests anything, every
+        // edge of the relationship's types counts: no test per edge.
+        let every_edge = st.few_used.is_empty()
+            && st.used.is_empty()
+            && rel.properties.is_empty()
+            && node.labels.is_empty()
+            && node.properties.is_empty();
+        if every_edge {
+            self.each_edge(at, rel, |_, _| {
                 n += 1;
-            }
-            Ok(true)
-        })?;
+                Ok(true)
+            })?;
+            charge(n);
+        } else {
+            self.each_edge(at, rel, |edge, next| {
+                charge(1);
+                if !st.is_used(edge)
+                    && self.rel_props_ok(rel, edge, row)?
+                    && self.node_ok(node, next, row)?
+                {
+                    n += 1;
+                }
+                Ok(true)
+            })?;
+        }
         if n > 0 {
             st.emitted += n as usize;
             if let Sink::Groups(groups) = st.out {
@@ -1324,6 +1395,9 @@ impl Exec<'_> {
         row: &mut Row,
         property: impl Fn(&str) -> Val,
     ) -> Res<bool> {
+        if properties.is_empty() {
+            return Ok(true);
+        }
         let mark = super::built_now();
         for (key, e) in properties {
             let want = self.eval(e, row, &[])?;
@@ -1619,45 +1693,47 @@ impl Exec<'_> {
             out = distinct(out);
         }
         if !p.order.is_empty() {
-            let mut keyed = Vec::with_capacity(out.len());
-            for (i, mut row) in out.into_iter().enumerate() {
-                charge(1);
-                let mut keys = Vec::with_capacity(p.order.len());
-                for (e, _) in &p.order {
-                    keys.push(self.eval(e, &mut row, &[])?);
+            // Only the rows a LIMIT takes need be sorted.
+            let take = p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)));
+            let columns: Option<Vec<(usize, bool)>> = p
+                .order
+                .iter()
+                .map(|(e, descending)| match e {
+                    Expr::Var(slot) => Some((*slot, *descending)),
+                    _ => None,
+                })
+                .collect();
+            out = match columns {
+                // Keys that are columns of the rows are compared in place.
+                Some(columns) => {
+                    let positioned = out.into_iter().enumerate().collect();
+                    sort_first(positioned, take, |(i, a), (j, b)| {
+                        by_order(columns.iter().map(|&(s, d)| (&a[s], &b[s], d)), i, j)
+                    })
+                    .into_iter()
+                    .map(|(_, row)| row)
+                    .collect()
                 }
-                super::check_built()?;
-                keyed.push((keys, i, row));
-            }
-            // Equal keys keep the rows' order (the position breaks the tie), so
-            // an unstable sort, and a selection of the first rows, give the
-            // rows a stable sort would.
-            let by_keys = |(a, i, _): &(Vec<Val>, usize, Row),
-                           (b, j, _): &(Vec<Val>, usize, Row)| {
-                for ((x, y), (_, descending)) in a.iter().zip(b).zip(&p.order) {
-                    let o = value::order(x, y);
-                    let o = if *descending { o.reverse() } else { o };
-                    if o != Ordering::Equal {
-                        return o;
+                None => {
+                    let mut keyed = Vec::with_capacity(out.len());
+                    for (i, mut row) in out.into_iter().enumerate() {
+                        charge(1);
+                        let mut keys = Vec::with_capacity(p.order.len());
+                        for (e, _) in &p.order {
+                            keys.push(self.eval(e, &mut row, &[])?);
+                        }
+                        super::check_built()?;
+                        keyed.push((keys, i, row));
                     }
+                    sort_first(keyed, take, |(a, i, _), (b, j, _)| {
+                        let pairs = a.iter().zip(b).zip(&p.order);
+                        by_order(pairs.map(|((x, y), (_, d))| (x, y, *d)), i, j)
+                    })
+                    .into_iter()
+                    .map(|(_, _, row)| row)
+                    .collect()
                 }
-                i.cmp(j)
             };
-            // With a LIMIT, only the rows it takes are sorted: O(n + k log k).
-            if let Some(k) = p.limit.map(|l| l.saturating_add(p.skip.unwrap_or(0)))
-                && k < keyed.len()
-            {
-                charge(keyed.len() as u64);
-                if k > 0 {
-                    keyed.select_nth_unstable_by(k - 1, by_keys);
-                }
-                keyed.truncate(k);
-            }
-            // n log n comparisons, charged before sorting.
-            let n = keyed.len() as u64;
-            charge(n.saturating_mul(u64::from(64 - n.leading_zeros())));
-            keyed.sort_unstable_by(by_keys);
-            out = keyed.into_iter().map(|(_, _, row)| row).collect();
         }
         let skip = p.skip.unwrap_or(0);
         if skip > 0 {
@@ -1726,34 +1802,12 @@ impl Exec<'_> {
         let at = match g.last.as_ref() {
             Some(&(_, at)) if same => at,
             _ => {
-                let mut key = std::mem::take(&mut g.key);
-                key.clear();
-                for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
-                    if !aggregated {
-                        self.eval(item, row, &[])?.key(&mut key);
-                    }
-                }
-                let at = match g.index.get(key.as_slice()) {
-                    Some(&at) => at,
-                    None => {
-                        // A group holds its key, its row and its accumulators.
-                        grow(
-                            key.len().div_ceil(16)
-                                + row.len()
-                                + p.aggregates.len()
-                                + fresh_weight(row, fresh),
-                        )?;
-                        let at = g.rows.len();
-                        cap_groups(at + 1)?;
-                        g.index.insert(key.as_slice().into(), at);
-                        g.rows.push(row.clone());
-                        g.accs.extend(p.aggregates.iter().map(Acc::new));
-                        at
-                    }
-                };
-                g.key = key;
+                let at = self.find_group(g, row, fresh)?;
                 if let Some(slots) = &g.inputs {
-                    g.last = Some((slots.iter().map(|&s| row[s].clone()).collect(), at));
+                    let (inputs, last) = g.last.get_or_insert_with(|| (Vec::new(), at));
+                    inputs.clear();
+                    inputs.extend(slots.iter().map(|&s| row[s].clone()));
+                    *last = at;
                 }
                 at
             }
@@ -1776,6 +1830,67 @@ impl Exec<'_> {
         super::check_built()
     }
 
+    /// The group of `row`, made when it is the first of its key.
+    fn find_group(&self, g: &mut Groups<'_>, row: &mut Row, fresh: &[usize]) -> Res<usize> {
+        if let GroupIndex::Node { slot, index } = &mut g.index {
+            if let Val::Node(ix) = row[*slot] {
+                let node = ix.index() as u32;
+                if let Some(&at) = index.get(&node) {
+                    return Ok(at);
+                }
+                let at = new_group(g, row, fresh, 0)?;
+                if let GroupIndex::Node { index, .. } = &mut g.index {
+                    index.insert(node, at);
+                }
+                return Ok(at);
+            }
+            // A key that is not a node: every group by its bytes from now on.
+            g.index = GroupIndex::Bytes(self.bytes_index(g)?);
+        }
+        let mut key = std::mem::take(&mut g.key);
+        key.clear();
+        for (item, aggregated) in g.p.items.iter().zip(&g.p.aggregated) {
+            if !aggregated {
+                self.eval(item, row, &[])?.key(&mut key);
+            }
+        }
+        let found = match &g.index {
+            GroupIndex::Bytes(index) => index.get(key.as_slice()).copied(),
+            // Moved to the byte index above.
+            GroupIndex::Node { .. } => None,
+        };
+        let at = match found {
+            Some(at) => at,
+            None => {
+                let at = new_group(g, row, fresh, key.len())?;
+                if let GroupIndex::Bytes(index) = &mut g.index {
+                    index.insert(key.as_slice().into(), at);
+                }
+                at
+            }
+        };
+        g.key = key;
+        Ok(at)
+    }
+
+    /// The byte index of the groups made so far, each keyed from its first row.
+    fn bytes_index(&self, g: &Groups<'_>) -> Res<HashMap<Box<[u8]>, usize>> {
+        let mut index = HashMap::with_capacity(g.rows.len());
+        let mut key = Vec::new();
+        for (at, row) in g.rows.iter().enumerate() {
+            let mut row = row.clone();
+            key.clear();
+            for (item, aggregated) in g.p.items.iter().zip(&g.p.aggregated) {
+                if !aggregated {
+                    self.eval(item, &mut row, &[])?.key(&mut key);
+                }
+            }
+            grow(key.len().div_ceil(16))?;
+            index.insert(key.as_slice().into(), at);
+        }
+        Ok(index)
+    }
+
     /// The rows of an aggregation: one per group, or one of empty aggregates when
     /// there are no grouping keys and no rows.
     fn group_finish(&self, g: Groups<'_>) -> Res<Vec<Row>> {
@@ -1789,8 +1904,10 @@ impl Exec<'_> {
         let width = p.aggregates.len();
         let mut out = Vec::with_capacity(rows.len());
         let mut accs = accs.into_iter();
+        let mut values = Vec::with_capacity(width);
         for mut row in rows {
-            let values: Vec<Val> = accs.by_ref().take(width).map(Acc::finish).collect();
+            values.clear();
+            values.extend(accs.by_ref().take(width).map(Acc::finish));
             let mut projected = Vec::with_capacity(p.items.len());
             for item in &p.items {
                 projected.push(self.eval(item, &mut row, &values)?);
@@ -1930,6 +2047,11 @@ impl Exec<'_> {
                 other => return Err(runtime(format!("cannot negate a {}", other.type_name()))),
             },
             Expr::Chain(first, rest) => {
+                if let [(op, Expr::Lit(constant))] = rest.as_slice()
+                    && let Some(answer) = self.compare_stored(first, *op, constant, row)
+                {
+                    return Ok(answer);
+                }
                 let mut acc = self.eval(first, row, aggs)?;
                 // The right operand of the comparison just made: `a < b < c` is
                 // `a < b AND b < c`.
@@ -2173,6 +2295,42 @@ impl Exec<'_> {
             }
         }
         Ok(rows)
+    }
+
+    /// `n.key op constant` compared on the stored attribute itself, when `n`
+    /// is a node and both sides are strings or integers: what [`binary`]
+    /// answers, without making the attribute a query value first (the
+    /// filters of a scan read one attribute of every node). `None`: the
+    /// general path decides.
+    fn compare_stored(&self, left: &Expr, op: BinOp, constant: &Val, row: &Row) -> Option<Val> {
+        let Expr::Prop(base, key) = left else {
+            return None;
+        };
+        let Expr::Var(slot) = **base else {
+            return None;
+        };
+        let Some(&Val::Node(ix)) = row.get(slot) else {
+            return None;
+        };
+        if matches!(key.as_str(), "id" | "data") {
+            return None;
+        }
+        let holds: fn(Ordering) -> bool = match op {
+            BinOp::Eq => Ordering::is_eq,
+            BinOp::Ne => Ordering::is_ne,
+            BinOp::Lt => Ordering::is_lt,
+            BinOp::Le => Ordering::is_le,
+            BinOp::Gt => Ordering::is_gt,
+            BinOp::Ge => Ordering::is_ge,
+            _ => return None,
+        };
+        let ordering = self.with_node_attribute(ix, key, |stored| match (stored?, constant) {
+            (Value::String(x), Val::Str(c)) => Some(x.as_str().cmp(c)),
+            (Value::Number(n), Val::Int(c)) => Some(n.as_i64()?.cmp(c)),
+            _ => None,
+        })?;
+        charge(1);
+        Some(Val::Bool(holds(ordering)))
     }
 
     fn property(&self, base: &Val, key: &str) -> Res<Val> {

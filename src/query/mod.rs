@@ -79,6 +79,7 @@
 mod exec;
 mod explain;
 mod functions;
+mod group_index;
 mod plan;
 mod pushdown;
 mod temporal;
