@@ -39,7 +39,7 @@ pub(crate) use graph::{edge_columns, node_columns};
 #[cfg(feature = "search")]
 pub use algo::search;
 pub use algo::{
-    blocked, centrality, communities, components, critical, cycles, describe, diff, following,
+    bfs, blocked, centrality, communities, components, critical, cycles, describe, diff, following,
     hierarchy, inventory, options, ordering, paths, ready, simple_paths, subgraph, topology,
     traversal, work,
 };

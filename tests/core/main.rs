@@ -9,6 +9,7 @@ mod prop_adjacency;
 mod prop_centrality;
 mod prop_communities;
 mod prop_hierarchy;
+mod prop_kernels;
 mod prop_network_core;
 mod prop_ordering_cycles;
 mod prop_relations;

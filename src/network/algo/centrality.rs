@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 use dary_heap::QuaternaryHeap;
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::EdgeRef;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::nearest::Nearest;
 use super::rng::splitmix64;
@@ -572,7 +572,7 @@ impl Network {
         if options.weighted {
             refuse_negative(self, "PageRank")?;
         }
-        let (nodes, position) = self.dense_numbering();
+        let nodes: Vec<NodeIndex> = self.graph().node_indices().collect();
         let n = nodes.len();
         if n == 0 {
             return Ok(Scores {
@@ -580,48 +580,11 @@ impl Network {
                 values: Vec::new(),
             });
         }
-        let g = self.graph();
-        // Row-stochastic links: u -> v with (summed weight of u -> v edges) / (u's out-weight).
-        let mut start = Vec::with_capacity(n + 1);
-        let mut target: Vec<u32> = Vec::new();
-        let mut share: Vec<f64> = Vec::new();
-        let mut row: Vec<(u32, f64)> = Vec::new();
-        let mut dangling = vec![false; n];
-        for (i, &u) in nodes.iter().enumerate() {
-            start.push(target.len());
-            row.clear();
-            for e in g.edges_directed(u, Outgoing) {
-                let w = if options.weighted {
-                    e.weight().weight
-                } else {
-                    1.0
-                };
-                row.push((position[e.target().index()], w));
-            }
-            row.sort_by_key(|&(v, _)| v);
-            let mut merged: Vec<(u32, f64)> = Vec::with_capacity(row.len());
-            for &(v, w) in &row {
-                match merged.last_mut() {
-                    Some((last, sum)) if *last == v => *sum += w,
-                    _ => merged.push((v, w)),
-                }
-            }
-            let total: f64 = merged.iter().map(|&(_, w)| w).sum();
-            if total == 0.0 {
-                dangling[i] = true;
-                continue;
-            }
-            for (v, w) in merged {
-                target.push(v);
-                share.push(w * (1.0 / total));
-            }
-        }
-        start.push(target.len());
-
-        let jump: Vec<f64> = match &options.personalization {
-            None => vec![1.0 / n as f64; n],
+        // Where a jump lands, by node index.
+        let mut jump = vec![0.0; self.graph().node_bound()];
+        match &options.personalization {
+            None => nodes.iter().for_each(|u| jump[u.index()] = 1.0 / n as f64),
             Some(weights) => {
-                let mut p = vec![0.0; n];
                 for &(ix, w) in weights {
                     if !(w >= 0.0 && w.is_finite()) {
                         return Err(Error::InvalidValue {
@@ -632,11 +595,11 @@ impl Network {
                             ),
                         });
                     }
-                    if let Some(&k) = position.get(ix.index()) {
-                        p[k as usize] = w;
+                    if self.graph().contains_node(ix) {
+                        jump[ix.index()] = w;
                     }
                 }
-                let sum: f64 = p.iter().sum();
+                let sum: f64 = jump.iter().sum();
                 if sum <= 0.0 {
                     return Err(Error::InvalidValue {
                         field: "personalization".into(),
@@ -644,33 +607,20 @@ impl Network {
                             .into(),
                     });
                 }
-                p.iter().map(|w| w / sum).collect()
+                jump.iter_mut().for_each(|w| *w /= sum);
             }
+        }
+        let iteration = super::pagerank::Iteration {
+            nodes: &nodes,
+            jump: &jump,
+            damping: options.damping,
+            weighted: options.weighted,
+            tolerance: options.tolerance,
+            max_iterations: options.max_iterations,
         };
-
-        let alpha = options.damping;
-        let mut x = vec![1.0 / n as f64; n];
-        let mut next = vec![0.0; n];
-        for _ in 0..options.max_iterations {
-            next.iter_mut().for_each(|v| *v = 0.0);
-            for u in 0..n {
-                crate::budget::charge(1 + (start[u + 1] - start[u]) as u64);
-                let xu = x[u];
-                for k in start[u]..start[u + 1] {
-                    next[target[k] as usize] += xu * share[k];
-                }
-            }
-            let lost: f64 = (0..n).filter(|&u| dangling[u]).map(|u| x[u]).sum();
-            let mut err = 0.0;
-            for v in 0..n {
-                let value = alpha * (next[v] + lost * jump[v]) + (1.0 - alpha) * jump[v];
-                err += (value - x[v]).abs();
-                next[v] = value;
-            }
-            std::mem::swap(&mut x, &mut next);
-            if err < n as f64 * options.tolerance {
-                return Ok(Scores { nodes, values: x });
-            }
+        if let Some(ranks) = super::pagerank::ranks(self, &iteration) {
+            let values = nodes.iter().map(|u| ranks[u.index()]).collect();
+            return Ok(Scores { nodes, values });
         }
         Err(Error::InvalidValue {
             field: "max_iterations".into(),

@@ -21,6 +21,7 @@
 //! `simple_paths` on `paths::Path`), never in a circle. Nothing in `graph/`
 //! imports from here (`tests/core/layers.rs` checks it).
 
+pub mod bfs;
 pub mod blocked;
 pub mod centrality;
 pub mod communities;
@@ -35,12 +36,14 @@ pub mod inventory;
 mod nearest;
 pub mod options;
 pub mod ordering;
+mod pagerank;
 pub mod paths;
 pub mod ready;
 mod rng;
 #[cfg(feature = "search")]
 pub mod search;
 pub mod simple_paths;
+mod sssp;
 pub mod subgraph;
 pub mod topology;
 pub mod traversal;

@@ -581,11 +581,18 @@ impl Network {
                 ),
             });
         }
-        let found = dijkstra_core::<false>(self, from, None, RelationFilter::every_edge());
-        if found.overflowed {
+        // Buckets where the weights suit them (the same distances), else a heap.
+        let (dist, overflowed) = match super::sssp::distances(self, from) {
+            Some(found) => (found.dist, found.overflowed),
+            None => {
+                let found = dijkstra_core::<false>(self, from, None, RelationFilter::every_edge());
+                (found.dist, found.overflowed)
+            }
+        };
+        if overflowed {
             return Err(overflow(self, from, None, true));
         }
-        Ok(found.dist)
+        Ok(dist)
     }
 }
 

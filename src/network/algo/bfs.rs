@@ -1,0 +1,164 @@
+//! Breadth-first depths by direction-optimizing search (S. Beamer, K. Asanović,
+//! D. Patterson, "Direction-Optimizing Breadth-First Search", SC 2012), over
+//! the compact rows.
+//!
+//! While the frontier is small, each level is found *top-down*: the frontier's
+//! out-rows are read and every unseen target joins the next level. Once the
+//! frontier's out-edges outnumber a fifteenth of the edges not yet read, a
+//! level is found *bottom-up* instead: every unseen node reads its in-row
+//! until it finds a parent in the frontier (a bitmap), so most of its in-edges
+//! are never read; once the frontier falls under an eighteenth of the nodes,
+//! the search goes top-down again. The depths are the same either way.
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::NodeIndexable;
+
+use crate::budget::charge;
+use crate::network::graph::Network;
+
+/// Bottom-up once the frontier's out-edges exceed the unread edges over this.
+const ALPHA: usize = 15;
+/// Top-down again once the frontier is under the nodes over this.
+const BETA: usize = 18;
+
+/// Unreached, in [`Network::bfs_depths_by_index`]'s answer.
+pub const UNREACHED: u32 = u32::MAX;
+
+impl Network {
+    /// The number of edges on a shortest path (by hops, along edges' direction)
+    /// from `start` to each node, by node index: [`UNREACHED`] for a node
+    /// `start` does not reach, for a vacant index, and for every index when
+    /// `start` is not a node. The same depths as [`Network::bfs_order_by_index`]
+    /// visits the nodes in, found with direction-optimizing search; use it
+    /// when the depths or the set reached are what matters, not the order.
+    /// O(V + E) at most, often far fewer edges read.
+    ///
+    /// ```
+    /// use networks_mcp::network::{Network, bfs::UNREACHED};
+    ///
+    /// let mut net = Network::new();
+    /// net.add_nodes(["a", "b", "c", "d"])?;
+    /// net.add_edge("a", "b", 1.0)?;
+    /// net.add_edge("b", "c", 1.0)?;
+    /// net.add_edge("a", "c", 1.0)?;
+    /// let depth = net.bfs_depths_by_index(net.index_of("a").unwrap());
+    /// let of = |id| depth[net.index_of(id).unwrap().index()];
+    /// assert_eq!([of("a"), of("b"), of("c"), of("d")], [0, 1, 1, UNREACHED]);
+    /// # Ok::<(), networks_mcp::Error>(())
+    /// ```
+    pub fn bfs_depths_by_index(&self, start: NodeIndex) -> Vec<u32> {
+        let graph = self.graph();
+        let bound = graph.node_bound();
+        let mut depth = vec![UNREACHED; bound];
+        if !graph.contains_node(start) {
+            return depth;
+        }
+        let out = self.rows(Outgoing);
+        let inn = self.rows(Incoming);
+        depth[start.index()] = 0;
+        let mut frontier = vec![start.index() as u32];
+        let mut unread = graph.edge_count();
+        let mut level = 0u32;
+        let mut scout = out.neighbors(start).len();
+        while !frontier.is_empty() {
+            if scout > unread / ALPHA {
+                // Bottom-up while the frontier is large.
+                let mut front = Bitmap::new(bound);
+                for &u in &frontier {
+                    front.set(u as usize);
+                }
+                let mut awake = frontier.len();
+                loop {
+                    let before = awake;
+                    let (next, found) = bottom_up(inn, &mut depth, &front, level);
+                    level += 1;
+                    awake = found;
+                    front = next;
+                    if awake == 0 || (awake < before && awake <= bound / BETA) {
+                        break;
+                    }
+                }
+                frontier = front.ones().map(|u| u as u32).collect();
+                scout = 1;
+                continue;
+            }
+            unread = unread.saturating_sub(scout);
+            let mut next = Vec::new();
+            scout = 0;
+            charge(frontier.len() as u64);
+            for &u in &frontier {
+                let targets = out.neighbors(NodeIndex::new(u as usize));
+                charge(targets.len() as u64);
+                for v in targets {
+                    let d = &mut depth[v.index()];
+                    if *d == UNREACHED {
+                        *d = level + 1;
+                        next.push(v.index() as u32);
+                        scout += out.neighbors(*v).len();
+                    }
+                }
+            }
+            level += 1;
+            frontier = next;
+        }
+        depth
+    }
+}
+
+/// One bottom-up level: every node not yet reached that has an in-neighbour
+/// in `front` gets depth `level + 1`. The next frontier, and its size.
+fn bottom_up(
+    inn: &crate::network::adjacency::Rows,
+    depth: &mut [u32],
+    front: &Bitmap,
+    level: u32,
+) -> (Bitmap, usize) {
+    let mut next = Bitmap::new(depth.len());
+    let mut found = 0;
+    charge(depth.len() as u64);
+    for (v, d) in depth.iter_mut().enumerate() {
+        if *d != UNREACHED {
+            continue;
+        }
+        let sources = inn.neighbors(NodeIndex::new(v));
+        let parent = sources.iter().position(|u| front.get(u.index()));
+        charge(parent.map_or(sources.len(), |k| k + 1) as u64);
+        if parent.is_some() {
+            *d = level + 1;
+            next.set(v);
+            found += 1;
+        }
+    }
+    (next, found)
+}
+
+/// One bit per node index.
+struct Bitmap(Vec<u64>);
+
+impl Bitmap {
+    fn new(bits: usize) -> Bitmap {
+        Bitmap(vec![0; bits.div_ceil(64)])
+    }
+
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+}

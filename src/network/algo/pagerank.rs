@@ -1,0 +1,122 @@
+//! PageRank's power iteration over the network's compact rows
+//! ([`Network::pagerank`](crate::network::Network::pagerank) checks the options
+//! and shapes the answer).
+//!
+//! The rows are kept current by every write, so a call builds nothing per edge:
+//! it reads each node's out-weight once, then iterates. Every array is indexed
+//! by node index (vacant indices hold zeros), so no renumbering is needed.
+//!
+//! * **Counting edges** (unweighted), each iteration *pulls*: a node's new rank
+//!   is the sum, over its in-row, of each source's rank divided by its
+//!   out-degree, computed once per source and iteration. Each node is written
+//!   once, in order, and the reads of the sources are the only scattered ones.
+//! * **By weight**, in-rows carry no weights, so each iteration *pushes* along
+//!   the out-rows (`rank × weight ÷ out-weight` to each target).
+//!
+//! Parallel edges add up (one heavier link) and self-loops are followed, as
+//! NetworkX's `pagerank` does on a multigraph; a node whose out-weight is 0
+//! (dangling) hands its rank to the jump distribution.
+
+use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::stable_graph::NodeIndex;
+
+use crate::budget::charge;
+use crate::network::graph::Network;
+
+/// The settings of one run: the damping, the jump distribution by node index
+/// (summing to 1 over `nodes`), and when to stop.
+pub(super) struct Iteration<'a> {
+    pub nodes: &'a [NodeIndex],
+    pub jump: &'a [f64],
+    pub damping: f64,
+    pub weighted: bool,
+    pub tolerance: f64,
+    pub max_iterations: usize,
+}
+
+/// The ranks by node index once they moved by less than `tolerance × V` (L1)
+/// in one iteration; `None` when `max_iterations` were not enough.
+pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
+    let bound = it.jump.len();
+    let n = it.nodes.len();
+    let out = net.rows(Outgoing);
+    // 1 / out-weight per node; 0 for a dangling node, listed apart.
+    let mut inverse = vec![0.0f64; bound];
+    let mut dangling: Vec<usize> = Vec::new();
+    for &u in it.nodes {
+        let (targets, weights) = out.weighted(u);
+        charge(1 + targets.len() as u64 / 8);
+        let total = if it.weighted {
+            weights.iter().sum::<f64>()
+        } else {
+            targets.len() as f64
+        };
+        if total > 0.0 {
+            inverse[u.index()] = 1.0 / total;
+        } else {
+            dangling.push(u.index());
+        }
+    }
+    let mut x = vec![0.0f64; bound];
+    for &u in it.nodes {
+        x[u.index()] = 1.0 / n as f64;
+    }
+    // Per iteration: what each node sends along each unit of weight (pull), or
+    // what each node receives (push).
+    let mut flow = vec![0.0f64; bound];
+    let inn = (!it.weighted).then(|| net.rows(Incoming));
+    let (alpha, stay) = (it.damping, 1.0 - it.damping);
+    for _ in 0..it.max_iterations {
+        let lost: f64 = dangling.iter().map(|&u| x[u]).sum();
+        match inn {
+            Some(inn) => {
+                for &u in it.nodes {
+                    flow[u.index()] = x[u.index()] * inverse[u.index()];
+                }
+                charge(n as u64);
+                // Each node's new rank depends only on this iteration's flow,
+                // so it replaces the old one in place.
+                let mut moved = 0.0;
+                for &v in it.nodes {
+                    let sources = inn.neighbors(v);
+                    charge(1 + sources.len() as u64);
+                    let received: f64 = sources.iter().map(|u| flow[u.index()]).sum();
+                    let jump = it.jump[v.index()];
+                    let value = alpha * (received + lost * jump) + stay * jump;
+                    moved += (value - x[v.index()]).abs();
+                    x[v.index()] = value;
+                }
+                if moved < n as f64 * it.tolerance {
+                    return Some(x);
+                }
+            }
+            None => {
+                for &v in it.nodes {
+                    flow[v.index()] = 0.0;
+                }
+                for &u in it.nodes {
+                    let (targets, weights) = out.weighted(u);
+                    charge(1 + targets.len() as u64);
+                    let sent = x[u.index()] * inverse[u.index()];
+                    if sent == 0.0 {
+                        continue;
+                    }
+                    for (v, w) in targets.iter().zip(weights) {
+                        flow[v.index()] += sent * w;
+                    }
+                }
+                let mut moved = 0.0;
+                for &v in it.nodes {
+                    let jump = it.jump[v.index()];
+                    let value = alpha * (flow[v.index()] + lost * jump) + stay * jump;
+                    moved += (value - x[v.index()]).abs();
+                    x[v.index()] = value;
+                }
+                if moved < n as f64 * it.tolerance {
+                    return Some(x);
+                }
+            }
+        }
+    }
+    None
+}

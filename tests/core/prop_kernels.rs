@@ -1,0 +1,225 @@
+//! The whole-graph kernels against plain references written here, on random
+//! multigraphs (parallel edges, self-loops, zero weights), before and after
+//! interleaved writes (edges and nodes removed, edges added) that edit the
+//! compact rows in place: direction-optimizing BFS depths, delta-stepping
+//! distances (bit for bit what petgraph's Dijkstra finds), PageRank over the
+//! rows (the power iteration on merged, row-stochastic links), and Afforest's
+//! weak components (the union-find partition).
+
+use std::collections::VecDeque;
+
+use networks_mcp::network::bfs::UNREACHED;
+use networks_mcp::network::centrality::PageRankOptions;
+use networks_mcp::network::components::Connectivity;
+use networks_mcp::network::{Network, SmolStr};
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
+use proptest::prelude::*;
+
+use crate::numbered;
+
+/// What is done to the network after the first check.
+#[derive(Debug, Clone)]
+enum Write {
+    RemoveEdge(usize),
+    RemoveNode(usize),
+    AddEdge(usize, usize, f64),
+}
+
+fn weight() -> impl Strategy<Value = f64> {
+    prop::sample::select(&[0.0, 0.5, 1.0, 2.0, 3.0, 0.1, 7.25, 1000.0][..])
+}
+
+fn case() -> impl Strategy<Value = (usize, Vec<(usize, usize, f64)>, Vec<Write>)> {
+    (2usize..=24).prop_flat_map(|n| {
+        let edges = prop::collection::vec((0..n, 0..n, weight()), 0..=80);
+        let writes = prop::collection::vec(
+            prop_oneof![
+                (0usize..100).prop_map(Write::RemoveEdge),
+                (0..n).prop_map(Write::RemoveNode),
+                (0..n, 0..n, weight()).prop_map(|(a, b, w)| Write::AddEdge(a, b, w)),
+            ],
+            0..=12,
+        );
+        (edges, writes).prop_map(move |(edges, writes)| (n, edges, writes))
+    })
+}
+
+/// The live edges as (source index, target index, weight).
+fn edges(net: &Network) -> Vec<(usize, usize, f64)> {
+    net.graph()
+        .edge_references()
+        .map(|e| (e.source().index(), e.target().index(), e.weight().weight))
+        .collect()
+}
+
+fn reference_depths(net: &Network, start: NodeIndex) -> Vec<u32> {
+    let bound = net.graph().node_bound();
+    let mut out = vec![Vec::new(); bound];
+    for (a, b, _) in edges(net) {
+        out[a].push(b);
+    }
+    let mut depth = vec![UNREACHED; bound];
+    depth[start.index()] = 0;
+    let mut queue = VecDeque::from([start.index()]);
+    while let Some(u) = queue.pop_front() {
+        for &v in &out[u] {
+            if depth[v] == UNREACHED {
+                depth[v] = depth[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    depth
+}
+
+/// The power iteration as it stood before the rows: per node, its out-links
+/// merged by target (weights summed) and divided by the out-weight.
+fn reference_pagerank(net: &Network, weighted: bool) -> Vec<f64> {
+    let nodes: Vec<NodeIndex> = net.graph().node_indices().collect();
+    let n = nodes.len();
+    let bound = net.graph().node_bound();
+    let mut links = vec![Vec::new(); bound];
+    for (a, b, w) in edges(net) {
+        links[a].push((b, if weighted { w } else { 1.0 }));
+    }
+    let mut x = vec![0.0; bound];
+    for u in &nodes {
+        x[u.index()] = 1.0 / n as f64;
+    }
+    let jump = 1.0 / n as f64;
+    for _ in 0..100 {
+        let mut next = vec![0.0; bound];
+        let mut lost = 0.0;
+        for u in &nodes {
+            let row = &links[u.index()];
+            let total: f64 = row.iter().map(|l| l.1).sum();
+            if total == 0.0 {
+                lost += x[u.index()];
+                continue;
+            }
+            for &(v, w) in row {
+                next[v] += x[u.index()] * w / total;
+            }
+        }
+        let mut moved = 0.0;
+        for u in &nodes {
+            let value = 0.85 * (next[u.index()] + lost * jump) + 0.15 * jump;
+            moved += (value - x[u.index()]).abs();
+            next[u.index()] = value;
+        }
+        x = next;
+        if moved < n as f64 * 1e-6 {
+            break;
+        }
+    }
+    nodes.iter().map(|u| x[u.index()]).collect()
+}
+
+/// The weak partition as the smallest index of each node's component.
+fn reference_weak(net: &Network) -> Vec<usize> {
+    let bound = net.graph().node_bound();
+    let mut label: Vec<usize> = (0..bound).collect();
+    // Relabel to the smaller until nothing changes: slow and plainly right.
+    loop {
+        let mut changed = false;
+        for (a, b, _) in edges(net) {
+            let low = label[a].min(label[b]);
+            for end in [a, b] {
+                if label[end] != low {
+                    label[end] = low;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return label;
+        }
+    }
+}
+
+fn check(net: &Network) -> Result<(), TestCaseError> {
+    let nodes: Vec<NodeIndex> = net.graph().node_indices().collect();
+    for &start in &nodes {
+        let depth = net.bfs_depths_by_index(start);
+        prop_assert_eq!(&depth, &reference_depths(net, start));
+        // The order visits exactly the nodes reached, level by level.
+        let order = net.bfs_order_by_index(start);
+        prop_assert_eq!(
+            order.len(),
+            depth.iter().filter(|&&d| d != UNREACHED).count()
+        );
+        prop_assert!(
+            order
+                .windows(2)
+                .all(|w| depth[w[0].index()] <= depth[w[1].index()])
+        );
+
+        let dist = net.dijkstra_distances_by_index(start).unwrap();
+        let want = petgraph::algo::dijkstra(net.graph(), start, None, |e| e.weight().weight);
+        prop_assert_eq!(dist.len(), net.graph().node_bound());
+        for (v, got) in dist.iter().enumerate() {
+            let expected = want
+                .get(&NodeIndex::new(v))
+                .copied()
+                .unwrap_or(f64::INFINITY);
+            prop_assert_eq!(got.to_bits(), expected.to_bits(), "node {}", v);
+        }
+    }
+    if !nodes.is_empty() {
+        for weighted in [false, true] {
+            let options = PageRankOptions {
+                weighted,
+                ..PageRankOptions::default()
+            };
+            let got = net.pagerank(&options).unwrap();
+            prop_assert_eq!(&got.nodes, &nodes);
+            let want = reference_pagerank(net, weighted);
+            for (g, w) in got.values.iter().zip(&want) {
+                prop_assert!((g - w).abs() < 1e-9, "{:?} vs {:?}", got.values, want);
+            }
+        }
+    }
+    let weak = net.components(Connectivity::Weak);
+    let label = reference_weak(net);
+    let mut seen = 0;
+    for component in &weak {
+        let first = label[component[0].index()];
+        prop_assert!(component.iter().all(|v| label[v.index()] == first));
+        seen += component.len();
+    }
+    prop_assert_eq!(seen, nodes.len());
+    let distinct: std::collections::HashSet<usize> =
+        nodes.iter().map(|v| label[v.index()]).collect();
+    prop_assert_eq!(weak.len(), distinct.len());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn kernels_match_their_references_before_and_after_writes((n, edges, writes) in case()) {
+        let mut net = numbered::network(n, edges.iter().copied());
+        // Built now, so the writes below edit the rows in place.
+        let _ = net.adjacency();
+        check(&net)?;
+        for write in writes {
+            match write {
+                Write::RemoveEdge(k) => {
+                    let _ = net.remove_edge(k as u64);
+                }
+                Write::RemoveNode(i) => {
+                    let _ = net.remove_node(&numbered::id(i));
+                }
+                Write::AddEdge(a, b, w) => {
+                    let ids: [SmolStr; 2] = [numbered::id(a).into(), numbered::id(b).into()];
+                    if ids.iter().all(|id| net.contains_node(id)) {
+                        net.add_edge(&ids[0], &ids[1], w).unwrap();
+                    }
+                }
+            }
+        }
+        check(&net)?;
+    }
+}
