@@ -223,3 +223,48 @@ proptest! {
         check(&net)?;
     }
 }
+
+/// Weights far heavier than the mean: their distances wait past the ring of
+/// buckets (or, spread over many orders of magnitude, the call falls back to
+/// Dijkstra); either way the distances are Dijkstra's, bit for bit.
+#[test]
+fn distances_past_the_ring_of_buckets_are_dijkstras() {
+    for (seed, heavy) in [(1u64, 1e6), (2, 1e9), (3, 1e15), (4, 1e300)] {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let n = 3000;
+        let mut edges = Vec::new();
+        // Half the nodes: a random tree of light edges from node 0, with
+        // light shortcuts. The other half: ten blocks, each a light tree
+        // entered only by one heavy edge, 3^j times heavier for block j, so
+        // their distances spread far past the ring.
+        let half = n / 2;
+        for i in 1..half {
+            edges.push((next() % i, i, 1.0 + (next() % 4) as f64));
+        }
+        for k in 0..100 {
+            edges.push((next() % half, next() % half, 0.25 * (k % 3) as f64));
+        }
+        let block = (n - half) / 10;
+        for j in 0..10 {
+            let root = half + j * block;
+            edges.push((next() % half, root, heavy * 3f64.powi(j as i32)));
+            for i in 1..block {
+                edges.push((root + next() % i, root + i, 1.0 + (next() % 4) as f64));
+            }
+        }
+        let net = numbered::network(n, edges);
+        let start = NodeIndex::new(0);
+        let dist = net.dijkstra_distances_by_index(start).unwrap();
+        let want = petgraph::algo::dijkstra(net.graph(), start, None, |e| e.weight().weight);
+        for (v, got) in dist.iter().enumerate() {
+            let expected = want[&NodeIndex::new(v)];
+            assert_eq!(got.to_bits(), expected.to_bits(), "heavy {heavy}: node {v}");
+        }
+    }
+}
