@@ -265,7 +265,7 @@ def main():
             cells = []
             for engine in engines:
                 t = results[engine].get(kernel)
-                cells.append(f"{t:.4f}" if t is not None else "—")
+                cells.append("—" if t is None else f"{t:.4f}" if t >= 0.001 else f"{t:.2e}")
             ratio = results["ours"].get(kernel, 0) / max(results["GAPBS serial"].get(kernel, 0), 1e-12)
             print(f"| {kernel} | " + " | ".join(cells) + f" | {ratio:.2f}× |")
         print(flush=True)

@@ -36,7 +36,7 @@ const RING: usize = 1 << 11;
 const DELTA_PER_MEAN: f64 = 8.0;
 
 /// Nodes whose out-weights are sampled for the mean.
-const WEIGHT_SAMPLE: usize = 4096;
+const WEIGHT_SAMPLE: usize = 512;
 
 /// What [`distances`] found: by node index, and whether a sum overflowed
 /// (its node then looks unreached).
