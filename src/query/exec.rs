@@ -275,6 +275,9 @@ struct Groups<'p> {
     /// aggregate, group after group (two allocations, not two per group).
     rows: Vec<Row>,
     accs: Vec<Acc>,
+    /// Groups made, and the width of the rows added.
+    count: usize,
+    width: usize,
     /// The slots the grouping keys read, when they read nothing else (no
     /// aggregate, no variable of their own).
     inputs: Option<Vec<usize>>,
@@ -302,6 +305,8 @@ impl<'p> Groups<'p> {
             index: GroupIndex::for_projection(p),
             rows: Vec::new(),
             accs: Vec::new(),
+            count: 0,
+            width: 0,
             inputs: pure.then_some(inputs),
             last: None,
             key: Vec::new(),
@@ -352,16 +357,42 @@ fn by_order<'v>(
     i.cmp(j)
 }
 
-/// A new group for `row`: its row and fresh accumulators, counted with a key
-/// of `key_bytes`.
+/// A new group for `row`: its accumulators, and its row (or, grouped by
+/// node, its node), counted with a key of `key_bytes`.
 fn new_group(g: &mut Groups<'_>, row: &Row, fresh: &[usize], key_bytes: usize) -> Res<usize> {
-    // A group holds its key, its row and its accumulators.
-    grow(key_bytes.div_ceil(16) + row.len() + g.p.aggregates.len() + fresh_weight(row, fresh))?;
-    let at = g.rows.len();
+    let at = g.count;
     cap_groups(at + 1)?;
-    g.rows.push(row.clone());
+    match &mut g.index {
+        GroupIndex::Node { slot, nodes, .. } => {
+            let Val::Node(ix) = row[*slot] else {
+                return Err(runtime("a group by node without a node".to_string()));
+            };
+            grow(1 + g.p.aggregates.len())?;
+            nodes.push(ix.index() as u32);
+        }
+        GroupIndex::Bytes(_) => {
+            // A group holds its key, its row and its accumulators.
+            grow(
+                key_bytes.div_ceil(16)
+                    + row.len()
+                    + g.p.aggregates.len()
+                    + fresh_weight(row, fresh),
+            )?;
+            g.rows.push(row.clone());
+        }
+    }
+    g.count += 1;
+    g.width = row.len();
     g.accs.extend(g.p.aggregates.iter().map(Acc::new));
     Ok(at)
+}
+
+/// The row a group by node stands for: its node in `slot`, nothing else
+/// (its items read nothing else).
+fn node_row(width: usize, slot: usize, node: u32) -> Row {
+    let mut row = vec![Val::Null; width.max(slot + 1)];
+    row[slot] = Val::Node(NodeIndex::new(node as usize));
+    row
 }
 
 fn runtime(message: String) -> QueryError {
@@ -1832,7 +1863,7 @@ impl Exec<'_> {
 
     /// The group of `row`, made when it is the first of its key.
     fn find_group(&self, g: &mut Groups<'_>, row: &mut Row, fresh: &[usize]) -> Res<usize> {
-        if let GroupIndex::Node { slot, index } = &mut g.index {
+        if let GroupIndex::Node { slot, index, .. } = &mut g.index {
             if let Val::Node(ix) = row[*slot] {
                 let node = ix.index() as u32;
                 if let Some(&at) = index.get(&node) {
@@ -1844,8 +1875,10 @@ impl Exec<'_> {
                 }
                 return Ok(at);
             }
-            // A key that is not a node: every group by its bytes from now on.
-            g.index = GroupIndex::Bytes(self.bytes_index(g)?);
+            // A key that is not a node: every group by its bytes (and with
+            // its row) from now on.
+            let index = self.bytes_index(g, row.len())?;
+            g.index = GroupIndex::Bytes(index);
         }
         let mut key = std::mem::take(&mut g.key);
         key.clear();
@@ -1873,20 +1906,25 @@ impl Exec<'_> {
         Ok(at)
     }
 
-    /// The byte index of the groups made so far, each keyed from its first row.
-    fn bytes_index(&self, g: &Groups<'_>) -> Res<HashMap<Box<[u8]>, usize>> {
-        let mut index = HashMap::with_capacity(g.rows.len());
+    /// The byte index of the groups made so far by node, each keyed from the
+    /// row its node stands for, which it now keeps (rows `width` wide).
+    fn bytes_index(&self, g: &mut Groups<'_>, width: usize) -> Res<HashMap<Box<[u8]>, usize>> {
+        let GroupIndex::Node { slot, nodes, .. } = &g.index else {
+            return Ok(HashMap::new());
+        };
+        let mut index = HashMap::with_capacity(nodes.len());
         let mut key = Vec::new();
-        for (at, row) in g.rows.iter().enumerate() {
-            let mut row = row.clone();
+        for (at, &node) in nodes.iter().enumerate() {
+            let mut row = node_row(width, *slot, node);
             key.clear();
             for (item, aggregated) in g.p.items.iter().zip(&g.p.aggregated) {
                 if !aggregated {
                     self.eval(item, &mut row, &[])?.key(&mut key);
                 }
             }
-            grow(key.len().div_ceil(16))?;
+            grow(key.len().div_ceil(16) + row.len())?;
             index.insert(key.as_slice().into(), at);
+            g.rows.push(row);
         }
         Ok(index)
     }
@@ -1895,22 +1933,52 @@ impl Exec<'_> {
     /// there are no grouping keys and no rows.
     fn group_finish(&self, g: Groups<'_>) -> Res<Vec<Row>> {
         let p = g.p;
-        let (mut rows, mut accs) = (g.rows, g.accs);
+        // Grouped by node, each group's items are read from one scratch row
+        // holding its node.
+        let (mut rows, by_node) = match g.index {
+            GroupIndex::Node { slot, nodes, .. } => (Vec::new(), Some((slot, nodes))),
+            GroupIndex::Bytes(_) => (g.rows, None),
+        };
+        let mut accs = g.accs;
         let keyed = p.aggregated.iter().any(|a| !a);
-        if rows.is_empty() && !keyed {
+        if g.count == 0 && !keyed {
             rows.push(Vec::new());
             accs.extend(p.aggregates.iter().map(Acc::new));
         }
         let width = p.aggregates.len();
-        let mut out = Vec::with_capacity(rows.len());
+        let groups = by_node
+            .as_ref()
+            .map_or(rows.len(), |(_, nodes)| nodes.len());
+        let mut out = Vec::with_capacity(groups);
         let mut accs = accs.into_iter();
         let mut values = Vec::with_capacity(width);
-        for mut row in rows {
+        let mut scratch = by_node
+            .as_ref()
+            .map(|&(slot, _)| node_row(g.width, slot, 0))
+            .unwrap_or_default();
+        let mut rows = rows.into_iter();
+        for k in 0..groups {
             values.clear();
-            values.extend(accs.by_ref().take(width).map(Acc::finish));
+            values.extend(
+                accs.by_ref()
+                    .take(width)
+                    .zip(&p.aggregates)
+                    .map(|(acc, agg)| acc.finish(agg)),
+            );
+            let mut owned;
+            let row = match &by_node {
+                Some((slot, nodes)) => {
+                    scratch[*slot] = Val::Node(NodeIndex::new(nodes[k] as usize));
+                    &mut scratch
+                }
+                None => {
+                    owned = rows.next().unwrap_or_default();
+                    &mut owned
+                }
+            };
             let mut projected = Vec::with_capacity(p.items.len());
             for item in &p.items {
-                projected.push(self.eval(item, &mut row, &values)?);
+                projected.push(self.eval(item, row, &values)?);
             }
             super::check_built()?;
             out.push(projected);
@@ -2903,28 +2971,32 @@ fn concat(a: &str, b: &str) -> Res<String> {
 }
 
 /// The running state of one aggregate over one group.
+/// One aggregate's running state in one group. Kept small (64 bytes): an
+/// aggregation over many groups holds one per group and aggregate, and which
+/// aggregate it is comes from its [`Agg`].
 struct Acc {
-    kind: AggKind,
     /// DISTINCT's keys seen, boxed: most accumulators have none.
     seen: Option<Box<HashSet<Vec<u8>>>>,
     count: i64,
-    int_sum: Option<i64>,
+    /// The sum of the integers, while it fits in an `i64` (see `int_overflow`).
+    int_sum: i64,
     float_sum: f64,
     floats: bool,
-    best: Option<Val>,
+    int_overflow: bool,
+    /// collect()'s values, the numbers of stDev() and the percentiles, and
+    /// min()'s or max()'s best value so far (the only item).
     items: Vec<Val>,
 }
 
 impl Acc {
     fn new(agg: &Agg) -> Acc {
         Acc {
-            kind: agg.kind,
             seen: agg.distinct.then(Box::default),
             count: 0,
-            int_sum: Some(0),
+            int_sum: 0,
             float_sum: 0.0,
             floats: false,
-            best: None,
+            int_overflow: false,
             items: Vec::new(),
         }
     }
@@ -2952,7 +3024,10 @@ impl Acc {
         match agg.kind {
             AggKind::Sum | AggKind::Avg => match value {
                 Val::Int(i) => {
-                    self.int_sum = self.int_sum.and_then(|s| s.checked_add(i));
+                    match self.int_sum.checked_add(i) {
+                        Some(sum) => self.int_sum = sum,
+                        None => self.int_overflow = true,
+                    }
                     self.float_sum += i as f64;
                 }
                 Val::Float(f) => {
@@ -2967,7 +3042,7 @@ impl Acc {
                 }
             },
             AggKind::Min | AggKind::Max => {
-                let better = match &self.best {
+                let better = match self.items.first() {
                     None => true,
                     Some(best) => {
                         let o = value::order(&value, best);
@@ -2981,9 +3056,10 @@ impl Acc {
                 if better {
                     // The best value so far is kept; the one it replaces is not.
                     grow(value.weight() as usize)?;
-                    if let Some(old) = self.best.replace(value) {
+                    if let Some(old) = self.items.pop() {
                         super::release(old.weight());
                     }
+                    self.items.push(value);
                 }
             }
             AggKind::Collect => {
@@ -3008,20 +3084,18 @@ impl Acc {
         Ok(())
     }
 
-    fn finish(self) -> Val {
-        match self.kind {
+    fn finish(mut self, agg: &Agg) -> Val {
+        match agg.kind {
             AggKind::CountStar | AggKind::Count => Val::Int(self.count),
-            AggKind::Sum => match (self.floats, self.int_sum) {
-                (false, Some(s)) => Val::Int(s),
-                _ => Val::Float(self.float_sum),
-            },
+            AggKind::Sum if !self.floats && !self.int_overflow => Val::Int(self.int_sum),
+            AggKind::Sum => Val::Float(self.float_sum),
             AggKind::Avg if self.count == 0 => Val::Null,
             AggKind::Avg => Val::Float(self.float_sum / self.count as f64),
-            AggKind::Min | AggKind::Max => self.best.unwrap_or(Val::Null),
+            AggKind::Min | AggKind::Max => self.items.pop().unwrap_or(Val::Null),
             // The items were counted as kept when they were added.
             AggKind::Collect => Val::list_counted(self.items),
             AggKind::StDev | AggKind::StDevP => {
-                super::functions::std_dev(&self.items, self.kind == AggKind::StDevP)
+                super::functions::std_dev(&self.items, agg.kind == AggKind::StDevP)
             }
             AggKind::PercentileCont(p) => super::functions::percentile(self.items, p, true),
             AggKind::PercentileDisc(p) => super::functions::percentile(self.items, p, false),

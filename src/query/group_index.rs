@@ -1,21 +1,25 @@
 //! How an aggregation finds the group of a row.
 //!
-//! Most aggregations group by the encoded bytes of their key values. When
-//! every grouping key is one node variable or that node's `id` (`RETURN p.id,
-//! count(q)`), the node's index is the key instead: ids are unique, so the
-//! same node means the same key, and finding a group then reads no property,
-//! makes no string and encodes no bytes. The first row whose key slot holds
-//! anything but a node (a null from OPTIONAL MATCH, say) moves every group to
-//! the byte index, for good.
+//! Most aggregations group by the encoded bytes of their key values, and keep
+//! each group's first row to project it. When every grouping key is one node
+//! variable or that node's `id`, and every other item is a plain aggregate
+//! (`RETURN p.id, count(q)`), the node's index is the key instead: ids are
+//! unique, so the same node means the same key, and finding a group then reads
+//! no property, makes no string and encodes no bytes; and since the items read
+//! nothing but that node, a group keeps only its node, not a row. The first
+//! row whose key slot holds anything but a node (a null from OPTIONAL MATCH,
+//! say) moves every group to the byte index, for good.
 
 use hashbrown::HashMap;
 
 use super::plan::{Expr, Projection};
 
 pub(super) enum GroupIndex {
-    /// Every grouping key is the node in `slot`, or its id.
+    /// Every grouping key is the node in `slot`, or its id: each group's node
+    /// (by group), and the group of each node.
     Node {
         slot: usize,
+        nodes: Vec<u32>,
         index: HashMap<u32, usize>,
     },
     /// By [`super::value::Val::key`] of the key values, in item order.
@@ -28,6 +32,7 @@ impl GroupIndex {
         match node_key_slot(p) {
             Some(slot) => GroupIndex::Node {
                 slot,
+                nodes: Vec::new(),
                 index: HashMap::new(),
             },
             None => GroupIndex::Bytes(HashMap::new()),
@@ -36,11 +41,15 @@ impl GroupIndex {
 }
 
 /// The slot whose node every grouping key is (`n`) or names (`n.id`), if
-/// there is one such slot and at least one key.
+/// there is one such slot and at least one key, and every other item is a
+/// plain aggregate.
 fn node_key_slot(p: &Projection) -> Option<usize> {
     let mut found = None;
     for (item, aggregated) in p.items.iter().zip(&p.aggregated) {
         if *aggregated {
+            if !matches!(item, Expr::Agg(_)) {
+                return None;
+            }
             continue;
         }
         let slot = match item {
@@ -107,6 +116,12 @@ mod tests {
             vec![prop(0, "id"), prop(1, "id"), count.clone()],
             vec![false, false, true]
         ));
-        assert!(!by_node(vec![count], vec![true]));
+        assert!(!by_node(vec![count.clone()], vec![true]));
+        // An item around an aggregate may read the group's row.
+        let around = Expr::Chain(
+            Box::new(count),
+            vec![(super::super::plan::BinOp::Add, prop(1, "k"))],
+        );
+        assert!(!by_node(vec![prop(0, "id"), around], vec![false, true]));
     }
 }
