@@ -32,7 +32,8 @@
 //!   PageRank's residual, the component partition, every edge forward in the
 //!   order, the neighbour count). A wrong answer stops the program.
 //!
-//! `--integer-weights` replaces the weights with integers drawn uniformly from
+//! `-t THREADS` runs PageRank on that many threads (the other kernels run on
+//! one). `--integer-weights` replaces the weights with integers drawn uniformly from
 //! 1..=255 (as GAPBS weighs an unweighted graph), and `--write PATH` writes the
 //! graph as a `.wel` file, so that GAPBS reads exactly the same graph.
 //!
@@ -65,6 +66,7 @@ struct Args {
     json: bool,
     integer_weights: bool,
     write: Option<String>,
+    threads: usize,
 }
 
 const KERNELS: [&str; 6] = ["bfs", "sssp", "pr", "cc", "topo", "scan"];
@@ -149,6 +151,7 @@ fn main() {
                 let options = PageRankOptions {
                     tolerance: 1e-4 / input.n.max(1) as f64,
                     weighted: false,
+                    threads: args.threads,
                     ..PageRankOptions::default()
                 };
                 for _ in 0..args.trials {
@@ -221,6 +224,7 @@ fn parse_args() -> Args {
         json: false,
         integer_weights: false,
         write: None,
+        threads: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -237,6 +241,7 @@ fn parse_args() -> Args {
             "-f" => args.file = Some(value("-f")),
             "-g" => args.generate = Some(number(value("-g"), "-g")),
             "-n" => args.trials = number(value("-n"), "-n").max(1),
+            "-t" => args.threads = number(value("-t"), "-t").max(1),
             "--seed" => args.seed = number(value("--seed"), "--seed") as u64,
             "-k" => {
                 args.kernels = value("-k").split(',').map(str::to_string).collect();
@@ -262,7 +267,7 @@ fn usage(message: &str) -> ! {
         eprintln!("bench_kernels: {message}");
     }
     eprintln!(
-        "usage: bench_kernels (-f GRAPH.el|.wel|.mtx|.txt | -g NODES) [-n TRIALS] [-k {}] [--seed S] [--integer-weights] [--write PATH.wel] [--json]",
+        "usage: bench_kernels (-f GRAPH.el|.wel|.mtx|.txt | -g NODES) [-n TRIALS] [-k {}] [-t THREADS] [--seed S] [--integer-weights] [--write PATH.wel] [--json]",
         KERNELS.join(",")
     );
     std::process::exit(if message.is_empty() { 0 } else { 2 })

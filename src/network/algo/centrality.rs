@@ -77,6 +77,9 @@ pub struct PageRankOptions {
     /// Where a jump lands (and where a node without out-links sends its rank),
     /// as non-negative weights per node, normalised to sum 1; uniform when `None`.
     pub personalization: Option<Vec<(NodeIndex, f64)>>,
+    /// Threads to iterate on (counting edges; weighted PageRank runs on one).
+    /// 1: the calling thread alone. The answer is the same for any number.
+    pub threads: usize,
 }
 
 impl Default for PageRankOptions {
@@ -87,6 +90,7 @@ impl Default for PageRankOptions {
             max_iterations: 100,
             weighted: true,
             personalization: None,
+            threads: 1,
         }
     }
 }
@@ -617,6 +621,7 @@ impl Network {
             weighted: options.weighted,
             tolerance: options.tolerance,
             max_iterations: options.max_iterations,
+            threads: options.threads,
         };
         if let Some(ranks) = super::pagerank::ranks(self, &iteration) {
             let values = nodes.iter().map(|u| ranks[u.index()]).collect();

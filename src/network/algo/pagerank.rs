@@ -32,7 +32,12 @@ pub(super) struct Iteration<'a> {
     pub weighted: bool,
     pub tolerance: f64,
     pub max_iterations: usize,
+    pub threads: usize,
 }
+
+/// Nodes whose movement is summed apart, then the sums in order: the same
+/// total, to the bit, however the blocks are shared among threads.
+const BLOCK: usize = 4096;
 
 /// The ranks by node index once they moved by less than `tolerance × V` (L1)
 /// in one iteration; `None` when `max_iterations` were not enough.
@@ -70,22 +75,8 @@ pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
         let lost: f64 = dangling.iter().map(|&u| x[u]).sum();
         match inn {
             Some(inn) => {
-                for &u in it.nodes {
-                    flow[u.index()] = x[u.index()] * inverse[u.index()];
-                }
-                charge(n as u64);
-                // Each node's new rank depends only on this iteration's flow,
-                // so it replaces the old one in place.
-                let mut moved = 0.0;
-                for &v in it.nodes {
-                    let sources = inn.neighbors(v);
-                    charge(1 + sources.len() as u64);
-                    let received: f64 = sources.iter().map(|u| flow[u.index()]).sum();
-                    let jump = it.jump[v.index()];
-                    let value = alpha * (received + lost * jump) + stay * jump;
-                    moved += (value - x[v.index()]).abs();
-                    x[v.index()] = value;
-                }
+                charge(2 * n as u64 + net.graph().edge_count() as u64);
+                let moved = pull(it, inn, &inverse, &mut x, &mut flow, lost, alpha, stay);
                 if moved < n as f64 * it.tolerance {
                     return Some(x);
                 }
@@ -119,4 +110,109 @@ pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
         }
     }
     None
+}
+
+/// One pull iteration on `it.threads` threads (scoped, joined before it
+/// returns): each thread takes a run of whole blocks of nodes, which own
+/// disjoint ranges of node indices. First every node's flow (its rank over
+/// its out-degree), then every node's new rank from its in-row, replacing the
+/// old. The ranks' movement (L1), summed block by block in order.
+#[allow(clippy::too_many_arguments)]
+fn pull(
+    it: &Iteration<'_>,
+    inn: &crate::network::adjacency::Rows,
+    inverse: &[f64],
+    x: &mut [f64],
+    flow: &mut [f64],
+    lost: f64,
+    alpha: f64,
+    stay: f64,
+) -> f64 {
+    let blocks = it.nodes.len().div_ceil(BLOCK);
+    let threads = it.threads.clamp(1, blocks.max(1));
+    // The first block of each thread's run, and the first node index it owns.
+    let firsts: Vec<usize> = (0..threads).map(|t| t * blocks / threads).collect();
+    let mut starts: Vec<usize> = firsts
+        .iter()
+        .map(|&b| it.nodes.get(b * BLOCK).map_or(0, |u| u.index()))
+        .collect();
+    // The first thread's indices start at 0, whatever its first node's.
+    starts[0] = 0;
+    let runs = |t: usize| {
+        let from = firsts[t] * BLOCK;
+        let to = firsts.get(t + 1).map_or(it.nodes.len(), |&b| b * BLOCK);
+        &it.nodes[from..to]
+    };
+    {
+        let x: &[f64] = x;
+        let parts = split_at_indices(flow, &starts);
+        each_thread(parts, |t, part| {
+            let base = starts[t];
+            for &u in runs(t) {
+                part[u.index() - base] = x[u.index()] * inverse[u.index()];
+            }
+            Vec::new()
+        });
+    }
+    let flow: &[f64] = flow;
+    let parts = split_at_indices(x, &starts);
+    let moved = each_thread(parts, |t, part| {
+        let base = starts[t];
+        let mut sums = Vec::new();
+        for block in runs(t).chunks(BLOCK) {
+            let mut moved = 0.0;
+            for &v in block {
+                let sources = inn.neighbors(v);
+                let received: f64 = sources.iter().map(|u| flow[u.index()]).sum();
+                let jump = it.jump[v.index()];
+                let value = alpha * (received + lost * jump) + stay * jump;
+                let old = &mut part[v.index() - base];
+                moved += (value - *old).abs();
+                *old = value;
+            }
+            sums.push(moved);
+        }
+        sums
+    });
+    moved.iter().sum()
+}
+
+/// `v` cut at the ascending positions `starts` (the first is taken to be 0):
+/// one piece per start, each up to the next start.
+fn split_at_indices<'a>(mut v: &'a mut [f64], starts: &[usize]) -> Vec<&'a mut [f64]> {
+    let mut pieces = Vec::with_capacity(starts.len());
+    for k in 0..starts.len() {
+        let end = starts.get(k + 1).map_or(v.len(), |&next| next - starts[k]);
+        let (head, tail) = std::mem::take(&mut v).split_at_mut(end);
+        pieces.push(head);
+        v = tail;
+    }
+    pieces
+}
+
+/// Runs `work(t, piece)` for every piece, the first on this thread and the
+/// others on scoped threads; their results in order, concatenated.
+fn each_thread(
+    pieces: Vec<&mut [f64]>,
+    work: impl Fn(usize, &mut [f64]) -> Vec<f64> + Sync,
+) -> Vec<f64> {
+    let mut pieces = pieces.into_iter();
+    let Some(first) = pieces.next() else {
+        return Vec::new();
+    };
+    std::thread::scope(|scope| {
+        let work = &work;
+        let others: Vec<_> = pieces
+            .enumerate()
+            .map(|(k, piece)| scope.spawn(move || work(k + 1, piece)))
+            .collect();
+        let mut out = work(0, first);
+        for other in others {
+            match other.join() {
+                Ok(sums) => out.extend(sums),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
 }

@@ -173,6 +173,8 @@ fn measure(net: &Network, p: &CentralityParams) -> Result<Scores> {
                 max_iterations: p.max_iterations,
                 weighted,
                 personalization,
+                // One thread: a call's compute is one thread of the pool.
+                threads: 1,
             })
         }
         Measure::Betweenness => {
