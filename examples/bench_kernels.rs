@@ -32,8 +32,8 @@
 //!   PageRank's residual, the component partition, every edge forward in the
 //!   order, the neighbour count). A wrong answer stops the program.
 //!
-//! `-t THREADS` runs PageRank on that many threads (the other kernels run on
-//! one). `--integer-weights` replaces the weights with integers drawn uniformly from
+//! `-t THREADS` runs PageRank and BFS's bottom-up levels on that many threads
+//! (the other kernels run on one). `--integer-weights` replaces the weights with integers drawn uniformly from
 //! 1..=255 (as GAPBS weighs an unweighted graph), and `--write PATH` writes the
 //! graph as a `.wel` file, so that GAPBS reads exactly the same graph.
 //!
@@ -133,7 +133,8 @@ fn main() {
             "bfs" => {
                 for &s in &sources {
                     println!("Source:              {s}");
-                    let (t, depth) = timed(|| net.bfs_depths_by_index(index[s as usize]));
+                    let start = index[s as usize];
+                    let (t, depth) = timed(|| net.bfs_depths_on_threads(start, args.threads));
                     verify_bfs(&reference, &index, s, &depth);
                     times.push(report(t, m));
                 }

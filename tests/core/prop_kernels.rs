@@ -269,11 +269,12 @@ fn distances_past_the_ring_of_buckets_are_dijkstras() {
     }
 }
 
-/// PageRank on many threads is PageRank on one, bit for bit: each node's rank
-/// is computed alone, and the movement is summed block by block in order. On
-/// a network with vacant indices (the first nodes removed) and self-loops.
+/// PageRank and BFS on many threads answer as on one, PageRank bit for bit
+/// (each node's rank is computed alone, and the movement is summed block by
+/// block in order). On a network with vacant indices (the first nodes
+/// removed) and self-loops.
 #[test]
-fn pagerank_on_threads_is_pagerank_on_one() {
+fn kernels_on_threads_answer_as_on_one() {
     let n = 20_000;
     let mut state = 7u64;
     let mut next = move || {
@@ -313,5 +314,16 @@ fn pagerank_on_threads_is_pagerank_on_one() {
     let want = reference_pagerank(&net, false);
     for (got, want) in one.values.iter().zip(&want) {
         assert!((got - want).abs() < 1e-9);
+    }
+    for start in [3, 77, 19_999] {
+        let start = net.index_of(&numbered::id(start)).unwrap();
+        let want = reference_depths(&net, start);
+        for threads in [1, 2, 3, 8] {
+            assert_eq!(
+                net.bfs_depths_on_threads(start, threads),
+                want,
+                "{threads} threads"
+            );
+        }
     }
 }

@@ -48,6 +48,13 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn bfs_depths_by_index(&self, start: NodeIndex) -> Vec<u32> {
+        self.bfs_depths_on_threads(start, 1)
+    }
+
+    /// [`Network::bfs_depths_by_index`] with its bottom-up levels (where the
+    /// frontier is large and most of the time goes) shared among `threads`
+    /// threads; the top-down levels run on the calling thread. The same depths.
+    pub fn bfs_depths_on_threads(&self, start: NodeIndex, threads: usize) -> Vec<u32> {
         let graph = self.graph();
         let bound = graph.node_bound();
         let mut depth = vec![UNREACHED; bound];
@@ -71,7 +78,7 @@ impl Network {
                 let mut awake = frontier.len();
                 loop {
                     let before = awake;
-                    let (next, found) = bottom_up(inn, &mut depth, &front, level);
+                    let (next, found) = bottom_up(inn, &mut depth, &front, level, threads);
                     level += 1;
                     awake = found;
                     front = next;
@@ -107,30 +114,81 @@ impl Network {
 }
 
 /// One bottom-up level: every node not yet reached that has an in-neighbour
-/// in `front` gets depth `level + 1`. The next frontier, and its size.
+/// in `front` gets depth `level + 1`. The next frontier, and its size. On
+/// `threads` scoped threads, each over a run of whole bitmap words and the
+/// nodes they cover (disjoint slices of `depth` and of the next frontier);
+/// the work is charged on the calling thread once they are joined.
 fn bottom_up(
     inn: &crate::network::adjacency::Rows,
     depth: &mut [u32],
     front: &Bitmap,
     level: u32,
+    threads: usize,
 ) -> (Bitmap, usize) {
-    let mut next = Bitmap::new(depth.len());
-    let mut found = 0;
-    charge(depth.len() as u64);
-    for (v, d) in depth.iter_mut().enumerate() {
+    let nodes = depth.len();
+    let mut next = Bitmap::new(nodes);
+    let words = next.0.len();
+    let per = words.div_ceil(threads.clamp(1, words.max(1))).max(1);
+    let (found, read) = std::thread::scope(|scope| {
+        let mut depth_rest: &mut [u32] = depth;
+        let mut words_rest: &mut [u64] = &mut next.0;
+        let mut jobs = Vec::new();
+        let mut base = 0;
+        while !words_rest.is_empty() {
+            let w = per.min(words_rest.len());
+            let (word_part, tail) = std::mem::take(&mut words_rest).split_at_mut(w);
+            words_rest = tail;
+            let covered = (w * 64).min(depth_rest.len());
+            let (depth_part, tail) = std::mem::take(&mut depth_rest).split_at_mut(covered);
+            depth_rest = tail;
+            jobs.push((base, depth_part, word_part));
+            base += covered;
+        }
+        let mut jobs = jobs.into_iter();
+        let first = jobs.next();
+        let others: Vec<_> = jobs
+            .map(|(base, d, w)| scope.spawn(move || level_part(inn, d, w, front, level, base)))
+            .collect();
+        let mut total = first.map_or((0, 0), |(base, d, w)| {
+            level_part(inn, d, w, front, level, base)
+        });
+        for other in others {
+            let (found, read) = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            total = (total.0 + found, total.1 + read);
+        }
+        total
+    });
+    charge(nodes as u64 + read);
+    (next, found)
+}
+
+/// [`bottom_up`] over the nodes `base..base + depth.len()`, whose frontier
+/// bits are `words`: how many it reached, and the in-edges it read.
+fn level_part(
+    inn: &crate::network::adjacency::Rows,
+    depth: &mut [u32],
+    words: &mut [u64],
+    front: &Bitmap,
+    level: u32,
+    base: usize,
+) -> (usize, u64) {
+    let (mut found, mut read) = (0, 0u64);
+    for (i, d) in depth.iter_mut().enumerate() {
         if *d != UNREACHED {
             continue;
         }
-        let sources = inn.neighbors(NodeIndex::new(v));
+        let sources = inn.neighbors(NodeIndex::new(base + i));
         let parent = sources.iter().position(|u| front.get(u.index()));
-        charge(parent.map_or(sources.len(), |k| k + 1) as u64);
+        read += parent.map_or(sources.len(), |k| k + 1) as u64;
         if parent.is_some() {
             *d = level + 1;
-            next.set(v);
+            words[i / 64] |= 1 << (i % 64);
             found += 1;
         }
     }
-    (next, found)
+    (found, read)
 }
 
 /// One bit per node index.
