@@ -12,15 +12,21 @@
 
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::NodeIndexable;
+use petgraph::stable_graph::StableDiGraph;
+use petgraph::visit::{NodeIndexable, Visitable};
 
+use super::threads::{each_piece, split_at_starts};
 use crate::budget::charge;
 use crate::network::graph::Network;
+use crate::network::graph::{Edge, Node};
 
 /// Bottom-up once the frontier's out-edges exceed the unread edges over this.
 const ALPHA: usize = 15;
 /// Top-down again once the frontier is under the nodes over this.
 const BETA: usize = 18;
+
+/// A frontier: one bit per node index (petgraph's visit map, a `FixedBitSet`).
+type Bitmap = <StableDiGraph<Node, Edge> as Visitable>::Map;
 
 /// Unreached, in [`Network::bfs_depths_by_index`]'s answer.
 pub const UNREACHED: u32 = u32::MAX;
@@ -71,14 +77,15 @@ impl Network {
         while !frontier.is_empty() {
             if scout > unread / ALPHA {
                 // Bottom-up while the frontier is large.
-                let mut front = Bitmap::new(bound);
+                let mut front = graph.visit_map();
                 for &u in &frontier {
-                    front.set(u as usize);
+                    front.insert(u as usize);
                 }
                 let mut awake = frontier.len();
                 loop {
                     let before = awake;
-                    let (next, found) = bottom_up(inn, &mut depth, &front, level, threads);
+                    let next = graph.visit_map();
+                    let (next, found) = bottom_up(inn, &mut depth, &front, next, level, threads);
                     level += 1;
                     awake = found;
                     front = next;
@@ -114,109 +121,53 @@ impl Network {
 }
 
 /// One bottom-up level: every node not yet reached that has an in-neighbour
-/// in `front` gets depth `level + 1`. The next frontier, and its size. On
-/// `threads` scoped threads, each over a run of whole bitmap words and the
-/// nodes they cover (disjoint slices of `depth` and of the next frontier);
-/// the work is charged on the calling thread once they are joined.
+/// in `front` gets depth `level + 1` and joins `next` (empty on entry). The
+/// next frontier, and its size. On `threads` scoped threads, each over a run
+/// of whole blocks of `next` and the nodes they cover (disjoint slices of
+/// `depth` and of `next`); the work is charged on the calling thread once
+/// they are joined.
 fn bottom_up(
     inn: &crate::network::adjacency::Rows,
     depth: &mut [u32],
     front: &Bitmap,
+    mut next: Bitmap,
     level: u32,
     threads: usize,
 ) -> (Bitmap, usize) {
+    const BITS: usize = usize::BITS as usize;
     let nodes = depth.len();
-    let mut next = Bitmap::new(nodes);
-    let words = next.0.len();
-    let per = words.div_ceil(threads.clamp(1, words.max(1))).max(1);
-    let (found, read) = std::thread::scope(|scope| {
-        let mut depth_rest: &mut [u32] = depth;
-        let mut words_rest: &mut [u64] = &mut next.0;
-        let mut jobs = Vec::new();
-        let mut base = 0;
-        while !words_rest.is_empty() {
-            let w = per.min(words_rest.len());
-            let (word_part, tail) = std::mem::take(&mut words_rest).split_at_mut(w);
-            words_rest = tail;
-            let covered = (w * 64).min(depth_rest.len());
-            let (depth_part, tail) = std::mem::take(&mut depth_rest).split_at_mut(covered);
-            depth_rest = tail;
-            jobs.push((base, depth_part, word_part));
-            base += covered;
+    let blocks = next.as_slice().len();
+    let per = blocks.div_ceil(threads.clamp(1, blocks.max(1))).max(1);
+    let block_starts: Vec<usize> = (0..blocks.div_ceil(per)).map(|t| t * per).collect();
+    let node_starts: Vec<usize> = block_starts
+        .iter()
+        .map(|&b| (b * BITS).min(nodes))
+        .collect();
+    let pieces: Vec<_> = split_at_starts(depth, &node_starts)
+        .into_iter()
+        .zip(split_at_starts(next.as_mut_slice(), &block_starts))
+        .collect();
+    let counts = each_piece(pieces, |t, (depth, blocks)| {
+        let base = node_starts[t];
+        let (mut found, mut read) = (0, 0u64);
+        for (i, d) in depth.iter_mut().enumerate() {
+            if *d != UNREACHED {
+                continue;
+            }
+            let sources = inn.neighbors(NodeIndex::new(base + i));
+            let parent = sources.iter().position(|u| front.contains(u.index()));
+            read += parent.map_or(sources.len(), |k| k + 1) as u64;
+            if parent.is_some() {
+                *d = level + 1;
+                blocks[i / BITS] |= 1 << (i % BITS);
+                found += 1;
+            }
         }
-        let mut jobs = jobs.into_iter();
-        let first = jobs.next();
-        let others: Vec<_> = jobs
-            .map(|(base, d, w)| scope.spawn(move || level_part(inn, d, w, front, level, base)))
-            .collect();
-        let mut total = first.map_or((0, 0), |(base, d, w)| {
-            level_part(inn, d, w, front, level, base)
-        });
-        for other in others {
-            let (found, read) = other
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            total = (total.0 + found, total.1 + read);
-        }
-        total
+        (found, read)
     });
+    let (found, read) = counts
+        .iter()
+        .fold((0, 0), |(f, r), &(found, read)| (f + found, r + read));
     charge(nodes as u64 + read);
     (next, found)
-}
-
-/// [`bottom_up`] over the nodes `base..base + depth.len()`, whose frontier
-/// bits are `words`: how many it reached, and the in-edges it read.
-fn level_part(
-    inn: &crate::network::adjacency::Rows,
-    depth: &mut [u32],
-    words: &mut [u64],
-    front: &Bitmap,
-    level: u32,
-    base: usize,
-) -> (usize, u64) {
-    let (mut found, mut read) = (0, 0u64);
-    for (i, d) in depth.iter_mut().enumerate() {
-        if *d != UNREACHED {
-            continue;
-        }
-        let sources = inn.neighbors(NodeIndex::new(base + i));
-        let parent = sources.iter().position(|u| front.get(u.index()));
-        read += parent.map_or(sources.len(), |k| k + 1) as u64;
-        if parent.is_some() {
-            *d = level + 1;
-            words[i / 64] |= 1 << (i % 64);
-            found += 1;
-        }
-    }
-    (found, read)
-}
-
-/// One bit per node index.
-struct Bitmap(Vec<u64>);
-
-impl Bitmap {
-    fn new(bits: usize) -> Bitmap {
-        Bitmap(vec![0; bits.div_ceil(64)])
-    }
-
-    fn set(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    fn get(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
-    }
 }

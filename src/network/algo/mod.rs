@@ -45,6 +45,7 @@ pub mod search;
 pub mod simple_paths;
 mod sssp;
 pub mod subgraph;
+mod threads;
 pub mod topology;
 pub mod traversal;
 pub mod work;

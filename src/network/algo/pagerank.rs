@@ -20,6 +20,7 @@
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::stable_graph::NodeIndex;
 
+use super::threads::{each_piece, split_at_starts};
 use crate::budget::charge;
 use crate::network::graph::Network;
 
@@ -136,7 +137,7 @@ fn pull(
         .iter()
         .map(|&b| it.nodes.get(b * BLOCK).map_or(0, |u| u.index()))
         .collect();
-    // The first thread's indices start at 0, whatever its first node's.
+    // The first piece starts at index 0, whatever its first node's index.
     starts[0] = 0;
     let runs = |t: usize| {
         let from = firsts[t] * BLOCK;
@@ -145,18 +146,15 @@ fn pull(
     };
     {
         let x: &[f64] = x;
-        let parts = split_at_indices(flow, &starts);
-        each_thread(parts, |t, part| {
+        each_piece(split_at_starts(flow, &starts), |t, part| {
             let base = starts[t];
             for &u in runs(t) {
                 part[u.index() - base] = x[u.index()] * inverse[u.index()];
             }
-            Vec::new()
         });
     }
     let flow: &[f64] = flow;
-    let parts = split_at_indices(x, &starts);
-    let moved = each_thread(parts, |t, part| {
+    let moved = each_piece(split_at_starts(x, &starts), |t, part| {
         let base = starts[t];
         let mut sums = Vec::new();
         for block in runs(t).chunks(BLOCK) {
@@ -174,45 +172,5 @@ fn pull(
         }
         sums
     });
-    moved.iter().sum()
-}
-
-/// `v` cut at the ascending positions `starts` (the first is taken to be 0):
-/// one piece per start, each up to the next start.
-fn split_at_indices<'a>(mut v: &'a mut [f64], starts: &[usize]) -> Vec<&'a mut [f64]> {
-    let mut pieces = Vec::with_capacity(starts.len());
-    for k in 0..starts.len() {
-        let end = starts.get(k + 1).map_or(v.len(), |&next| next - starts[k]);
-        let (head, tail) = std::mem::take(&mut v).split_at_mut(end);
-        pieces.push(head);
-        v = tail;
-    }
-    pieces
-}
-
-/// Runs `work(t, piece)` for every piece, the first on this thread and the
-/// others on scoped threads; their results in order, concatenated.
-fn each_thread(
-    pieces: Vec<&mut [f64]>,
-    work: impl Fn(usize, &mut [f64]) -> Vec<f64> + Sync,
-) -> Vec<f64> {
-    let mut pieces = pieces.into_iter();
-    let Some(first) = pieces.next() else {
-        return Vec::new();
-    };
-    std::thread::scope(|scope| {
-        let work = &work;
-        let others: Vec<_> = pieces
-            .enumerate()
-            .map(|(k, piece)| scope.spawn(move || work(k + 1, piece)))
-            .collect();
-        let mut out = work(0, first);
-        for other in others {
-            match other.join() {
-                Ok(sums) => out.extend(sums),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
-    })
+    moved.iter().flatten().sum()
 }
