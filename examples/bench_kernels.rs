@@ -32,8 +32,8 @@
 //!   PageRank's residual, the component partition, every edge forward in the
 //!   order, the neighbour count). A wrong answer stops the program.
 //!
-//! `-t THREADS` runs PageRank and BFS's bottom-up levels on that many threads
-//! (the other kernels run on one). `--integer-weights` replaces the weights with integers drawn uniformly from
+//! `-t THREADS` runs PageRank, BFS's bottom-up levels and weak components on
+//! that many threads (the other kernels run on one). `--integer-weights` replaces the weights with integers drawn uniformly from
 //! 1..=255 (as GAPBS weighs an unweighted graph), and `--write PATH` writes the
 //! graph as a `.wel` file, so that GAPBS reads exactly the same graph.
 //!
@@ -165,7 +165,8 @@ fn main() {
             }
             "cc" => {
                 for _ in 0..args.trials {
-                    let (t, components) = timed(|| net.components(Connectivity::Weak));
+                    let (t, components) =
+                        timed(|| net.components_on_threads(Connectivity::Weak, args.threads));
                     verify_components(&reference, &net, &components);
                     times.push(report(t, m));
                 }

@@ -41,6 +41,8 @@
 //! assert!(generous.run(|| net.node_count()).is_ok());
 //! ```
 
+pub mod threads;
+
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;

@@ -94,6 +94,13 @@ pub struct Cli {
     #[arg(long, value_name = "N", env = "NETWORKS_MCP_COMPUTE_THREADS", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub compute_threads: Option<u64>,
 
+    /// Threads one analysis (PageRank, weak components) may compute on, its own
+    /// included: the others are borrowed from --compute-threads while they are
+    /// free, one iteration at a time, so other calls never wait long for them.
+    /// 1: each call on one thread. Default: --compute-threads.
+    #[arg(long, value_name = "N", env = "NETWORKS_MCP_KERNEL_THREADS", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub kernel_threads: Option<u64>,
+
     /// Calls each lane queues beyond those it runs; past it a call is answered
     /// server_busy at once, with a retry hint.
     #[arg(long, value_name = "N", default_value_t = crate::mcp::compute::DEFAULT_MAX_QUEUED_CALLS as u64, env = "NETWORKS_MCP_MAX_QUEUED_CALLS", value_parser = clap::value_parser!(u64).range(0..=100_000))]
@@ -265,10 +272,12 @@ impl Cli {
             ..ServerOptions::default()
         };
         let defaults = crate::mcp::compute::ComputeOptions::default();
+        let threads = self
+            .compute_threads
+            .map_or(defaults.threads, |n| n as usize);
         options.compute = crate::mcp::compute::ComputeOptions {
-            threads: self
-                .compute_threads
-                .map_or(defaults.threads, |n| n as usize),
+            threads,
+            kernel_threads: self.kernel_threads.map_or(threads, |n| n as usize),
             max_queued: self.max_queued_calls as usize,
             max_call: std::time::Duration::from_secs(self.max_call_seconds),
             max_task: std::time::Duration::from_secs(self.max_task_seconds),

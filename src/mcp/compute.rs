@@ -20,6 +20,13 @@
 //!   `--max-queued-calls` more; the next call is answered `server_busy` at once,
 //!   with a retry hint. A queued call waits at most until its deadline, and leaves
 //!   the queue when it is cancelled.
+//! - **Kernel threads.** A heavy call's parallel kernels (PageRank, weak
+//!   components, BFS) borrow the heavy lane's free threads, pass by pass (one
+//!   iteration, one level), up to `--kernel-threads`
+//!   ([`crate::budget::threads`]): an idle server puts every core on one
+//!   analysis, a busy one runs each call on its own thread, and a call that
+//!   arrives while a kernel holds lent threads gets one when the pass ends.
+//!   A cancelled call stops at the end of its pass, on every thread.
 //! - **Threads.** Heavy calls, and light calls that wait for a thread, run on
 //!   tokio's blocking threads. A light call that finds a thread free runs where
 //!   it was received: the calls that touch a bounded part of one network and do
@@ -82,12 +89,18 @@ pub struct ComputeOptions {
     /// The deadline of one call that runs as a task (nobody waits on its reply,
     /// so it may run longer), queueing included.
     pub max_task: Duration,
+    /// Threads one heavy call's parallel kernels may use, its own included:
+    /// the others are lent, pass by pass, from the heavy lane's free threads
+    /// ([`crate::budget::threads`]). 1: every call on its own thread.
+    pub kernel_threads: usize,
 }
 
 impl Default for ComputeOptions {
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         ComputeOptions {
-            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            threads: cores,
+            kernel_threads: cores,
             max_queued: DEFAULT_MAX_QUEUED_CALLS,
             max_call: Duration::from_secs(DEFAULT_MAX_CALL_SECONDS),
             max_task: Duration::from_secs(DEFAULT_MAX_TASK_SECONDS),
@@ -100,6 +113,34 @@ pub(crate) struct ComputePool {
     light: LaneSlots,
     heavy: LaneSlots,
     max_waiters: usize,
+    /// Lends heavy calls' kernels the heavy lane's free threads.
+    lender: Arc<HeavyLender>,
+}
+
+/// Lends a heavy call's kernels threads for one pass at a time: the heavy
+/// lane's free permits, up to `max_helpers`, taken without waiting. While
+/// lent they are not free for calls, so helpers count against
+/// `--compute-threads`; a call queued for one gets it when the pass ends.
+struct HeavyLender {
+    permits: Arc<Semaphore>,
+    max_helpers: usize,
+}
+
+impl crate::budget::threads::Lender for HeavyLender {
+    fn lend(&self, wanted: usize) -> crate::budget::threads::Loan {
+        let mut k = wanted
+            .min(self.max_helpers)
+            .min(self.permits.available_permits());
+        while k > 0 {
+            if let Ok(permits) = Arc::clone(&self.permits).try_acquire_many_owned(k as u32) {
+                metrics::counter!("networks_mcp_kernel_threads_lent_total").increment(k as u64);
+                return crate::budget::threads::Loan::new(k, permits);
+            }
+            // Another call took one meanwhile: try for fewer.
+            k = k.min(self.permits.available_permits());
+        }
+        crate::budget::threads::Loan::none()
+    }
 }
 
 struct LaneSlots {
@@ -125,10 +166,16 @@ impl ComputePool {
     pub(crate) fn new(options: &ComputeOptions) -> ComputePool {
         let heavy = options.threads.max(1);
         let light = (heavy * 4).max(8);
+        let heavy_slots = LaneSlots::new(Lane::Heavy, heavy, options.max_queued, 1_000);
+        let lender = Arc::new(HeavyLender {
+            permits: Arc::clone(&heavy_slots.running),
+            max_helpers: options.kernel_threads.max(1) - 1,
+        });
         ComputePool {
             light: LaneSlots::new(Lane::Light, light, options.max_queued, 100),
-            heavy: LaneSlots::new(Lane::Heavy, heavy, options.max_queued, 1_000),
+            heavy: heavy_slots,
             max_waiters: light / 2,
+            lender,
         }
     }
 
@@ -200,10 +247,17 @@ impl ComputePool {
         }
         let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
         running.increment(1.0);
+        // A heavy call's kernels may borrow the lane's free threads.
+        let lender: Option<Arc<dyn crate::budget::threads::Lender>> = (lane == Lane::Heavy
+            && self.lender.max_helpers > 0)
+            .then(|| Arc::clone(&self.lender) as Arc<dyn crate::budget::threads::Lender>);
         let joined = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let _admission = admission;
-            let out = work();
+            let out = match lender {
+                Some(lender) => crate::budget::threads::with_lender(lender, work),
+                None => work(),
+            };
             running.decrement(1.0);
             out
         })
@@ -291,5 +345,71 @@ pub(crate) fn deadline_hint(tool: &str) -> &'static str {
         _ => {
             "Work on a part: cut the nodes you need with network_copy (method induced or neighborhood) and ask about the copy, or lower the call's limits."
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::threads::for_pass;
+
+    fn pool(threads: usize, kernel_threads: usize) -> ComputePool {
+        ComputePool::new(&ComputeOptions {
+            threads,
+            kernel_threads,
+            ..ComputeOptions::default()
+        })
+    }
+
+    /// The threads one pass of a heavy call's kernel gets.
+    async fn lent(pool: &ComputePool, lane: Lane) -> usize {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let work = || for_pass(0, 1_000).threads();
+        match pool
+            .run((lane, false), &CancellationToken::new(), deadline, work)
+            .await
+        {
+            Ok(threads) => threads,
+            Err(_) => panic!("the call was refused"),
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn heavy_kernels_borrow_the_free_heavy_threads_and_no_more() {
+        // An idle lane of 4 lends its 3 free threads, up to --kernel-threads.
+        assert_eq!(lent(&pool(4, 4), Lane::Heavy).await, 4);
+        assert_eq!(lent(&pool(4, 2), Lane::Heavy).await, 2);
+        assert_eq!(lent(&pool(4, 1), Lane::Heavy).await, 1);
+        // Light calls never borrow.
+        assert_eq!(lent(&pool(4, 4), Lane::Light).await, 1);
+
+        // A call holding a heavy thread leaves fewer to lend; once it ends,
+        // they are lent again.
+        let pool = Arc::new(pool(3, 3));
+        let (started_tx, started_rx) = std::sync::mpsc::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let pool = Arc::clone(&pool);
+            tokio::spawn(async move {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                let cancel = CancellationToken::new();
+                let work = move || {
+                    started_tx.send(()).unwrap();
+                    release_rx.recv().unwrap();
+                };
+                let _ = pool
+                    .run((Lane::Heavy, false), &cancel, deadline, work)
+                    .await;
+            })
+        };
+        tokio::task::spawn_blocking(move || started_rx.recv().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(lent(&pool, Lane::Heavy).await, 2);
+        release_tx.send(()).unwrap();
+        holder.await.unwrap();
+        assert_eq!(lent(&pool, Lane::Heavy).await, 3);
+        // Every lent thread came back.
+        assert_eq!(pool.heavy.running.available_permits(), 3);
     }
 }

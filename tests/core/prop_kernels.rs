@@ -269,22 +269,30 @@ fn distances_past_the_ring_of_buckets_are_dijkstras() {
     }
 }
 
-/// PageRank and BFS on many threads answer as on one, PageRank bit for bit
-/// (each node's rank is computed alone, and the movement is summed block by
-/// block in order). On a network with vacant indices (the first nodes
-/// removed) and self-loops.
+/// PageRank, BFS and weak components on many threads answer as on one,
+/// PageRank bit for bit (each node's rank is computed alone, and the movement
+/// is summed block by block in order). On a network with vacant indices (the
+/// first nodes removed) and self-loops; weak components also on a sparse one,
+/// of many components, where threads link the same trees at once.
 #[test]
 fn kernels_on_threads_answer_as_on_one() {
+    for (seed, edges_per_node) in [(7, 5.0), (11, 0.55), (13, 0.9)] {
+        kernels_on_threads_answer_as_on_one_in(seed, edges_per_node);
+    }
+}
+
+fn kernels_on_threads_answer_as_on_one_in(seed: u64, edges_per_node: f64) {
     let n = 20_000;
-    let mut state = 7u64;
+    let mut state = seed;
     let mut next = move || {
         state = state
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         (state >> 33) as usize
     };
-    let edges: Vec<(usize, usize, f64)> =
-        (0..5 * n).map(|_| (next() % n, next() % n, 1.0)).collect();
+    let edges: Vec<(usize, usize, f64)> = (0..(edges_per_node * n as f64) as usize)
+        .map(|_| (next() % n, next() % n, 1.0))
+        .collect();
     let mut net = numbered::network(n, edges);
     for i in [0, 1, 2, 4095, 4096, 9000] {
         net.remove_node(&numbered::id(i)).unwrap();
@@ -311,9 +319,43 @@ fn kernels_on_threads_answer_as_on_one() {
             .all(|(a, b)| a.to_bits() == b.to_bits());
         assert!(same, "{threads} threads");
     }
+    // Every weight is 1: following weights is counting edges, to the bit,
+    // on any number of threads.
+    for threads in [1, 2] {
+        let by_weight = net
+            .pagerank(&PageRankOptions {
+                weighted: true,
+                threads,
+                ..PageRankOptions::default()
+            })
+            .unwrap();
+        let same = by_weight
+            .values
+            .iter()
+            .zip(&one.values)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same, "by weight, {threads} threads");
+    }
     let want = reference_pagerank(&net, false);
     for (got, want) in one.values.iter().zip(&want) {
         assert!((got - want).abs() < 1e-9);
+    }
+    let weak = net.components(Connectivity::Weak);
+    let label = reference_weak(&net);
+    let first_of = |c: &Vec<NodeIndex>| label[c[0].index()];
+    assert!(
+        weak.iter()
+            .all(|c| c.iter().all(|v| label[v.index()] == first_of(c)))
+    );
+    let distinct: std::collections::HashSet<usize> = weak.iter().map(first_of).collect();
+    assert_eq!(distinct.len(), weak.len());
+    assert_eq!(weak.iter().map(Vec::len).sum::<usize>(), net.node_count());
+    for threads in [2, 3, 8] {
+        assert_eq!(
+            net.components_on_threads(Connectivity::Weak, threads),
+            weak,
+            "{threads} threads"
+        );
     }
     for start in [3, 77, 19_999] {
         let start = net.index_of(&numbered::id(start)).unwrap();

@@ -24,6 +24,7 @@ fn pool_options(queued: usize, seconds: u64) -> ServerOptions {
             max_queued: queued,
             max_call: Duration::from_secs(seconds),
             max_task: Duration::from_secs(seconds),
+            kernel_threads: 1,
         },
         ..every_toolset()
     }
@@ -364,4 +365,88 @@ fn light_calls_run_in_place_and_hand_the_thread_over_only_to_wait() {
             "the runtime stood still while a light call waited: a 10 ms timer slept {longest_gap:?}"
         );
     });
+}
+
+/// With parallel kernels on (two heavy threads, `--kernel-threads 2`), an
+/// analysis that borrows the free heavy thread every iteration still leaves
+/// the server live: light calls answer at once, a second heavy call gets the
+/// lent thread back within an iteration instead of waiting for the analysis
+/// to end, and cancelling the analysis frees both threads.
+#[tokio::test]
+async fn parallel_kernels_leave_the_server_live() {
+    let options = ServerOptions {
+        compute: ComputeOptions {
+            threads: 2,
+            max_queued: 0,
+            max_call: Duration::from_secs(60),
+            max_task: Duration::from_secs(60),
+            kernel_threads: 2,
+        },
+        ..every_toolset()
+    };
+    let (client, _) = common::connect(options).await;
+    // Every weight 1: the PageRank pulls, in blocks of 4,096 nodes, on threads.
+    chain(&client, 30_000).await;
+    let handle = client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(rmcp::model::Request::new(call_params(
+                "network_centrality",
+                endless_pagerank(),
+            ))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("sent");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    for node in ["n5", "n29999", "n12345"] {
+        ok(
+            &client,
+            "network_get_neighbors",
+            json!({"network_name": "g", "node_id": node}),
+        )
+        .await;
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "light calls waited {:?} behind a parallel analysis",
+        started.elapsed()
+    );
+    // The second heavy thread is lent pass by pass, so a heavy call waits at
+    // most one iteration for it, however long the analysis runs.
+    for _ in 0..3 {
+        let started = Instant::now();
+        ok(
+            &client,
+            "network_centrality",
+            json!({"network_name": "g", "measure": "in_degree", "limit": 3}),
+        )
+        .await;
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "a heavy call waited {:?} for a thread lent to an analysis",
+            started.elapsed()
+        );
+    }
+    handle.cancel(Some("test".into())).await.expect("cancelled");
+    // Both heavy threads come back: two heavy calls at once, none refused.
+    let started = Instant::now();
+    loop {
+        let degree = json!({"network_name": "g", "measure": "degree", "limit": 3});
+        let (a, b) = tokio::join!(
+            common::call(&client, "network_centrality", degree.clone()),
+            common::call(&client, "network_centrality", degree),
+        );
+        if !a.is_error && !b.is_error {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the cancelled analysis still holds a thread: {} {}",
+            a.body,
+            b.body
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

@@ -54,12 +54,14 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn bfs_depths_by_index(&self, start: NodeIndex) -> Vec<u32> {
-        self.bfs_depths_on_threads(start, 1)
+        self.bfs_depths_on_threads(start, 0)
     }
 
     /// [`Network::bfs_depths_by_index`] with its bottom-up levels (where the
     /// frontier is large and most of the time goes) shared among `threads`
     /// threads; the top-down levels run on the calling thread. The same depths.
+    /// `threads` 0: as many as the runner lends ([`crate::budget::threads`];
+    /// the server lends its free compute threads), one without a runner.
     pub fn bfs_depths_on_threads(&self, start: NodeIndex, threads: usize) -> Vec<u32> {
         let graph = self.graph();
         let bound = graph.node_bound();
@@ -122,7 +124,8 @@ impl Network {
 
 /// One bottom-up level: every node not yet reached that has an in-neighbour
 /// in `front` gets depth `level + 1` and joins `next` (empty on entry). The
-/// next frontier, and its size. On `threads` scoped threads, each over a run
+/// next frontier, and its size. On the threads the pass is given
+/// ([`crate::budget::threads::for_pass`] of `threads`), scoped, each over a run
 /// of whole blocks of `next` and the nodes they cover (disjoint slices of
 /// `depth` and of `next`); the work is charged on the calling thread once
 /// they are joined.
@@ -137,7 +140,8 @@ fn bottom_up(
     const BITS: usize = usize::BITS as usize;
     let nodes = depth.len();
     let blocks = next.as_slice().len();
-    let per = blocks.div_ceil(threads.clamp(1, blocks.max(1))).max(1);
+    let pass = crate::budget::threads::for_pass(threads, blocks);
+    let per = blocks.div_ceil(pass.threads()).max(1);
     let block_starts: Vec<usize> = (0..blocks.div_ceil(per)).map(|t| t * per).collect();
     let node_starts: Vec<usize> = block_starts
         .iter()

@@ -77,8 +77,11 @@ pub struct PageRankOptions {
     /// Where a jump lands (and where a node without out-links sends its rank),
     /// as non-negative weights per node, normalised to sum 1; uniform when `None`.
     pub personalization: Option<Vec<(NodeIndex, f64)>>,
-    /// Threads to iterate on (counting edges; weighted PageRank runs on one).
-    /// 1: the calling thread alone. The answer is the same for any number.
+    /// Threads to iterate on (counting edges, or by weight when every weight
+    /// is 1; other weighted PageRank runs on one). 1: the calling thread
+    /// alone; 0: as many as the runner lends each iteration
+    /// ([`crate::budget::threads`]; the server lends its free compute
+    /// threads), one without a runner. The answer is the same for any number.
     pub threads: usize,
 }
 

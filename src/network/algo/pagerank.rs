@@ -11,7 +11,12 @@
 //!   out-degree, computed once per source and iteration. Each node is written
 //!   once, in order, and the reads of the sources are the only scattered ones.
 //! * **By weight**, in-rows carry no weights, so each iteration *pushes* along
-//!   the out-rows (`rank × weight ÷ out-weight` to each target).
+//!   the out-rows (`rank × weight ÷ out-weight` to each target). When every
+//!   weight is 1 (most planning graphs), following weights is counting edges,
+//!   and the iteration pulls.
+//!
+//! Pull iterations run on threads when asked ([`crate::budget::threads`]),
+//! with the same answer to the bit; pushes run on the calling thread.
 //!
 //! Parallel edges add up (one heavier link) and self-loops are followed, as
 //! NetworkX's `pagerank` does on a multigraph; a node whose out-weight is 0
@@ -49,10 +54,13 @@ pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
     // 1 / out-weight per node; 0 for a dangling node, listed apart.
     let mut inverse = vec![0.0f64; bound];
     let mut dangling: Vec<usize> = Vec::new();
+    // Whether every weight is 1, so that following weights is counting edges.
+    let mut every_weight_one = true;
     for &u in it.nodes {
         let (targets, weights) = out.weighted(u);
         charge(1 + targets.len() as u64 / 8);
         let total = if it.weighted {
+            every_weight_one &= weights.iter().all(|&w| w == 1.0);
             weights.iter().sum::<f64>()
         } else {
             targets.len() as f64
@@ -70,7 +78,7 @@ pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
     // Per iteration: what each node sends along each unit of weight (pull), or
     // what each node receives (push).
     let mut flow = vec![0.0f64; bound];
-    let inn = (!it.weighted).then(|| net.rows(Incoming));
+    let inn = (!it.weighted || every_weight_one).then(|| net.rows(Incoming));
     let (alpha, stay) = (it.damping, 1.0 - it.damping);
     for _ in 0..it.max_iterations {
         let lost: f64 = dangling.iter().map(|&u| x[u]).sum();
@@ -113,8 +121,9 @@ pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
     None
 }
 
-/// One pull iteration on `it.threads` threads (scoped, joined before it
-/// returns): each thread takes a run of whole blocks of nodes, which own
+/// One pull iteration on the threads it is given for the pass
+/// ([`crate::budget::threads::for_pass`] of `it.threads`; scoped, joined
+/// before it returns): each thread takes a run of whole blocks of nodes, which own
 /// disjoint ranges of node indices. First every node's flow (its rank over
 /// its out-degree), then every node's new rank from its in-row, replacing the
 /// old. The ranks' movement (L1), summed block by block in order.
@@ -130,7 +139,8 @@ fn pull(
     stay: f64,
 ) -> f64 {
     let blocks = it.nodes.len().div_ceil(BLOCK);
-    let threads = it.threads.clamp(1, blocks.max(1));
+    let pass = crate::budget::threads::for_pass(it.threads, blocks);
+    let threads = pass.threads();
     // The first block of each thread's run, and the first node index it owns.
     let firsts: Vec<usize> = (0..threads).map(|t| t * blocks / threads).collect();
     let mut starts: Vec<usize> = firsts

@@ -173,8 +173,9 @@ fn measure(net: &Network, p: &CentralityParams) -> Result<Scores> {
                 max_iterations: p.max_iterations,
                 weighted,
                 personalization,
-                // One thread: a call's compute is one thread of the pool.
-                threads: 1,
+                // As many as the compute pool lends each iteration: its free
+                // heavy threads, up to `--kernel-threads`.
+                threads: 0,
             })
         }
         Measure::Betweenness => {
