@@ -94,7 +94,7 @@ pub struct Cli {
     #[arg(long, value_name = "N", env = "NETWORKS_MCP_COMPUTE_THREADS", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub compute_threads: Option<u64>,
 
-    /// Threads one analysis (PageRank, weak components) may compute on, its own
+    /// Threads one analysis (PageRank counting edges or with every weight 1) may compute on, its own
     /// included: the others are borrowed from --compute-threads while they are
     /// free, one iteration at a time, so other calls never wait long for them.
     /// 1: each call on one thread. Default: --compute-threads.

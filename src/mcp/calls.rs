@@ -122,7 +122,7 @@ impl NetworksServer {
         // (A watcher task did the same, but its spawn woke a second worker
         // thread for every light call.)
         let mut watch = std::pin::pin!(cancel.cancelled());
-        if lane == compute::Lane::Light {
+        if lane == compute::Lane::Light || in_place {
             raise_on_cancel(watch.as_mut(), &budget);
         }
         let run = self
@@ -205,9 +205,15 @@ impl NetworksServer {
             compute.max_call
         };
         let lane = tool.lane();
-        // A durable write does I/O: never on the runtime's thread.
-        let in_place = tool.runs_in_place()
-            && (self.storage.is_none() || matches!(tool.effect, tool::Effect::Read));
+        let reads = matches!(tool.effect, tool::Effect::Read);
+        let in_place = match lane {
+            // A durable write does I/O: never on the runtime's thread.
+            compute::Lane::Light => tool.runs_in_place() && (self.storage.is_none() || reads),
+            // A heavy read may leave the runtime's workers with its thread (see
+            // `compute`). Reads report no progress (imports and batch writes
+            // do), so a listener misses nothing while it runs there.
+            compute::Lane::Heavy => reads && !in_task,
+        };
         let outcome = self
             .offload(
                 tool.name(),

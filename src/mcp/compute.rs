@@ -20,8 +20,8 @@
 //!   `--max-queued-calls` more; the next call is answered `server_busy` at once,
 //!   with a retry hint. A queued call waits at most until its deadline, and leaves
 //!   the queue when it is cancelled.
-//! - **Kernel threads.** A heavy call's parallel kernels (PageRank, weak
-//!   components, BFS) borrow the heavy lane's free threads, pass by pass (one
+//! - **Kernel threads.** A heavy call's parallel kernels (PageRank's pull
+//!   iterations, BFS's bottom-up levels) borrow the heavy lane's free threads, pass by pass (one
 //!   iteration, one level), up to `--kernel-threads`
 //!   ([`crate::budget::threads`]): an idle server puts every core on one
 //!   analysis, a busy one runs each call on its own thread, and a call that
@@ -196,7 +196,12 @@ impl ComputePool {
     /// a free light lane it runs right here, on the runtime's thread, and hands
     /// the thread's other work elsewhere only if it must wait for a lock
     /// ([`crate::budget::blocking`]). Such a call costs what a call cost before
-    /// the pool: no hand-off at all.
+    /// the pool: no hand-off at all. On the heavy lane, `in_place` says the
+    /// call only reads (and so reports no progress): when a heavy thread
+    /// is free it runs on this thread, taken out of the runtime's workers for
+    /// its time (`block_in_place`), so that a small query's reply pays no
+    /// hand-off to a pool thread and back (two thread wake-ups, most of its
+    /// time on an idle machine).
     pub(crate) async fn run<T: Send + 'static>(
         &self,
         (lane, in_place): (Lane, bool),
@@ -251,13 +256,20 @@ impl ComputePool {
         let lender: Option<Arc<dyn crate::budget::threads::Lender>> = (lane == Lane::Heavy
             && self.lender.max_helpers > 0)
             .then(|| Arc::clone(&self.lender) as Arc<dyn crate::budget::threads::Lender>);
+        let work = move || match lender {
+            Some(lender) => crate::budget::threads::with_lender(lender, work),
+            None => work(),
+        };
+        if lane == Lane::Heavy && in_place && found_free && runs_on_many_workers() {
+            let out = tokio::task::block_in_place(work);
+            running.decrement(1.0);
+            drop((permit, admission));
+            return Ok(out);
+        }
         let joined = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let _admission = admission;
-            let out = match lender {
-                Some(lender) => crate::budget::threads::with_lender(lender, work),
-                None => work(),
-            };
+            let out = work();
             running.decrement(1.0);
             out
         })

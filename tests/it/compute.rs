@@ -371,8 +371,10 @@ fn light_calls_run_in_place_and_hand_the_thread_over_only_to_wait() {
 /// analysis that borrows the free heavy thread every iteration still leaves
 /// the server live: light calls answer at once, a second heavy call gets the
 /// lent thread back within an iteration instead of waiting for the analysis
-/// to end, and cancelling the analysis frees both threads.
-#[tokio::test]
+/// to end, and cancelling the analysis frees both threads. On a runtime of
+/// many workers, where the analysis (a read nobody follows the progress of)
+/// runs on the thread that received it, taken out of the workers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parallel_kernels_leave_the_server_live() {
     let options = ServerOptions {
         compute: ComputeOptions {

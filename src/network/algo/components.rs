@@ -51,13 +51,18 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn components(&self, connectivity: Connectivity) -> Vec<Vec<NodeIndex>> {
-        self.components_on_threads(connectivity, 0)
+        // One thread: on two cores the shared forest's compare-and-swaps
+        // cost what the second thread gains (BENCHMARKS.md), so a server's
+        // free threads are not borrowed for it.
+        self.components_on_threads(connectivity, 1)
     }
 
     /// [`Network::components`], the weak components found on `threads`
     /// threads (strong components always on one). 0: as many as the runner
-    /// lends ([`crate::budget::threads`]; the server lends its free compute
-    /// threads), one without a runner. The same answer on any number.
+    /// lends ([`crate::budget::threads`]), one without a runner. The same
+    /// answer on any number; on two cores no faster than one yet (each link
+    /// on a shared forest is a compare-and-swap, which stops the next links'
+    /// cache misses from overlapping), so [`Network::components`] uses one.
     pub fn components_on_threads(
         &self,
         connectivity: Connectivity,
