@@ -437,8 +437,12 @@ struct LabelMemo {
 }
 
 /// How a run reads one node attribute: from each node's map until it has read
-/// it of an eighth of the nodes, then from the network's column (built then,
-/// O(V), or kept from an earlier read at the same version).
+/// it of a sixteenth of the nodes, then from the network's column (built then,
+/// O(V), or kept from an earlier read at the same version). A read from a map
+/// is three dependent cache misses (the record, the map, its entries), a read
+/// from the column one; past a sixteenth of the nodes the misses cost about
+/// what the sequential build does, and the column then serves later queries
+/// at the same version too.
 struct ColumnUse {
     key: String,
     reads: usize,
@@ -1508,8 +1512,8 @@ impl Exec<'_> {
     }
 
     /// Calls `f` with node `ix`'s attribute `key`: read from the node's map,
-    /// or from the network's column once this run has read `key` of an eighth
-    /// of the nodes (or a column is kept for this version already), so a scan
+    /// or from the network's column once this run has read `key` of a
+    /// sixteenth of the nodes (or a column is kept for this version already), so a scan
     /// that reads it of every node reads one array.
     fn with_node_attribute<R>(
         &self,
@@ -1536,7 +1540,7 @@ impl Exec<'_> {
             if !use_.looked {
                 use_.looked = true;
                 use_.column = self.net.node_column_if_kept(key);
-            } else if use_.reads > self.net.graph().node_bound() / 8 + 64 {
+            } else if use_.reads > self.net.graph().node_bound() / 16 + 64 {
                 charge(self.net.graph().node_bound() as u64 / 8);
                 use_.column = Some(self.net.node_column(key));
             }
