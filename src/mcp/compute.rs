@@ -128,18 +128,18 @@ struct HeavyLender {
 
 impl crate::budget::threads::Lender for HeavyLender {
     fn lend(&self, wanted: usize) -> crate::budget::threads::Loan {
-        let mut k = wanted
+        let k = wanted
             .min(self.max_helpers)
             .min(self.permits.available_permits());
-        while k > 0 {
-            if let Ok(permits) = Arc::clone(&self.permits).try_acquire_many_owned(k as u32) {
+        // One try, never a wait: a call that took a permit meanwhile wins it,
+        // and this pass runs on fewer threads.
+        match Arc::clone(&self.permits).try_acquire_many_owned(k as u32) {
+            Ok(permits) if k > 0 => {
                 metrics::counter!("networks_mcp_kernel_threads_lent_total").increment(k as u64);
-                return crate::budget::threads::Loan::new(k, permits);
+                crate::budget::threads::Loan::new(k, permits)
             }
-            // Another call took one meanwhile: try for fewer.
-            k = k.min(self.permits.available_permits());
+            _ => crate::budget::threads::Loan::none(),
         }
-        crate::budget::threads::Loan::none()
     }
 }
 
@@ -232,26 +232,6 @@ impl ComputePool {
                 permit
             }
         };
-        // A light call runs on this thread: an in-place call (see above)
-        // whether or not it queued; another light call that found a thread
-        // free is taken out of the runtime's workers for its time (the runtime
-        // hands its other tasks to another thread). Either way there is no
-        // hand-off to a pool thread and back on the way of the reply, which is
-        // most of a light call's cost.
-        if lane == Lane::Light && runs_on_many_workers() && (in_place || found_free) {
-            let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
-            running.increment(1.0);
-            let out = if in_place {
-                crate::budget::run_where_blocking_is_handed_over(hand_over_the_thread, work)
-            } else {
-                tokio::task::block_in_place(work)
-            };
-            running.decrement(1.0);
-            drop((permit, admission));
-            return Ok(out);
-        }
-        let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
-        running.increment(1.0);
         // A heavy call's kernels may borrow the lane's free threads.
         let lender: Option<Arc<dyn crate::budget::threads::Lender>> = (lane == Lane::Heavy
             && self.lender.max_helpers > 0)
@@ -260,8 +240,24 @@ impl ComputePool {
             Some(lender) => crate::budget::threads::with_lender(lender, work),
             None => work(),
         };
-        if lane == Lane::Heavy && in_place && found_free && runs_on_many_workers() {
-            let out = tokio::task::block_in_place(work);
+        let running = metrics::gauge!("networks_mcp_compute_running", "lane" => lane.name());
+        running.increment(1.0);
+        // These calls run on this thread: a light in-place call (see above)
+        // whether or not it queued; another light call, or a heavy read, that
+        // found a thread free is taken out of the runtime's workers for its
+        // time (the runtime hands its other tasks to another thread). Either
+        // way there is no hand-off to a pool thread and back on the way of the
+        // reply, which is most of a small call's cost.
+        let here = match lane {
+            Lane::Light => in_place || found_free,
+            Lane::Heavy => in_place && found_free,
+        };
+        if here && runs_on_many_workers() {
+            let out = if lane == Lane::Light && in_place {
+                crate::budget::run_where_blocking_is_handed_over(hand_over_the_thread, work)
+            } else {
+                tokio::task::block_in_place(work)
+            };
             running.decrement(1.0);
             drop((permit, admission));
             return Ok(out);

@@ -297,44 +297,33 @@ fn kernels_on_threads_answer_as_on_one_in(seed: u64, edges_per_node: f64) {
     for i in [0, 1, 2, 4095, 4096, 9000] {
         net.remove_node(&numbered::id(i)).unwrap();
     }
-    let one = net
-        .pagerank(&PageRankOptions {
-            weighted: false,
+    let ranks = |weighted: bool, threads: usize| {
+        net.pagerank(&PageRankOptions {
+            weighted,
+            threads,
             ..PageRankOptions::default()
         })
-        .unwrap();
-    for threads in [2, 3, 8] {
-        let many = net
-            .pagerank(&PageRankOptions {
-                weighted: false,
-                threads,
-                ..PageRankOptions::default()
-            })
-            .unwrap();
-        assert_eq!(many.nodes, one.nodes);
-        let same = many
-            .values
+        .unwrap()
+    };
+    let one = ranks(false, 1);
+    let same_bits = |values: &[f64]| {
+        values
             .iter()
             .zip(&one.values)
-            .all(|(a, b)| a.to_bits() == b.to_bits());
-        assert!(same, "{threads} threads");
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    };
+    for threads in [2, 3, 8] {
+        let many = ranks(false, threads);
+        assert_eq!(many.nodes, one.nodes);
+        assert!(same_bits(&many.values), "{threads} threads");
     }
     // Every weight is 1: following weights is counting edges, to the bit,
     // on any number of threads.
     for threads in [1, 2] {
-        let by_weight = net
-            .pagerank(&PageRankOptions {
-                weighted: true,
-                threads,
-                ..PageRankOptions::default()
-            })
-            .unwrap();
-        let same = by_weight
-            .values
-            .iter()
-            .zip(&one.values)
-            .all(|(a, b)| a.to_bits() == b.to_bits());
-        assert!(same, "by weight, {threads} threads");
+        assert!(
+            same_bits(&ranks(true, threads).values),
+            "by weight, {threads} threads"
+        );
     }
     let want = reference_pagerank(&net, false);
     for (got, want) in one.values.iter().zip(&want) {

@@ -51,6 +51,21 @@ fn endless_pagerank() -> Value {
            "tolerance": 1e-300, "max_iterations": 100_000})
 }
 
+/// Sends [`endless_pagerank`] as a request that can be cancelled.
+async fn start_endless_pagerank(client: &Client) -> rmcp::service::RequestHandle<rmcp::RoleClient> {
+    client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(rmcp::model::Request::new(call_params(
+                "network_centrality",
+                endless_pagerank(),
+            ))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("sent")
+}
+
 fn call_params(tool: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(map) = arguments else {
         panic!("arguments are an object")
@@ -119,17 +134,7 @@ async fn a_full_lane_answers_server_busy_and_light_calls_go_on() {
 async fn a_cancelled_call_frees_its_thread() {
     let (client, _) = common::connect(pool_options(0, 60)).await;
     chain(&client, 2_000).await;
-    let handle = client
-        .peer()
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(rmcp::model::Request::new(call_params(
-                "network_centrality",
-                endless_pagerank(),
-            ))),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .expect("sent");
+    let handle = start_endless_pagerank(&client).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     // The one heavy thread is taken, and no call may queue.
     err(
@@ -389,17 +394,7 @@ async fn parallel_kernels_leave_the_server_live() {
     let (client, _) = common::connect(options).await;
     // Every weight 1: the PageRank pulls, in blocks of 4,096 nodes, on threads.
     chain(&client, 30_000).await;
-    let handle = client
-        .peer()
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(rmcp::model::Request::new(call_params(
-                "network_centrality",
-                endless_pagerank(),
-            ))),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .expect("sent");
+    let handle = start_endless_pagerank(&client).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
     for node in ["n5", "n29999", "n12345"] {
