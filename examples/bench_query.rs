@@ -37,10 +37,11 @@ fn main() {
     let started = Instant::now();
     let mut net = Network::new();
     let graph = interchange::parse(Format::NodeLinkJson, &text).expect("parse");
+    let parsed = started.elapsed().as_secs_f64();
     interchange::apply(&mut net, graph).expect("load");
     drop(text);
     eprintln!(
-        "loaded {} nodes, {} edges in {:.2} s",
+        "loaded {} nodes, {} edges in {:.3} s (parsed in {parsed:.3} s)",
         net.node_count(),
         net.edge_count(),
         started.elapsed().as_secs_f64()

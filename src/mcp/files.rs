@@ -110,7 +110,10 @@ impl Roots {
             .open(&real)
             .map_err(|e| self.refuse(path, &format!("cannot be opened ({e})")))?;
         self.check_open(&file, path)?;
-        let mut bytes = Vec::new();
+        // Sized once from the file's length (`take` hides it from `read_to_end`),
+        // so a large document is not copied through doubling buffers.
+        let length = file.metadata().map_or(0, |m| m.len());
+        let mut bytes = Vec::with_capacity(length.min(max_bytes as u64) as usize + 1);
         file.take(max_bytes as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| self.refuse(path, &format!("could not be read ({e})")))?;

@@ -124,22 +124,9 @@ pub(crate) const ENVELOPE_BYTES: usize = 256;
 /// resource block: its text as a JSON string (escaped once), its URI and MIME
 /// type, and the block's own keys.
 pub(crate) fn resource_bytes(text: &str, uri: &str, mime_type: &str) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(buf.len());
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     /// `{"type":"resource","resource":{"uri":"","mimeType":"","text":}}`.
     const KEYS: usize = 64;
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, text);
-    count
-        .0
+    crate::limits::json_bytes(&text)
         .saturating_add(uri.len())
         .saturating_add(mime_type.len())
         .saturating_add(KEYS)

@@ -461,3 +461,68 @@ fn counting_what_all_networks_hold_never_waits_for_a_held_network() {
     assert!(copied.is_ok(), "{:?}", copied.map_err(|e| e.to_object()));
     drop(held);
 }
+
+/// A new network is built as its node-link document is read, a few thousand
+/// items at a time. A fault or a cap met after the first items were added
+/// still refuses the whole import and leaves no network behind.
+#[test]
+fn a_network_built_as_read_is_dropped_on_a_late_fault() {
+    let server = server_with(Limits {
+        max_nodes: 20_000,
+        ..Limits::default()
+    });
+    let nodes = |count: usize, bad_at: Option<usize>| -> Vec<Value> {
+        (0..count)
+            .map(|i| match bad_at {
+                Some(at) if at == i => json!({"id": format!("n{i}"), "tags": ["x"]}),
+                _ => json!({"id": format!("n{i}")}),
+            })
+            .collect()
+    };
+    let cases = [
+        // Bad attribute on the 9,000th node: two chunks already added.
+        (
+            json!({"nodes": nodes(10_000, Some(9_000)), "edges": []}),
+            "invalid_import",
+        ),
+        // Past --max-nodes only through the endpoints the edges create.
+        (
+            json!({"nodes": nodes(15_000, None), "edges": (0..6_000)
+                .map(|i| json!({"source": format!("n{i}"), "target": format!("new{i}")}))
+                .collect::<Vec<_>>()}),
+            "limit_exceeded",
+        ),
+        // A syntax error at the very end.
+        (
+            Value::String(format!(
+                "{{\"nodes\": {}, \"edges\": [",
+                json!(nodes(10_000, None))
+            )),
+            "invalid_import",
+        ),
+    ];
+    for (document, code) in cases {
+        let content = match document {
+            Value::String(text) => text,
+            other => other.to_string(),
+        };
+        let e = dispatch(
+            &server,
+            "network_import",
+            json!({"network_name": "late", "format": "node_link_json", "content": content}),
+        )
+        .unwrap_err();
+        assert_eq!(e["code"], code, "{e}");
+        let listed = dispatch(&server, "network_list", json!({})).unwrap();
+        assert_eq!(listed["networks"], json!([]), "{listed}");
+    }
+    // And the same documents without the fault import.
+    let fine = json!({"nodes": nodes(10_000, None), "edges": []}).to_string();
+    let out = dispatch(
+        &server,
+        "network_import",
+        json!({"network_name": "late", "format": "node_link_json", "content": fine}),
+    )
+    .unwrap();
+    assert_eq!(out["node_count"], 10_000, "{out}");
+}

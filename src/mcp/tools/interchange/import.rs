@@ -9,7 +9,7 @@ use tracing::info;
 
 use crate::error::{Error, Result};
 use crate::interchange::{self, Arrows, Format, ImportedGraph};
-use crate::limits::Limits;
+use crate::limits::{Limits, json_bytes};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, batch_item_error, memory_held, reserve_memory};
 use crate::network::Network;
@@ -177,6 +177,16 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         });
     }
     let format = Format::from(p.format);
+    if p.mode == ImportMode::Create && interchange::builds_as_read(format) {
+        return import_as_read(
+            ctx,
+            p.network_name,
+            p.description,
+            p.arrows,
+            format,
+            &content,
+        );
+    }
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
     // Edges and materialised memory are both counted while the document is read.
@@ -206,15 +216,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     let (outcome, node_count, edge_count) = match p.mode {
         ImportMode::Create => {
             crate::network::validate::id("network_name", &p.network_name)?;
-            if ctx.registry.get(&p.network_name).is_ok() {
-                return Err(Error::InvalidValue {
-                    field: "network_name".into(),
-                    reason: format!(
-                        "a network named '{}' already exists. Use mode \"merge\" to add to it, or another name.",
-                        p.network_name
-                    ),
-                });
-            }
+            refuse_existing(ctx, &p.network_name)?;
             ctx.limits.check_networks(ctx.registry.len())?;
             let mut network = Network::named(&p.network_name);
             network.set_description(p.description.clone().or(graph.description.clone()));
@@ -250,6 +252,70 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         edge_count,
         reading,
     })
+}
+
+/// A new network built as its document is read (see
+/// [`interchange::build_new`]): no parsed copy of the whole graph is held
+/// beside it. Checked as the other path checks: the name, the item limits,
+/// the caps as it grows, then the memory of all networks before it is
+/// registered; an error drops it, so nothing changes.
+fn import_as_read(
+    ctx: &ToolContext<'_>,
+    network_name: String,
+    description: Option<String>,
+    arrows: Option<Arrows>,
+    format: Format,
+    content: &str,
+) -> Result<ImportOutput> {
+    let progress = ctx.progress;
+    crate::network::validate::id("network_name", &network_name)?;
+    refuse_existing(ctx, &network_name)?;
+    ctx.limits.check_networks(ctx.registry.len())?;
+    progress.report(0, PROGRESS_TOTAL, "reading the document into a new network");
+    let mut network = Network::named(&network_name);
+    network.set_description(description);
+    let built = interchange::build_new(format, content, ctx.limits, arrows, &mut network)?;
+    progress.check("the import")?;
+    let held = memory_held(ctx);
+    let added = if held.is_some() {
+        network.estimated_bytes()
+    } else {
+        0
+    };
+    let reservation = reserve_memory(ctx, held, added, "this import")?;
+    warn(built.notes);
+    let (node_count, edge_count) = (network.node_count(), network.edge_count());
+    let version = network.version();
+    ctx.registry.insert(&network_name, network)?;
+    ctx.written.set(Some(version));
+    drop(reservation);
+    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
+    let outcome = built.outcome;
+    info!(network = %network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
+    Ok(ImportOutput {
+        status: Success::Success,
+        network_name,
+        mode: ImportMode::Create,
+        created_node_count: outcome.nodes_created,
+        existing_node_count: outcome.nodes_existing,
+        created_edge_count: outcome.edges_created,
+        node_count,
+        edge_count,
+        reading: built.reading,
+    })
+}
+
+/// Refuses a mode "create" import into a name already taken.
+fn refuse_existing(ctx: &ToolContext<'_>, name: &str) -> Result<()> {
+    if ctx.registry.get(name).is_ok() {
+        return Err(Error::InvalidValue {
+            field: "network_name".into(),
+            reason: format!(
+                "a network named '{name}' already exists. Use mode \"merge\" to add to it, or another name."
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Adds the relation types the document's tool treats as non-blocking to the
@@ -301,10 +367,7 @@ impl<'a> DefaultSizes<'a> {
     fn new(defaults: &'a Map<String, Value>) -> Self {
         let sizes = defaults
             .iter()
-            .map(|(key, value)| {
-                let text = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
-                text(&Value::String(key.clone())) + 1 + text(value)
-            })
+            .map(|(key, value)| json_bytes(key) + 1 + json_bytes(value))
             .collect();
         DefaultSizes { defaults, sizes }
     }
@@ -313,11 +376,7 @@ impl<'a> DefaultSizes<'a> {
     /// as one JSON object.
     fn measure(&self, own: &Map<String, Value>) -> (usize, usize) {
         let mut count = own.len();
-        let mut bytes = if own.is_empty() {
-            0
-        } else {
-            serde_json::to_string(own).map_or(0, |s| s.len())
-        };
+        let mut bytes = if own.is_empty() { 0 } else { json_bytes(own) };
         for ((key, _), size) in self.defaults.iter().zip(&self.sizes) {
             if !own.contains_key(key) {
                 // `{` and `}` for the first entry, a comma for each other.
@@ -344,6 +403,13 @@ fn check_limits(limits: &Limits, net: &Network, graph: &ImportedGraph) -> Result
         limits
             .check_item_sized(count, bytes, None)
             .map_err(|e| batch_item_error("edges", index, e))?;
+    }
+    // The nodes the import can add at most: every id it names new. Only when
+    // that could pass the cap are the new ids counted exactly (a hash of every
+    // id named, most of them endpoints named many times).
+    let named = graph.nodes.len().saturating_add(2 * graph.edges.len());
+    if limits.check_nodes(net.node_count(), named).is_ok() {
+        return limits.check_edges(net.edge_count(), graph.edges.len());
     }
     let mut new_nodes: HashSet<&str> = HashSet::default();
     let ids = graph.nodes.iter().map(|n| n.id.as_str()).chain(

@@ -1,0 +1,186 @@
+//! Where a streaming reader puts the nodes and edges it reads: into an
+//! [`ImportedGraph`] ([`Collect`]), or straight into a network being built
+//! ([`Build`]), a chunk at a time.
+//!
+//! A graph collected whole before it is applied holds every item as its own
+//! maps and strings: about ten times the document at the peak for a large
+//! node-link file. A network that is new can take the items as they are read
+//! instead, since an import that fails midway drops it and so changes nothing;
+//! the peak is then the network and one chunk.
+
+use crate::error::{Error, Result};
+use crate::interchange::ImportedGraph;
+use crate::limits::Limits;
+use crate::network::{AddNodeOutcome, EdgeSpec, MissingNodes, Network, NodeSpec, validate};
+
+/// Items a [`Build`] gathers before it adds them: enough that a batch add's
+/// look-ahead pays, few enough that they stay in cache from their reading.
+const CHUNK: usize = 4096;
+
+/// Takes the items of a document in its order. `index` is the item's place in
+/// its array, as errors name it.
+pub(crate) trait ItemSink {
+    /// A node, as read.
+    fn node(&mut self, node: NodeSpec, index: usize) -> Result<()>;
+    /// An edge, as read (before any turning around: the sink turns it).
+    fn edge(&mut self, edge: EdgeSpec, index: usize) -> Result<()>;
+    /// Every node has been given: edges may now be stored as they come.
+    fn nodes_done(&mut self) -> Result<()>;
+}
+
+/// Gathers the items into a graph, for [`crate::interchange::apply`].
+#[derive(Default)]
+pub(crate) struct Collect {
+    pub(crate) nodes: Vec<NodeSpec>,
+    pub(crate) edges: Vec<EdgeSpec>,
+}
+
+impl ItemSink for Collect {
+    fn node(&mut self, node: NodeSpec, _: usize) -> Result<()> {
+        self.nodes.push(node);
+        Ok(())
+    }
+    fn edge(&mut self, edge: EdgeSpec, _: usize) -> Result<()> {
+        self.edges.push(edge);
+        Ok(())
+    }
+    fn nodes_done(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+fn item_error(field: &str, index: usize, inner: Error) -> Error {
+    Error::InvalidBatchItem {
+        field: field.to_string(),
+        index,
+        inner: Box::new(inner),
+    }
+}
+
+/// Adds the items to a network being built, checking each as
+/// [`crate::interchange::apply`] and the import's limits do. Edges read before
+/// the last node wait, so that an endpoint is created plain only when no node
+/// of the document names it.
+pub(crate) struct Build<'a> {
+    network: &'a mut Network,
+    limits: &'a Limits,
+    turn_around: bool,
+    nodes: Vec<NodeSpec>,
+    edges: Vec<EdgeSpec>,
+    nodes_done: bool,
+    /// What was done so far.
+    pub(crate) outcome: crate::interchange::ImportOutcome,
+}
+
+impl<'a> Build<'a> {
+    /// Builds into `network` (new, and dropped by the caller if the import
+    /// fails), turning each edge around when the reading says so.
+    pub(crate) fn new(network: &'a mut Network, limits: &'a Limits, turn_around: bool) -> Self {
+        Build {
+            network,
+            limits,
+            turn_around,
+            nodes: Vec::with_capacity(CHUNK),
+            edges: Vec::new(),
+            nodes_done: false,
+            outcome: Default::default(),
+        }
+    }
+
+    fn flush_nodes(&mut self) -> Result<()> {
+        if self.nodes.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(&mut self.nodes, Vec::with_capacity(CHUNK));
+        let before = self.network.node_count();
+        let outcomes = self.network.add_nodes(chunk)?;
+        let added = outcomes
+            .iter()
+            .filter(|o| **o == AddNodeOutcome::Added)
+            .count();
+        self.outcome.nodes_created += added;
+        self.outcome.nodes_existing += outcomes.len() - added;
+        self.limits.check_nodes(before, added)
+    }
+
+    fn flush_edges(&mut self) -> Result<()> {
+        if self.edges.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(&mut self.edges, Vec::with_capacity(CHUNK));
+        let count = chunk.len();
+        self.limits.check_edges(self.network.edge_count(), count)?;
+        let before = self.network.node_count();
+        let batch = self.network.add_edges(chunk, MissingNodes::Create)?;
+        self.outcome.nodes_created += batch.created_nodes.len();
+        self.outcome.edges_created += count;
+        self.limits.check_nodes(before, batch.created_nodes.len())
+    }
+
+    /// Adds what is still gathered; the outcome is then complete.
+    pub(crate) fn finish(&mut self) -> Result<()> {
+        self.flush_nodes()?;
+        self.nodes_done = true;
+        self.flush_edges()
+    }
+}
+
+impl ItemSink for Build<'_> {
+    fn node(&mut self, node: NodeSpec, index: usize) -> Result<()> {
+        let check = || -> Result<()> {
+            validate::id("node_id", &node.id)?;
+            validate::attributes("attributes", &node.attributes)?;
+            if let Some(data) = &node.data {
+                validate::data("data", data)?;
+            }
+            self.limits.check_item(&node.attributes, node.data.as_ref())
+        };
+        check().map_err(|e| item_error("nodes", index, e))?;
+        self.nodes.push(node);
+        if self.nodes.len() >= CHUNK {
+            self.flush_nodes()?;
+        }
+        Ok(())
+    }
+
+    fn edge(&mut self, mut edge: EdgeSpec, index: usize) -> Result<()> {
+        let most = self.limits.max_import_edges.min(self.limits.max_edges);
+        if index >= most {
+            return Err(Limits::import_edges_exceeded(most));
+        }
+        // Turned first, so that a fault names the end as it is stored.
+        if self.turn_around {
+            std::mem::swap(&mut edge.source, &mut edge.target);
+        }
+        let check = || -> Result<()> {
+            validate::id("source", &edge.source)?;
+            validate::id("target", &edge.target)?;
+            validate::weight(edge.weight)?;
+            validate::attributes("attributes", &edge.attributes)?;
+            self.limits.check_item(&edge.attributes, None)
+        };
+        check().map_err(|e| item_error("edges", index, e))?;
+        self.edges.push(edge);
+        if self.nodes_done && self.edges.len() >= CHUNK {
+            self.flush_edges()?;
+        }
+        Ok(())
+    }
+
+    fn nodes_done(&mut self) -> Result<()> {
+        self.flush_nodes()?;
+        self.nodes_done = true;
+        self.flush_edges()
+    }
+}
+
+/// The graph a [`Collect`] gathered (its other fields are the reader's to fill).
+impl From<Collect> for ImportedGraph {
+    fn from(collect: Collect) -> Self {
+        ImportedGraph {
+            nodes: collect.nodes,
+            edges: collect.edges,
+            ..ImportedGraph::default()
+        }
+    }
+}
