@@ -26,8 +26,8 @@ in hand; each load is checked by counting nodes and edges afterwards):
   `algorithms` toolset and `--data-root` a temporary directory, the graph loaded
   by `network_import` (`node_link_json`) by `path`, as the embedded engine copies
   from files: one node-link document of the whole graph (at 680,000 packages,
-  more than an import reads at once, the edges cut into parts under 200 MB, the
-  nodes with the first, the others imported in `merge` mode). The files are
+  more than one import makes by default, parts of 400,000 nodes and edges, nodes
+  first, the first creating the network and the others in `merge` mode). The files are
   written before the clock starts (as the embedded engine's CSV files); timed:
   every request's round trip (the server reads, parses, validates and applies
   each file). `--ours-load inline` sends the documents in the requests instead:
@@ -265,26 +265,24 @@ def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000)
             "last_request_s": batches[-1], "slowest_request_s": max(batches)}  # fmt: skip
 
 
-def load_ours_from_files(server: Server, directory: pathlib.Path, nodes, edges, file_bytes=200 << 20) -> dict:
+def load_ours_from_files(server: Server, directory: pathlib.Path, nodes, edges, items_per_file=400_000) -> dict:
     """`network_import` (`node_link_json`) by `path`, as the embedded engine copies from
-    files: the whole graph in one document, or when that passes `file_bytes` (an import
-    reads at most 256 MiB) the edges cut into as many parts as keep each under it, the
-    nodes with the first; written to `directory` (the server's `--data-root`) before the
-    clock starts. The first creates the network, the others `merge`. Timed: every request's round trip (the server reads, parses, validates and
+    files: the whole graph in one document, or when it has more than `items_per_file`
+    nodes and edges (an import makes at most 512 MiB by default, as its bound estimates
+    it) in parts of that many, nodes first; written to `directory` (the server's
+    `--data-root`) before the clock starts. The first creates the network, the others
+    `merge`. Timed: every request's round trip (the server reads, parses, validates and
     applies each file)."""
 
-    whole = node_link_document(nodes, edges)
-    parts = max(1, -(-len(whole) // file_bytes))
-    step = -(-len(edges) // parts)
-    texts = [whole] if parts == 1 else [
-        node_link_document(nodes if at == 0 else (), edges[at : at + step]) for at in range(0, len(edges), step)
-    ]  # fmt: skip
+    items = len(nodes) + len(edges)
     paths = []
-    for k, text in enumerate(texts):
+    for k, at in enumerate(range(0, items, items_per_file)):
+        end = min(at + items_per_file, items)
+        part_nodes = nodes[at:min(end, len(nodes))] if at < len(nodes) else ()
+        part_edges = edges[max(at, len(nodes)) - len(nodes):max(end, len(nodes)) - len(nodes)]
         path = directory / f"part{k}.json"
-        path.write_text(text)
+        path.write_text(node_link_document(part_nodes, part_edges))
         paths.append(path)
-    del texts, whole
     batches = []
     started = time.perf_counter()
     for k, path in enumerate(paths):

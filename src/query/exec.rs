@@ -620,6 +620,42 @@ fn fresh_weight(row: &Row, slots: &[usize]) -> usize {
         .fold(0usize, |w, v| w.saturating_add(v.weight() as usize))
 }
 
+/// When a projection orders first by a count and keeps `take` rows
+/// (`ORDER BY n DESC LIMIT 20`): the aggregate, the count of the `take`-th
+/// group in that order, and the direction. A group whose count comes after it
+/// can never be among the rows kept, so its items (a node's id, say) are never
+/// made. Only without DISTINCT, which could merge rows, and with fewer rows
+/// taken than there are groups. O(groups).
+fn count_cut(p: &Projection, accs: &[Acc], groups: usize) -> Option<(usize, i64, bool)> {
+    let width = p.aggregates.len();
+    if p.distinct || p.extended || width == 0 || accs.len() < groups * width {
+        return None;
+    }
+    let take = p.limit?.saturating_add(p.skip.unwrap_or(0));
+    if take == 0 || take >= groups {
+        return None;
+    }
+    let (Expr::Var(column), descending) = p.order.first()? else {
+        return None;
+    };
+    let Some(Expr::Agg(agg)) = p.items.get(*column) else {
+        return None;
+    };
+    if !matches!(
+        p.aggregates.get(*agg)?.kind,
+        AggKind::Count | AggKind::CountStar
+    ) {
+        return None;
+    }
+    let mut counts: Vec<i64> = (0..groups).map(|k| accs[k * width + agg].count).collect();
+    let nth = if *descending {
+        *counts.select_nth_unstable_by(take - 1, |a, b| b.cmp(a)).1
+    } else {
+        *counts.select_nth_unstable(take - 1).1
+    };
+    Some((*agg, nth, *descending))
+}
+
 /// Whether the last relationship of `m`'s last path need only be counted:
 /// `m` feeds aggregation `p`, every aggregate is `count(*)` or a plain
 /// `count` of that relationship's variable or of its end node's (never null
@@ -776,10 +812,7 @@ impl Exec<'_> {
             && node.labels.is_empty()
             && node.properties.is_empty();
         if every_edge {
-            self.each_edge(at, rel, |_, _| {
-                n += 1;
-                Ok(true)
-            })?;
+            n = self.count_edges(at, rel)?;
             charge(n);
         } else {
             self.each_edge(at, rel, |edge, next| {
@@ -1657,6 +1690,50 @@ impl Exec<'_> {
         Ok(())
     }
 
+    /// How many relationships [`Exec::each_edge`] gives `at`, counted: over
+    /// the compact rows a pass over the row's relation classes, with no call
+    /// per edge (a single type is one comparison a class, which vectorises).
+    fn count_edges(&self, at: NodeIndex, rel: &RelPat) -> Res<u64> {
+        let Some(rows) = self.edge_rows() else {
+            let mut n = 0u64;
+            self.each_edge(at, rel, |_, _| {
+                n += 1;
+                Ok(true)
+            })?;
+            return Ok(n);
+        };
+        let keep = self.kept_classes(rows, rel);
+        // The one class kept, when only one is (`[:depends]`).
+        let single = keep.as_deref().and_then(|keep| {
+            let mut kept = keep.iter().enumerate().filter(|(_, k)| **k);
+            match (kept.next(), kept.next()) {
+                (Some((class, _)), None) => Some(class as u32),
+                _ => None,
+            }
+        });
+        let mut n = 0u64;
+        for &(dir, seen_loops) in row_directions(rel.dir) {
+            let row = rows.row(at, dir);
+            charge(row.nodes.len() as u64 / 16);
+            let kept = |i: usize| match &keep {
+                None => true,
+                Some(keep) => keep.get(row.classes[i] as usize).copied().unwrap_or(false),
+            };
+            n += if seen_loops {
+                (0..row.nodes.len())
+                    .filter(|&i| row.nodes[i] != at && kept(i))
+                    .count() as u64
+            } else if keep.is_none() {
+                row.nodes.len() as u64
+            } else if let Some(class) = single {
+                row.classes.iter().map(|&c| u64::from(c == class)).sum()
+            } else {
+                (0..row.nodes.len()).filter(|&i| kept(i)).count() as u64
+            };
+        }
+        Ok(n)
+    }
+
     /// Whether every `{key: value}` of the relationship pattern holds.
     fn rel_props_ok(&self, pat: &RelPat, ix: EdgeIndex, row: &mut Row) -> Res<bool> {
         self.properties_match(&pat.properties, row, |key| {
@@ -1954,6 +2031,7 @@ impl Exec<'_> {
             .as_ref()
             .map_or(rows.len(), |(_, nodes)| nodes.len());
         let mut out = Vec::with_capacity(groups);
+        let cut = count_cut(p, &accs, groups);
         let mut accs = accs.into_iter();
         let mut values = Vec::with_capacity(width);
         let mut scratch = by_node
@@ -1980,6 +2058,12 @@ impl Exec<'_> {
                     &mut owned
                 }
             };
+            if let Some((agg, nth, descending)) = cut
+                && let Val::Int(count) = values[agg]
+                && (if descending { count < nth } else { count > nth })
+            {
+                continue;
+            }
             let mut projected = Vec::with_capacity(p.items.len());
             for item in &p.items {
                 projected.push(self.eval(item, row, &values)?);

@@ -460,3 +460,33 @@ fn shortcuts_answer_what_the_general_paths_answer() {
         }
     }
 }
+
+/// `ORDER BY` a count then `LIMIT` (and `SKIP`) makes only the groups whose
+/// count can be kept: the rows are those of the whole ordered answer, cut,
+/// with ties at the cut, either direction, counts of `*`, of a variable and
+/// of distinct values, grouped by node, by id and by a property.
+#[test]
+fn ordering_by_a_count_then_limiting_keeps_the_rows_of_the_whole_answer() {
+    for seed in [1, 2, 3] {
+        let net = random_network(300, 1200, seed);
+        for (group, count) in [
+            ("a.id AS g", "count(*)"),
+            ("a.id AS g", "count(b)"),
+            ("a AS g", "count(DISTINCT b)"),
+            ("a.k AS g", "count(r)"),
+        ] {
+            for order in ["n DESC, g", "n, g", "n DESC, g DESC"] {
+                let whole =
+                    format!("MATCH (a)-[r:T]->(b) RETURN {group}, {count} AS n ORDER BY {order}");
+                let (_, all) = run(&net, &whole);
+                for (skip, limit) in [(0, 1), (0, 7), (3, 5), (0, 10_000), (2, 0)] {
+                    let text = format!("{whole} SKIP {skip} LIMIT {limit}");
+                    let (_, rows) = run(&net, &text);
+                    let expected: Vec<Vec<Value>> =
+                        all.iter().skip(skip).take(limit).cloned().collect();
+                    assert_eq!(rows, expected, "{text}");
+                }
+            }
+        }
+    }
+}
