@@ -218,7 +218,7 @@ impl Limits {
         let bytes = if attributes.is_empty() {
             0
         } else {
-            json_bytes(attributes)
+            json_map_bytes(attributes)
         };
         self.check_item_sized(attributes.len(), bytes, data)
     }
@@ -258,18 +258,36 @@ impl Limits {
 /// without building the text (a value that cannot be serialized counts what was
 /// written before it failed). Every item of an import is measured, so no text
 /// is allocated for it.
-pub fn json_bytes(value: &impl serde::Serialize) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(buf.len());
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
+pub fn json_bytes(value: &Value) -> usize {
+    counted(|count| serde_json::to_writer(count, value))
+}
+
+/// [`json_bytes`] of a map of attributes, as one JSON object.
+pub fn json_map_bytes(map: &Map<String, Value>) -> usize {
+    counted(|count| serde_json::to_writer(count, map))
+}
+
+/// [`json_bytes`] of a string (quoted and escaped).
+pub fn json_str_bytes(text: &str) -> usize {
+    counted(|count| serde_json::to_writer(count, text))
+}
+
+/// Bytes written by `write`, which writes JSON into a counter.
+fn counted(write: impl FnOnce(&mut ByteCount) -> serde_json::Result<()>) -> usize {
+    let mut count = ByteCount(0);
+    let _ = write(&mut count);
     count.0
+}
+
+/// A writer that keeps only how many bytes it was given.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

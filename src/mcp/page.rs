@@ -126,7 +126,7 @@ pub(crate) const ENVELOPE_BYTES: usize = 256;
 pub(crate) fn resource_bytes(text: &str, uri: &str, mime_type: &str) -> usize {
     /// `{"type":"resource","resource":{"uri":"","mimeType":"","text":}}`.
     const KEYS: usize = 64;
-    crate::limits::json_bytes(&text)
+    crate::limits::json_str_bytes(text)
         .saturating_add(uri.len())
         .saturating_add(mime_type.len())
         .saturating_add(KEYS)

@@ -80,6 +80,7 @@ mod exec;
 mod explain;
 mod functions;
 mod group_index;
+mod parsed;
 mod plan;
 mod pushdown;
 mod temporal;
@@ -624,28 +625,29 @@ pub fn run(
     check_shape(query)?;
     let (mode, text) = explain::strip(query);
     let query: &str = &text;
-    let parsed = open_cypher::parse(query).map_err(|errors| {
-        // A clause the grammar does not have, or has only inside a write,
-        // is named as such rather than by what the parser expected instead.
-        if let Some(refusal) = clause_refusal(query) {
-            return refusal;
-        }
-        let first = errors.diagnostics().first();
-        QueryError::Syntax {
-            position: position(query, first.map_or(0, |d| d.primary_span.start)),
-            message: first.map_or_else(
-                || "the query does not parse".to_string(),
-                |d| match &d.help {
-                    Some(help) => format!("{}; {help}", d.message),
-                    None => d.message.clone(),
-                },
-            ),
-        }
-    })?;
+    let program =
+        parsed::program(query, |q| open_cypher::parse(q).map(|p| p.program)).map_err(|errors| {
+            // A clause the grammar does not have, or has only inside a write,
+            // is named as such rather than by what the parser expected instead.
+            if let Some(refusal) = clause_refusal(query) {
+                return refusal;
+            }
+            let first = errors.diagnostics().first();
+            QueryError::Syntax {
+                position: position(query, first.map_or(0, |d| d.primary_span.start)),
+                message: first.map_or_else(
+                    || "the query does not parse".to_string(),
+                    |d| match &d.help {
+                        Some(help) => format!("{}; {help}", d.message),
+                        None => d.message.clone(),
+                    },
+                ),
+            }
+        })?;
     BUILT.with(|b| b.set(0));
     temporal::reset_clock();
     functions::random_read(true);
-    let plan = plan::plan(query, &parsed.program, parameters)?;
+    let plan = plan::plan(query, &program, parameters)?;
     warn_unknown_names(net, &plan.names);
     let rows = match mode {
         explain::Mode::Run => exec::run(net, &plan)?,

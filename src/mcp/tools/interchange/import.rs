@@ -9,7 +9,7 @@ use tracing::info;
 
 use crate::error::{Error, Result};
 use crate::interchange::{self, Arrows, Format, ImportedGraph};
-use crate::limits::{Limits, json_bytes};
+use crate::limits::{Limits, json_bytes, json_map_bytes, json_str_bytes};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, batch_item_error, memory_held, reserve_memory};
 use crate::network::Network;
@@ -367,7 +367,7 @@ impl<'a> DefaultSizes<'a> {
     fn new(defaults: &'a Map<String, Value>) -> Self {
         let sizes = defaults
             .iter()
-            .map(|(key, value)| json_bytes(key) + 1 + json_bytes(value))
+            .map(|(key, value)| json_str_bytes(key) + 1 + json_bytes(value))
             .collect();
         DefaultSizes { defaults, sizes }
     }
@@ -376,7 +376,11 @@ impl<'a> DefaultSizes<'a> {
     /// as one JSON object.
     fn measure(&self, own: &Map<String, Value>) -> (usize, usize) {
         let mut count = own.len();
-        let mut bytes = if own.is_empty() { 0 } else { json_bytes(own) };
+        let mut bytes = if own.is_empty() {
+            0
+        } else {
+            json_map_bytes(own)
+        };
         for ((key, _), size) in self.defaults.iter().zip(&self.sizes) {
             if !own.contains_key(key) {
                 // `{` and `}` for the first entry, a comma for each other.
