@@ -241,6 +241,24 @@ def node_link_document(node_rows, edge_rows) -> str:
     }, separators=(",", ":"))  # fmt: skip
 
 
+def import_in_turn(server: Server, documents: list, nodes, edges) -> tuple:
+    """`network_import` (`node_link_json`) of each document (its `content` or `path`),
+    the first creating the network and the others in `merge` mode; checks the counts.
+    Returns the seconds of all and of each request."""
+    batches = []
+    started = time.perf_counter()
+    for k, document in enumerate(documents):
+        arguments = {"network_name": "deb", "format": "node_link_json", **document}
+        if k:
+            arguments["mode"] = "merge"
+        t = time.perf_counter()
+        out = server.call("network_import", arguments)
+        batches.append(time.perf_counter() - t)
+    seconds = time.perf_counter() - started
+    assert out["node_count"] == len(nodes) and out["edge_count"] == len(edges), out
+    return seconds, batches
+
+
 def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000) -> dict:
     """`network_import` (`node_link_json`) of the nodes in batches of 100,000 (the first
     creates the network, the others `merge`), then `merge` of the edges in batches of
@@ -250,17 +268,7 @@ def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000)
     document = node_link_document
     texts = [document(nodes[at : at + node_batch], ()) for at in range(0, len(nodes), node_batch)]
     texts += [document((), edges[at : at + edge_batch]) for at in range(0, len(edges), edge_batch)]
-    batches = []
-    started = time.perf_counter()
-    for k, text in enumerate(texts):
-        arguments = {"network_name": "deb", "format": "node_link_json", "content": text}
-        if k:
-            arguments["mode"] = "merge"
-        t = time.perf_counter()
-        out = server.call("network_import", arguments)
-        batches.append(time.perf_counter() - t)
-    seconds = time.perf_counter() - started
-    assert out["node_count"] == len(nodes) and out["edge_count"] == len(edges), out
+    seconds, batches = import_in_turn(server, [{"content": text} for text in texts], nodes, edges)
     return {"seconds": seconds, "requests": len(texts), "first_request_s": batches[0],
             "last_request_s": batches[-1], "slowest_request_s": max(batches)}  # fmt: skip
 
@@ -283,20 +291,10 @@ def load_ours_from_files(server: Server, directory: pathlib.Path, nodes, edges, 
         path = directory / f"part{k}.json"
         path.write_text(node_link_document(part_nodes, part_edges))
         paths.append(path)
-    batches = []
-    started = time.perf_counter()
-    for k, path in enumerate(paths):
-        arguments = {"network_name": "deb", "format": "node_link_json", "path": str(path)}
-        if k:
-            arguments["mode"] = "merge"
-        t = time.perf_counter()
-        out = server.call("network_import", arguments)
-        batches.append(time.perf_counter() - t)
-    seconds = time.perf_counter() - started
+    seconds, batches = import_in_turn(server, [{"path": str(path)} for path in paths], nodes, edges)
     for path in paths:
         path.unlink()
     directory.rmdir()
-    assert out["node_count"] == len(nodes) and out["edge_count"] == len(edges), out
     return {"seconds": seconds, "files": len(paths), "request_s": [round(b, 4) for b in batches]}
 
 

@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::interchange::ImportedGraph;
-use crate::network::{AddNodeOutcome, MissingNodes, Network, validate};
+use crate::network::{AddNodeOutcome, EdgeSpec, MissingNodes, Network, NodeSpec, validate};
 
 /// What [`apply`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -15,7 +15,27 @@ pub struct ImportOutcome {
     pub edges_created: usize,
 }
 
-fn item_error(field: &str, index: usize, inner: Error) -> Error {
+/// What an import checks of one node before anything is added: its id,
+/// attributes and data.
+pub(crate) fn check_node(node: &NodeSpec) -> Result<()> {
+    validate::id("node_id", &node.id)?;
+    validate::attributes("attributes", &node.attributes)?;
+    if let Some(data) = &node.data {
+        validate::data("data", data)?;
+    }
+    Ok(())
+}
+
+/// What an import checks of one edge: its ends, weight and attributes.
+pub(crate) fn check_edge(edge: &EdgeSpec) -> Result<()> {
+    validate::id("source", &edge.source)?;
+    validate::id("target", &edge.target)?;
+    validate::weight(edge.weight)?;
+    validate::attributes("attributes", &edge.attributes)
+}
+
+/// An item's fault, named by its array and place.
+pub(crate) fn item_error(field: &str, index: usize, inner: Error) -> Error {
     Error::InvalidBatchItem {
         field: field.to_string(),
         index,
@@ -37,22 +57,11 @@ pub fn apply(network: &mut Network, graph: ImportedGraph) -> Result<ImportOutcom
     // import runs to its end.
     for (index, node) in graph.nodes.iter().enumerate() {
         crate::budget::charge(1);
-        validate::id("node_id", &node.id).map_err(|e| item_error("nodes", index, e))?;
-        validate::attributes("attributes", &node.attributes)
-            .map_err(|e| item_error("nodes", index, e))?;
-        if let Some(data) = &node.data {
-            validate::data("data", data).map_err(|e| item_error("nodes", index, e))?;
-        }
+        check_node(node).map_err(|e| item_error("nodes", index, e))?;
     }
     for (index, edge) in graph.edges.iter().enumerate() {
         crate::budget::charge(1);
-        let check = || -> Result<()> {
-            validate::id("source", &edge.source)?;
-            validate::id("target", &edge.target)?;
-            validate::weight(edge.weight)?;
-            validate::attributes("attributes", &edge.attributes)
-        };
-        check().map_err(|e| item_error("edges", index, e))?;
+        check_edge(edge).map_err(|e| item_error("edges", index, e))?;
     }
     validate::attributes("node_defaults", &graph.node_defaults)?;
     validate::attributes("edge_defaults", &graph.edge_defaults)?;

@@ -8,10 +8,11 @@
 //! instead, since an import that fails midway drops it and so changes nothing;
 //! the peak is then the network and one chunk.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::interchange::ImportedGraph;
+use crate::interchange::apply::{check_edge, check_node, item_error};
 use crate::limits::Limits;
-use crate::network::{AddNodeOutcome, EdgeSpec, MissingNodes, Network, NodeSpec, validate};
+use crate::network::{AddNodeOutcome, EdgeSpec, MissingNodes, Network, NodeSpec};
 
 /// Items a [`Build`] gathers before it adds them: enough that a batch add's
 /// look-ahead pays, few enough that they stay in cache from their reading.
@@ -46,14 +47,6 @@ impl ItemSink for Collect {
     }
     fn nodes_done(&mut self) -> Result<()> {
         Ok(())
-    }
-}
-
-fn item_error(field: &str, index: usize, inner: Error) -> Error {
-    Error::InvalidBatchItem {
-        field: field.to_string(),
-        index,
-        inner: Box::new(inner),
     }
 }
 
@@ -119,23 +112,15 @@ impl<'a> Build<'a> {
 
     /// Adds what is still gathered; the outcome is then complete.
     pub(crate) fn finish(&mut self) -> Result<()> {
-        self.flush_nodes()?;
-        self.nodes_done = true;
-        self.flush_edges()
+        self.nodes_done()
     }
 }
 
 impl ItemSink for Build<'_> {
     fn node(&mut self, node: NodeSpec, index: usize) -> Result<()> {
-        let check = || -> Result<()> {
-            validate::id("node_id", &node.id)?;
-            validate::attributes("attributes", &node.attributes)?;
-            if let Some(data) = &node.data {
-                validate::data("data", data)?;
-            }
-            self.limits.check_item(&node.attributes, node.data.as_ref())
-        };
-        check().map_err(|e| item_error("nodes", index, e))?;
+        check_node(&node)
+            .and_then(|()| self.limits.check_item(&node.attributes, node.data.as_ref()))
+            .map_err(|e| item_error("nodes", index, e))?;
         self.nodes.push(node);
         if self.nodes.len() >= CHUNK {
             self.flush_nodes()?;
@@ -152,14 +137,9 @@ impl ItemSink for Build<'_> {
         if self.turn_around {
             std::mem::swap(&mut edge.source, &mut edge.target);
         }
-        let check = || -> Result<()> {
-            validate::id("source", &edge.source)?;
-            validate::id("target", &edge.target)?;
-            validate::weight(edge.weight)?;
-            validate::attributes("attributes", &edge.attributes)?;
-            self.limits.check_item(&edge.attributes, None)
-        };
-        check().map_err(|e| item_error("edges", index, e))?;
+        check_edge(&edge)
+            .and_then(|()| self.limits.check_item(&edge.attributes, None))
+            .map_err(|e| item_error("edges", index, e))?;
         self.edges.push(edge);
         if self.nodes_done && self.edges.len() >= CHUNK {
             self.flush_edges()?;

@@ -832,6 +832,11 @@ fn parse_errors_name_where() {
         r#"{"nodes": [], "links": [{"source": "a", "target": "b", "weight": "heavy"}]}"#,
     ));
     assert_eq!(at, "links[0].weight");
+    let at = location(parse(
+        Format::NodeLinkJson,
+        r#"{"nodes": [{"id": "a"}], "nodes": [{"id": "b"}]}"#,
+    ));
+    assert_eq!(at, "nodes");
 
     let at = location(parse(
         Format::Graphml,
