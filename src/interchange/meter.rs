@@ -13,9 +13,7 @@ use serde_json::{Map, Value};
 use crate::error::Result;
 use crate::interchange::Format;
 use crate::limits::Limits;
-use crate::network::estimate::{
-    EDGE_BYTES, NODE_BYTES, attribute_bytes, attributes_bytes, value_bytes,
-};
+use crate::network::estimate::{attribute_bytes, edge_item_bytes, node_item_bytes};
 
 /// Bytes counted so far, and the bound.
 pub(crate) struct Meter {
@@ -55,10 +53,7 @@ impl Meter {
         data: Option<&Value>,
         cause: impl FnOnce() -> String,
     ) -> Result<()> {
-        let bytes = (NODE_BYTES + id.len())
-            .saturating_add(attributes_bytes(attributes))
-            .saturating_add(data.map_or(0, value_bytes));
-        self.charge(bytes, cause)
+        self.charge(node_item_bytes(id, attributes, data), cause)
     }
 
     /// Counts an edge with these endpoint ids (held as text until the import is
@@ -70,8 +65,7 @@ impl Meter {
         attributes: &Map<String, Value>,
         cause: impl FnOnce() -> String,
     ) -> Result<()> {
-        let bytes =
-            (EDGE_BYTES + source.len() + target.len()).saturating_add(attributes_bytes(attributes));
+        let bytes = edge_item_bytes(attributes).saturating_add(source.len() + target.len());
         self.charge(bytes, cause)
     }
 

@@ -363,7 +363,7 @@ pub fn parse_reading(
     Ok(reading::orient(format, graph, arrows))
 }
 
-/// What [`build_new`] made of a document.
+/// What [`build_streamed`] made of a document.
 pub(crate) struct Built {
     /// What was added.
     pub(crate) outcome: ImportOutcome,
@@ -373,19 +373,24 @@ pub(crate) struct Built {
     pub(crate) notes: Vec<ImportNote>,
 }
 
-/// Whether [`build_new`] reads this format as it goes (node-link JSON).
+/// Whether [`build_streamed`] reads this format as it goes (node-link JSON).
 pub(crate) fn builds_as_read(format: Format) -> bool {
     format == Format::NodeLinkJson
 }
 
 /// Reads a document of a format that [`builds_as_read`] straight into
-/// `network`, which must be new: under the bounds of [`parse_reading`], each
-/// item checked as [`apply`] checks it and against the item limits of
-/// `limits`, the network's node and edge caps checked as it grows. On an error
-/// the network is left part-built, for the caller to drop. The description is
-/// taken when the network has none. O(size of the document), and the memory of
-/// the network and one chunk of items rather than of the whole parsed graph.
-pub(crate) fn build_new(
+/// `network`: under the bounds of [`parse_reading`], each item checked as
+/// [`apply`] checks it and against the item limits of `limits`, the network's
+/// node and edge caps checked as it grows. Nodes that exist are kept as they
+/// are, as [`apply`] keeps them.
+///
+/// On an error the network is left part-built. So `network` is either new, for
+/// the caller to drop on an error, or one that [`check_streamed`] passed this
+/// document for and whose caps [`Checked::fits`] says hold it: then nothing
+/// can fail on the way. The description is taken when the network has none.
+/// O(size of the document), and the memory of the network and one chunk of
+/// items rather than of the whole parsed graph.
+pub(crate) fn build_streamed(
     format: Format,
     content: &str,
     limits: &Limits,
@@ -407,6 +412,51 @@ pub(crate) fn build_new(
         outcome,
         reading: settled.reading,
         notes: settled.notes,
+    })
+}
+
+/// What [`check_streamed`] counted in a document it found no fault in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Checked {
+    /// Nodes listed.
+    pub(crate) nodes: usize,
+    /// Edges given.
+    pub(crate) edges: usize,
+    /// The estimated bytes the items add at most (see [`crate::network::estimate`]).
+    pub(crate) bytes: usize,
+}
+
+impl Checked {
+    /// Whether `network` can take every node the document could add (each
+    /// listed node and each edge's two ends new) and its edges within the caps
+    /// of `limits`: then [`build_streamed`] of the document cannot fail on it.
+    pub(crate) fn fits(&self, limits: &Limits, network: &Network) -> bool {
+        let named = self.nodes.saturating_add(self.edges.saturating_mul(2));
+        limits.check_nodes(network.node_count(), named).is_ok()
+            && limits.check_edges(network.edge_count(), self.edges).is_ok()
+    }
+}
+
+/// Reads a document of a format that [`builds_as_read`] and checks it whole,
+/// as [`build_streamed`] would check it, without storing anything: the same
+/// errors, found before any network changes. O(size of the document), and the
+/// memory of one item at a time.
+pub(crate) fn check_streamed(
+    format: Format,
+    content: &str,
+    limits: &Limits,
+    arrows: Option<Arrows>,
+) -> Result<Checked> {
+    debug_assert!(builds_as_read(format));
+    reading::check(format, arrows)?;
+    let settled = reading::settle(format, None, arrows);
+    let mut meter = meter::Meter::new(format, limits.max_import_bytes);
+    let mut sink = stream::Check::new(limits, settled.turn_around);
+    import::node_link::stream(content, &mut meter, &mut sink)?;
+    Ok(Checked {
+        nodes: sink.nodes,
+        edges: sink.edges,
+        bytes: sink.bytes,
     })
 }
 

@@ -1,17 +1,20 @@
 //! Where a streaming reader puts the nodes and edges it reads: into an
-//! [`ImportedGraph`] ([`Collect`]), or straight into a network being built
-//! ([`Build`]), a chunk at a time.
+//! [`ImportedGraph`] ([`Collect`]), straight into a network ([`Build`]), a
+//! chunk at a time, or nowhere, once checked and counted ([`Check`]).
 //!
 //! A graph collected whole before it is applied holds every item as its own
 //! maps and strings: about ten times the document at the peak for a large
 //! node-link file. A network that is new can take the items as they are read
 //! instead, since an import that fails midway drops it and so changes nothing;
-//! the peak is then the network and one chunk.
+//! the peak is then the network and one chunk. A merge into an existing
+//! network reads the document twice: once to check it all ([`Check`]), then,
+//! under the network's lock, into the network, where nothing can fail any more.
 
 use crate::error::Result;
 use crate::interchange::ImportedGraph;
 use crate::interchange::apply::{check_edge, check_node, item_error};
 use crate::limits::Limits;
+use crate::network::estimate::{edge_item_bytes, node_item_bytes};
 use crate::network::{AddNodeOutcome, EdgeSpec, MissingNodes, Network, NodeSpec};
 
 /// Items a [`Build`] gathers before it adds them: enough that a batch add's
@@ -50,10 +53,10 @@ impl ItemSink for Collect {
     }
 }
 
-/// Adds the items to a network being built, checking each as
-/// [`crate::interchange::apply`] and the import's limits do. Edges read before
-/// the last node wait, so that an endpoint is created plain only when no node
-/// of the document names it.
+/// Adds the items to a network, checking each as [`crate::interchange::apply`]
+/// and the import's limits do. Edges read before the last node wait, so that
+/// an endpoint is created plain only when no node of the document names it.
+/// Listed nodes that exist are kept as they are, as `apply` keeps them.
 pub(crate) struct Build<'a> {
     network: &'a mut Network,
     limits: &'a Limits,
@@ -66,8 +69,10 @@ pub(crate) struct Build<'a> {
 }
 
 impl<'a> Build<'a> {
-    /// Builds into `network` (new, and dropped by the caller if the import
-    /// fails), turning each edge around when the reading says so.
+    /// Builds into `network`, turning each edge around when the reading says
+    /// so. A fault leaves the items before it added: `network` is new (and
+    /// dropped by the caller on a fault), or [`Check`] has passed the same
+    /// document and the network's caps hold every item it counted.
     pub(crate) fn new(network: &'a mut Network, limits: &'a Limits, turn_around: bool) -> Self {
         Build {
             network,
@@ -118,9 +123,7 @@ impl<'a> Build<'a> {
 
 impl ItemSink for Build<'_> {
     fn node(&mut self, node: NodeSpec, index: usize) -> Result<()> {
-        check_node(&node)
-            .and_then(|()| self.limits.check_item(&node.attributes, node.data.as_ref()))
-            .map_err(|e| item_error("nodes", index, e))?;
+        check_node_item(self.limits, &node, index)?;
         self.nodes.push(node);
         if self.nodes.len() >= CHUNK {
             self.flush_nodes()?;
@@ -129,17 +132,7 @@ impl ItemSink for Build<'_> {
     }
 
     fn edge(&mut self, mut edge: EdgeSpec, index: usize) -> Result<()> {
-        let most = self.limits.max_import_edges.min(self.limits.max_edges);
-        if index >= most {
-            return Err(Limits::import_edges_exceeded(most));
-        }
-        // Turned first, so that a fault names the end as it is stored.
-        if self.turn_around {
-            std::mem::swap(&mut edge.source, &mut edge.target);
-        }
-        check_edge(&edge)
-            .and_then(|()| self.limits.check_item(&edge.attributes, None))
-            .map_err(|e| item_error("edges", index, e))?;
+        check_edge_item(self.limits, self.turn_around, &mut edge, index)?;
         self.edges.push(edge);
         if self.nodes_done && self.edges.len() >= CHUNK {
             self.flush_edges()?;
@@ -151,6 +144,84 @@ impl ItemSink for Build<'_> {
         self.flush_nodes()?;
         self.nodes_done = true;
         self.flush_edges()
+    }
+}
+
+/// What an import checks of a node as it is read: as [`crate::interchange::apply`]
+/// checks it, and against the item limits; a fault names the node's place.
+fn check_node_item(limits: &Limits, node: &NodeSpec, index: usize) -> Result<()> {
+    check_node(node)
+        .and_then(|()| limits.check_item(&node.attributes, node.data.as_ref()))
+        .map_err(|e| item_error("nodes", index, e))
+}
+
+/// What an import checks of an edge as it is read, after turning it around
+/// when the reading says so (so that a fault names the end as it is stored):
+/// the edge limit, then as [`crate::interchange::apply`] checks it and against
+/// the item limits.
+fn check_edge_item(
+    limits: &Limits,
+    turn_around: bool,
+    edge: &mut EdgeSpec,
+    index: usize,
+) -> Result<()> {
+    let most = limits.max_import_edges.min(limits.max_edges);
+    if index >= most {
+        return Err(Limits::import_edges_exceeded(most));
+    }
+    if turn_around {
+        std::mem::swap(&mut edge.source, &mut edge.target);
+    }
+    check_edge(edge)
+        .and_then(|()| limits.check_item(&edge.attributes, None))
+        .map_err(|e| item_error("edges", index, e))
+}
+
+/// Checks every item as [`Build`] does and counts what they would add, storing
+/// nothing: the first pass of a merge into an existing network, which must
+/// find every fault before the network changes.
+pub(crate) struct Check<'a> {
+    limits: &'a Limits,
+    turn_around: bool,
+    /// Nodes listed (each new at most).
+    pub(crate) nodes: usize,
+    /// Edges given.
+    pub(crate) edges: usize,
+    /// The estimated bytes of the items, none of them shared or existing.
+    pub(crate) bytes: usize,
+}
+
+impl<'a> Check<'a> {
+    /// Checks under `limits`, turning each edge around when the reading says so.
+    pub(crate) fn new(limits: &'a Limits, turn_around: bool) -> Self {
+        Check {
+            limits,
+            turn_around,
+            nodes: 0,
+            edges: 0,
+            bytes: 0,
+        }
+    }
+}
+
+impl ItemSink for Check<'_> {
+    fn node(&mut self, node: NodeSpec, index: usize) -> Result<()> {
+        check_node_item(self.limits, &node, index)?;
+        self.nodes += 1;
+        let bytes = node_item_bytes(&node.id, &node.attributes, node.data.as_ref());
+        self.bytes = self.bytes.saturating_add(bytes);
+        Ok(())
+    }
+
+    fn edge(&mut self, mut edge: EdgeSpec, index: usize) -> Result<()> {
+        check_edge_item(self.limits, self.turn_around, &mut edge, index)?;
+        self.edges += 1;
+        self.bytes = self.bytes.saturating_add(edge_item_bytes(&edge.attributes));
+        Ok(())
+    }
+
+    fn nodes_done(&mut self) -> Result<()> {
+        Ok(())
     }
 }
 

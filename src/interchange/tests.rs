@@ -1404,36 +1404,41 @@ fn a_mermaid_error_inside_rewritten_text_names_a_real_place() {
     let _ = parse(Format::Mermaid, accented);
 }
 
-/// A network built as its node-link document is read ([`build_new`]) and one
+/// Node-link documents for the streamed readers: edges before nodes, "links"
+/// and "edges", duplicates, unlisted endpoints and faults.
+const NODE_LINK_CASES: [&str; 12] = [
+    r#"{"graph": {"description": "d"}, "nodes": [{"id": "a", "k": 1}, {"id": "b"}, {"id": "a", "k": 2}],
+        "edges": [{"source": "a", "target": "b", "weight": 2, "relation": "r"}, {"source": "b", "target": "z"}]}"#,
+    // Edges first: an endpoint listed later as a node keeps its attributes.
+    r#"{"edges": [{"source": "a", "target": "b"}, {"source": "c", "target": "a"}],
+        "nodes": [{"id": "b", "tag": "listed"}, {"id": "a", "data": {"x": [1]}}]}"#,
+    // "links" first, "edges" after: "edges" wins; "links" alone is read.
+    r#"{"nodes": [{"id": "a"}], "links": [{"source": "a", "target": "q"}], "edges": [{"source": "a", "target": "e"}]}"#,
+    r#"{"nodes": [{"id": 1}, {"id": 2.5}], "links": [{"source": 1, "target": 2.5, "key": 0}]}"#,
+    r#"{"nodes": [], "edges": []}"#,
+    // Faults: each both ways, the same error.
+    r#"{"nodes": [{"id": "a", "bad key\u0001": 1}], "edges": []}"#,
+    r#"{"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": ""}]}"#,
+    r#"{"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": "b", "weight": "x"}]}"#,
+    r#"{"nodes": [{"id": "a", "tags": [1]}]}"#,
+    r#"{"edges": []}"#,
+    r#"{"nodes": [{"id": "a"}, ]}"#,
+    r#"[]"#,
+];
+
+/// A network built as its node-link document is read ([`build_streamed`]) and one
 /// parsed whole and then applied: the same nodes, edges, counts, reading and
 /// description, or the same error, for documents that test the order of the
 /// arrays, duplicates, unlisted endpoints, `"links"`, the arrows and bad items.
 #[test]
 fn node_link_built_as_read_equals_parsed_then_applied() {
-    let documents = [
-        r#"{"graph": {"description": "d"}, "nodes": [{"id": "a", "k": 1}, {"id": "b"}, {"id": "a", "k": 2}],
-            "edges": [{"source": "a", "target": "b", "weight": 2, "relation": "r"}, {"source": "b", "target": "z"}]}"#,
-        // Edges first: an endpoint listed later as a node keeps its attributes.
-        r#"{"edges": [{"source": "a", "target": "b"}, {"source": "c", "target": "a"}],
-            "nodes": [{"id": "b", "tag": "listed"}, {"id": "a", "data": {"x": [1]}}]}"#,
-        // "links" first, "edges" after: "edges" wins; "links" alone is read.
-        r#"{"nodes": [{"id": "a"}], "links": [{"source": "a", "target": "q"}], "edges": [{"source": "a", "target": "e"}]}"#,
-        r#"{"nodes": [{"id": 1}, {"id": 2.5}], "links": [{"source": 1, "target": 2.5, "key": 0}]}"#,
-        r#"{"nodes": [], "edges": []}"#,
-        // Faults: each both ways, the same error.
-        r#"{"nodes": [{"id": "a", "bad key\u0001": 1}], "edges": []}"#,
-        r#"{"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": ""}]}"#,
-        r#"{"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": "b", "weight": "x"}]}"#,
-        r#"{"nodes": [{"id": "a", "tags": [1]}]}"#,
-        r#"{"edges": []}"#,
-        r#"{"nodes": [{"id": "a"}, ]}"#,
-        r#"[]"#,
-    ];
+    let documents = NODE_LINK_CASES;
     for document in documents {
         for arrows in [None, Some(Arrows::Before)] {
             let limits = Limits::default();
             let mut built = Network::new();
-            let as_read = build_new(Format::NodeLinkJson, document, &limits, arrows, &mut built);
+            let as_read =
+                build_streamed(Format::NodeLinkJson, document, &limits, arrows, &mut built);
             let mut applied = Network::new();
             let whole =
                 parse_reading(Format::NodeLinkJson, document, &limits, arrows).and_then(|graph| {
@@ -1511,7 +1516,7 @@ fn node_link_built_as_read_keeps_the_caps() {
     ];
     for (limits, flag) in cases {
         let mut net = Network::new();
-        let error = build_new(Format::NodeLinkJson, &document, &limits, None, &mut net)
+        let error = build_streamed(Format::NodeLinkJson, &document, &limits, None, &mut net)
             .err()
             .map(|e| e.to_string());
         if flag.is_empty() {
@@ -1521,4 +1526,102 @@ fn node_link_built_as_read_keeps_the_caps() {
             assert!(error.contains(flag), "{flag}: {error}");
         }
     }
+}
+
+/// A merge read twice (checked whole, then read into the network) leaves the
+/// same network, outcome and reading as the document parsed whole and applied,
+/// over existing nodes (kept as they are), edges and description; and a
+/// document with a fault is refused by the check with the same error, before
+/// the network changes.
+#[test]
+fn node_link_merged_as_read_equals_parsed_then_applied() {
+    let mut base = Network::new();
+    base.add_node_with(NodeSpec {
+        id: "a".into(),
+        data: None,
+        attributes: map(json!({"k": "old"})),
+    })
+    .unwrap();
+    base.add_nodes(["b", "q"]).unwrap();
+    base.add_edge("a", "b", 3.0).unwrap();
+    let mut described = base.clone();
+    described.set_description(Some("kept".into()));
+    for document in NODE_LINK_CASES {
+        for start in [&base, &described] {
+            for arrows in [None, Some(Arrows::Before)] {
+                let limits = Limits::default();
+                let mut merged = start.clone();
+                let as_read = check_streamed(Format::NodeLinkJson, document, &limits, arrows)
+                    .and_then(|checked| {
+                        assert!(checked.fits(&limits, &merged));
+                        build_streamed(Format::NodeLinkJson, document, &limits, arrows, &mut merged)
+                    });
+                let mut applied = start.clone();
+                let whole = parse_reading(Format::NodeLinkJson, document, &limits, arrows)
+                    .and_then(|graph| {
+                        let reading = graph.reading.clone();
+                        apply(&mut applied, graph).map(|outcome| (outcome, reading))
+                    });
+                match (as_read, whole) {
+                    (Ok(b), Ok((outcome, reading))) => {
+                        assert_eq!(b.outcome, outcome, "{document}");
+                        assert_eq!(b.reading, reading, "{document}");
+                        assert_eq!(nodes_of(&merged), nodes_of(&applied), "{document}");
+                        assert_eq!(edges_of(&merged), edges_of(&applied), "{document}");
+                        assert_eq!(merged.description(), applied.description(), "{document}");
+                    }
+                    (Err(b), Err(w)) => {
+                        assert_eq!(b.to_string(), w.to_string(), "{document}");
+                        assert_eq!(merged.version(), start.version(), "{document}");
+                        assert_eq!(nodes_of(&merged), nodes_of(start), "{document}");
+                    }
+                    (b, w) => panic!(
+                        "{document}: merged as read {:?}, parsed whole {:?}",
+                        b.map(|b| b.outcome),
+                        w.map(|w| w.0)
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// What the check counts is an upper bound on what the document adds: every
+/// listed node and both ends of every edge, its edges, and its bytes.
+#[test]
+fn a_checked_document_counts_its_items_and_bytes() {
+    let document = r#"{"nodes": [{"id": "a", "k": "v"}, {"id": "a"}],
+        "edges": [{"source": "a", "target": "b", "relation": "r"}]}"#;
+    let limits = Limits::default();
+    let checked = check_streamed(Format::NodeLinkJson, document, &limits, None).unwrap();
+    assert_eq!((checked.nodes, checked.edges), (2, 1));
+    let graph = parse_reading(Format::NodeLinkJson, document, &limits, None).unwrap();
+    let expected: usize = graph
+        .nodes
+        .iter()
+        .map(|n| crate::network::estimate::node_item_bytes(&n.id, &n.attributes, n.data.as_ref()))
+        .chain(
+            graph
+                .edges
+                .iter()
+                .map(|e| crate::network::estimate::edge_item_bytes(&e.attributes)),
+        )
+        .sum();
+    assert_eq!(checked.bytes, expected);
+    let mut net = Network::new();
+    // Two listed nodes and two ends: four at most.
+    let tight = Limits {
+        max_nodes: 3,
+        ..Limits::default()
+    };
+    assert!(!checked.fits(&tight, &net));
+    let room = Limits {
+        max_nodes: 4,
+        max_edges: 1,
+        ..Limits::default()
+    };
+    assert!(checked.fits(&room, &net));
+    net.add_nodes(["x", "y"]).unwrap();
+    net.add_edge("x", "y", 1.0).unwrap();
+    assert!(!checked.fits(&room, &net), "one edge already there");
 }

@@ -526,3 +526,113 @@ fn a_network_built_as_read_is_dropped_on_a_late_fault() {
     .unwrap();
     assert_eq!(out["node_count"], 10_000, "{out}");
 }
+
+/// A merge of node-link JSON is checked whole before the network changes: a
+/// fault past the first chunks leaves the network as it was (its version
+/// too). With the node cap too near for every name the document holds to be
+/// new, the new nodes are counted exactly: a document that adds few nodes
+/// still merges, one that adds too many is refused.
+#[test]
+fn a_merge_read_twice_changes_nothing_on_a_late_fault() {
+    let server = server_with(Limits {
+        max_nodes: 12_000,
+        ..Limits::default()
+    });
+    let nodes: Vec<Value> = (0..10_000)
+        .map(|i| json!({"id": format!("n{i}")}))
+        .collect();
+    let base = json!({"nodes": nodes, "edges": []}).to_string();
+    let out = dispatch(
+        &server,
+        "network_import",
+        json!({"network_name": "m", "format": "node_link_json", "content": base}),
+    )
+    .unwrap();
+    let version =
+        dispatch(&server, "network_describe", json!({"network_name": "m"})).unwrap()["version"]
+            .clone();
+    assert_eq!(out["node_count"], 10_000, "{out}");
+    let edges = |count: usize, bad_at: Option<usize>| -> Vec<Value> {
+        (0..count)
+            .map(|i| match bad_at {
+                Some(at) if at == i => json!({"source": format!("n{i}"), "target": ""}),
+                _ => json!({"source": format!("n{i}"), "target": format!("n{}", i + 1)}),
+            })
+            .collect()
+    };
+    let faults = [
+        (
+            json!({"nodes": [{"id": "extra"}], "edges": edges(9_000, Some(8_999))}).to_string(),
+            "invalid_batch_item",
+        ),
+        (
+            format!("{{\"nodes\": [], \"edges\": {}", json!(edges(9_000, None))),
+            "invalid_import",
+        ),
+        // 1,000 edges to new ends, 2,000 nodes more than the cap has room for.
+        (
+            json!({"nodes": [], "edges": (0..3_000)
+                .map(|i| json!({"source": format!("n{i}"), "target": format!("new{i}")}))
+                .collect::<Vec<_>>()})
+            .to_string(),
+            "limit_exceeded",
+        ),
+    ];
+    for (content, code) in faults {
+        let e = dispatch(
+            &server,
+            "network_import",
+            json!({"network_name": "m", "format": "node_link_json", "mode": "merge", "content": content}),
+        )
+        .unwrap_err();
+        assert_eq!(e["code"], code, "{e}");
+        let info = dispatch(&server, "network_describe", json!({"network_name": "m"})).unwrap();
+        assert_eq!(
+            (info["node_count"].clone(), info["edge_count"].clone()),
+            (json!(10_000), json!(0)),
+            "{info}"
+        );
+        assert_eq!(info["version"], version, "{info}");
+    }
+    // 9,000 edges among existing nodes: 18,000 names, past the cap if all were
+    // new, but only one is.
+    let content = json!({"nodes": [{"id": "n0"}], "edges": edges(9_000, None)}).to_string();
+    let out = dispatch(
+        &server,
+        "network_import",
+        json!({"network_name": "m", "format": "node_link_json", "mode": "merge", "content": content}),
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            out["created_node_count"].clone(),
+            out["existing_node_count"].clone(),
+            out["created_edge_count"].clone()
+        ),
+        (json!(0), json!(1), json!(9_000)),
+        "{out}"
+    );
+    // Room for every name: read twice, the same counts.
+    let content =
+        json!({"nodes": [{"id": "n1"}, {"id": "fresh"}], "edges": edges(500, None)}).to_string();
+    let out = dispatch(
+        &server,
+        "network_import",
+        json!({"network_name": "m", "format": "node_link_json", "mode": "merge", "content": content, "description": "new"}),
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            out["created_node_count"].clone(),
+            out["existing_node_count"].clone(),
+            out["node_count"].clone(),
+            out["edge_count"].clone()
+        ),
+        (json!(1), json!(1), json!(10_001), json!(9_500)),
+        "{out}"
+    );
+    // A description is read with mode "create" only, and the reply says so.
+    assert_eq!(out["warnings"][0]["code"], "ignored", "{out}");
+    let described = dispatch(&server, "network_describe", json!({"network_name": "m"})).unwrap();
+    assert_eq!(described["description"], Value::Null, "{described}");
+}

@@ -9,8 +9,8 @@
 //! node may be relaxed more than once, but a bucket is a plain vector, so the
 //! queue costs a push and a read where a heap costs a logarithm. The buckets
 //! form a ring of [`RING`]; a distance past it waits in a list, read again
-//! when the ring runs empty. Δ comes from a sample of the weights, so a call
-//! reads only what it reaches.
+//! when the ring runs empty. Δ comes from a sample of the weights, taken once
+//! per state of the network, so a call reads only what it reaches.
 //!
 //! The distances are Dijkstra's exactly, bit for bit: both end at the least
 //! solution of `dist[v] = min over edges u → v of dist[u] + w` (a float sum
@@ -23,8 +23,11 @@ use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
+use std::cell::Cell;
+
 use crate::budget::charge;
 use crate::network::graph::Network;
+use crate::network::graph::adjacency::Rows;
 
 /// Buckets in the ring; a distance past the ring waits in a list of its own.
 const RING: usize = 1 << 11;
@@ -37,6 +40,44 @@ const DELTA_PER_MEAN: f64 = 8.0;
 
 /// Nodes whose out-weights are sampled for the mean.
 const WEIGHT_SAMPLE: usize = 512;
+
+/// The bucket width for the network as it is: an eighth of the mean weight,
+/// from an evenly spaced sample of the rows, so that a call costs what it
+/// reaches rather than a read of every weight. Kept for the state it was
+/// measured at (the network's instance and version): a source that reaches a
+/// few hundred nodes of a large graph would otherwise spend most of its time
+/// reading the sample. The width only sets how the work is grouped: the
+/// distances are the same for any width.
+fn delta(net: &Network, out: &Rows) -> f64 {
+    /// A network's instance, version, node bound and edge count.
+    type State = (u64, u64, usize, usize);
+    thread_local! {
+        static MEASURED: Cell<Option<(State, f64)>> = const { Cell::new(None) };
+    }
+    let graph = net.graph();
+    let state = (
+        net.instance(),
+        net.version(),
+        graph.node_bound(),
+        graph.edge_count(),
+    );
+    if let Some((at, delta)) = MEASURED.get()
+        && at == state
+    {
+        return delta;
+    }
+    let step = (graph.node_count() / WEIGHT_SAMPLE).max(1);
+    let (mut total, mut sampled) = (0.0f64, 0usize);
+    for u in graph.node_indices().step_by(step) {
+        let (_, weights) = out.weighted(u);
+        total += weights.iter().sum::<f64>();
+        sampled += weights.len();
+    }
+    charge((graph.node_count() / step) as u64 + sampled as u64 / 8);
+    let delta = total / sampled.max(1) as f64 / DELTA_PER_MEAN;
+    MEASURED.set(Some((state, delta)));
+    delta
+}
 
 /// What [`distances`] found: by node index, and whether a sum overflowed
 /// (its node then looks unreached).
@@ -52,17 +93,7 @@ pub(super) fn distances(net: &Network, from: NodeIndex) -> Option<Found> {
     let out = net.rows(Outgoing);
     let graph = net.graph();
     let bound = graph.node_bound();
-    // The mean weight, from an evenly spaced sample of the rows: a call costs
-    // what it reaches, not a read of every weight.
-    let step = (graph.node_count() / WEIGHT_SAMPLE).max(1);
-    let (mut total, mut sampled) = (0.0f64, 0usize);
-    for u in graph.node_indices().step_by(step) {
-        let (_, weights) = out.weighted(u);
-        total += weights.iter().sum::<f64>();
-        sampled += weights.len();
-    }
-    charge((graph.node_count() / step) as u64 + sampled as u64 / 8);
-    let delta = total / sampled.max(1) as f64 / DELTA_PER_MEAN;
+    let delta = delta(net, out);
     if !(delta > 0.0 && delta.is_finite()) {
         return None;
     }

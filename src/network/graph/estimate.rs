@@ -82,6 +82,20 @@ pub fn attributes_bytes(attributes: &Map<String, Value>) -> usize {
         .fold(0, usize::saturating_add)
 }
 
+/// The estimated bytes a node given with this id, attributes and data adds,
+/// none of its attributes shared: an import's upper bound.
+pub fn node_item_bytes(id: &str, attributes: &Map<String, Value>, data: Option<&Value>) -> usize {
+    (NODE_BYTES + id.len())
+        .saturating_add(attributes_bytes(attributes))
+        .saturating_add(data.map_or(0, value_bytes))
+}
+
+/// The estimated bytes an edge given with these attributes adds, none of them
+/// shared (its endpoints are nodes, counted as such).
+pub fn edge_item_bytes(attributes: &Map<String, Value>) -> usize {
+    EDGE_BYTES.saturating_add(attributes_bytes(attributes))
+}
+
 impl Network {
     /// An estimate of the bytes this network holds: per node [`NODE_BYTES`], its
     /// id, attributes and `data`; per edge [`EDGE_BYTES`] and its attributes; the

@@ -13,7 +13,7 @@ use crate::limits::{Limits, json_bytes, json_map_bytes, json_str_bytes};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::{Success, batch_item_error, memory_held, reserve_memory};
 use crate::network::Network;
-use crate::network::estimate::{EDGE_BYTES, NODE_BYTES, SLOT_BYTES, attributes_bytes, value_bytes};
+use crate::network::estimate::{SLOT_BYTES, attributes_bytes, edge_item_bytes, node_item_bytes};
 use crate::warnings::WarningCode;
 
 /// Import progress is reported in thousandths: parsing takes the first part,
@@ -177,15 +177,33 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         });
     }
     let format = Format::from(p.format);
-    if p.mode == ImportMode::Create && interchange::builds_as_read(format) {
-        return import_as_read(
-            ctx,
-            p.network_name,
-            p.description,
-            p.arrows,
-            format,
-            &content,
+    if p.mode == ImportMode::Merge && p.description.is_some() {
+        // Said on success only: a failed import carries no warnings.
+        crate::warnings::warn(
+            WarningCode::Ignored,
+            "description is read with mode \"create\" only: the network's description was left as it was.",
         );
+    }
+    if interchange::builds_as_read(format) {
+        match p.mode {
+            ImportMode::Create => {
+                return import_as_read(
+                    ctx,
+                    p.network_name,
+                    p.description,
+                    p.arrows,
+                    format,
+                    &content,
+                );
+            }
+            ImportMode::Merge => {
+                if let Some(merged) =
+                    merge_as_read(ctx, &p.network_name, p.arrows, format, &content)?
+                {
+                    return Ok(merged);
+                }
+            }
+        }
     }
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
@@ -255,7 +273,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
 }
 
 /// A new network built as its document is read (see
-/// [`interchange::build_new`]): no parsed copy of the whole graph is held
+/// [`interchange::build_streamed`]): no parsed copy of the whole graph is held
 /// beside it. Checked as the other path checks: the name, the item limits,
 /// the caps as it grows, then the memory of all networks before it is
 /// registered; an error drops it, so nothing changes.
@@ -274,7 +292,7 @@ fn import_as_read(
     progress.report(0, PROGRESS_TOTAL, "reading the document into a new network");
     let mut network = Network::named(&network_name);
     network.set_description(description);
-    let built = interchange::build_new(format, content, ctx.limits, arrows, &mut network)?;
+    let built = interchange::build_streamed(format, content, ctx.limits, arrows, &mut network)?;
     progress.check("the import")?;
     let held = memory_held(ctx);
     let added = if held.is_some() {
@@ -303,6 +321,68 @@ fn import_as_read(
         edge_count,
         reading: built.reading,
     })
+}
+
+/// A merge read twice rather than parsed whole (see
+/// [`interchange::check_streamed`]): first checked, outside any lock, then
+/// read into the network under its lock, where nothing can fail any more, so
+/// the merge is still all or nothing. No parsed copy of the document is held
+/// beside the network. `None` when the network's caps are too near to hold
+/// every node the document could add: the caller then parses it whole, to
+/// count the new ones exactly.
+fn merge_as_read(
+    ctx: &ToolContext<'_>,
+    network_name: &str,
+    arrows: Option<Arrows>,
+    format: Format,
+    content: &str,
+) -> Result<Option<ImportOutput>> {
+    let progress = ctx.progress;
+    progress.report(0, PROGRESS_TOTAL, "checking the document");
+    let checked = interchange::check_streamed(format, content, ctx.limits, arrows)?;
+    progress.report(
+        PROGRESS_VALIDATED,
+        PROGRESS_TOTAL,
+        &format!(
+            "checked {} nodes and {} edges; merging",
+            checked.nodes, checked.edges
+        ),
+    );
+    // As in the other path: counted before the network's lock is held.
+    let reservation = reserve_memory(ctx, memory_held(ctx), checked.bytes, "this import")?;
+    let merged = ctx.write(network_name, |net| {
+        if !checked.fits(ctx.limits, net) {
+            return Ok(None);
+        }
+        // The last moment a cancellation can stop the import.
+        progress.check("the import")?;
+        // The document passed every check above, and reading it again gives
+        // the same items; the call's budget is not charged while the network
+        // changes, so it cannot stop the merge half-way.
+        let built = crate::budget::unbudgeted(|| {
+            interchange::build_streamed(format, content, ctx.limits, arrows, net)
+        })?;
+        Ok(Some((built, net.node_count(), net.edge_count())))
+    })?;
+    drop(reservation);
+    let Some((built, node_count, edge_count)) = merged else {
+        return Ok(None);
+    };
+    warn(built.notes);
+    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
+    let outcome = built.outcome;
+    info!(network = %network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
+    Ok(Some(ImportOutput {
+        status: Success::Success,
+        network_name: network_name.to_string(),
+        mode: ImportMode::Merge,
+        created_node_count: outcome.nodes_created,
+        existing_node_count: outcome.nodes_existing,
+        created_edge_count: outcome.edges_created,
+        node_count,
+        edge_count,
+        reading: built.reading,
+    }))
 }
 
 /// Refuses a mode "create" import into a name already taken.
@@ -342,14 +422,12 @@ fn graph_bytes(graph: &ImportedGraph) -> usize {
     let node_slots = SLOT_BYTES * graph.node_defaults.len();
     let edge_slots = SLOT_BYTES * graph.edge_defaults.len();
     let nodes = graph.nodes.iter().map(|node| {
-        (NODE_BYTES + node.id.len() + node_slots)
-            .saturating_add(attributes_bytes(&node.attributes))
-            .saturating_add(node.data.as_ref().map_or(0, value_bytes))
+        node_item_bytes(&node.id, &node.attributes, node.data.as_ref()).saturating_add(node_slots)
     });
     let edges = graph
         .edges
         .iter()
-        .map(|edge| (EDGE_BYTES + edge_slots).saturating_add(attributes_bytes(&edge.attributes)));
+        .map(|edge| edge_item_bytes(&edge.attributes).saturating_add(edge_slots));
     let defaults = attributes_bytes(&graph.node_defaults)
         .saturating_add(attributes_bytes(&graph.edge_defaults));
     nodes.chain(edges).fold(defaults, usize::saturating_add)
