@@ -20,7 +20,7 @@
 //!   then the compact rows both ways.
 //! * **Kernels** (`-k`, comma-separated; all by default): `bfs` (the depth of
 //!   every node from a source, `Network::bfs_depths_by_index`), `sssp` (the
-//!   distances from a source, `Network::dijkstra_distances_by_index`), `pr`
+//!   distances from a source, `Network::dijkstra_distances_on_threads`), `pr`
 //!   (PageRank, damping 0.85, until the ranks move by less than 1e-4 in total
 //!   (L1), the stopping rule of GAPBS's `pr`), `cc` (weak components), `topo` (a
 //!   topological sort of the graph's DAG: its edges from a lower to a higher
@@ -32,8 +32,9 @@
 //!   PageRank's residual, the component partition, every edge forward in the
 //!   order, the neighbour count). A wrong answer stops the program.
 //!
-//! `-t THREADS` runs PageRank, BFS's bottom-up levels and weak components on
-//! that many threads (the other kernels run on one). `--integer-weights` replaces the weights with integers drawn uniformly from
+//! `-t THREADS` runs PageRank, BFS's bottom-up levels, SSSP's large buckets
+//! and weak components on that many threads (the other kernels run on one).
+//! `--integer-weights` replaces the weights with integers drawn uniformly from
 //! 1..=255 (as GAPBS weighs an unweighted graph), and `--write PATH` writes the
 //! graph as a `.wel` file, so that GAPBS reads exactly the same graph.
 //!
@@ -142,7 +143,9 @@ fn main() {
             "sssp" => {
                 for &s in &sources {
                     println!("Source:              {s}");
-                    let (t, dist) = timed(|| net.dijkstra_distances_by_index(index[s as usize]));
+                    let (t, dist) = timed(|| {
+                        net.dijkstra_distances_on_threads(index[s as usize], args.threads)
+                    });
                     let dist = dist.unwrap_or_else(|e| fail(&format!("sssp: {e}")));
                     verify_sssp(&reference, &index, s, &dist);
                     times.push(report(t, m));

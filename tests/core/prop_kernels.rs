@@ -358,3 +358,53 @@ fn kernels_on_threads_answer_as_on_one_in(seed: u64, edges_per_node: f64) {
         }
     }
 }
+
+/// Delta-stepping with its large buckets shared among threads: the distances
+/// are petgraph's Dijkstra's, bit for bit, on any number of threads, on a
+/// graph of 20,000 nodes whose buckets hold thousands of nodes (weights from
+/// 0 to 1000, most far below the bucket width), with parallel edges,
+/// self-loops and removed nodes.
+#[test]
+fn distances_on_threads_are_dijkstras() {
+    let n = 20_000;
+    let mut state = 29u64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let weights = [0.0, 0.5, 1.0, 2.0, 3.0, 0.1, 7.25, 1000.0];
+    let mut edges: Vec<(usize, usize, f64)> = (0..5 * n)
+        .map(|_| (next() % n, next() % n, weights[next() % weights.len()]))
+        .collect();
+    edges.extend((0..100).map(|i| (i, i, 1.0)));
+    edges.extend((0..100).map(|i| (i, i + 1, 2.0)));
+    let mut net = numbered::network(n, edges);
+    for i in [5, 4096, 12_345] {
+        net.remove_node(&numbered::id(i)).unwrap();
+    }
+    for start in [0, 3, 19_999] {
+        let start = net.index_of(&numbered::id(start)).unwrap();
+        let want = petgraph::algo::dijkstra(net.graph(), start, None, |e| e.weight().weight);
+        let reached = want.len();
+        assert!(
+            reached > 10_000,
+            "{reached} reached: too few to share buckets"
+        );
+        for threads in [1, 2, 3, 8] {
+            let got = net.dijkstra_distances_on_threads(start, threads).unwrap();
+            for (v, got) in got.iter().enumerate() {
+                let expected = want
+                    .get(&NodeIndex::new(v))
+                    .copied()
+                    .unwrap_or(f64::INFINITY);
+                assert_eq!(
+                    got.to_bits(),
+                    expected.to_bits(),
+                    "node {v}, {threads} threads"
+                );
+            }
+        }
+    }
+}

@@ -572,6 +572,19 @@ impl Network {
     /// # Ok::<(), networks_mcp::Error>(())
     /// ```
     pub fn dijkstra_distances_by_index(&self, from: NodeIndex) -> Result<Vec<f64>> {
+        self.dijkstra_distances_on_threads(from, 0)
+    }
+
+    /// [`Network::dijkstra_distances_by_index`] with the relaxations of its
+    /// large buckets (where most of the time goes on a large graph) shared
+    /// among `threads` threads; the same distances, to the bit. `threads` 0:
+    /// as many as the runner lends ([`crate::budget::threads`]; the server
+    /// lends its free compute threads), one without a runner.
+    pub fn dijkstra_distances_on_threads(
+        &self,
+        from: NodeIndex,
+        threads: usize,
+    ) -> Result<Vec<f64>> {
         check_index(self, "from", from)?;
         if let Some(edge) = first_negative_edge(self, RelationFilter::every_edge()) {
             return Err(Error::InvalidValue {
@@ -582,7 +595,7 @@ impl Network {
             });
         }
         // Buckets where the weights suit them (the same distances), else a heap.
-        let (dist, overflowed) = match super::sssp::distances(self, from) {
+        let (dist, overflowed) = match super::sssp::distances(self, from, threads) {
             Some(found) => (found.dist, found.overflowed),
             None => {
                 let found = dijkstra_core::<false>(self, from, None, RelationFilter::every_edge());

@@ -1,6 +1,7 @@
 //! Single-source distances by delta-stepping (U. Meyer, P. Sanders,
 //! "Δ-stepping: a parallelizable shortest path algorithm", J. Algorithms 49(1),
-//! 2003), on one thread over the compact out-rows.
+//! 2003), over the compact out-rows, its large buckets shared among threads
+//! when a call asks for them.
 //!
 //! Tentative distances are kept in buckets of width Δ (an eighth of the mean
 //! edge weight).
@@ -17,14 +18,19 @@
 //! never decreases as its operand grows), which is unique. When the sampled
 //! weights are all zero, or the list past the ring is read again and again
 //! (weights spread over many orders of magnitude), [`distances`] returns
-//! `None` and the caller runs Dijkstra.
+//! `None` and the caller runs Dijkstra. The same argument makes the answer
+//! the same on any number of threads, whatever order their atomic minimums
+//! land in.
 
 use petgraph::Direction::Outgoing;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
 use std::cell::Cell;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 
+use super::threads::each_piece;
 use crate::budget::charge;
 use crate::network::graph::Network;
 use crate::network::graph::adjacency::Rows;
@@ -86,10 +92,26 @@ pub(super) struct Found {
     pub overflowed: bool,
 }
 
+/// Nodes a bucket must hold before its relaxations are shared among threads:
+/// fewer are not worth waking a thread for.
+const SHARED_BATCH: usize = 2048;
+
+/// The bits of `+inf`, a distance not reached yet. A non-negative `f64`
+/// orders as its bits do as a `u64` (distances here are never `-0.0` nor
+/// NaN), so the smaller of two distances is the smaller of their bits.
+const UNREACHED: u64 = 0x7FF0_0000_0000_0000;
+
 /// The distances from `from` along every edge (weights non-negative), or
 /// `None` when the weights do not suit buckets (all zero where sampled, or so
 /// spread that distances keep landing past the ring).
-pub(super) fn distances(net: &Network, from: NodeIndex) -> Option<Found> {
+///
+/// A bucket of at least [`SHARED_BATCH`] nodes is relaxed on up to `threads`
+/// threads ([`crate::budget::threads::for_pass`]; 0: as many as the runner
+/// lends, one without a runner), each lowering distances with an atomic
+/// minimum and queueing the nodes it lowered in buckets of its own, as GAPBS
+/// does; the next bucket is then the same bucket of every thread. The same
+/// distances on any number of threads, as the least solution is unique.
+pub(super) fn distances(net: &Network, from: NodeIndex, threads: usize) -> Option<Found> {
     let out = net.rows(Outgoing);
     let graph = net.graph();
     let bound = graph.node_bound();
@@ -98,95 +120,224 @@ pub(super) fn distances(net: &Network, from: NodeIndex) -> Option<Found> {
         return None;
     }
     let bucket_of = |d: f64| (d / delta) as u64;
-    let mut dist = vec![f64::INFINITY; bound];
-    let mut ring: Vec<Vec<u32>> = vec![Vec::new(); RING];
-    // Nodes whose distance lies past the ring when queued.
-    let mut far: Vec<u32> = Vec::new();
-    // Entries moved in from `far` so far: past a few times the graph, the
-    // weights are too spread for buckets.
+    // Atomic so that threads can share a bucket; on one thread each access is
+    // a plain load or store.
+    let dist: Vec<AtomicU64> = (0..bound).map(|_| AtomicU64::new(UNREACHED)).collect();
+    let at = |v: u32| f64::from_bits(dist[v as usize].load(Relaxed));
+    // One queue per thread a pass may have.
+    let lanes = match threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let mut queues: Vec<Queue> = (0..lanes).map(|_| Queue::new()).collect();
+    // Entries moved in from the lists past the ring so far: past a few times
+    // the graph, the weights are too spread for buckets.
     let mut far_read = 0usize;
     let far_limit = 4 * (bound + graph.edge_count()) + RING;
-    let mut pending = 1usize;
     let mut overflowed = false;
-    dist[from.index()] = 0.0;
-    ring[0].push(from.index() as u32);
+    dist[from.index()].store(0f64.to_bits(), Relaxed);
+    queues[0].push(from.index() as u32, 0, 0);
     let mut current = 0u64;
     let mut batch = Vec::new();
+    let finish = |dist: Vec<AtomicU64>, overflowed| {
+        let dist = dist
+            .into_iter()
+            .map(|d| f64::from_bits(d.into_inner()))
+            .collect();
+        Some(Found { dist, overflowed })
+    };
     loop {
-        if pending == 0 {
-            // The ring is empty: on to the nearest distance waiting past it.
-            // Entries whose node has since been settled nearer are stale.
-            let nearest = far
+        if queues.iter().all(|q| q.pending == 0) {
+            // The rings are empty: on to the nearest distance waiting past
+            // them. Entries whose node has since been settled nearer are stale.
+            let nearest = queues
                 .iter()
-                .map(|&v| bucket_of(dist[v as usize]))
+                .flat_map(|q| &q.far)
+                .map(|&v| bucket_of(at(v)))
                 .filter(|&b| b >= current)
                 .min();
             let Some(nearest) = nearest else {
-                return Some(Found { dist, overflowed });
+                return finish(dist, overflowed);
             };
-            far_read += far.len();
-            charge(far.len() as u64);
+            current = nearest;
+            for queue in &mut queues {
+                far_read += queue.far.len();
+                charge(queue.far.len() as u64);
+                for v in std::mem::take(&mut queue.far) {
+                    let b = bucket_of(at(v));
+                    if b >= current {
+                        queue.push(v, b, current);
+                    }
+                }
+            }
             if far_read > far_limit {
                 return None;
             }
-            current = nearest;
-            let mut kept = Vec::new();
-            for v in far.drain(..) {
-                let b = bucket_of(dist[v as usize]);
-                if b < current {
-                    continue;
-                }
-                if b < current + RING as u64 {
-                    ring[(b % RING as u64) as usize].push(v);
-                    pending += 1;
-                } else {
-                    kept.push(v);
-                }
-            }
-            far = kept;
             continue;
         }
         let slot = (current % RING as u64) as usize;
-        if ring[slot].is_empty() {
+        if queues.iter().all(|q| q.ring[slot].is_empty()) {
             charge(1);
             current += 1;
             continue;
         }
         // Empty this bucket until nothing falls back into it.
-        while !ring[slot].is_empty() {
-            std::mem::swap(&mut batch, &mut ring[slot]);
-            pending -= batch.len();
-            charge(batch.len() as u64);
-            for &u in &batch {
-                let d = dist[u as usize];
-                // A node queued again since, at a lower distance, in an
-                // earlier bucket: that entry was the one to relax.
-                if bucket_of(d) != current {
-                    continue;
-                }
-                let (targets, weights) = out.weighted(NodeIndex::new(u as usize));
-                charge(targets.len() as u64);
-                for (v, &w) in targets.iter().zip(weights) {
-                    let candidate = d + w;
-                    overflowed |= candidate == f64::INFINITY;
-                    let old = &mut dist[v.index()];
-                    if candidate < *old {
-                        *old = candidate;
-                        let b = bucket_of(candidate);
-                        if b < current + RING as u64 {
-                            ring[(b % RING as u64) as usize].push(v.index() as u32);
-                            pending += 1;
-                        } else {
-                            far.push(v.index() as u32);
-                        }
-                    }
+        loop {
+            batch.clear();
+            if let [only] = &mut queues[..] {
+                std::mem::swap(&mut batch, &mut only.ring[slot]);
+                only.pending -= batch.len();
+            } else {
+                for queue in &mut queues {
+                    queue.pending -= queue.ring[slot].len();
+                    batch.append(&mut queue.ring[slot]);
                 }
             }
-            batch.clear();
+            if batch.is_empty() {
+                break;
+            }
+            charge(batch.len() as u64);
+            let pass = (lanes > 1 && batch.len() >= SHARED_BATCH)
+                .then(|| crate::budget::threads::for_pass(threads, batch.len() / SHARED_BATCH));
+            let shared = pass.as_ref().map_or(1, |pass| pass.threads().min(lanes));
+            let relaxed = if shared > 1 {
+                let pieces: Vec<(&[u32], &mut Queue)> = batch
+                    .chunks(batch.len().div_ceil(shared))
+                    .zip(queues.iter_mut())
+                    .collect();
+                each_piece(pieces, |_, (piece, queue)| {
+                    let mut beside = Beside {
+                        queue,
+                        current,
+                        delta,
+                    };
+                    relax(out, &dist, piece, current, delta, &mut beside)
+                })
+            } else {
+                let mut alone = Alone {
+                    queue: &mut queues[0],
+                    current,
+                    delta,
+                };
+                vec![relax(out, &dist, &batch, current, delta, &mut alone)]
+            };
+            drop(pass);
+            for (edges, over) in relaxed {
+                charge(edges as u64);
+                overflowed |= over;
+            }
         }
         current += 1;
-        if pending == 0 && far.is_empty() {
-            return Some(Found { dist, overflowed });
+        if queues.iter().all(|q| q.pending == 0 && q.far.is_empty()) {
+            return finish(dist, overflowed);
         }
     }
+}
+
+/// A ring of buckets and the list past it: one thread's.
+struct Queue {
+    ring: Vec<Vec<u32>>,
+    /// Nodes whose distance lay past the ring when queued.
+    far: Vec<u32>,
+    /// Entries in the ring.
+    pending: usize,
+}
+
+impl Queue {
+    fn new() -> Self {
+        Queue {
+            ring: vec![Vec::new(); RING],
+            far: Vec::new(),
+            pending: 0,
+        }
+    }
+
+    /// Queues `v` in bucket `b` (not before `current`).
+    #[inline]
+    fn push(&mut self, v: u32, b: u64, current: u64) {
+        if b < current + RING as u64 {
+            self.ring[(b % RING as u64) as usize].push(v);
+            self.pending += 1;
+        } else {
+            self.far.push(v);
+        }
+    }
+}
+
+/// What a relaxation does with a lower distance found for a node.
+trait Lowering {
+    /// `candidate` (its bits `bits`) reached `v`, whose distance is `slot`.
+    fn lower(&mut self, slot: &AtomicU64, v: u32, candidate: f64, bits: u64);
+}
+
+/// On the only thread: a plain compare and store, and the node queued.
+struct Alone<'q> {
+    queue: &'q mut Queue,
+    current: u64,
+    delta: f64,
+}
+
+impl Lowering for Alone<'_> {
+    #[inline]
+    fn lower(&mut self, slot: &AtomicU64, v: u32, candidate: f64, bits: u64) {
+        if bits < slot.load(Relaxed) {
+            slot.store(bits, Relaxed);
+            let b = (candidate / self.delta) as u64;
+            self.queue.push(v, b, self.current);
+        }
+    }
+}
+
+/// Beside other threads: an atomic minimum, and the node queued in this
+/// thread's own buckets (a node lowered by two threads is queued twice; the
+/// entry of the higher distance is stale when read, and skipped).
+struct Beside<'q> {
+    queue: &'q mut Queue,
+    current: u64,
+    delta: f64,
+}
+
+impl Lowering for Beside<'_> {
+    #[inline]
+    fn lower(&mut self, slot: &AtomicU64, v: u32, candidate: f64, bits: u64) {
+        // Most candidates lower nothing: a plain load turns them away
+        // without the cost of a locked instruction.
+        if bits < slot.load(Relaxed) && slot.fetch_min(bits, Relaxed) > bits {
+            let b = (candidate / self.delta) as u64;
+            self.queue.push(v, b, self.current);
+        }
+    }
+}
+
+/// Relaxes the out-edges of the nodes of `batch` still in bucket `current`
+/// (an entry whose node was queued again since, nearer, is stale). Returns
+/// the edges read and whether a sum overflowed.
+fn relax(
+    out: &Rows,
+    dist: &[AtomicU64],
+    batch: &[u32],
+    current: u64,
+    delta: f64,
+    lowering: &mut impl Lowering,
+) -> (usize, bool) {
+    let (mut edges, mut overflowed) = (0usize, false);
+    for &u in batch {
+        let d = f64::from_bits(dist[u as usize].load(Relaxed));
+        if (d / delta) as u64 != current {
+            continue;
+        }
+        let (targets, weights) = out.weighted(NodeIndex::new(u as usize));
+        edges += targets.len();
+        for (v, &w) in targets.iter().zip(weights) {
+            let candidate = d + w;
+            overflowed |= candidate == f64::INFINITY;
+            lowering.lower(
+                &dist[v.index()],
+                v.index() as u32,
+                candidate,
+                candidate.to_bits(),
+            );
+        }
+    }
+    (edges, overflowed)
 }
