@@ -40,7 +40,8 @@ pub enum WarningCode {
     /// An import read the direction of its edges (or another meaning) by a
     /// convention the document itself does not state.
     AssumedReading,
-    /// An import met something of its format it does not keep.
+    /// An import met something of its format it does not keep, or a value it
+    /// did not apply (a merge keeps existing nodes as they are).
     Ignored,
 }
 

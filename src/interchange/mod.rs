@@ -415,8 +415,84 @@ pub(crate) fn build_streamed(
     })
 }
 
+/// Listed nodes that a merge kept as they were although the document gives
+/// them other values (an attribute the node lacks or holds with another value,
+/// or other data): a merge adds nodes, it never changes one, and the caller
+/// says so rather than let the document's values look applied.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    /// How many.
+    pub(crate) count: usize,
+    /// The first few, with the first attribute each differs in (`None`: data).
+    pub(crate) first: Vec<(String, Option<String>)>,
+}
+
+/// The nodes [`Kept`] names by id.
+const KEPT_NAMED: usize = 5;
+
+impl Kept {
+    /// Counts node `id` if `network` holds it with other values than
+    /// `attributes` (its own, then the `defaults` the document gives every
+    /// node without a value of its own) and `data`.
+    pub(crate) fn note(
+        &mut self,
+        network: &Network,
+        id: &str,
+        (attributes, defaults): (&Map<String, Value>, &Map<String, Value>),
+        data: Option<&Value>,
+    ) {
+        let Some(stored) = network.node(id) else {
+            return;
+        };
+        let given = attributes.iter().chain(
+            defaults
+                .iter()
+                .filter(|(key, _)| !attributes.contains_key(*key)),
+        );
+        // 1 and 1.0 are one value here, as JSON means them.
+        let same = |a: &Value, b: &Value| match (a.as_f64(), b.as_f64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => a == b,
+        };
+        let differs = given
+            .into_iter()
+            .find(|(key, value)| {
+                !stored
+                    .attributes
+                    .get(key)
+                    .is_some_and(|held| same(held, value))
+            })
+            .map(|(key, _)| Some(key.clone()))
+            .or_else(|| {
+                data.filter(|data| !stored.data.as_deref().is_some_and(|held| same(held, data)))
+                    .map(|_| None)
+            });
+        if let Some(what) = differs {
+            self.count += 1;
+            if self.first.len() < KEPT_NAMED {
+                self.first.push((id.to_string(), what));
+            }
+        }
+    }
+
+    /// [`Kept`] of the listed nodes of `graph`, before it is merged into
+    /// `network`.
+    pub(crate) fn of_graph(network: &Network, graph: &ImportedGraph) -> Kept {
+        let mut kept = Kept::default();
+        for node in &graph.nodes {
+            kept.note(
+                network,
+                &node.id,
+                (&node.attributes, &graph.node_defaults),
+                node.data.as_ref(),
+            );
+        }
+        kept
+    }
+}
+
 /// What [`check_streamed`] counted in a document it found no fault in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Checked {
     /// Nodes listed.
     pub(crate) nodes: usize,
@@ -424,6 +500,8 @@ pub(crate) struct Checked {
     pub(crate) edges: usize,
     /// The estimated bytes the items add at most (see [`crate::network::estimate`]).
     pub(crate) bytes: usize,
+    /// Listed nodes the network holds with other values than the document's.
+    pub(crate) kept: Kept,
 }
 
 impl Checked {
@@ -439,24 +517,28 @@ impl Checked {
 
 /// Reads a document of a format that [`builds_as_read`] and checks it whole,
 /// as [`build_streamed`] would check it, without storing anything: the same
-/// errors, found before any network changes. O(size of the document), and the
-/// memory of one item at a time.
+/// errors, found before any network changes. Listed nodes that `existing`
+/// (the network to merge into, as it is now) holds with other values are
+/// counted in [`Checked::kept`]. O(size of the document), and the memory of
+/// one item at a time.
 pub(crate) fn check_streamed(
     format: Format,
     content: &str,
     limits: &Limits,
     arrows: Option<Arrows>,
+    existing: Option<&Network>,
 ) -> Result<Checked> {
     debug_assert!(builds_as_read(format));
     reading::check(format, arrows)?;
     let settled = reading::settle(format, None, arrows);
     let mut meter = meter::Meter::new(format, limits.max_import_bytes);
-    let mut sink = stream::Check::new(limits, settled.turn_around);
+    let mut sink = stream::Check::new(limits, settled.turn_around, existing);
     import::node_link::stream(content, &mut meter, &mut sink)?;
     Ok(Checked {
         nodes: sink.nodes,
         edges: sink.edges,
         bytes: sink.bytes,
+        kept: sink.kept,
     })
 }
 

@@ -183,6 +183,10 @@ fn check_edge_item(
 pub(crate) struct Check<'a> {
     limits: &'a Limits,
     turn_around: bool,
+    /// The network merged into, as it is before the merge.
+    existing: Option<&'a Network>,
+    /// Listed nodes that exist with other values than the document gives.
+    pub(crate) kept: crate::interchange::Kept,
     /// Nodes listed (each new at most).
     pub(crate) nodes: usize,
     /// Edges given.
@@ -192,11 +196,19 @@ pub(crate) struct Check<'a> {
 }
 
 impl<'a> Check<'a> {
-    /// Checks under `limits`, turning each edge around when the reading says so.
-    pub(crate) fn new(limits: &'a Limits, turn_around: bool) -> Self {
+    /// Checks under `limits`, turning each edge around when the reading says
+    /// so; listed nodes that `existing` holds with other values are counted
+    /// in `kept`.
+    pub(crate) fn new(
+        limits: &'a Limits,
+        turn_around: bool,
+        existing: Option<&'a Network>,
+    ) -> Self {
         Check {
             limits,
             turn_around,
+            existing,
+            kept: Default::default(),
             nodes: 0,
             edges: 0,
             bytes: 0,
@@ -208,6 +220,12 @@ impl ItemSink for Check<'_> {
     fn node(&mut self, node: NodeSpec, index: usize) -> Result<()> {
         check_node_item(self.limits, &node, index)?;
         self.nodes += 1;
+        if let Some(existing) = self.existing {
+            let no_defaults = serde_json::Map::new();
+            let given = (&node.attributes, &no_defaults);
+            self.kept
+                .note(existing, &node.id, given, node.data.as_ref());
+        }
         let bytes = node_item_bytes(&node.id, &node.attributes, node.data.as_ref());
         self.bytes = self.bytes.saturating_add(bytes);
         Ok(())

@@ -1551,11 +1551,18 @@ fn node_link_merged_as_read_equals_parsed_then_applied() {
             for arrows in [None, Some(Arrows::Before)] {
                 let limits = Limits::default();
                 let mut merged = start.clone();
-                let as_read = check_streamed(Format::NodeLinkJson, document, &limits, arrows)
-                    .and_then(|checked| {
-                        assert!(checked.fits(&limits, &merged));
-                        build_streamed(Format::NodeLinkJson, document, &limits, arrows, &mut merged)
-                    });
+                let as_read =
+                    check_streamed(Format::NodeLinkJson, document, &limits, arrows, Some(start))
+                        .and_then(|checked| {
+                            assert!(checked.fits(&limits, &merged));
+                            build_streamed(
+                                Format::NodeLinkJson,
+                                document,
+                                &limits,
+                                arrows,
+                                &mut merged,
+                            )
+                        });
                 let mut applied = start.clone();
                 let whole = parse_reading(Format::NodeLinkJson, document, &limits, arrows)
                     .and_then(|graph| {
@@ -1593,7 +1600,7 @@ fn a_checked_document_counts_its_items_and_bytes() {
     let document = r#"{"nodes": [{"id": "a", "k": "v"}, {"id": "a"}],
         "edges": [{"source": "a", "target": "b", "relation": "r"}]}"#;
     let limits = Limits::default();
-    let checked = check_streamed(Format::NodeLinkJson, document, &limits, None).unwrap();
+    let checked = check_streamed(Format::NodeLinkJson, document, &limits, None, None).unwrap();
     assert_eq!((checked.nodes, checked.edges), (2, 1));
     let graph = parse_reading(Format::NodeLinkJson, document, &limits, None).unwrap();
     let expected: usize = graph

@@ -6,7 +6,7 @@ use networks_mcp::limits::Limits;
 use networks_mcp::mcp::NetworksServer;
 use serde_json::{Value, json};
 
-use crate::common::{dispatch, server_with};
+use crate::common::{dispatch, server_with, warnings};
 
 /// GraphML of `nodes` nodes (`n0`, `n1`, …) and `edges` edges, whose edge key
 /// `kind` has a `<default>` of `default_bytes` bytes (none when 0): with 50,000
@@ -635,4 +635,87 @@ fn a_merge_read_twice_changes_nothing_on_a_late_fault() {
     assert_eq!(out["warnings"][0]["code"], "ignored", "{out}");
     let described = dispatch(&server, "network_describe", json!({"network_name": "m"})).unwrap();
     assert_eq!(described["description"], Value::Null, "{described}");
+}
+
+/// A merge keeps existing nodes as they are: when the document gives one of
+/// them other values (an attribute it lacks or holds otherwise, or other
+/// data), the reply says which were not applied, for node-link JSON (read
+/// twice) and for a format parsed whole (GraphML, its defaults counted as the
+/// node's). Equal values, 1 against 1.0 included, and nodes listed bare say
+/// nothing.
+#[test]
+fn a_merge_says_which_listed_nodes_it_kept_as_they_were() {
+    let server = server_with(Limits::default());
+    let base = json!({"nodes": [
+        {"id": "serde", "status": "todo", "rank": 1},
+        {"id": "tokio", "status": "todo"},
+        {"id": "axum", "status": "done"},
+    ], "edges": []})
+    .to_string();
+    dispatch(
+        &server,
+        "network_import",
+        json!({"network_name": "k", "format": "node_link_json", "content": base}),
+    )
+    .unwrap();
+    let merge = |format: &str, content: String| {
+        dispatch(
+            &server,
+            "network_import",
+            json!({"network_name": "k", "format": format, "mode": "merge", "content": content}),
+        )
+        .unwrap()
+    };
+    let kept = |out: &Value| -> Vec<String> {
+        warnings(out)
+            .into_iter()
+            .filter(|(code, message)| code == "ignored" && message.contains("already existed"))
+            .map(|(_, message)| message)
+            .collect()
+    };
+    let out = merge(
+        "node_link_json",
+        json!({"nodes": [
+            {"id": "serde", "status": "done", "rank": 1.0},
+            {"id": "tokio"},
+            {"id": "axum", "status": "done"},
+            {"id": "new", "status": "todo"},
+        ]})
+        .to_string(),
+    );
+    let said = kept(&out);
+    assert_eq!(said.len(), 1, "{out}");
+    assert!(said[0].starts_with("1 node of the document"), "{}", said[0]);
+    assert!(said[0].contains("'serde' (status)"), "{}", said[0]);
+    assert!(said[0].contains("network_update_nodes"), "{}", said[0]);
+    let serde = dispatch(
+        &server,
+        "network_get_node",
+        json!({"network_name": "k", "node_id": "serde"}),
+    )
+    .unwrap();
+    assert_eq!(serde["attributes"]["status"], "todo", "{serde}");
+    // Equal values and bare nodes: nothing to say.
+    let out = merge(
+        "node_link_json",
+        json!({"nodes": [{"id": "serde", "status": "todo"}, {"id": "tokio"}]}).to_string(),
+    );
+    assert!(kept(&out).is_empty(), "{out}");
+    // GraphML: a key's default is the node's value when it gives none.
+    let graphml = r#"<?xml version="1.0"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="s" for="node" attr.name="status" attr.type="string"><default>blocked</default></key>
+  <graph edgedefault="directed">
+    <node id="tokio"/>
+    <node id="axum"><data key="s">done</data></node>
+  </graph>
+</graphml>"#;
+    let out = merge("graphml", graphml.to_string());
+    let said = kept(&out);
+    assert_eq!(said.len(), 1, "{out}");
+    assert!(
+        said[0].contains("'tokio' (status)") && !said[0].contains("axum"),
+        "{}",
+        said[0]
+    );
 }

@@ -250,8 +250,10 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
         }
         ImportMode::Merge => ctx.write(&p.network_name, |net| {
             ready(net, &graph)?;
+            let kept = interchange::Kept::of_graph(net, &graph);
             declare_nonblocking(net, &graph);
             let outcome = interchange::apply(net, graph)?;
+            warn_kept(&kept);
             Ok((outcome, net.node_count(), net.edge_count()))
         })?,
     };
@@ -339,7 +341,11 @@ fn merge_as_read(
 ) -> Result<Option<ImportOutput>> {
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "checking the document");
-    let checked = interchange::check_streamed(format, content, ctx.limits, arrows)?;
+    // Read against the network as it is, for the nodes it would keep as they
+    // are: its writers wait, its readers do not.
+    let checked = ctx.registry.read(network_name, |net| {
+        interchange::check_streamed(format, content, ctx.limits, arrows, Some(net))
+    })?;
     progress.report(
         PROGRESS_VALIDATED,
         PROGRESS_TOTAL,
@@ -369,6 +375,7 @@ fn merge_as_read(
         return Ok(None);
     };
     warn(built.notes);
+    warn_kept(&checked.kept);
     progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
     let outcome = built.outcome;
     info!(network = %network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
@@ -383,6 +390,35 @@ fn merge_as_read(
         edge_count,
         reading: built.reading,
     }))
+}
+
+/// Tells the call's warnings of the listed nodes a merge kept as they were
+/// although the document gives them other values.
+fn warn_kept(kept: &interchange::Kept) {
+    if kept.count == 0 {
+        return;
+    }
+    let named: Vec<String> = kept
+        .first
+        .iter()
+        .map(|(id, what)| match what {
+            Some(key) => format!("'{id}' ({key})"),
+            None => format!("'{id}' (data)"),
+        })
+        .collect();
+    let more = match kept.count - kept.first.len() {
+        0 => String::new(),
+        more => format!(" and {more} more"),
+    };
+    let nodes = if kept.count == 1 { "node" } else { "nodes" };
+    crate::warnings::warn(
+        WarningCode::Ignored,
+        format!(
+            "{} {nodes} of the document already existed with other values, and a merge keeps existing nodes as they are, so the document's values were not applied: {}{more}. To change them, call network_update_nodes.",
+            kept.count,
+            named.join(", ")
+        ),
+    );
 }
 
 /// Refuses a mode "create" import into a name already taken.
