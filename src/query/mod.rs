@@ -587,6 +587,7 @@ fn warn_unknown_names(net: &Network, names: &plan::Names) {
             ),
         );
     }
+    warn_unknown_ids(net, &names.node_ids);
     for (keys, seen, what) in [
         (&node_keys, &seen_node_keys, "node"),
         (&rel_keys, &seen_rel_keys, "relationship"),
@@ -603,6 +604,33 @@ fn warn_unknown_names(net: &Network, names: &plan::Names) {
                 ),
             );
         }
+    }
+}
+
+/// The node ids the query matches on that name no node, named with the
+/// nearest ids one pass over the ids finds (for the first few only): a pattern
+/// anchored on such an id matches nothing, and an agent would take the empty
+/// answer for the truth about a node it misspelled.
+fn warn_unknown_ids(net: &Network, ids: &[String]) {
+    use crate::warnings::{WarningCode, closest, warn};
+    /// Missing ids given suggestions; each costs a pass over the ids.
+    const SUGGESTED: usize = 3;
+    let missing: Vec<&String> = ids.iter().filter(|id| net.index_of(id).is_none()).collect();
+    for (n, id) in missing.iter().enumerate() {
+        let hint = if n < SUGGESTED {
+            charge(net.node_count() as u64);
+            closest(id, net.graph().node_weights().map(|node| node.id.as_str()))
+                .map(|near| format!(" Did you mean \"{near}\"?"))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        warn(
+            WarningCode::UnknownValue,
+            format!(
+                "The query matches the node id \"{id}\", which no node has, so that pattern matches nothing.{hint}"
+            ),
+        );
     }
 }
 

@@ -346,6 +346,9 @@ pub(crate) struct Names {
     pub node_keys: Vec<String>,
     /// Property keys read of relationships.
     pub rel_keys: Vec<String>,
+    /// Node ids the query gives as text to match (`(n {id: 'a'})`,
+    /// `n.id = 'a'`), parameters included.
+    pub node_ids: Vec<String>,
 }
 
 impl Names {
@@ -890,6 +893,26 @@ impl Planner<'_> {
         }
     }
 
+    /// Keeps a node id the query matches on, for the warning when no node
+    /// has it (the first hundred distinct ids).
+    fn note_node_id(&mut self, id: &str) {
+        if self.names.node_ids.len() < 100 {
+            Names::add(&mut self.names.node_ids, id);
+        }
+    }
+
+    /// `property = value` where the property is a node's `id` and the value is
+    /// text: the id is kept (see [`Planner::note_node_id`]).
+    fn note_id_equality(&mut self, property: &Expr, value: &Expr) {
+        if let (Expr::Prop(base, key), Expr::Lit(Val::Str(id))) = (property, value)
+            && key == "id"
+            && let Expr::Var(slot) = **base
+            && self.kind_of(slot) == Kind::Node
+        {
+            self.note_node_id(id);
+        }
+    }
+
     fn node_pattern(&mut self, n: &ast::NodePattern) -> Res<NodePat> {
         if let Some(w) = &n.where_clause {
             return Err(QueryError::unsupported(
@@ -904,8 +927,11 @@ impl Planner<'_> {
         for label in &labels {
             Names::add(&mut self.names.labels, label);
         }
-        for (key, _) in &properties {
+        for (key, value) in &properties {
             Names::add(&mut self.names.node_keys, key);
+            if let (true, Expr::Lit(Val::Str(id))) = (key == "id", value) {
+                self.note_node_id(id);
+            }
         }
         let (slot, bound) = self.variable(n.variable.as_ref(), Kind::Node)?;
         Ok(NodePat {
@@ -1846,6 +1872,10 @@ impl Planner<'_> {
                 }
             }
             rest.push((op, operand));
+        }
+        if let [(BinOp::Eq, other)] = rest.as_slice() {
+            self.note_id_equality(&first, other);
+            self.note_id_equality(other, &first);
         }
         Ok(Expr::Chain(first, rest))
     }

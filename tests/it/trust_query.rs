@@ -533,3 +533,45 @@ fn names_that_match_nothing_are_warned_about_with_the_closest_one() {
         "{told:?}"
     );
 }
+
+/// A node id the query matches on that no node has is said, with the nearest
+/// id, however it is given (in the pattern, in the WHERE either way round, as
+/// a parameter); an id that exists, or one compared otherwise, says nothing.
+#[test]
+fn a_node_id_that_matches_nothing_is_a_warning() {
+    let server = graph(&chain(20));
+    let said = |query: &str, parameters: Value| -> Vec<String> {
+        let out = dispatch_ok(
+            &server,
+            "network_query",
+            json!({"network_name": "g", "query": query, "parameters": parameters}),
+        );
+        warnings(&out)
+            .into_iter()
+            .filter(|(code, _)| code == "unknown_value")
+            .map(|(_, message)| message)
+            .collect()
+    };
+    for (query, parameters) in [
+        ("MATCH (n {id: 'n12x'}) RETURN n.id", json!({})),
+        ("MATCH (n) WHERE n.id = 'n12x' RETURN n.id", json!({})),
+        ("MATCH (n)-->(m) WHERE 'n12x' = m.id RETURN n.id", json!({})),
+        ("MATCH (n {id: $id}) RETURN n.id", json!({"id": "n12x"})),
+    ] {
+        let said = said(query, parameters);
+        assert_eq!(said.len(), 1, "{query}: {said:?}");
+        assert!(
+            said[0].contains("\"n12x\"") && said[0].contains("Did you mean \"n12\"?"),
+            "{query}: {}",
+            said[0]
+        );
+    }
+    for query in [
+        "MATCH (n {id: 'n12'}) RETURN n.id",
+        "MATCH (n) WHERE n.id = 'n3' RETURN n.id",
+        "MATCH (n) WHERE n.id < 'zzz' RETURN count(*)",
+        "MATCH (n)-[r]->(m) WHERE m.id = n.id RETURN count(*)",
+    ] {
+        assert!(said(query, json!({})).is_empty(), "{query}");
+    }
+}
