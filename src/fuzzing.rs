@@ -52,9 +52,77 @@ fn clear(server: &NetworksServer) {
 /// Imports `data` (as text) in `format` (`dot`, `graphml`, `edge_list_csv`,
 /// `node_link_json`). Invariants: no panic and no `internal` error; a refused
 /// document creates nothing; an accepted one exports, and the export imports
-/// again without an `internal` error.
+/// again without an `internal` error. Then merges the same document into a
+/// small network: a refused merge leaves it exactly as it was, an accepted one
+/// only adds.
 pub fn import(format: &str, data: &[u8]) {
     with_server(|server| import_into(server, format, data));
+    with_server(|server| merge_into(server, format, data));
+}
+
+fn call(
+    server: &NetworksServer,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> crate::Result<serde_json::Value> {
+    server
+        .dispatch(Call::new(tool, arguments))
+        .expect("the tool is listed")
+}
+
+/// The whole of network `m` as node-link JSON, to compare before and after.
+fn snapshot(server: &NetworksServer) -> (String, u64, u64) {
+    let exported = call(
+        server,
+        "network_export",
+        json!({"network_name": "m", "format": "node_link_json", "limit": 10_000}),
+    )
+    .expect("the merge target exports");
+    let summary = call(server, "network_list", json!({})).expect("networks list");
+    let count = |key: &str| {
+        summary["networks"]
+            .as_array()
+            .and_then(|all| all.iter().find(|n| n["name"] == "m"))
+            .and_then(|n| n[key].as_u64())
+            .expect("network m is listed with its counts")
+    };
+    (
+        exported["content"].as_str().unwrap_or_default().to_string(),
+        count("node_count"),
+        count("edge_count"),
+    )
+}
+
+fn merge_into(server: &NetworksServer, format: &str, data: &[u8]) {
+    let content = String::from_utf8_lossy(data).into_owned();
+    call(
+        server,
+        "network_import",
+        json!({"network_name": "m", "format": "node_link_json", "content":
+            r#"{"directed": true, "multigraph": true, "nodes": [{"id": "a", "w": 1}, {"id": "b"}], "edges": [{"source": "a", "target": "b"}]}"#}),
+    )
+    .expect("the merge target imports");
+    let before = snapshot(server);
+    let merged = call(
+        server,
+        "network_import",
+        json!({"network_name": "m", "format": format, "content": content, "mode": "merge"}),
+    );
+    let after = snapshot(server);
+    match merged {
+        Err(error) => {
+            assert_ne!(error.code(), "internal", "{error}");
+            assert_eq!(before, after, "a refused merge changed the network");
+        }
+        Ok(reply) => {
+            assert!(
+                after.1 >= before.1 && after.2 >= before.2,
+                "a merge removed nodes or edges"
+            );
+            assert_eq!(reply["node_count"].as_u64(), Some(after.1), "{reply}");
+            assert_eq!(reply["edge_count"].as_u64(), Some(after.2), "{reply}");
+        }
+    }
 }
 
 fn import_into(server: &NetworksServer, format: &str, data: &[u8]) {

@@ -134,6 +134,35 @@ pub struct ImportOutput {
     pub reading: String,
 }
 
+impl ImportOutput {
+    /// The reply of an import that was applied, whichever way it was read:
+    /// reports the end of the progress and logs the counts.
+    fn imported(
+        ctx: &ToolContext<'_>,
+        network_name: String,
+        mode: ImportMode,
+        format: Format,
+        outcome: &interchange::ImportOutcome,
+        (node_count, edge_count): (usize, usize),
+        reading: String,
+    ) -> Self {
+        ctx.progress
+            .report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
+        info!(network = %network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
+        ImportOutput {
+            status: Success::Success,
+            network_name,
+            mode,
+            created_node_count: outcome.nodes_created,
+            existing_node_count: outcome.nodes_existing,
+            created_edge_count: outcome.edges_created,
+            node_count,
+            edge_count,
+            reading,
+        }
+    }
+}
+
 /// The schema of an optional `arrows`: the two names, without the `null` an
 /// `Option` would add (leaving it out is the default).
 fn arrows_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -259,19 +288,15 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     };
     // Now counted among the networks.
     drop(reservation);
-    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
-    info!(network = %p.network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
-    Ok(ImportOutput {
-        status: Success::Success,
-        network_name: p.network_name,
-        mode: p.mode,
-        created_node_count: outcome.nodes_created,
-        existing_node_count: outcome.nodes_existing,
-        created_edge_count: outcome.edges_created,
-        node_count,
-        edge_count,
+    Ok(ImportOutput::imported(
+        ctx,
+        p.network_name,
+        p.mode,
+        format,
+        &outcome,
+        (node_count, edge_count),
         reading,
-    })
+    ))
 }
 
 /// A new network built as its document is read (see
@@ -309,20 +334,15 @@ fn import_as_read(
     ctx.registry.insert(&network_name, network)?;
     ctx.written.set(Some(version));
     drop(reservation);
-    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
-    let outcome = built.outcome;
-    info!(network = %network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
-    Ok(ImportOutput {
-        status: Success::Success,
+    Ok(ImportOutput::imported(
+        ctx,
         network_name,
-        mode: ImportMode::Create,
-        created_node_count: outcome.nodes_created,
-        existing_node_count: outcome.nodes_existing,
-        created_edge_count: outcome.edges_created,
-        node_count,
-        edge_count,
-        reading: built.reading,
-    })
+        ImportMode::Create,
+        format,
+        &built.outcome,
+        (node_count, edge_count),
+        built.reading,
+    ))
 }
 
 /// A merge read twice rather than parsed whole (see
@@ -376,20 +396,15 @@ fn merge_as_read(
     };
     warn(built.notes);
     warn_kept(&checked.kept);
-    progress.report(PROGRESS_TOTAL, PROGRESS_TOTAL, "imported");
-    let outcome = built.outcome;
-    info!(network = %network_name, format = format.name(), nodes = outcome.nodes_created, edges = outcome.edges_created, "imported");
-    Ok(Some(ImportOutput {
-        status: Success::Success,
-        network_name: network_name.to_string(),
-        mode: ImportMode::Merge,
-        created_node_count: outcome.nodes_created,
-        existing_node_count: outcome.nodes_existing,
-        created_edge_count: outcome.edges_created,
-        node_count,
-        edge_count,
-        reading: built.reading,
-    }))
+    Ok(Some(ImportOutput::imported(
+        ctx,
+        network_name.to_string(),
+        ImportMode::Merge,
+        format,
+        &built.outcome,
+        (node_count, edge_count),
+        built.reading,
+    )))
 }
 
 /// Tells the call's warnings of the listed nodes a merge kept as they were
