@@ -137,6 +137,11 @@ pub struct ToolContext<'a> {
     pub default_sized: bool,
     /// Where this call may read and write files (see `mcp::files`).
     pub files: Option<&'a super::files::Roots>,
+    /// The document argument of a tool that reads one in place (see
+    /// [`ToolDef::reads_document`]), lent from the call's arguments: a
+    /// document of hundreds of megabytes is then not copied into the
+    /// parameters, whose field is left empty.
+    pub lent_document: Option<&'a str>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -157,6 +162,7 @@ impl<'a> ToolContext<'a> {
             answers: None,
             default_sized: false,
             files: None,
+            lent_document: None,
         }
     }
 
@@ -290,7 +296,7 @@ const SIZE_PARAMETERS: [&str; 4] = [
     "blocked_limit",
 ];
 
-type Handler = dyn Fn(&ToolContext<'_>, &Value) -> Result<Value> + Send + Sync;
+type Handler = dyn Fn(&ToolContext<'_>, &Value, Option<&str>) -> Result<Value> + Send + Sync;
 
 /// One tool: its published description and its body.
 pub struct ToolDef {
@@ -307,6 +313,9 @@ pub struct ToolDef {
     pub long_running: bool,
     /// The result field that holds a document (see [`ToolDef::with_document`]).
     pub document: Option<&'static str>,
+    /// The argument that holds a document read in place (see
+    /// [`ToolDef::reads_document`]).
+    document_argument: Option<&'static str>,
     handler: Box<Handler>,
 }
 
@@ -391,7 +400,10 @@ impl ToolDef {
         let checked_schema = Arc::clone(&input_schema);
         let name = meta.name;
         let writes = meta.effect.writes();
-        let handler = move |ctx: &ToolContext<'_>, arguments: &Value| -> Result<Value> {
+        let handler = move |ctx: &ToolContext<'_>,
+                            arguments: &Value,
+                            lent_document: Option<&str>|
+              -> Result<Value> {
             let (arguments, if_version) = match writes {
                 true => take_if_version(name, &checked_schema, arguments)?,
                 false => (Cow::Borrowed(arguments), None),
@@ -409,6 +421,7 @@ impl ToolDef {
                 answers: outer.answers,
                 default_sized: !SIZE_PARAMETERS.iter().any(|p| arguments.get(p).is_some()),
                 files: outer.files,
+                lent_document,
             };
             let (output, warnings) = crate::warnings::collect(|| body(&ctx, params));
             outer.read_at.set(ctx.read_at.get());
@@ -451,8 +464,35 @@ impl ToolDef {
             effect: meta.effect,
             long_running: meta.long_running,
             document: None,
+            document_argument: None,
             handler: Box::new(handler),
         }
+    }
+
+    /// Says that the argument `field` holds a document (an import's
+    /// `content`) that the body reads in place from
+    /// [`ToolContext::lent_document`]: decoding the parameters would copy it
+    /// (serde makes an owned string of a borrowed one), and a copy of a
+    /// 500 MB document is 500 MB of fresh memory. The published schema is
+    /// unchanged.
+    pub fn reads_document(mut self, field: &'static str) -> Self {
+        self.document_argument = Some(field);
+        self
+    }
+
+    /// The arguments without the document argument, and the document, when
+    /// the tool reads one in place and the call gives it as a string. Every
+    /// other argument is small, so copying them is cheap.
+    fn lend_document<'v>(&self, arguments: &'v Value) -> Option<(Value, &'v str)> {
+        let field = self.document_argument?;
+        let object = arguments.as_object()?;
+        let document = object.get(field)?.as_str()?;
+        let rest = object
+            .iter()
+            .filter(|(key, _)| key.as_str() != field)
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        Some((Value::Object(rest), document))
     }
 
     /// Adds an entry to the tool's published `_meta` (e.g. `ui` for an MCP Apps view).
@@ -502,7 +542,10 @@ impl ToolDef {
     /// instead. A write is answered whatever its size, since it has been applied;
     /// its reply lists only what its input named.
     pub fn call(&self, ctx: &ToolContext<'_>, arguments: &Value) -> Result<Value> {
-        let mut value = (self.handler)(ctx, arguments)?;
+        let mut value = match self.lend_document(arguments) {
+            Some((rest, document)) => (self.handler)(ctx, &rest, Some(document))?,
+            None => (self.handler)(ctx, arguments, None)?,
+        };
         if !self.effect.writes() {
             let bytes = self.reply_bytes(&mut value);
             if bytes > ctx.limits.max_reply_bytes {

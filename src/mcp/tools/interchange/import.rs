@@ -181,8 +181,12 @@ fn warn(notes: Vec<interchange::ImportNote>) {
 }
 
 fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
-    // A path was read into content before the call (see `mcp::files`).
-    let content = match (p.content, p.path) {
+    // A path was read into content before the call (see `mcp::files`), and
+    // the content is lent to the call rather than copied (see
+    // `ToolDef::reads_document`); a caller of the body alone may still give it
+    // in the parameters.
+    let given = p.content.as_deref().or(ctx.lent_document);
+    let content = match (given, p.path) {
         (Some(content), None) => content,
         (None, Some(_)) | (Some(_), Some(_)) => {
             return Err(Error::InvalidArguments {
@@ -222,12 +226,12 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
                     p.description,
                     p.arrows,
                     format,
-                    &content,
+                    content,
                 );
             }
             ImportMode::Merge => {
                 if let Some(merged) =
-                    merge_as_read(ctx, &p.network_name, p.arrows, format, &content)?
+                    merge_as_read(ctx, &p.network_name, p.arrows, format, content)?
                 {
                     return Ok(merged);
                 }
@@ -237,7 +241,7 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "parsing the document");
     // Edges and materialised memory are both counted while the document is read.
-    let mut graph = interchange::parse_reading(format, &content, ctx.limits, p.arrows)?;
+    let mut graph = interchange::parse_reading(format, content, ctx.limits, p.arrows)?;
     let reading = std::mem::take(&mut graph.reading);
     // Said before anything is applied: a failed import is an error, which
     // carries no warnings.
@@ -573,4 +577,5 @@ pub fn tool() -> ToolDef {
         },
         import,
     )
+    .reads_document("content")
 }
