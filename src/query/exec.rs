@@ -29,7 +29,7 @@ use super::value::{self, PathVal, Shared, Val};
 use super::{MAX_GROUPS, MAX_ROWS, QueryError, charge};
 use crate::network::Network;
 use crate::network::edge_columns::EdgeRows;
-use crate::network::node_columns::NodeColumn;
+use crate::network::node_columns::{CodedColumn, NodeColumn};
 use serde_json::Value;
 
 type Row = Vec<Val>;
@@ -523,12 +523,25 @@ struct Matching<'p, 's, 'g> {
     /// Along the current branch: how many conjuncts were checked, and the value
     /// of their `AND` so far ([`EARLY_GAVE_UP`] once one failed to evaluate).
     early: Vec<(usize, Val)>,
+    /// The conjuncts the scan of the current starts decided true for every
+    /// start it kept (see [`Exec::candidates`]): not evaluated again.
+    settled: Vec<usize>,
     /// Whether the last relationship of the last path is counted rather than
     /// matched one by one (see [`counts_last_step`]).
     count_last: bool,
 }
 
 impl Matching<'_, '_, '_> {
+    /// Whether the early checks along this branch evaluated every conjunct of
+    /// the WHERE and found their `AND` true: the WHERE is then true of every
+    /// row the branch puts out (a conjunct reads only variables bound before
+    /// it was checked, and they stay bound along the branch), and need not
+    /// be evaluated again per row.
+    fn where_settled(&self) -> bool {
+        matches!(self.early.last(), Some((checked, acc))
+            if *checked == self.conjuncts.len() && truthy(acc))
+    }
+
     /// Whether the MATCH has put out the rows that are enough.
     fn full(&self) -> bool {
         self.enough.is_some_and(|n| self.emitted >= n)
@@ -765,6 +778,7 @@ impl Exec<'_> {
             enough,
             conjuncts: Conjuncts::new(m.predicate.as_ref(), &m.new_slots),
             early: Vec::new(),
+            settled: Vec::new(),
             count_last: false,
         };
         if let Sink::Groups(groups) = &state.out {
@@ -799,6 +813,7 @@ impl Exec<'_> {
         row: &mut Row,
     ) -> Res<()> {
         if let Some(p) = &st.plan.predicate
+            && !st.where_settled()
             && !truthy(&self.eval_scratch(p, row)?)
         {
             return Ok(());
@@ -883,7 +898,10 @@ impl Exec<'_> {
             return Early::Same;
         }
         for at in checked..ready {
-            let value = self.eval_scratch(st.conjuncts.expr(at), row);
+            let value = match st.settled.contains(&at) {
+                true => Ok(Val::Bool(true)),
+                false => self.eval_scratch(st.conjuncts.expr(at), row),
+            };
             let next = match (at, value) {
                 (0, Ok(value)) => Ok(value),
                 (_, Ok(value)) => binary(BinOp::And, acc, value),
@@ -940,6 +958,7 @@ impl Exec<'_> {
     fn part_here(&self, st: &mut Matching<'_, '_, '_>, i: usize, row: &mut Row) -> Res<()> {
         let Some(part) = st.plan.parts.get(i) else {
             if let Some(p) = &st.plan.predicate
+                && !st.where_settled()
                 && !truthy(&self.eval_scratch(p, row)?)
             {
                 return Ok(());
@@ -949,7 +968,25 @@ impl Exec<'_> {
         };
         let (reversed, _) = self.walk_from(st.plan, &st.conjuncts, part, row);
         let path = reversed.as_ref().unwrap_or(part);
-        for start in self.candidates(&path.start, &st.conjuncts, row)? {
+        let (starts, settled) = self.candidates(&path.start, &st.conjuncts, row)?;
+        let outer = st.settled.len();
+        st.settled.extend(settled);
+        let walked = self.walk_starts(st, i, path, reversed.is_some(), starts, row);
+        st.settled.truncate(outer);
+        walked
+    }
+
+    /// Walks part `i` of the MATCH (`path`) from each of `starts`.
+    fn walk_starts(
+        &self,
+        st: &mut Matching<'_, '_, '_>,
+        i: usize,
+        path: &PathPat,
+        reversed: bool,
+        starts: Vec<NodeIndex>,
+        row: &mut Row,
+    ) -> Res<()> {
+        for start in starts {
             charge(1);
             if !self.node_ok(&path.start, start, row)? {
                 continue;
@@ -959,7 +996,7 @@ impl Exec<'_> {
             let step = At {
                 part: i,
                 path,
-                reversed: reversed.is_some(),
+                reversed,
                 k: 0,
             };
             self.steps(st, step, start, row)?;
@@ -1321,59 +1358,88 @@ impl Exec<'_> {
         pat: &NodePat,
         conjuncts: &Conjuncts<'_>,
         row: &mut Row,
-    ) -> Res<Vec<NodeIndex>> {
+    ) -> Res<(Vec<NodeIndex>, Vec<usize>)> {
         if pat.bound {
-            return Ok(match pat.slot.map(|s| &row[s]) {
-                Some(Val::Node(ix)) => vec![*ix],
-                _ => Vec::new(),
-            });
+            return Ok((
+                match pat.slot.map(|s| &row[s]) {
+                    Some(Val::Node(ix)) => vec![*ix],
+                    _ => Vec::new(),
+                },
+                Vec::new(),
+            ));
         }
         if let Some((_, e)) = pat.properties.iter().find(|(k, _)| k == "id") {
-            return Ok(match self.eval(e, row, &[])? {
-                Val::Str(id) => self.net.index_of(&id).into_iter().collect(),
-                _ => Vec::new(),
-            });
+            return Ok((
+                match self.eval(e, row, &[])? {
+                    Val::Str(id) => self.net.index_of(&id).into_iter().collect(),
+                    _ => Vec::new(),
+                },
+                Vec::new(),
+            ));
         }
         let tests = self.start_tests(pat, conjuncts, row);
         if tests.is_empty() {
-            return Ok(self.net.graph().node_indices().collect());
+            return Ok((self.net.graph().node_indices().collect(), Vec::new()));
         }
-        // Each test is decided once per distinct stored value (by address;
-        // a network stores each distinct value once), so a scan costs a read
-        // of the attribute's column and a lookup per node.
-        let mut decided: Vec<HashMap<usize, bool>> = vec![HashMap::new(); tests.len()];
+        // The scan reads each tested attribute of every node, so it reads the
+        // attributes' columns as codes (made once per network version, see
+        // `CodedColumn`). Each test is decided once per distinct stored value,
+        // so a node costs a table lookup per test.
+        // A test whose comparison failed to evaluate for some value keeps
+        // those nodes, and its conjunct is evaluated again where the WHERE
+        // runs, to raise the error; every other test's conjunct is true of
+        // every node kept, and is settled (not evaluated again).
+        let mut verdicts = Vec::with_capacity(tests.len());
+        let mut settled = Vec::new();
+        for (at, key, op, want) in &tests {
+            let coded = self.scan_codes(key);
+            charge(coded.values.len() as u64);
+            // Code 0, a missing property, is null, and so is comparing it.
+            let mut verdict = vec![false];
+            let mut failed = false;
+            for value in &coded.values {
+                verdict.push(match binary(*op, Val::from_json(value), want.clone()) {
+                    Ok(result) => result == Val::Bool(true),
+                    Err(_) => {
+                        failed = true;
+                        true
+                    }
+                });
+            }
+            if !failed {
+                settled.push(*at);
+            }
+            verdicts.push((coded, verdict));
+        }
         let mut kept = Vec::new();
         for ix in self.net.graph().node_indices() {
             charge(1);
-            let passes = tests
+            let at = ix.index();
+            if verdicts
                 .iter()
-                .zip(&mut decided)
-                .all(|((key, op, want), decided)| {
-                    self.with_node_attribute(ix, key, |v| match v {
-                        // A missing property is null, and so is comparing it.
-                        None => false,
-                        Some(v) => *decided
-                            .entry(std::ptr::from_ref(v) as usize)
-                            .or_insert_with(|| {
-                                match binary(*op, Val::from_json(v), want.clone()) {
-                                    Ok(result) => result != Val::Bool(false) && result != Val::Null,
-                                    // An error is raised where the WHERE runs.
-                                    Err(_) => true,
-                                }
-                            }),
-                    })
-                });
-            if passes {
+                .all(|(coded, verdict)| verdict[coded.codes[at] as usize])
+            {
                 kept.push(ix);
             }
         }
-        Ok(kept)
+        Ok((kept, settled))
+    }
+
+    /// The coded column of node attribute `key` (see `CodedColumn`), made now
+    /// if no query made it at this version, charged as
+    /// [`Exec::with_node_attribute`] charges a column.
+    fn scan_codes(&self, key: &str) -> std::sync::Arc<CodedColumn> {
+        if self.net.node_column_if_kept(key).is_none() {
+            charge(self.net.graph().node_bound() as u64 / 8);
+        }
+        charge(self.net.graph().node_bound() as u64 / 8);
+        self.net.node_column_coded(key)
     }
 
     /// The WHERE's conditions a scan can test on each node before walking:
     /// `v.key op value` (`=`, `<>`, `<`, `<=`, `>`, `>=`) on the start's own
     /// variable, `value` reading no variable of the MATCH (a literal, a
-    /// parameter, an earlier variable), as (key, op, value). A node that fails
+    /// parameter, an earlier variable), as (conjunct, key, op, value). A node that fails
     /// one (false or null) fails the WHERE; the rest are still checked as the
     /// walk goes, so a node kept here is judged exactly as before.
     fn start_tests(
@@ -1381,7 +1447,7 @@ impl Exec<'_> {
         pat: &NodePat,
         conjuncts: &Conjuncts<'_>,
         row: &mut Row,
-    ) -> Vec<(String, BinOp, Val)> {
+    ) -> Vec<(usize, String, BinOp, Val)> {
         let Some(slot) = pat.slot else {
             return Vec::new();
         };
@@ -1413,7 +1479,7 @@ impl Exec<'_> {
                 continue;
             }
             if let Ok(want) = self.eval_scratch(rhs, row) {
-                tests.push((key.clone(), *op, want));
+                tests.push((at, key.clone(), *op, want));
             }
         }
         tests

@@ -14,7 +14,9 @@
 //! An evaluation that fails stops the early checks for that branch (the full
 //! predicate, checked as before once the pattern is bound, raises the error
 //! then, and only if the match completes, as it always did). The full
-//! predicate is still checked on every complete match.
+//! predicate is still checked on every complete match, unless the early checks
+//! of its branch evaluated every conjunct and found each true: the full
+//! predicate, reading the same bindings, is then true too.
 
 use std::borrow::Cow;
 

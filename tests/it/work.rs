@@ -1055,3 +1055,32 @@ fn parents_completed_and_held_groups_survive_a_restart() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A claim on a network with no tasks says that nothing was planned, not that
+/// the work is over.
+#[test]
+fn claiming_from_an_empty_network_says_it_has_no_tasks() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "empty"}));
+    let reply = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "empty", "worker": "w1"}),
+    );
+    let note = reply["note"].as_str().unwrap_or_default();
+    assert!(note.contains("has no tasks yet"), "{reply}");
+    assert!(!note.contains("Every task is done"), "{reply}");
+    // Once a task is planned and done, the note says the work is over.
+    ok(
+        &server,
+        "network_add_nodes",
+        json!({"network_name": "empty", "nodes": [{"node_id": "t", "attributes": {"status": "done"}}]}),
+    );
+    let reply = ok(
+        &server,
+        "network_claim_ready",
+        json!({"network_name": "empty", "worker": "w1"}),
+    );
+    assert_eq!(reply["note"], "Every task is done: stop.", "{reply}");
+}

@@ -20,13 +20,56 @@ use super::Network;
 /// attribute, or a vacant index).
 pub(crate) type NodeColumn = Arc<[Option<Arc<Value>>]>;
 
+/// An attribute's column as codes, for scans that test every node: node `i`
+/// has no value when `codes[i]` is 0, else the value `values[codes[i] - 1]`.
+/// The distinct values of the attributes a scan tests are mostly few (a
+/// section, a priority), so a test decided once per value becomes a table
+/// lookup per node, read in node order, with no branch on the value.
+#[derive(Debug)]
+pub(crate) struct CodedColumn {
+    pub(crate) codes: Box<[u32]>,
+    pub(crate) values: Vec<Arc<Value>>,
+}
+
+impl CodedColumn {
+    /// Codes `column`, one pass with a lookup per node: values are told apart
+    /// by address (a network stores each distinct value once; two equal
+    /// values stored apart get two codes, which only costs a second verdict).
+    fn of(column: &[Option<Arc<Value>>]) -> Self {
+        let mut code_of: hashbrown::HashMap<usize, u32> = hashbrown::HashMap::new();
+        let mut values = Vec::new();
+        let codes = column
+            .iter()
+            .map(|value| match value {
+                None => 0,
+                Some(value) => *code_of
+                    .entry(Arc::as_ptr(value) as usize)
+                    .or_insert_with(|| {
+                        values.push(Arc::clone(value));
+                        values.len() as u32
+                    }),
+            })
+            .collect();
+        CodedColumn { codes, values }
+    }
+}
+
 /// How many attributes' columns a network keeps.
 const KEPT: usize = 4;
 
-/// The kept columns: (version, attribute, column), the most recent last.
+/// The kept columns, the most recent last.
 #[derive(Default)]
 pub(crate) struct NodeColumns {
-    kept: Mutex<Vec<(u64, Box<str>, NodeColumn)>>,
+    kept: Mutex<Vec<Kept>>,
+}
+
+/// One kept column: the version it was read at, its attribute, its values,
+/// and their codes once a scan asked for them.
+struct Kept {
+    version: u64,
+    key: Box<str>,
+    column: NodeColumn,
+    coded: Option<Arc<CodedColumn>>,
 }
 
 /// A copy starts empty: columns are derived, and cheap to build again.
@@ -49,10 +92,35 @@ impl Network {
     pub(crate) fn node_column_if_kept(&self, key: &str) -> Option<NodeColumn> {
         let mut kept = self.node_columns.kept.lock().ok()?;
         let version = self.version();
-        kept.retain(|(v, _, _)| *v == version);
+        kept.retain(|k| k.version == version);
         kept.iter()
-            .find(|(_, k, _)| **k == *key)
-            .map(|(_, _, column)| column.clone())
+            .find(|k| *k.key == *key)
+            .map(|k| k.column.clone())
+    }
+
+    /// The codes of attribute `key`'s column (see [`CodedColumn`]), built
+    /// now (O(V), the column too if none is kept) and kept beside the column.
+    pub(crate) fn node_column_coded(&self, key: &str) -> Arc<CodedColumn> {
+        let column = self.node_column(key);
+        let version = self.version();
+        if let Ok(kept) = self.node_columns.kept.lock()
+            && let Some(coded) = kept
+                .iter()
+                .find(|k| k.version == version && *k.key == *key)
+                .and_then(|k| k.coded.clone())
+        {
+            return coded;
+        }
+        // Built outside the lock: readers of other columns need not wait.
+        let coded = Arc::new(CodedColumn::of(&column));
+        if let Ok(mut kept) = self.node_columns.kept.lock()
+            && let Some(entry) = kept
+                .iter_mut()
+                .find(|k| k.version == version && *k.key == *key)
+        {
+            entry.coded = Some(Arc::clone(&coded));
+        }
+        coded
     }
 
     /// The column of attribute `key`, built now (O(V)) if none is kept for the
@@ -71,7 +139,12 @@ impl Network {
             if kept.len() >= KEPT {
                 kept.remove(0);
             }
-            kept.push((self.version(), key.into(), column.clone()));
+            kept.push(Kept {
+                version: self.version(),
+                key: key.into(),
+                column: column.clone(),
+                coded: None,
+            });
         }
         column
     }

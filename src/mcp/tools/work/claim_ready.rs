@@ -222,6 +222,14 @@ fn waiting_note(
     now: u64,
     claimed_now: usize,
 ) -> String {
+    if waiting.finished && net.node_count() == 0 {
+        // Nothing to do because nothing was planned: say so, rather than
+        // that the work is over.
+        return format!(
+            "Network '{}' has no tasks yet: add them (network_add_nodes, network_import) before claiming, or check network_name.",
+            clip(network)
+        );
+    }
     if waiting.finished {
         return "Every task is done: stop.".into();
     }
