@@ -1426,13 +1426,18 @@ impl Exec<'_> {
     }
 
     /// The coded column of node attribute `key` (see `CodedColumn`), made now
-    /// if no query made it at this version, charged as
+    /// if no query made it at this version: the column (unless kept) and its
+    /// codes are each one pass over the nodes, charged as
     /// [`Exec::with_node_attribute`] charges a column.
     fn scan_codes(&self, key: &str) -> std::sync::Arc<CodedColumn> {
-        if self.net.node_column_if_kept(key).is_none() {
-            charge(self.net.graph().node_bound() as u64 / 8);
+        if let Some(coded) = self.net.node_codes_if_kept(key) {
+            return coded;
         }
-        charge(self.net.graph().node_bound() as u64 / 8);
+        let pass = self.net.graph().node_bound() as u64 / 8;
+        if self.net.node_column_if_kept(key).is_none() {
+            charge(pass);
+        }
+        charge(pass);
         self.net.node_column_coded(key)
     }
 

@@ -98,21 +98,26 @@ impl Network {
             .map(|k| k.column.clone())
     }
 
+    /// The codes of attribute `key`'s column (see [`CodedColumn`]), if kept
+    /// for the current version.
+    pub(crate) fn node_codes_if_kept(&self, key: &str) -> Option<Arc<CodedColumn>> {
+        let kept = self.node_columns.kept.lock().ok()?;
+        let version = self.version();
+        kept.iter()
+            .find(|k| k.version == version && *k.key == *key)
+            .and_then(|k| k.coded.clone())
+    }
+
     /// The codes of attribute `key`'s column (see [`CodedColumn`]), built
     /// now (O(V), the column too if none is kept) and kept beside the column.
     pub(crate) fn node_column_coded(&self, key: &str) -> Arc<CodedColumn> {
-        let column = self.node_column(key);
-        let version = self.version();
-        if let Ok(kept) = self.node_columns.kept.lock()
-            && let Some(coded) = kept
-                .iter()
-                .find(|k| k.version == version && *k.key == *key)
-                .and_then(|k| k.coded.clone())
-        {
+        if let Some(coded) = self.node_codes_if_kept(key) {
             return coded;
         }
+        let column = self.node_column(key);
         // Built outside the lock: readers of other columns need not wait.
         let coded = Arc::new(CodedColumn::of(&column));
+        let version = self.version();
         if let Ok(mut kept) = self.node_columns.kept.lock()
             && let Some(entry) = kept
                 .iter_mut()
