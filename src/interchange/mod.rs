@@ -401,6 +401,11 @@ pub(crate) fn build_streamed(
     reading::check(format, arrows)?;
     let settled = reading::settle(format, None, arrows);
     let mut meter = meter::Meter::new(format, limits.max_import_bytes);
+    if network.edge_count() == 0 {
+        // Sized once: a merge has reserved what its check counted already.
+        let most = limits.max_import_edges.min(limits.max_edges);
+        network.reserve(0, import::node_link::estimated_edges(content).min(most));
+    }
     let mut sink = stream::Build::new(network, limits, settled.turn_around);
     let description = import::node_link::stream(content, &mut meter, &mut sink)?;
     sink.finish()?;

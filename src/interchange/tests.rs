@@ -1464,6 +1464,30 @@ fn node_link_built_as_read_equals_parsed_then_applied() {
     }
 }
 
+/// The guess that sizes a network's edges before a node-link document is read
+/// counts the edges a document gives, is not raised by a value that reads
+/// "target", and never exceeds what the text has room for.
+#[test]
+fn node_link_edge_estimate_counts_edges_and_stays_within_the_text() {
+    use crate::interchange::import::node_link::estimated_edges;
+    let document = r#"{"nodes":[{"id":"a","role":"target"},{"id":"b"}],
+        "edges":[{"source":"a","target":"b"},{"source":"b","target":"a"},{"source":"a","target":"a"}]}"#;
+    assert_eq!(estimated_edges(document), 3);
+    assert_eq!(estimated_edges(""), 0);
+    let hostile = "\"source\"\"target\"".repeat(1000);
+    assert_eq!(estimated_edges(&hostile), hostile.len() / 26);
+    assert!(estimated_edges(&hostile) < 1000);
+    // A document sized by the guess builds the same network as one grown edge
+    // by edge.
+    let limits = Limits::default();
+    let mut sized = Network::new();
+    build_streamed(Format::NodeLinkJson, document, &limits, None, &mut sized).unwrap();
+    let mut grown = Network::new();
+    apply(&mut grown, parse(Format::NodeLinkJson, document).unwrap()).unwrap();
+    assert_eq!(edges_of(&sized), edges_of(&grown));
+    assert_eq!(nodes_of(&sized), nodes_of(&grown));
+}
+
 /// Built as read, a document past the network's caps is refused as the
 /// caps say, whichever items pass them.
 #[test]

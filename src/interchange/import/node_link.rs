@@ -48,6 +48,23 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     })
 }
 
+/// The shortest an edge can be written: `{"source":0,"target":0}` and a comma.
+const SHORTEST_EDGE_BYTES: usize = 26;
+
+/// About how many edges `content` gives, for sizing a network's edge storage
+/// once before it is read, rather than growing it by doubling (each doubling
+/// copies every edge into memory the kernel must clear first: at 300,000
+/// edges, 24 MB written and thrown away). The fewer of the `"source"` and
+/// `"target"` keys the text holds, and never more than the document has room
+/// for; a value that happens to read `"target"` only makes the guess high.
+/// One SIMD pass over the text, a few milliseconds for 30 MB.
+pub(crate) fn estimated_edges(content: &str) -> usize {
+    let count = |key: &str| memchr::memmem::find_iter(content.as_bytes(), key).count();
+    count("\"source\"")
+        .min(count("\"target\""))
+        .min(content.len() / SHORTEST_EDGE_BYTES)
+}
+
 /// Reads node-link JSON into `sink`, item by item in the document's order
 /// (the edges of an older `"links"` array, which a later `"edges"` replaces,
 /// only at the end); returns the graph's description. O(size of the document).
