@@ -18,6 +18,15 @@ use tracing::{error, info, warn};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Returns the memory this thread's allocator heap holds freed to the system
+/// (see `networks_mcp::mcp::release`). Forced: without it mimalloc keeps the
+/// freed pages for the thread's next allocations.
+fn release_freed_memory() {
+    // SAFETY: `mi_collect` has no preconditions; it only frees memory that no
+    // allocation holds.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse_with_config();
     if cli.command == Some(Command::Demo) {
@@ -60,6 +69,7 @@ async fn run(cli: Cli) -> ExitCode {
     }
     // Before any network is made: recovery's too.
     networks_mcp::network::ChangeWindow::set_default(cli.change_window());
+    networks_mcp::mcp::release::set_release_hook(release_freed_memory);
     let registry = Arc::new(NetworkRegistry::new());
     let mut server = NetworksServer::new(registry, cli.server_options());
     let mut recovered = None;

@@ -205,6 +205,7 @@ impl NetworksServer {
             compute.max_call
         };
         let lane = tool.lane();
+        let frees_much = tool.frees_much();
         let reads = matches!(tool.effect, tool::Effect::Read);
         let in_place = match lane {
             // A durable write does I/O: never on the runtime's thread.
@@ -221,12 +222,17 @@ impl NetworksServer {
                 cancel,
                 reports,
                 move |budget| {
-                    server.dispatch(
+                    let outcome = server.dispatch(
                         Call::new(&name, arguments)
                             .from_client(client.as_deref())
                             .with_progress(&progress)
                             .with_budget(budget),
-                    )
+                    );
+                    // The call's arguments (an import's document) are dropped by now.
+                    if frees_much {
+                        super::release::release_freed_memory();
+                    }
+                    outcome
                 },
             )
             .await?;

@@ -20,6 +20,7 @@ mod instructions;
 pub(crate) mod notify;
 pub(crate) mod page;
 pub(crate) mod prompts;
+pub mod release;
 pub(crate) mod resources;
 mod schema;
 pub mod stdio;

@@ -447,3 +447,33 @@ async fn parallel_kernels_leave_the_server_live() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// Times the release hook ran, in this test binary.
+static RELEASES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn count_release() {
+    RELEASES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// An import and a delete end by handing freed memory back through the hook
+/// the binary sets (other tests of this binary may run it too, so only a rise
+/// is checked).
+#[tokio::test]
+async fn imports_and_deletes_hand_freed_memory_back() {
+    networks_mcp::mcp::release::set_release_hook(count_release);
+    let (client, _) = common::connect(every_toolset()).await;
+    let before = RELEASES.load(std::sync::atomic::Ordering::SeqCst);
+    chain(&client, 50).await;
+    let imported = RELEASES.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(imported > before, "an import released nothing");
+    ok(
+        &client,
+        "network_delete",
+        json!({"network_name": "g", "confirm": true}),
+    )
+    .await;
+    assert!(
+        RELEASES.load(std::sync::atomic::Ordering::SeqCst) > imported,
+        "a delete released nothing"
+    );
+}
