@@ -266,6 +266,7 @@ impl NetworkLock {
     /// Shared access for a snapshot: granted beside other readers even while a
     /// writer waits (a fair read would queue behind it, and that writer may be
     /// waiting for a long read to end).
+    #[cfg_attr(not(feature = "storage"), allow(dead_code))]
     pub(crate) fn read_for_snapshot(&self) -> NetworkReadGuard<'_> {
         if let Some(guard) = borrow_held(&self.network) {
             return NetworkReadGuard(ReadInner::Held(Some(guard)));

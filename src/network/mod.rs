@@ -34,6 +34,7 @@ mod algo;
 mod graph;
 
 pub use graph::{adjacency, edit, estimate, history, query, relations, snapshot, validate};
+#[cfg(feature = "query")]
 pub(crate) use graph::{edge_columns, node_columns};
 
 #[cfg(feature = "search")]

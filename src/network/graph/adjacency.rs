@@ -358,6 +358,7 @@ impl AdjacencyCache {
     /// `attribute`, building what is missing when `build` or when the rows are
     /// built already (the columns then cost O(V + E) once, as the rows did);
     /// `None` when the rows are not built and `build` is false.
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn edge_rows(
         &self,
         graph: &Graph,
@@ -506,11 +507,13 @@ impl AdjacencyCache {
 
     /// [`Self::charge`], for reads outside this module.
     #[inline]
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn charge_walk(&self, edges: usize) {
         self.charge(edges);
     }
 
     /// Whether list walks so far plus `more` have cost a build of the rows.
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn pays_off(&self, graph: &Graph, more: usize) -> bool {
         self.linked_work
             .load(Ordering::Relaxed)

@@ -16,6 +16,9 @@
 //! index goes into the slot the rows gave it, each removal shifts the same
 //! slots, and a packing of the rows drops the columns.
 
+// Read only by queries: the core build (no `query` feature) keeps them unused.
+#![cfg_attr(not(feature = "query"), allow(dead_code))]
+
 use std::sync::Arc;
 
 use petgraph::Direction::{Incoming, Outgoing};

@@ -101,6 +101,7 @@ pub struct Network {
     interner: interner::Interner,
     /// Attributes of every node as arrays, for reads over most nodes; derived
     /// from the content at one version (see [`node_columns`]).
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     node_columns: node_columns::NodeColumns,
 }
 
@@ -340,6 +341,7 @@ impl Network {
     /// built already: a read that may touch little of the graph should walk
     /// petgraph's lists, charging them with [`Network::walked_lists`], and ask
     /// with `build` once [`Network::rows_pay_off`] says so.
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn edge_rows(
         &self,
         attribute: &str,
@@ -351,12 +353,14 @@ impl Network {
 
     /// Records `edges` walked on petgraph's lists by a read that could have
     /// used the rows (the ski-rental count of [`adjacency`]).
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn walked_lists(&self, edges: usize) {
         self.adjacency.charge_walk(edges);
     }
 
     /// Whether the list walks so far, with `more` to come, have cost what
     /// building the rows would.
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn rows_pay_off(&self, more: usize) -> bool {
         self.adjacency.pays_off(&self.graph, more)
     }

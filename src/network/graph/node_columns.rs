@@ -10,6 +10,9 @@
 //! same; any change of content makes it stale, and it is built again when next
 //! asked for. At most [`KEPT`] columns are kept.
 
+// Read only by queries: the core build (no `query` feature) keeps them unused.
+#![cfg_attr(not(feature = "query"), allow(dead_code))]
+
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;

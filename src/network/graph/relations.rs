@@ -265,6 +265,7 @@ impl RelationColumns {
     }
 
     /// The relation types, by class (class 0 is [`PLAIN`]).
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn names(&self) -> &[Box<str>] {
         &self.names
     }

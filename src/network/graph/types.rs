@@ -57,6 +57,7 @@ impl Attributes {
     }
 
     /// The shared value of `key`, if present.
+    #[cfg_attr(not(feature = "query"), allow(dead_code))]
     pub(crate) fn get_shared(&self, key: &str) -> Option<&Arc<Value>> {
         self.entries()
             .iter()
