@@ -34,6 +34,9 @@ pub enum WarningCode {
     UnknownLabel,
     /// A value the call matched on that no node has under that key (the key exists).
     UnknownValue,
+    /// The network the call named holds no nodes: an empty answer, or
+    /// `finished: true`, then says nothing about the work.
+    EmptyNetwork,
     /// The call decided what is done, ready or blocked by a default rule, and the
     /// data suggests another one (nodes carry a status the rule does not count).
     DoneRule,
@@ -47,11 +50,12 @@ pub enum WarningCode {
 
 impl WarningCode {
     /// Every code, in the order `specs/vocabulary.md` lists them.
-    pub const ALL: [WarningCode; 7] = [
+    pub const ALL: [WarningCode; 8] = [
         WarningCode::UnknownRelation,
         WarningCode::UnknownAttribute,
         WarningCode::UnknownLabel,
         WarningCode::UnknownValue,
+        WarningCode::EmptyNetwork,
         WarningCode::DoneRule,
         WarningCode::AssumedReading,
         WarningCode::Ignored,
@@ -64,6 +68,7 @@ impl WarningCode {
             WarningCode::UnknownAttribute => "unknown_attribute",
             WarningCode::UnknownLabel => "unknown_label",
             WarningCode::UnknownValue => "unknown_value",
+            WarningCode::EmptyNetwork => "empty_network",
             WarningCode::DoneRule => "done_rule",
             WarningCode::AssumedReading => "assumed_reading",
             WarningCode::Ignored => "ignored",

@@ -1069,8 +1069,13 @@ fn claiming_from_an_empty_network_says_it_has_no_tasks() {
         json!({"network_name": "empty", "worker": "w1"}),
     );
     let note = reply["note"].as_str().unwrap_or_default();
-    assert!(note.contains("has no tasks yet"), "{reply}");
+    assert!(note.contains("has no tasks"), "{reply}");
     assert!(!note.contains("Every task is done"), "{reply}");
+    let codes: Vec<String> = crate::common::warnings(&reply)
+        .into_iter()
+        .map(|(code, _)| code)
+        .collect();
+    assert_eq!(codes, ["empty_network"], "{reply}");
     // Once a task is planned and done, the note says the work is over.
     ok(
         &server,
@@ -1083,4 +1088,40 @@ fn claiming_from_an_empty_network_says_it_has_no_tasks() {
         json!({"network_name": "empty", "worker": "w1"}),
     );
     assert_eq!(reply["note"], "Every task is done: stop.", "{reply}");
+    assert!(crate::common::warnings(&reply).is_empty(), "{reply}");
+}
+
+/// Every question about a whole plan warns when the network holds no nodes,
+/// whose empty answer (or `finished: true`) would read as nothing to do; once
+/// it holds a task, none warns.
+#[test]
+fn whole_plan_questions_on_an_empty_network_warn_that_it_is_empty() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = NetworksServer::new(Arc::new(NetworkRegistry::new()), options(&clock));
+    ok(&server, "network_create", json!({"network_name": "plan"}));
+    let questions = [
+        "network_ready_nodes",
+        "network_plan_progress",
+        "network_topological_sort",
+        "network_critical_path",
+        "network_find_cycles",
+    ];
+    let codes = |tool: &str| -> Vec<String> {
+        let reply = ok(&server, tool, json!({"network_name": "plan"}));
+        crate::common::warnings(&reply)
+            .into_iter()
+            .map(|(code, _)| code)
+            .collect()
+    };
+    for tool in questions {
+        assert_eq!(codes(tool), ["empty_network"], "{tool}");
+    }
+    ok(
+        &server,
+        "network_add_nodes",
+        json!({"network_name": "plan", "nodes": [{"node_id": "t"}]}),
+    );
+    for tool in questions {
+        assert!(codes(tool).is_empty(), "{tool}");
+    }
 }

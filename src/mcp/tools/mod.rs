@@ -34,3 +34,19 @@ pub fn all() -> Vec<ToolDef> {
 pub fn find<'a>(tools: &'a [ToolDef], name: &str) -> Option<&'a ToolDef> {
     tools.iter().find(|t| t.name() == name)
 }
+
+/// Warns that the network `name` holds no nodes (`node_count` 0), for a call
+/// whose empty answer an agent would otherwise read as "nothing to do": a plan
+/// imported under another name, or not imported yet, looks finished.
+pub(crate) fn warn_if_empty(name: &str, node_count: usize) {
+    if node_count > 0 {
+        return;
+    }
+    let name: String = name.chars().take(80).collect();
+    crate::warnings::warn(
+        crate::warnings::WarningCode::EmptyNetwork,
+        format!(
+            "Network '{name}' has no nodes, so this answer is empty: add the tasks (network_add_nodes, network_import) or check network_name (network_list names every network)."
+        ),
+    );
+}

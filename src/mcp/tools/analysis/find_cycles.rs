@@ -106,6 +106,7 @@ fn find_cycles(ctx: &ToolContext<'_>, p: CyclesParams) -> Result<CyclesOutput> {
         });
     }
     ctx.registry.read(&p.network_name, |net| {
+        crate::mcp::tools::warn_if_empty(&p.network_name, net.node_count());
         // max_nodes_per_group is left out of the call: it sizes pages of
         // members, as limit sizes pages of groups.
         let filter = relation_filter(

@@ -120,6 +120,7 @@ fn ready_nodes(ctx: &ToolContext<'_>, p: ReadyParams) -> Result<ReadyOutput> {
     )?;
     let selected = selection != crate::network::TaskSelection::default();
     ctx.registry.read(&p.network_name, |net| {
+        crate::mcp::tools::warn_if_empty(&p.network_name, net.node_count());
         let mut done = vec![false; net.graph().node_bound()];
         for ix in require_all(net, "done", &p.done)? {
             done[ix.index()] = true;

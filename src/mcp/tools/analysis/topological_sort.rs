@@ -77,6 +77,7 @@ pub struct TopoOutput {
 fn topological_sort(ctx: &ToolContext<'_>, p: TopoParams) -> Result<TopoOutput> {
     let limit = check_limit(p.limit, MAX_ANALYSIS_LIMIT)?;
     ctx.registry.read(&p.network_name, |net| {
+        crate::mcp::tools::warn_if_empty(&p.network_name, net.node_count());
         let filter = relation_filter(
             net,
             p.relations.as_deref(),

@@ -116,6 +116,7 @@ fn claim_ready(ctx: &ToolContext<'_>, p: ClaimParams) -> Result<ClaimOutput> {
     // The clock is read under the network's lock, so that the times of the
     // writes to one network rise in the order the writes apply.
     ctx.write(&p.network_name, |net| {
+        crate::mcp::tools::warn_if_empty(&p.network_name, net.node_count());
         let plan = p.plan(net)?;
         let now = ctx.now();
         let lease = lease_ms(p.lease_seconds);
@@ -226,7 +227,7 @@ fn waiting_note(
         // Nothing to do because nothing was planned: say so, rather than
         // that the work is over.
         return format!(
-            "Network '{}' has no tasks yet: add them (network_add_nodes, network_import) before claiming, or check network_name.",
+            "Network '{}' has no tasks: nothing to claim (see warnings).",
             clip(network)
         );
     }

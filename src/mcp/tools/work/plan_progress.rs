@@ -159,6 +159,7 @@ fn is_zero(n: &usize) -> bool {
 
 fn plan_progress(ctx: &ToolContext<'_>, p: ProgressParams) -> Result<ProgressOutput> {
     ctx.registry.read(&p.network_name, |net| {
+        crate::mcp::tools::warn_if_empty(&p.network_name, net.node_count());
         let plan = p.plan(net)?;
         let epic = match p.epic_node_id.as_deref() {
             Some(id) => {
