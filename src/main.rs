@@ -18,6 +18,10 @@ use tracing::{error, info, warn};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// What a call must free (a document, a network) before it hands memory back:
+/// below it, the collection costs more than the memory is worth.
+const RELEASE_FROM_BYTES: usize = 4 << 20;
+
 /// Returns the memory this thread's allocator heap holds freed to the system
 /// (see `networks_mcp::mcp::release`). Forced: without it mimalloc keeps the
 /// freed pages for the thread's next allocations.
@@ -69,7 +73,7 @@ async fn run(cli: Cli) -> ExitCode {
     }
     // Before any network is made: recovery's too.
     networks_mcp::network::ChangeWindow::set_default(cli.change_window());
-    networks_mcp::mcp::release::set_release_hook(release_freed_memory);
+    networks_mcp::mcp::release::set_release_hook(release_freed_memory, RELEASE_FROM_BYTES);
     let registry = Arc::new(NetworkRegistry::new());
     let mut server = NetworksServer::new(registry, cli.server_options());
     let mut recovered = None;

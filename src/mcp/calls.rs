@@ -205,7 +205,6 @@ impl NetworksServer {
             compute.max_call
         };
         let lane = tool.lane();
-        let frees_much = tool.frees_much();
         let reads = matches!(tool.effect, tool::Effect::Read);
         let in_place = match lane {
             // A durable write does I/O: never on the runtime's thread.
@@ -222,6 +221,7 @@ impl NetworksServer {
                 cancel,
                 reports,
                 move |budget| {
+                    super::release::forget_freed();
                     let outcome = server.dispatch(
                         Call::new(&name, arguments)
                             .from_client(client.as_deref())
@@ -229,9 +229,7 @@ impl NetworksServer {
                             .with_budget(budget),
                     );
                     // The call's arguments (an import's document) are dropped by now.
-                    if frees_much {
-                        super::release::release_freed_memory();
-                    }
+                    super::release::release_if_much_freed();
                     outcome
                 },
             )

@@ -338,11 +338,6 @@ const RUN_IN_PLACE: &[&str] = &[
     "network_toolsets",
 ];
 
-/// The tools whose calls free memory in proportion to a document or a
-/// network, and so hand it back to the system as they end
-/// ([`ToolDef::frees_much`]).
-const FREES_MUCH: &[&str] = &["network_import", "network_export", "network_delete"];
-
 /// The static facts of a tool, written next to its body.
 pub struct ToolMeta {
     /// `network_*` name.
@@ -378,13 +373,6 @@ impl ToolDef {
     /// a thread of their own like every other call.
     pub(crate) fn runs_in_place(&self) -> bool {
         RUN_IN_PLACE.contains(&self.name())
-    }
-
-    /// Whether a call frees memory in proportion to a document (an import's,
-    /// an export's) or a whole network (a delete), so that it ends by handing
-    /// that memory back ([`super::release`]).
-    pub(crate) fn frees_much(&self) -> bool {
-        FREES_MUCH.contains(&self.name())
     }
 
     /// Builds a tool from its facts and a typed body.
@@ -851,17 +839,17 @@ fn type_word(property: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// Every tool named in the lists of calls that run in place or free much
-    /// exists: a misspelt name would quietly match no call.
+    /// Every tool named in the list of calls that run in place exists: a
+    /// misspelt name would quietly match no call.
     #[test]
-    fn the_lists_of_tools_by_behaviour_name_real_tools() {
+    fn the_tools_that_run_in_place_are_real_tools() {
         // The tool table, and the session's own tool beside it.
         let mut names: Vec<String> = crate::mcp::tools::all()
             .iter()
             .map(|tool| tool.name().to_string())
             .collect();
         names.push(crate::mcp::toolsets::TOOL_NAME.to_string());
-        for name in super::RUN_IN_PLACE.iter().chain(super::FREES_MUCH) {
+        for name in super::RUN_IN_PLACE {
             assert!(names.iter().any(|n| n == name), "no tool named {name}");
         }
     }

@@ -184,6 +184,7 @@ fn export(ctx: &ToolContext<'_>, p: ExportParams) -> Result<ExportOutput> {
             let document = out.content.take().unwrap_or_default();
             let written = roots.write_text(path, &document)?;
             out.document_bytes = Some(document.len());
+            crate::mcp::release::note_freed(document.len());
             out.path = Some(written.display().to_string());
             if out.truncated {
                 out.note = Some(format!(

@@ -202,6 +202,8 @@ fn import(ctx: &ToolContext<'_>, p: ImportParams) -> Result<ImportOutput> {
             });
         }
     };
+    // The document, and the transient memory of reading it, go as the call ends.
+    crate::mcp::release::note_freed(content.len());
     if content.len() > MAX_IMPORT_BYTES {
         return Err(Error::LimitExceeded {
             what: format!("a document of {} bytes", content.len()),

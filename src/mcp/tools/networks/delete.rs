@@ -36,6 +36,11 @@ pub struct DeleteOutput {
     pub message: String,
 }
 
+/// Bytes a stored node and edge take at least (their records, index and rows),
+/// for the memory a delete frees.
+const MIN_NODE_BYTES: usize = 96;
+const MIN_EDGE_BYTES: usize = 64;
+
 fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
     crate::network::validate::id("network_name", &p.network_name)?;
     if !p.confirm {
@@ -53,6 +58,11 @@ fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
     let (deleted, nodes, edges) = match &removed {
         Some(network) => {
             let network = network.read();
+            // What a node and an edge take at least (records, ids, rows); the
+            // estimate of every attribute would cost a pass over the network.
+            crate::mcp::release::note_freed(
+                network.node_count() * MIN_NODE_BYTES + network.edge_count() * MIN_EDGE_BYTES,
+            );
             (true, network.node_count(), network.edge_count())
         }
         None => (false, 0, 0),
