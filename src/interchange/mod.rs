@@ -373,6 +373,14 @@ pub(crate) struct Built {
     pub(crate) notes: Vec<ImportNote>,
 }
 
+/// About how many edges a document of a format that [`builds_as_read`] gives,
+/// within the import's edge limit: for a new network to size its edges once
+/// before [`build_streamed`] (a merge sizes them from [`check_streamed`]'s count).
+pub(crate) fn estimated_edges(content: &str, limits: &Limits) -> usize {
+    let most = limits.max_import_edges.min(limits.max_edges);
+    import::node_link::estimated_edges(content).min(most)
+}
+
 /// Whether [`build_streamed`] reads this format as it goes (node-link JSON).
 pub(crate) fn builds_as_read(format: Format) -> bool {
     format == Format::NodeLinkJson
@@ -401,11 +409,6 @@ pub(crate) fn build_streamed(
     reading::check(format, arrows)?;
     let settled = reading::settle(format, None, arrows);
     let mut meter = meter::Meter::new(format, limits.max_import_bytes);
-    if network.edge_count() == 0 {
-        // Sized once: a merge has reserved what its check counted already.
-        let most = limits.max_import_edges.min(limits.max_edges);
-        network.reserve(0, import::node_link::estimated_edges(content).min(most));
-    }
     let mut sink = stream::Build::new(network, limits, settled.turn_around);
     let description = import::node_link::stream(content, &mut meter, &mut sink)?;
     sink.finish()?;

@@ -1481,6 +1481,7 @@ fn node_link_edge_estimate_counts_edges_and_stays_within_the_text() {
     // by edge.
     let limits = Limits::default();
     let mut sized = Network::new();
+    sized.reserve(0, super::estimated_edges(document, &limits));
     build_streamed(Format::NodeLinkJson, document, &limits, None, &mut sized).unwrap();
     let mut grown = Network::new();
     apply(&mut grown, parse(Format::NodeLinkJson, document).unwrap()).unwrap();

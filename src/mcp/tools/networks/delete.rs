@@ -7,6 +7,7 @@ use tracing::info;
 use crate::error::{Error, Result};
 use crate::mcp::tool::{Effect, ToolContext, ToolDef, ToolMeta, Toolset};
 use crate::mcp::tools::common::Success;
+use crate::network::estimate::{EDGE_BYTES, NODE_BYTES};
 
 /// Parameters of `network_delete`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -36,11 +37,6 @@ pub struct DeleteOutput {
     pub message: String,
 }
 
-/// Bytes a stored node and edge take at least (their records, index and rows),
-/// for the memory a delete frees.
-const MIN_NODE_BYTES: usize = 96;
-const MIN_EDGE_BYTES: usize = 64;
-
 fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
     crate::network::validate::id("network_name", &p.network_name)?;
     if !p.confirm {
@@ -58,10 +54,10 @@ fn delete(ctx: &ToolContext<'_>, p: DeleteParams) -> Result<DeleteOutput> {
     let (deleted, nodes, edges) = match &removed {
         Some(network) => {
             let network = network.read();
-            // What a node and an edge take at least (records, ids, rows); the
-            // estimate of every attribute would cost a pass over the network.
+            // What a node and an edge take at least; the estimate of every
+            // attribute would cost a pass over the network.
             crate::mcp::release::note_freed(
-                network.node_count() * MIN_NODE_BYTES + network.edge_count() * MIN_EDGE_BYTES,
+                network.node_count() * NODE_BYTES + network.edge_count() * EDGE_BYTES,
             );
             (true, network.node_count(), network.edge_count())
         }
