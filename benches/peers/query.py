@@ -25,9 +25,10 @@ in hand; each load is checked by counting nodes and edges afterwards):
 - ours: the server (`--server`, default `target/release/networks-mcp`) with the
   `algorithms` toolset and `--data-root` a temporary directory, the graph loaded
   by `network_import` (`node_link_json`) by `path`, as the embedded engine copies
-  from files: one node-link document of the whole graph (at 680,000 packages,
-  more than one import makes by default, parts of 400,000 nodes and edges, nodes
-  first, the first creating the network and the others in `merge` mode). The files are
+  from files: one node-link document of the whole graph, or at 680,000 packages,
+  more than one import makes by default, three (nodes first, each file as full as
+  the import's memory bound allows; the first creates the network and the others
+  `merge` into it). The files are
   written before the clock starts (as the embedded engine's CSV files); timed:
   every request's round trip (the server reads, parses, validates and applies
   each file). `--ours-load inline` sends the documents in the requests instead:
@@ -273,21 +274,43 @@ def load_ours(server: Server, nodes, edges, node_batch=100000, edge_batch=60000)
             "last_request_s": batches[-1], "slowest_request_s": max(batches)}  # fmt: skip
 
 
-def load_ours_from_files(server: Server, directory: pathlib.Path, nodes, edges, items_per_file=400_000) -> dict:
-    """`network_import` (`node_link_json`) by `path`, as the embedded engine copies from
-    files: the whole graph in one document, or when it has more than `items_per_file`
-    nodes and edges (an import makes at most 512 MiB by default, as its bound estimates
-    it) in parts of that many, nodes first; written to `directory` (the server's
-    `--data-root`) before the clock starts. The first creates the network, the others
-    `merge`. Timed: every request's round trip (the server reads, parses, validates and
-    applies each file)."""
+# What one item of this graph counts towards an import's memory bound
+# (`--max-import-memory`, 512 MiB by default; `network::estimate`), measured by
+# bisecting the bound over a node file and an edge file of the 680,000-package
+# graph (653 and 225 bytes), with a tenth to spare.
+NODE_ESTIMATE = 720
+EDGE_ESTIMATE = 250
+IMPORT_BOUND = 512 << 20
 
-    items = len(nodes) + len(edges)
+
+def parts_within_the_bound(nodes, edges, bound=IMPORT_BOUND) -> list:
+    """`(nodes, edges)` of each file: nodes first, each part filled until the next item
+    would pass the import bound, so the fewest imports carry the graph (one at
+    68,000 packages, three at 680,000) and the most of it goes into the first, which
+    builds the network as it reads; a `merge` checks its file whole before it
+    changes the network, so it reads it twice."""
+    parts, part_nodes, part_edges, used = [], [], [], 0
+    for kind, items, cost in (("n", nodes, NODE_ESTIMATE), ("e", edges, EDGE_ESTIMATE)):
+        for item in items:
+            if used + cost > bound and (part_nodes or part_edges):
+                parts.append((part_nodes, part_edges))
+                part_nodes, part_edges, used = [], [], 0
+            (part_nodes if kind == "n" else part_edges).append(item)
+            used += cost
+    parts.append((part_nodes, part_edges))
+    return parts
+
+
+def load_ours_from_files(server: Server, directory: pathlib.Path, nodes, edges) -> dict:
+    """`network_import` (`node_link_json`) by `path`, as the embedded engine copies from
+    files: the whole graph in one document, or in as few as the import bound allows
+    ([`parts_within_the_bound`]), written to `directory` (the server's `--data-root`)
+    before the clock starts. The first creates the network, the others `merge`.
+    Timed: every request's round trip (the server reads, parses, validates and applies
+    each file)."""
+
     paths = []
-    for k, at in enumerate(range(0, items, items_per_file)):
-        end = min(at + items_per_file, items)
-        part_nodes = nodes[at:min(end, len(nodes))] if at < len(nodes) else ()
-        part_edges = edges[max(at, len(nodes)) - len(nodes):max(end, len(nodes)) - len(nodes)]
+    for k, (part_nodes, part_edges) in enumerate(parts_within_the_bound(nodes, edges)):
         path = directory / f"part{k}.json"
         path.write_text(node_link_document(part_nodes, part_edges))
         paths.append(path)

@@ -423,6 +423,62 @@ pub(crate) fn build_streamed(
     })
 }
 
+/// Merges a document of a format that [`builds_as_read`] in one pass when it
+/// holds only edges whose ends `network` already has: each edge goes in as it
+/// is read, as part of one run of edges, and the run is undone on any fault
+/// (a node item, an endpoint the network lacks, an invalid item, a limit, or
+/// memory `reserve` refuses for a chunk's estimated bytes). `None` then, with
+/// the network as it was, for the caller to merge it the long way
+/// ([`check_streamed`], then [`build_streamed`]), which gives the answer and
+/// the error the document deserves. A stop of the call's budget undoes the run
+/// too, then goes on unwinding. O(size of the document).
+pub(crate) fn extend_streamed(
+    format: Format,
+    content: &str,
+    limits: &Limits,
+    arrows: Option<Arrows>,
+    network: &mut Network,
+    reserve: &mut dyn FnMut(usize) -> Result<()>,
+) -> Option<Built> {
+    if !builds_as_read(format) || reading::check(format, arrows).is_err() {
+        return None;
+    }
+    let settled = reading::settle(format, None, arrows);
+    network.reserve(0, estimated_edges(content, limits));
+    let run = network.begin_edge_run();
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut meter = meter::Meter::new(format, limits.max_import_bytes);
+        let mut sink = stream::Extend::new(network, limits, settled.turn_around, reserve);
+        let description = import::node_link::stream(content, &mut meter, &mut sink)?;
+        sink.finish()?;
+        Ok::<_, Error>((sink.added, description))
+    }));
+    match read {
+        Ok(Ok((added, description))) => {
+            network.keep_edge_run(run);
+            if network.description().is_none() && description.is_some() {
+                network.set_description(description);
+            }
+            Some(Built {
+                outcome: ImportOutcome {
+                    edges_created: added,
+                    ..ImportOutcome::default()
+                },
+                reading: settled.reading,
+                notes: settled.notes,
+            })
+        }
+        Ok(Err(_)) => {
+            network.undo_edge_run(run);
+            None
+        }
+        Err(stop) => {
+            network.undo_edge_run(run);
+            std::panic::resume_unwind(stop)
+        }
+    }
+}
+
 /// Listed nodes that a merge kept as they were although the document gives
 /// them other values (an attribute the node lacks or holds with another value,
 /// or other data): a merge adds nodes, it never changes one, and the caller

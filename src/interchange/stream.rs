@@ -1,6 +1,8 @@
 //! Where a streaming reader puts the nodes and edges it reads: into an
 //! [`ImportedGraph`] ([`Collect`]), straight into a network ([`Build`]), a
-//! chunk at a time, or nowhere, once checked and counted ([`Check`]).
+//! chunk at a time, or nowhere, once checked and counted ([`Check`]); or, for
+//! a merge of edges between nodes a network holds, straight into it as one
+//! run that is undone on a fault ([`Extend`]).
 //!
 //! A graph collected whole before it is applied holds every item as its own
 //! maps and strings: about ten times the document at the peak for a large
@@ -8,7 +10,9 @@
 //! instead, since an import that fails midway drops it and so changes nothing;
 //! the peak is then the network and one chunk. A merge into an existing
 //! network reads the document twice: once to check it all ([`Check`]), then,
-//! under the network's lock, into the network, where nothing can fail any more.
+//! under the network's lock, into the network, where nothing can fail any more;
+//! unless it holds only edges between nodes the network has, which go in as
+//! they are read and come out again on a fault ([`Extend`]).
 
 use crate::error::Result;
 use crate::interchange::ImportedGraph;
@@ -144,6 +148,90 @@ impl ItemSink for Build<'_> {
         self.flush_nodes()?;
         self.nodes_done = true;
         self.flush_edges()
+    }
+}
+
+/// Reads a merge that adds only edges between nodes the network holds straight
+/// into it, in one pass, as a run of edges ([`Network::begin_edge_run`]) that
+/// its caller keeps, or undoes on any fault: a node item, an endpoint the
+/// network lacks (which [`Build`] would create, after [`Check`] passed the
+/// document), an invalid item, a limit, or memory `reserve` refuses. Each
+/// chunk's estimated bytes are reserved before its edges go in.
+pub(crate) struct Extend<'a> {
+    network: &'a mut Network,
+    limits: &'a Limits,
+    turn_around: bool,
+    edges: Vec<EdgeSpec>,
+    /// The estimated bytes of the gathered edges, as [`Check`] counts them.
+    bytes: usize,
+    reserve: &'a mut dyn FnMut(usize) -> Result<()>,
+    /// Edges added so far.
+    pub(crate) added: usize,
+}
+
+impl<'a> Extend<'a> {
+    /// Adds to `network`, inside a run of edges its caller began, turning each
+    /// edge around when the reading says so.
+    pub(crate) fn new(
+        network: &'a mut Network,
+        limits: &'a Limits,
+        turn_around: bool,
+        reserve: &'a mut dyn FnMut(usize) -> Result<()>,
+    ) -> Self {
+        Extend {
+            network,
+            limits,
+            turn_around,
+            edges: Vec::with_capacity(CHUNK),
+            bytes: 0,
+            reserve,
+            added: 0,
+        }
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.edges.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(&mut self.edges, Vec::with_capacity(CHUNK));
+        let count = chunk.len();
+        self.limits.check_edges(self.network.edge_count(), count)?;
+        (self.reserve)(std::mem::take(&mut self.bytes))?;
+        self.network.extend_edge_run(chunk)?;
+        self.added += count;
+        Ok(())
+    }
+
+    /// Adds what is still gathered.
+    pub(crate) fn finish(&mut self) -> Result<()> {
+        self.flush()
+    }
+}
+
+impl ItemSink for Extend<'_> {
+    fn node(&mut self, node: NodeSpec, index: usize) -> Result<()> {
+        Err(item_error(
+            "nodes",
+            index,
+            crate::Error::InvalidValue {
+                field: "nodes".into(),
+                reason: format!("node '{}' is not an edge: read the document twice", node.id),
+            },
+        ))
+    }
+
+    fn edge(&mut self, mut edge: EdgeSpec, index: usize) -> Result<()> {
+        check_edge_item(self.limits, self.turn_around, &mut edge, index)?;
+        self.bytes = self.bytes.saturating_add(edge_item_bytes(&edge.attributes));
+        self.edges.push(edge);
+        if self.edges.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn nodes_done(&mut self) -> Result<()> {
+        Ok(())
     }
 }
 

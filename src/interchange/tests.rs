@@ -1657,3 +1657,172 @@ fn a_checked_document_counts_its_items_and_bytes() {
     net.add_edge("x", "y", 1.0).unwrap();
     assert!(!checked.fits(&room, &net), "one edge already there");
 }
+
+/// Edges between `n` existing nodes `v0..v{n}` as a node-link document, each
+/// with a relation, then `tail` (more items, or nothing) inside the edge array.
+fn edges_document(n: usize, edges: usize, tail: &str) -> String {
+    let items: Vec<String> = (0..edges)
+        .map(|i| {
+            format!(
+                r#"{{"source": "v{}", "target": "v{}", "weight": {}, "relation": "{}"}}"#,
+                i % n,
+                (i * 7 + 1) % n,
+                i % 5,
+                ["depends", "suggests"][i % 2]
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"graph": {{"description": "edges"}}, "nodes": [], "edges": [{}{tail}]}}"#,
+        items.join(",")
+    )
+}
+
+/// A merge of edges between nodes the network holds, read in one pass
+/// ([`extend_streamed`]), leaves the network the long way (checked, then
+/// built) leaves: the same nodes, edges, ids, versions, outcome and reading.
+/// Any document it cannot take whole (a node, an endpoint the network lacks, a
+/// bad item past the first chunks, refused memory) leaves the network exactly
+/// as it was, down to the id the next edge gets, for the long way to merge.
+#[test]
+fn edges_merged_in_one_pass_equal_the_long_way_or_change_nothing() {
+    let mut start = Network::new();
+    start.add_nodes((0..50).map(|i| format!("v{i}"))).unwrap();
+    start.add_edge("v1", "v2", 1.0).unwrap();
+    let big = 3 * 4096 + 17;
+    let cases = [
+        (edges_document(50, big, ""), true),
+        (edges_document(50, 3, ""), true),
+        (r#"{"nodes": [], "edges": []}"#.to_string(), true),
+        // Not edges alone between known nodes, or a fault past the first chunks.
+        (
+            edges_document(50, big, r#", {"source": "v1", "target": "new"}"#),
+            false,
+        ),
+        (
+            edges_document(
+                50,
+                big,
+                r#", {"source": "v1", "target": "v2", "weight": "x"}"#,
+            ),
+            false,
+        ),
+        (edges_document(50, big, r#", {"source": "v1"}"#), false),
+        (edges_document(50, big, ",]"), false),
+        (
+            r#"{"edges": [{"source": "v1", "target": "v3"}], "nodes": [{"id": "v9", "k": 1}]}"#
+                .to_string(),
+            false,
+        ),
+    ];
+    for (document, whole) in &cases {
+        for arrows in [None, Some(Arrows::Before)] {
+            let limits = Limits::default();
+            let mut reserved = 0usize;
+            let mut one_pass = start.clone();
+            let extended = extend_streamed(
+                Format::NodeLinkJson,
+                document,
+                &limits,
+                arrows,
+                &mut one_pass,
+                &mut |bytes| {
+                    reserved += bytes;
+                    Ok(())
+                },
+            );
+            assert_eq!(extended.is_some(), *whole, "{}", &document[..80]);
+            let mut long_way = start.clone();
+            let built = check_streamed(
+                Format::NodeLinkJson,
+                document,
+                &limits,
+                arrows,
+                Some(&start),
+            )
+            .and_then(|checked| {
+                if extended.is_some() {
+                    assert_eq!(reserved, checked.bytes, "memory promised as checked");
+                }
+                build_streamed(
+                    Format::NodeLinkJson,
+                    document,
+                    &limits,
+                    arrows,
+                    &mut long_way,
+                )
+            });
+            let expected = if extended.is_some() {
+                &long_way
+            } else {
+                &start
+            };
+            assert_eq!(nodes_of(&one_pass), nodes_of(expected));
+            assert_eq!(edges_of(&one_pass), edges_of(expected));
+            assert_eq!(one_pass.version(), expected.version());
+            assert_eq!(one_pass.description(), expected.description());
+            if let Some(extended) = extended {
+                let built = built.unwrap();
+                assert_eq!(extended.outcome, built.outcome);
+                assert_eq!(extended.reading, built.reading);
+            }
+            let next = |mut net: Network| net.add_edge("v3", "v4", 1.0).unwrap();
+            assert_eq!(next(one_pass), next(expected.clone()), "the next edge's id");
+        }
+    }
+}
+
+/// Memory refused for a chunk, or the call's budget stopping the read, undoes
+/// every edge the run had added.
+#[test]
+fn an_edge_run_stopped_midway_is_undone() {
+    let mut start = Network::new();
+    start.add_nodes((0..50).map(|i| format!("v{i}"))).unwrap();
+    let document = edges_document(50, 5 * 4096, "");
+    let limits = Limits::default();
+    let mut refused = start.clone();
+    let mut chunks = 0;
+    let extended = extend_streamed(
+        Format::NodeLinkJson,
+        &document,
+        &limits,
+        None,
+        &mut refused,
+        &mut |_| {
+            chunks += 1;
+            if chunks == 3 {
+                Err(Error::Internal {
+                    message: "no memory".into(),
+                })
+            } else {
+                Ok(())
+            }
+        },
+    );
+    assert!(extended.is_none());
+    assert_eq!(chunks, 3);
+    assert_eq!(
+        (refused.edge_count(), refused.version()),
+        (0, start.version())
+    );
+
+    let mut stopped = start.clone();
+    let budget = crate::budget::Budget::unlimited().with_max_steps(3 * 4096);
+    let outcome = budget.run(|| {
+        extend_streamed(
+            Format::NodeLinkJson,
+            &document,
+            &limits,
+            None,
+            &mut stopped,
+            &mut |_| Ok(()),
+        )
+        .is_some()
+    });
+    assert!(outcome.is_err(), "the budget stops the read");
+    assert_eq!(
+        (stopped.edge_count(), stopped.version()),
+        (0, start.version())
+    );
+    assert_eq!(edges_of(&stopped), edges_of(&start));
+}

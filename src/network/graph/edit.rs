@@ -646,6 +646,42 @@ impl Network {
         }
     }
 
+    /// Starts a run of edges between nodes the network holds, added by as many
+    /// calls of [`Network::extend_edge_run`] as the caller likes and then kept
+    /// ([`Network::keep_edge_run`]) or undone ([`Network::undo_edge_run`]) as
+    /// one change: a merge that adds only edges reads its document straight
+    /// into the network this way, and undoes it on any fault. No other change
+    /// may come between the start and the end: the caller holds the network.
+    #[cfg(feature = "interchange")]
+    pub(crate) fn begin_edge_run(&mut self) -> EdgeRun {
+        EdgeRun(self.edge_batch_mark())
+    }
+
+    /// Adds `edges` to the run, as [`Network::add_edges`] with
+    /// [`MissingNodes::Fail`] checks and adds them; stops at the first item
+    /// that is invalid or names a node the network lacks, and then the run
+    /// must be undone (the items before it are in). O(items).
+    #[cfg(feature = "interchange")]
+    pub(crate) fn extend_edge_run(&mut self, edges: Vec<EdgeSpec>) -> Result<()> {
+        self.resolve_and_insert_edges(edges.into_iter())
+    }
+
+    /// Keeps the run: counts its edges' versions and records them in the
+    /// window of recent changes, as if each had been added on its own.
+    /// Returns how many edges it added.
+    #[cfg(feature = "interchange")]
+    pub(crate) fn keep_edge_run(&mut self, run: EdgeRun) -> usize {
+        let ids = self.record_edge_batch(run.0);
+        (ids.end - ids.start) as usize
+    }
+
+    /// Undoes the run: the network is as it was before it began (see
+    /// [`Network::undo_edge_batch`]).
+    #[cfg(feature = "interchange")]
+    pub(crate) fn undo_edge_run(&mut self, run: EdgeRun) {
+        self.undo_edge_batch(run.0);
+    }
+
     /// Looks up and inserts the edges of [`Network::add_edge_list`], chunk by
     /// chunk, and stops at the first bad item; the caller records or undoes
     /// what went in.
@@ -804,3 +840,8 @@ impl Network {
         self.graph.node_indices()
     }
 }
+
+/// A run of edges begun by [`Network::begin_edge_run`]: kept or undone as one.
+#[cfg(feature = "interchange")]
+#[must_use = "a run of edges must be kept or undone"]
+pub(crate) struct EdgeRun(super::structure::EdgeBatchMark);

@@ -353,7 +353,8 @@ fn import_as_read(
     ))
 }
 
-/// A merge read twice rather than parsed whole (see
+/// A merge read in one pass when it adds only edges between nodes the network
+/// has ([`merge_edges_in_one_pass`]), else twice rather than parsed whole (see
 /// [`interchange::check_streamed`]): first checked, outside any lock, then
 /// read into the network under its lock, where nothing can fail any more, so
 /// the merge is still all or nothing. No parsed copy of the document is held
@@ -367,6 +368,9 @@ fn merge_as_read(
     format: Format,
     content: &str,
 ) -> Result<Option<ImportOutput>> {
+    if let Some(merged) = merge_edges_in_one_pass(ctx, network_name, arrows, format, content)? {
+        return Ok(Some(merged));
+    }
     let progress = ctx.progress;
     progress.report(0, PROGRESS_TOTAL, "checking the document");
     // Read against the network as it is, for the nodes it would keep as they
@@ -406,6 +410,61 @@ fn merge_as_read(
     };
     warn(built.notes);
     warn_kept(&checked.kept);
+    Ok(Some(ImportOutput::imported(
+        ctx,
+        network_name.to_string(),
+        ImportMode::Merge,
+        format,
+        &built.outcome,
+        (node_count, edge_count),
+        built.reading,
+    )))
+}
+
+/// A merge of edges between nodes the network holds, read into it in one pass
+/// under its lock ([`interchange::extend_streamed`]): the common case of a
+/// large graph loaded as a file of nodes and files of edges, read once
+/// instead of checked and then read again. `None`, with nothing changed, when
+/// the document holds more than such edges, has a fault, or the call's
+/// `if_version` does not hold: the caller then merges it the long way, which
+/// says why. Memory is promised chunk by chunk as the edges go in.
+fn merge_edges_in_one_pass(
+    ctx: &ToolContext<'_>,
+    network_name: &str,
+    arrows: Option<Arrows>,
+    format: Format,
+    content: &str,
+) -> Result<Option<ImportOutput>> {
+    if !interchange::builds_as_read(format) {
+        return Ok(None);
+    }
+    ctx.progress
+        .report(0, PROGRESS_TOTAL, "reading the edges into the network");
+    // Counted before the network's lock is held, as in the other paths.
+    let held = memory_held(ctx);
+    let mut reservations = Vec::new();
+    let mut reserve = |bytes: usize| -> Result<()> {
+        reservations.extend(reserve_memory(ctx, held, bytes, "this import")?);
+        Ok(())
+    };
+    let merged = ctx.registry.write(network_name, |net| {
+        if ctx.check_version(network_name, net).is_err() {
+            return Ok(None);
+        }
+        ctx.progress.check("the import")?;
+        let Some(built) =
+            interchange::extend_streamed(format, content, ctx.limits, arrows, net, &mut reserve)
+        else {
+            return Ok(None);
+        };
+        ctx.written.set(Some(net.version()));
+        Ok(Some((built, net.node_count(), net.edge_count())))
+    })?;
+    drop(reservations);
+    let Some((built, node_count, edge_count)) = merged else {
+        return Ok(None);
+    };
+    warn(built.notes);
     Ok(Some(ImportOutput::imported(
         ctx,
         network_name.to_string(),
