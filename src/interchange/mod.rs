@@ -381,6 +381,18 @@ pub(crate) fn estimated_edges(content: &str, limits: &Limits) -> usize {
     import::node_link::estimated_edges(content).min(most)
 }
 
+/// About how many nodes a document of a format that [`builds_as_read`] lists,
+/// for a new network to size its nodes and its index of ids once. Never more
+/// than the node cap, nor than the import's memory bound has room for (each
+/// node counts at least [`NODE_BYTES`](crate::network::estimate::NODE_BYTES)
+/// against it), so the reservation is never more than the import may make.
+pub(crate) fn estimated_nodes(content: &str, limits: &Limits) -> usize {
+    let most = limits
+        .max_nodes
+        .min(limits.max_import_bytes / crate::network::estimate::NODE_BYTES);
+    import::node_link::estimated_nodes(content).min(most)
+}
+
 /// Whether [`build_streamed`] reads this format as it goes (node-link JSON).
 pub(crate) fn builds_as_read(format: Format) -> bool {
     format == Format::NodeLinkJson

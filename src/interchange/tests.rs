@@ -1468,8 +1468,8 @@ fn node_link_built_as_read_equals_parsed_then_applied() {
 /// counts the edges a document gives, is not raised by a value that reads
 /// "target", and never exceeds what the text has room for.
 #[test]
-fn node_link_edge_estimate_counts_edges_and_stays_within_the_text() {
-    use crate::interchange::import::node_link::estimated_edges;
+fn node_link_estimates_count_items_and_stay_within_the_text() {
+    use crate::interchange::import::node_link::{estimated_edges, estimated_nodes};
     let document = r#"{"nodes":[{"id":"a","role":"target"},{"id":"b"}],
         "edges":[{"source":"a","target":"b"},{"source":"b","target":"a"},{"source":"a","target":"a"}]}"#;
     assert_eq!(estimated_edges(document), 3);
@@ -1477,11 +1477,23 @@ fn node_link_edge_estimate_counts_edges_and_stays_within_the_text() {
     let hostile = "\"source\"\"target\"".repeat(1000);
     assert_eq!(estimated_edges(&hostile), hostile.len() / 26);
     assert!(estimated_edges(&hostile) < 1000);
-    // A document sized by the guess builds the same network as one grown edge
-    // by edge.
+    assert_eq!(estimated_nodes(document), 2);
+    let ids = "\"id\"".repeat(1000);
+    assert_eq!(estimated_nodes(&ids), ids.len() / 9);
+    // Never more nodes than the import's memory bound could make.
+    let tight = Limits {
+        max_import_bytes: 10 * crate::network::estimate::NODE_BYTES,
+        ..Limits::default()
+    };
+    assert_eq!(super::estimated_nodes(&ids, &tight), 10);
+    // A document sized by the guess builds the same network as one grown item
+    // by item.
     let limits = Limits::default();
     let mut sized = Network::new();
-    sized.reserve(0, super::estimated_edges(document, &limits));
+    sized.reserve(
+        super::estimated_nodes(document, &limits),
+        super::estimated_edges(document, &limits),
+    );
     build_streamed(Format::NodeLinkJson, document, &limits, None, &mut sized).unwrap();
     let mut grown = Network::new();
     apply(&mut grown, parse(Format::NodeLinkJson, document).unwrap()).unwrap();

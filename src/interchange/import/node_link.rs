@@ -65,6 +65,18 @@ pub(crate) fn estimated_edges(content: &str) -> usize {
         .min(content.len() / SHORTEST_EDGE_BYTES)
 }
 
+/// The shortest a node can be written: `{"id":0}` and a comma.
+const SHORTEST_NODE_BYTES: usize = 9;
+
+/// About how many nodes `content` lists, as [`estimated_edges`] counts edges:
+/// the `"id"` keys the text holds, never more than it has room for (an edge
+/// attribute named `id` only makes the guess high).
+pub(crate) fn estimated_nodes(content: &str) -> usize {
+    memchr::memmem::find_iter(content.as_bytes(), "\"id\"")
+        .count()
+        .min(content.len() / SHORTEST_NODE_BYTES)
+}
+
 /// Reads node-link JSON into `sink`, item by item in the document's order
 /// (the edges of an older `"links"` array, which a later `"edges"` replaces,
 /// only at the end); returns the graph's description. O(size of the document).

@@ -713,35 +713,36 @@ impl Network {
         // so an item whose ends both resolve needs only its weight checked; one
         // that does not takes every check in order (ids, weight, then nodes),
         // for the error it always had.
-        let confirm = |net: &Network, p: Pending<E>| -> Result<(ResolvedEdge, Attributes)> {
-            let ids = [p.item.source(), p.item.target()];
-            let found = |k: usize| match p.candidates[k] {
-                Some(ix) if same_id(&net.graph[ix].id, ids[k]) => Some(ix),
-                _ => net.node_index.get_hashed(&net.graph, ids[k], p.hashes[k]),
-            };
-            let weight = p.item.weight();
-            let ends = match (found(0), found(1)) {
-                (Some(a), Some(b)) => {
-                    validate::weight(weight).map_err(|e| batch_error("edges", p.index, e))?;
-                    [a, b]
-                }
-                _ => {
-                    let (a, b) = net
-                        .edge_error(ids[0], ids[1], weight, None)
+        let confirm =
+            |net: &Network, p: Pending<E>| -> Result<(ResolvedEdge, Option<Map<String, Value>>)> {
+                let ids = [p.item.source(), p.item.target()];
+                let found = |k: usize| match p.candidates[k] {
+                    Some(ix) if same_id(&net.graph[ix].id, ids[k]) => Some(ix),
+                    _ => net.node_index.get_hashed(&net.graph, ids[k], p.hashes[k]),
+                };
+                let weight = p.item.weight();
+                let ends = match (found(0), found(1)) {
+                    (Some(a), Some(b)) => {
+                        validate::weight(weight).map_err(|e| batch_error("edges", p.index, e))?;
+                        [a, b]
+                    }
+                    _ => {
+                        let (a, b) = net
+                            .edge_error(ids[0], ids[1], weight, None)
+                            .map_err(|e| batch_error("edges", p.index, e))?;
+                        [a, b]
+                    }
+                };
+                let attributes = if p.item.has_attributes() {
+                    let map = p.item.into_attributes();
+                    validate::attributes("attributes", &map)
                         .map_err(|e| batch_error("edges", p.index, e))?;
-                    [a, b]
-                }
+                    Some(map)
+                } else {
+                    None
+                };
+                Ok(((ends[0], ends[1], weight), attributes))
             };
-            let attributes = if p.item.has_attributes() {
-                let map = p.item.into_attributes();
-                validate::attributes("attributes", &map)
-                    .map_err(|e| batch_error("edges", p.index, e))?;
-                Attributes::from_map(map)
-            } else {
-                Attributes::default()
-            };
-            Ok(((ends[0], ends[1], weight), attributes))
-        };
         for (index, item) in edges.enumerate() {
             let hashes = [item.source(), item.target()].map(|id| self.node_index.hash(id));
             if let Some(groups) = groups {
@@ -784,7 +785,11 @@ impl Network {
             if window.len() > 3 * STAGE
                 && let Some(p) = window.pop_front()
             {
-                let (edge, attributes) = confirm(self, p)?;
+                let (edge, map) = confirm(self, p)?;
+                // Shared here, straight from the map: no copy of each name and
+                // value to be looked up again when the edge is stored.
+                let attributes =
+                    map.map_or_else(Attributes::default, |m| self.interner.attributes(m));
                 resolved.push(edge, attributes);
                 if resolved.edges.len() == CHUNK {
                     self.insert_resolved_edges(&mut resolved);
@@ -792,7 +797,8 @@ impl Network {
             }
         }
         for p in window {
-            let (edge, attributes) = confirm(self, p)?;
+            let (edge, map) = confirm(self, p)?;
+            let attributes = map.map_or_else(Attributes::default, |m| self.interner.attributes(m));
             resolved.push(edge, attributes);
         }
         self.insert_resolved_edges(&mut resolved);

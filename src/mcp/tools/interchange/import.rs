@@ -325,8 +325,12 @@ fn import_as_read(
     progress.report(0, PROGRESS_TOTAL, "reading the document into a new network");
     let mut network = Network::named(&network_name);
     network.set_description(description);
-    // Sized once, rather than by doubling (each doubling copies every edge).
-    network.reserve(0, interchange::estimated_edges(content, ctx.limits));
+    // Sized once, rather than by doubling (each doubling copies every node or
+    // edge, and rehashes every id).
+    network.reserve(
+        interchange::estimated_nodes(content, ctx.limits),
+        interchange::estimated_edges(content, ctx.limits),
+    );
     let built = interchange::build_streamed(format, content, ctx.limits, arrows, &mut network)?;
     progress.check("the import")?;
     let held = memory_held(ctx);
