@@ -88,6 +88,16 @@ pub struct Cli {
     #[arg(long, env = "NETWORKS_MCP_DRY_RUN")]
     pub dry_run: bool,
 
+    /// Back the server's memory with transparent huge pages (2 MiB) where the
+    /// kernel allows them: traversals of networks with millions of nodes and
+    /// edges run up to a fifth faster (fewer TLB misses), but on a host whose
+    /// free memory is fragmented the kernel may compact memory before handing
+    /// out each fresh huge page, so a large import or the first reads after an
+    /// idle spell can take half again as long, and resident memory grows in
+    /// 2 MiB steps. Off by default.
+    #[arg(long, env = "NETWORKS_MCP_HUGE_PAGES")]
+    pub huge_pages: bool,
+
     /// Tool calls that can run long (analysis, imports, exports, batches) computing
     /// at once; single reads and writes have a lane of their own, four times as
     /// wide, so they never wait behind those. Default: the number of cores.

@@ -14,7 +14,8 @@ use networks_mcp::storage::{Storage, StorageConfig};
 use rmcp::ServiceExt;
 use tracing::{error, info, warn};
 
-/// mimalloc, for its transparent huge pages: see its entry in Cargo.toml.
+/// mimalloc, for its transparent huge pages (see its entry in Cargo.toml) when
+/// `--huge-pages` asks for them, and its collection of freed memory.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -29,6 +30,25 @@ fn release_freed_memory() {
     // SAFETY: `mi_collect` has no preconditions; it only frees memory that no
     // allocation holds.
     unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
+/// Keeps the kernel from backing this process with transparent huge pages,
+/// including the memory mimalloc already asked them for (its first arena is
+/// reserved before `main`, so its own option would come too late): the flag is
+/// the process's, checked at every page fault. Without huge pages a fresh page
+/// is 4 KiB the kernel clears at once, never a 2 MiB one it may first have to
+/// compact memory for.
+fn disable_huge_pages() {
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and changes only this
+    // process's paging policy.
+    if unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) } != 0 {
+        // An old kernel or a sandbox that refuses it: huge pages stay as the
+        // kernel's setting has them.
+        warn!(
+            "could not turn transparent huge pages off ({}); continuing with the kernel's setting",
+            std::io::Error::last_os_error()
+        );
+    }
 }
 
 fn main() -> ExitCode {
@@ -70,6 +90,10 @@ async fn run(cli: Cli) -> ExitCode {
     if let Err(e) = setup_logging(&cli.log_config()) {
         eprintln!("networks-mcp: {e}");
         return ExitCode::from(2);
+    }
+    // Before any network is made.
+    if !cli.huge_pages {
+        disable_huge_pages();
     }
     // Before any network is made: recovery's too.
     networks_mcp::network::ChangeWindow::set_default(cli.change_window());

@@ -218,6 +218,41 @@ fn sigterm_exits_cleanly() {
     panic!("server did not exit within 5 s of SIGTERM");
 }
 
+/// The server keeps the kernel from backing it with transparent huge pages
+/// unless `--huge-pages` asks for them: the process's flag, as
+/// `/proc/PID/status` shows it once the server answers.
+#[test]
+fn huge_pages_are_off_unless_asked_for() {
+    for (flag, enabled) in [(None, "0"), (Some("--huge-pages"), "1")] {
+        let mut child = Command::new(BIN)
+            .args(flag)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", frames()[0]).unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.contains("\"id\":1"), "{first}");
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("THP_enabled:"))
+            .expect("the kernel shows THP_enabled (Linux 5.0 and later)");
+        assert_eq!(
+            line.split_whitespace().nth(1),
+            Some(enabled),
+            "{flag:?}: {line}"
+        );
+    }
+}
+
 #[test]
 fn help_and_version() {
     let out = Command::new(BIN).arg("--help").output().unwrap();
