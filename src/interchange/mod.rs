@@ -452,9 +452,9 @@ pub(crate) fn extend_streamed(
     network: &mut Network,
     reserve: &mut dyn FnMut(usize) -> Result<()>,
 ) -> Option<Built> {
-    if !builds_as_read(format) || reading::check(format, arrows).is_err() {
-        return None;
-    }
+    debug_assert!(builds_as_read(format));
+    // A reading the format cannot take: the long way says so.
+    reading::check(format, arrows).ok()?;
     let settled = reading::settle(format, None, arrows);
     network.reserve(0, estimated_edges(content, limits));
     let run = network.begin_edge_run();

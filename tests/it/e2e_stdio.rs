@@ -185,9 +185,19 @@ fn unrepresentable_numbers_and_garbage_get_answers_not_silence() {
     assert_eq!(list["result"]["structuredContent"]["total"], 0);
 }
 
-#[test]
-fn sigterm_exits_cleanly() {
+/// The server started with `args`, once it has answered `initialize`; its
+/// pipes are kept open with it (the server exits when stdin closes).
+fn initialized_server(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    (
+        std::process::ChildStdin,
+        BufReader<std::process::ChildStdout>,
+    ),
+) {
     let mut child = Command::new(BIN)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -198,7 +208,13 @@ fn sigterm_exits_cleanly() {
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
-    assert!(first.contains("\"id\":1"));
+    assert!(first.contains("\"id\":1"), "{first}");
+    (child, (stdin, stdout))
+}
+
+#[test]
+fn sigterm_exits_cleanly() {
+    let (mut child, _pipes) = initialized_server(&[]);
     let pid = child.id().to_string();
     assert!(
         Command::new("kill")
@@ -223,21 +239,8 @@ fn sigterm_exits_cleanly() {
 /// `/proc/PID/status` shows it once the server answers.
 #[test]
 fn huge_pages_are_off_unless_asked_for() {
-    for (flag, enabled) in [(None, "0"), (Some("--huge-pages"), "1")] {
-        let mut child = Command::new(BIN)
-            .args(flag)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        writeln!(stdin, "{}", frames()[0]).unwrap();
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        assert!(first.contains("\"id\":1"), "{first}");
+    for (flags, enabled) in [(&[][..], "0"), (&["--huge-pages"][..], "1")] {
+        let (mut child, _pipes) = initialized_server(flags);
         let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
         let _ = child.kill();
         let _ = child.wait();
@@ -248,7 +251,7 @@ fn huge_pages_are_off_unless_asked_for() {
         assert_eq!(
             line.split_whitespace().nth(1),
             Some(enabled),
-            "{flag:?}: {line}"
+            "{flags:?}: {line}"
         );
     }
 }

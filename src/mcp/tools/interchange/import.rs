@@ -412,16 +412,13 @@ fn merge_as_read(
     let Some((built, node_count, edge_count)) = merged else {
         return Ok(None);
     };
-    warn(built.notes);
     warn_kept(&checked.kept);
-    Ok(Some(ImportOutput::imported(
+    Ok(Some(merged_output(
         ctx,
-        network_name.to_string(),
-        ImportMode::Merge,
+        network_name,
         format,
-        &built.outcome,
+        built,
         (node_count, edge_count),
-        built.reading,
     )))
 }
 
@@ -439,9 +436,6 @@ fn merge_edges_in_one_pass(
     format: Format,
     content: &str,
 ) -> Result<Option<ImportOutput>> {
-    if !interchange::builds_as_read(format) {
-        return Ok(None);
-    }
     ctx.progress
         .report(0, PROGRESS_TOTAL, "reading the edges into the network");
     // Counted before the network's lock is held, as in the other paths.
@@ -468,16 +462,34 @@ fn merge_edges_in_one_pass(
     let Some((built, node_count, edge_count)) = merged else {
         return Ok(None);
     };
+    Ok(Some(merged_output(
+        ctx,
+        network_name,
+        format,
+        built,
+        (node_count, edge_count),
+    )))
+}
+
+/// The reply of a merge read as it went into the network (either way), its
+/// reading's notes told as warnings.
+fn merged_output(
+    ctx: &ToolContext<'_>,
+    network_name: &str,
+    format: Format,
+    built: interchange::Built,
+    counts: (usize, usize),
+) -> ImportOutput {
     warn(built.notes);
-    Ok(Some(ImportOutput::imported(
+    ImportOutput::imported(
         ctx,
         network_name.to_string(),
         ImportMode::Merge,
         format,
         &built.outcome,
-        (node_count, edge_count),
+        counts,
         built.reading,
-    )))
+    )
 }
 
 /// Tells the call's warnings of the listed nodes a merge kept as they were
