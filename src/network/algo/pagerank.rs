@@ -8,8 +8,10 @@
 //!
 //! * **Counting edges** (unweighted), each iteration *pulls*: a node's new rank
 //!   is the sum, over its in-row, of each source's rank divided by its
-//!   out-degree, computed once per source and iteration. Each node is written
-//!   once, in order, and the reads of the sources are the only scattered ones.
+//!   out-degree, computed once per source and iteration. An iteration is one
+//!   pass over the node indices in order: each node's rank, its share for the
+//!   next iteration and the dangling rank are written together, and the reads
+//!   of the sources are the only scattered ones.
 //! * **By weight**, in-rows carry no weights, so each iteration *pushes* along
 //!   the out-rows (`rank × weight ÷ out-weight` to each target). When every
 //!   weight is 1 (most planning graphs), following weights is counting edges,
@@ -75,112 +77,188 @@ pub(super) fn ranks(net: &Network, it: &Iteration<'_>) -> Option<Vec<f64>> {
     for &u in it.nodes {
         x[u.index()] = 1.0 / n as f64;
     }
-    // Per iteration: what each node sends along each unit of weight (pull), or
-    // what each node receives (push).
-    let mut flow = vec![0.0f64; bound];
-    let inn = (!it.weighted || every_weight_one).then(|| net.rows(Incoming));
-    let (alpha, stay) = (it.damping, 1.0 - it.damping);
-    for _ in 0..it.max_iterations {
-        let lost: f64 = dangling.iter().map(|&u| x[u]).sum();
-        match inn {
-            Some(inn) => {
-                charge(2 * n as u64 + net.graph().edge_count() as u64);
-                let moved = pull(it, inn, &inverse, &mut x, &mut flow, lost, alpha, stay);
-                if moved < n as f64 * it.tolerance {
-                    return Some(x);
-                }
-            }
-            None => {
-                for &v in it.nodes {
-                    flow[v.index()] = 0.0;
-                }
-                for &u in it.nodes {
-                    let (targets, weights) = out.weighted(u);
-                    charge(1 + targets.len() as u64);
-                    let sent = x[u.index()] * inverse[u.index()];
-                    if sent == 0.0 {
-                        continue;
-                    }
-                    for (v, w) in targets.iter().zip(weights) {
-                        flow[v.index()] += sent * w;
-                    }
-                }
-                let mut moved = 0.0;
-                for &v in it.nodes {
-                    let jump = it.jump[v.index()];
-                    let value = alpha * (flow[v.index()] + lost * jump) + stay * jump;
-                    moved += (value - x[v.index()]).abs();
-                    x[v.index()] = value;
-                }
-                if moved < n as f64 * it.tolerance {
-                    return Some(x);
-                }
-            }
-        }
-    }
-    None
+    let lost: f64 = dangling.iter().map(|&u| x[u]).sum();
+    let converged = if !it.weighted || every_weight_one {
+        let inn = net.rows(Incoming);
+        let step = Step {
+            it,
+            inn,
+            work_before: work_before(inn, bound),
+            inverse: &inverse,
+            alpha: it.damping,
+            stay: 1.0 - it.damping,
+        };
+        pulled(net, &step, &mut x, lost)
+    } else {
+        pushed(net, it, &inverse, &dangling, &mut x)
+    };
+    converged.then_some(x)
 }
 
-/// One pull iteration on the threads it is given for the pass
-/// ([`crate::budget::threads::for_pass`] of `it.threads`; scoped, joined
-/// before it returns): each thread takes a run of whole blocks of nodes, which own
-/// disjoint ranges of node indices. First every node's flow (its rank over
-/// its out-degree), then every node's new rank from its in-row, replacing the
-/// old. The ranks' movement (L1), summed block by block in order.
-#[allow(clippy::too_many_arguments)]
-fn pull(
+/// Pull iterations from `x` until it converges (true) or `max_iterations`
+/// pass (false). Each writes the next one's flow and dangling rank as it
+/// writes each rank, so an iteration is one pass over the nodes.
+fn pulled(net: &Network, step: &Step<'_>, x: &mut [f64], mut lost: f64) -> bool {
+    let it = step.it;
+    let n = it.nodes.len();
+    // What each node sends along each of its out-edges, now and next.
+    let mut flow: Vec<f64> = x.iter().zip(step.inverse).map(|(r, i)| r * i).collect();
+    let mut next_flow = vec![0.0f64; x.len()];
+    for _ in 0..it.max_iterations {
+        charge(2 * n as u64 + net.graph().edge_count() as u64);
+        let (moved, next_lost) = step.pull(x, &flow, &mut next_flow, lost);
+        if moved < n as f64 * it.tolerance {
+            return true;
+        }
+        std::mem::swap(&mut flow, &mut next_flow);
+        lost = next_lost;
+    }
+    false
+}
+
+/// Push iterations along the out-rows and their weights from `x`, on the
+/// calling thread, until it converges (true) or `max_iterations` pass (false).
+fn pushed(
+    net: &Network,
     it: &Iteration<'_>,
-    inn: &crate::network::adjacency::Rows,
     inverse: &[f64],
+    dangling: &[usize],
     x: &mut [f64],
-    flow: &mut [f64],
-    lost: f64,
+) -> bool {
+    let out = net.rows(Outgoing);
+    let (alpha, stay) = (it.damping, 1.0 - it.damping);
+    // What each node receives in an iteration.
+    let mut flow = vec![0.0f64; x.len()];
+    for _ in 0..it.max_iterations {
+        let lost: f64 = dangling.iter().map(|&u| x[u]).sum();
+        for &v in it.nodes {
+            flow[v.index()] = 0.0;
+        }
+        for &u in it.nodes {
+            let (targets, weights) = out.weighted(u);
+            charge(1 + targets.len() as u64);
+            let sent = x[u.index()] * inverse[u.index()];
+            if sent == 0.0 {
+                continue;
+            }
+            for (v, w) in targets.iter().zip(weights) {
+                flow[v.index()] += sent * w;
+            }
+        }
+        let mut moved = 0.0;
+        for &v in it.nodes {
+            let jump = it.jump[v.index()];
+            let value = alpha * (flow[v.index()] + lost * jump) + stay * jump;
+            moved += (value - x[v.index()]).abs();
+            x[v.index()] = value;
+        }
+        if moved < it.nodes.len() as f64 * it.tolerance {
+            return true;
+        }
+    }
+    false
+}
+
+/// What a pull iteration reads besides the ranks: the settings, the in-rows,
+/// and 1 / out-degree per node index (0 for a dangling node).
+struct Step<'a> {
+    it: &'a Iteration<'a>,
+    inn: &'a crate::network::adjacency::Rows,
+    inverse: &'a [f64],
     alpha: f64,
     stay: f64,
-) -> f64 {
-    let blocks = it.nodes.len().div_ceil(BLOCK);
-    let pass = crate::budget::threads::for_pass(it.threads, blocks);
-    let threads = pass.threads();
-    // The first block of each thread's run, and the first node index it owns.
-    let firsts: Vec<usize> = (0..threads).map(|t| t * blocks / threads).collect();
-    let mut starts: Vec<usize> = firsts
-        .iter()
-        .map(|&b| it.nodes.get(b * BLOCK).map_or(0, |u| u.index()))
-        .collect();
-    // The first piece starts at index 0, whatever its first node's index.
-    starts[0] = 0;
-    let runs = |t: usize| {
-        let from = firsts[t] * BLOCK;
-        let to = firsts.get(t + 1).map_or(it.nodes.len(), |&b| b * BLOCK);
-        &it.nodes[from..to]
-    };
-    {
-        let x: &[f64] = x;
-        each_piece(split_at_starts(flow, &starts), |t, part| {
-            let base = starts[t];
-            for &u in runs(t) {
-                part[u.index() - base] = x[u.index()] * inverse[u.index()];
-            }
-        });
+    /// The work before each block (its indices and in-edges), and the total
+    /// last: threads take runs of blocks of about equal work, so a node with a
+    /// huge in-row does not leave the other threads waiting.
+    work_before: Vec<usize>,
+}
+
+/// [`Step::work_before`] of the in-rows `inn` over `bound` node indices.
+fn work_before(inn: &crate::network::adjacency::Rows, bound: usize) -> Vec<usize> {
+    let mut before = Vec::with_capacity(bound.div_ceil(BLOCK) + 1);
+    let mut total = 0;
+    for at in (0..bound).step_by(BLOCK) {
+        before.push(total);
+        let indices = at..(at + BLOCK).min(bound);
+        total += indices.len() + inn.rows_in(indices).map(<[_]>::len).sum::<usize>();
     }
-    let flow: &[f64] = flow;
-    let moved = each_piece(split_at_starts(x, &starts), |t, part| {
-        let base = starts[t];
-        let mut sums = Vec::new();
-        for block in runs(t).chunks(BLOCK) {
-            let mut moved = 0.0;
-            for &v in block {
-                let sources = inn.neighbors(v);
-                let received: f64 = sources.iter().map(|u| flow[u.index()]).sum();
-                let jump = it.jump[v.index()];
-                let value = alpha * (received + lost * jump) + stay * jump;
-                let old = &mut part[v.index() - base];
-                moved += (value - *old).abs();
-                *old = value;
+    before.push(total);
+    before
+}
+
+impl Step<'_> {
+    /// One pull iteration on the threads it is given for the pass
+    /// ([`crate::budget::threads::for_pass`] of `it.threads`; scoped, joined
+    /// before it returns): each thread takes a run of whole blocks of
+    /// [`BLOCK`] node indices. Every node's new rank from `flow` over its
+    /// in-row, replacing the old, and its share for the next iteration in
+    /// `next_flow`. The ranks' movement (L1) and the next iteration's dangling
+    /// rank, each summed block by block in order.
+    ///
+    /// Every index is walked, vacant ones too: their in-row, jump and inverse
+    /// are empty or 0, so their rank stays 0, and walking them spares a list
+    /// of nodes and a bounds check per array.
+    fn pull(&self, x: &mut [f64], flow: &[f64], next_flow: &mut [f64], lost: f64) -> (f64, f64) {
+        let bound = x.len();
+        let blocks = bound.div_ceil(BLOCK);
+        let pass = crate::budget::threads::for_pass(self.it.threads, blocks);
+        let threads = pass.threads();
+        // The first node index of each thread's run of blocks: the first
+        // block at or past its share of the work.
+        let total = self.work_before[blocks];
+        let starts: Vec<usize> = (0..threads)
+            .map(|t| {
+                self.work_before
+                    .partition_point(|&w| w < total * t / threads)
+                    * BLOCK
+            })
+            .collect();
+        let pieces: Vec<_> = split_at_starts(x, &starts)
+            .into_iter()
+            .zip(split_at_starts(next_flow, &starts))
+            .collect();
+        let (jump, inverse, inn) = (self.it.jump, self.inverse, self.inn);
+        let (alpha, stay) = (self.alpha, self.stay);
+        let sums = each_piece(pieces, |t, (ranks, shares)| {
+            let mut sums = Vec::new();
+            let blocks = ranks.chunks_mut(BLOCK).zip(shares.chunks_mut(BLOCK));
+            for (k, (ranks, shares)) in blocks.enumerate() {
+                let at = starts[t] + k * BLOCK;
+                let indices = at..at + ranks.len();
+                let (mut moved, mut dangling) = (0.0, 0.0);
+                let mut visit =
+                    |rank: &mut f64, share: &mut f64, jump: f64, inverse: f64, received: f64| {
+                        let value = alpha * (received + lost * jump) + stay * jump;
+                        moved += (value - *rank).abs();
+                        *rank = value;
+                        *share = value * inverse;
+                        // A select, not a branch: dangling nodes come in no order.
+                        dangling += if inverse == 0.0 { value } else { 0.0 };
+                    };
+                let mut nodes = ranks
+                    .iter_mut()
+                    .zip(shares.iter_mut())
+                    .zip(jump[indices.clone()].iter().zip(&inverse[indices.clone()]));
+                // The rows held, then any indices past the last row (no
+                // in-edges). The rows lead the zip, so that their end takes no
+                // node from `nodes`.
+                for (sources, ((rank, share), (&jump, &inverse))) in
+                    inn.rows_in(indices).zip(&mut nodes)
+                {
+                    let received: f64 = sources.iter().map(|u| flow[u.index()]).sum();
+                    visit(rank, share, jump, inverse, received);
+                }
+                for ((rank, share), (&jump, &inverse)) in nodes {
+                    visit(rank, share, jump, inverse, 0.0);
+                }
+                sums.push((moved, dangling));
             }
-            sums.push(moved);
-        }
-        sums
-    });
-    moved.iter().flatten().sum()
+            sums
+        });
+        sums.iter()
+            .flatten()
+            .fold((0.0, 0.0), |(m, d), &(moved, dangling)| {
+                (m + moved, d + dangling)
+            })
+    }
 }

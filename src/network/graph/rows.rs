@@ -236,6 +236,18 @@ impl Rows {
         &self.nodes[s..e]
     }
 
+    /// The rows of the node indices `indices` that these rows hold, in order:
+    /// as many as `indices` names, fewer when it passes the last row (indices
+    /// past it have empty rows). What a kernel walking every index reads, one
+    /// bounds check a row.
+    pub fn rows_in(&self, indices: Range<usize>) -> impl Iterator<Item = &[NodeIndex]> + '_ {
+        let held = indices.start.min(self.start.len())..indices.end.min(self.start.len());
+        self.start[held.clone()]
+            .iter()
+            .zip(&self.end[held])
+            .map(|(&s, &e)| &self.nodes[s as usize..e as usize])
+    }
+
     /// Out rows: the neighbors of `ix` with the weights of the edges to them.
     /// In rows have no weights: the weight slice is empty.
     #[inline]
