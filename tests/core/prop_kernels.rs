@@ -182,6 +182,12 @@ fn check(net: &Network) -> Result<(), TestCaseError> {
     }
     let weak = net.components(Connectivity::Weak);
     let label = reference_weak(net);
+    // The labels themselves: the smallest index of each component, on one
+    // thread or two.
+    let want: Vec<u32> = label.iter().map(|&l| l as u32).collect();
+    for threads in [1, 2] {
+        prop_assert_eq!(&net.weak_component_labels(threads), &want);
+    }
     let mut seen = 0;
     for component in &weak {
         let first = label[component[0].index()];
