@@ -278,8 +278,9 @@ fn distances_past_the_ring_of_buckets_are_dijkstras() {
 /// PageRank, BFS and weak components on many threads answer as on one,
 /// PageRank bit for bit (each node's rank is computed alone, and the movement
 /// is summed block by block in order). On a network with vacant indices (the
-/// first nodes removed) and self-loops; weak components also on a sparse one,
-/// of many components, where threads link the same trees at once.
+/// first nodes removed) and self-loops, dense and sparse. (Weak components
+/// share their forest among threads only from 131,072 node indices:
+/// [`weak_labels_on_threads_answer_as_on_one`] tests that.)
 #[test]
 fn kernels_on_threads_answer_as_on_one() {
     for (seed, edges_per_node) in [(7, 5.0), (11, 0.55), (13, 0.9)] {
@@ -367,12 +368,12 @@ fn kernels_on_threads_answer_as_on_one_in(seed: u64, edges_per_node: f64) {
 
 /// Delta-stepping with its large buckets shared among threads: the distances
 /// are petgraph's Dijkstra's, bit for bit, on any number of threads, on a
-/// graph of 20,000 nodes whose buckets hold thousands of nodes (weights from
-/// 0 to 1000, most far below the bucket width), with parallel edges,
-/// self-loops and removed nodes.
+/// graph of 60,000 nodes whose buckets hold tens of thousands of nodes
+/// (weights from 0 to 1000, most far below the bucket width), with parallel
+/// edges, self-loops and removed nodes.
 #[test]
 fn distances_on_threads_are_dijkstras() {
-    let n = 20_000;
+    let n = 60_000;
     let mut state = 29u64;
     let mut next = move || {
         state = state
@@ -390,12 +391,12 @@ fn distances_on_threads_are_dijkstras() {
     for i in [5, 4096, 12_345] {
         net.remove_node(&numbered::id(i)).unwrap();
     }
-    for start in [0, 3, 19_999] {
+    for start in [0, 3, 59_999] {
         let start = net.index_of(&numbered::id(start)).unwrap();
         let want = petgraph::algo::dijkstra(net.graph(), start, None, |e| e.weight().weight);
         let reached = want.len();
         assert!(
-            reached > 10_000,
+            reached > 40_000,
             "{reached} reached: too few to share buckets"
         );
         for threads in [1, 2, 3, 8] {
@@ -411,6 +412,60 @@ fn distances_on_threads_are_dijkstras() {
                     "node {v}, {threads} threads"
                 );
             }
+        }
+    }
+}
+
+/// Weak components of a network large enough that its forest is shared among
+/// threads: the same labels on two and eight threads as on one, and the
+/// partition a plain union-find finds; sparse (many components, so threads
+/// link the same trees at once) and dense, with removed nodes.
+#[test]
+fn weak_labels_on_threads_answer_as_on_one() {
+    let n = 150_000;
+    for (seed, edges_per_node) in [(17u64, 0.9), (19, 3.0)] {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let list: Vec<(usize, usize, f64)> = (0..(edges_per_node * n as f64) as usize)
+            .map(|_| (next() % n, next() % n, 1.0))
+            .collect();
+        let mut net = numbered::network(n, list);
+        for i in [0, 70_000, 149_999] {
+            net.remove_node(&numbered::id(i)).unwrap();
+        }
+        let one = net.weak_component_labels(1);
+        for threads in [2, 8] {
+            assert!(
+                net.weak_component_labels(threads) == one,
+                "{threads} threads"
+            );
+        }
+        // A plain union-find over the edges left: the same partition, and
+        // each label the smallest index of its component.
+        let mut parent: Vec<usize> = (0..one.len()).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for (a, b, _) in edges(&net) {
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            parent[ra.max(rb)] = ra.min(rb);
+        }
+        for v in net.graph().node_indices() {
+            assert_eq!(
+                one[v.index()] as usize,
+                root(&mut parent, v.index()),
+                "node {}",
+                v.index()
+            );
         }
     }
 }
