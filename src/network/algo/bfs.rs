@@ -31,6 +31,10 @@ type Bitmap = <StableDiGraph<Node, Edge> as Visitable>::Map;
 /// Unreached, in [`Network::bfs_depths_by_index`]'s answer.
 pub const UNREACHED: u32 = u32::MAX;
 
+/// How many nodes ahead in the frontier a top-down level hints the rows it
+/// reads.
+const ROW_LOOKAHEAD: usize = 8;
+
 impl Network {
     /// The number of edges on a shortest path (by hops, along edges' direction)
     /// from `start` to each node, by node index: [`UNREACHED`] for a node
@@ -103,7 +107,16 @@ impl Network {
             let mut next = Vec::new();
             scout = 0;
             charge(frontier.len() as u64);
-            for &u in &frontier {
+            for (i, &u) in frontier.iter().enumerate() {
+                // The frontier's rows are scattered: hint a row's bounds two
+                // strides ahead and its entries a stride ahead, so that their
+                // misses overlap.
+                if let Some(&far) = frontier.get(i + 2 * ROW_LOOKAHEAD) {
+                    out.prefetch_bounds(NodeIndex::new(far as usize));
+                }
+                if let Some(&near) = frontier.get(i + ROW_LOOKAHEAD) {
+                    out.prefetch_weighted_entries(NodeIndex::new(near as usize));
+                }
                 let targets = out.neighbors(NodeIndex::new(u as usize));
                 charge(targets.len() as u64);
                 for v in targets {

@@ -34,6 +34,7 @@ use super::threads::each_piece;
 use crate::budget::charge;
 use crate::network::graph::Network;
 use crate::network::graph::adjacency::Rows;
+use crate::network::graph::prefetch::prefetch_line;
 
 /// Buckets in the ring; a distance past the ring waits in a list of its own.
 const RING: usize = 1 << 11;
@@ -91,6 +92,9 @@ pub(super) struct Found {
     pub dist: Vec<f64>,
     pub overflowed: bool,
 }
+
+/// How many nodes ahead in a bucket [`relax`] hints the rows it reads.
+const ROW_LOOKAHEAD: usize = 8;
 
 /// Nodes a bucket must hold per thread before its relaxations are shared
 /// among threads: fewer are not worth starting a thread for (at 2,048, two
@@ -322,7 +326,18 @@ fn relax(
     lowering: &mut impl Lowering,
 ) -> (usize, bool) {
     let (mut edges, mut overflowed) = (0usize, false);
-    for &u in batch {
+    for (i, &u) in batch.iter().enumerate() {
+        // A bucket's nodes are scattered: hint the bounds and distance of a
+        // node two strides ahead, and the row of the one a stride ahead
+        // (whose bounds the earlier hint brought in), so that the misses of
+        // several rows overlap instead of following one another.
+        if let Some(&far) = batch.get(i + 2 * ROW_LOOKAHEAD) {
+            out.prefetch_bounds(NodeIndex::new(far as usize));
+            prefetch_line(dist[far as usize].as_ptr().cast_const().cast());
+        }
+        if let Some(&near) = batch.get(i + ROW_LOOKAHEAD) {
+            out.prefetch_weighted_entries(NodeIndex::new(near as usize));
+        }
         let d = f64::from_bits(dist[u as usize].load(Relaxed));
         if (d / delta) as u64 != current {
             continue;

@@ -182,7 +182,7 @@ impl Rows {
 
     /// Hints that row `ix`'s bounds ([`Rows::span`]) are read soon. Reads nothing.
     #[inline(always)]
-    pub(super) fn prefetch_bounds(&self, ix: NodeIndex) {
+    pub(crate) fn prefetch_bounds(&self, ix: NodeIndex) {
         let i = ix.index();
         prefetch_line(self.start.as_ptr().wrapping_add(i).cast());
         prefetch_line(self.end.as_ptr().wrapping_add(i).cast());
@@ -194,6 +194,18 @@ impl Rows {
     pub(super) fn prefetch_entries(&self, ix: NodeIndex) {
         let (s, _) = self.span(ix);
         prefetch_line(self.nodes.as_ptr().wrapping_add(s).cast());
+    }
+
+    /// Hints that row `ix`'s first entries and their weights (out rows) are
+    /// read soon. Reads the row's bounds, so call it after
+    /// [`Rows::prefetch_bounds`] had time to bring them in.
+    #[inline(always)]
+    pub(crate) fn prefetch_weighted_entries(&self, ix: NodeIndex) {
+        let (s, _) = self.span(ix);
+        prefetch_line(self.nodes.as_ptr().wrapping_add(s).cast());
+        if self.weighted {
+            prefetch_line(self.weights.as_ptr().wrapping_add(s).cast());
+        }
     }
 
     /// How many slots the arrays have (entries and unused slots): the length of a
