@@ -71,6 +71,8 @@ pub mod logging;
 #[doc(hidden)]
 pub mod mcp;
 #[cfg(feature = "storage")]
+pub mod paging;
+#[cfg(feature = "storage")]
 #[doc(hidden)]
 pub mod storage;
 #[cfg(feature = "view")]

@@ -32,21 +32,14 @@ fn release_freed_memory() {
     unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
-/// Keeps the kernel from backing this process with transparent huge pages,
-/// including the memory mimalloc already asked them for (its first arena is
-/// reserved before `main`, so its own option would come too late): the flag is
-/// the process's, checked at every page fault. Without huge pages a fresh page
-/// is 4 KiB the kernel clears at once, never a 2 MiB one it may first have to
-/// compact memory for.
+/// Turns transparent huge pages off for this process (`networks_mcp::paging`),
+/// or says why it could not.
 fn disable_huge_pages() {
-    // SAFETY: PR_SET_THP_DISABLE takes plain integers and changes only this
-    // process's paging policy.
-    if unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) } != 0 {
+    if let Err(e) = networks_mcp::paging::disable_transparent_huge_pages() {
         // An old kernel or a sandbox that refuses it: huge pages stay as the
         // kernel's setting has them.
         warn!(
-            "could not turn transparent huge pages off ({}); continuing with the kernel's setting",
-            std::io::Error::last_os_error()
+            "could not turn transparent huge pages off ({e}); continuing with the kernel's setting"
         );
     }
 }

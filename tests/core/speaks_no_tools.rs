@@ -38,13 +38,14 @@ const SERVER_ONLY: [&str; 8] = [
 ];
 
 /// The library modules beside [`CORE_DIRS`].
-const CORE_MODULES: [&str; 6] = [
+const CORE_MODULES: [&str; 7] = [
     "src/warnings.rs",
     "src/error.rs",
     "src/registry.rs",
     "src/budget.rs",
     "src/limits.rs",
     "src/clock.rs",
+    "src/paging.rs",
 ];
 
 fn root() -> PathBuf {

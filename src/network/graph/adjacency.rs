@@ -470,6 +470,13 @@ impl AdjacencyCache {
 
     /// Both directions, built now if needed.
     pub(crate) fn both(&self, graph: &Graph, edge_ids: &EdgeIdIndex) -> Adjacency<'_> {
+        if self.out.get().is_none() && self.inn.get().is_none() {
+            // One walk of the edges for both: a reader racing this one may set
+            // either first, and then ours (the same rows) is dropped.
+            let (out, inn) = Rows::build_both(graph, edge_ids);
+            let _ = self.out.set(out);
+            let _ = self.inn.set(inn);
+        }
         Adjacency {
             out: self.rows(graph, edge_ids, petgraph::Direction::Outgoing),
             inn: self.rows(graph, edge_ids, petgraph::Direction::Incoming),

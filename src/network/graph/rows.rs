@@ -120,55 +120,178 @@ fn grow_to<T: Copy>(v: &mut Vec<T>, len: usize, fill: T) {
     v.resize(len, fill);
 }
 
+/// Makes `rows` (each of one direction) in two walks over the edges, newest
+/// first (descending edge id, the order rows keep): one counts each row's
+/// length, the next places each edge in its rows.
+fn build_rows<const K: usize>(
+    graph: &Graph,
+    edge_ids: &EdgeIdIndex,
+    mut rows: [RowsBuilder; K],
+) -> [Rows; K] {
+    edge_ids.for_each_newest_first(|ix| {
+        if let Some((a, b)) = graph.edge_endpoints(ix) {
+            rows.iter_mut().for_each(|r| r.count(a, b));
+        }
+    });
+    rows.iter_mut().for_each(|r| r.allot(graph.edge_count()));
+    // The edges come in no order of their endpoints, so each placement misses
+    // the cache three times over (a row's next slot, then its entry and
+    // weight), one miss waiting on the other. Hinting the next slot of the
+    // edge `AHEAD` placements on, and the entry of the one half as far, lets
+    // the misses of many placements overlap (rows both ways at 1M nodes and
+    // 5M edges: 0.32 → 0.29 s).
+    const AHEAD: usize = 16;
+    let mut ring = [(NodeIndex::end(), NodeIndex::end(), 0.0); AHEAD];
+    let mut seen = 0usize;
+    edge_ids.for_each_newest_first(|ix| {
+        let (Some((a, b)), Some(e)) = (graph.edge_endpoints(ix), graph.edge_weight(ix)) else {
+            return;
+        };
+        rows.iter().for_each(|r| r.prefetch_next(a, b));
+        if seen >= AHEAD / 2 {
+            let (ha, hb, _) = ring[(seen + AHEAD / 2) % AHEAD];
+            rows.iter().for_each(|r| r.prefetch_slot(ha, hb));
+        }
+        let k = seen % AHEAD;
+        if seen >= AHEAD {
+            let (pa, pb, pw) = ring[k];
+            rows.iter_mut().for_each(|r| r.place(pa, pb, pw));
+        }
+        ring[k] = (a, b, e.weight);
+        seen += 1;
+    });
+    // The last edges, still in the ring.
+    for k in seen.saturating_sub(AHEAD)..seen {
+        let (pa, pb, pw) = ring[k % AHEAD];
+        rows.iter_mut().for_each(|r| r.place(pa, pb, pw));
+    }
+    rows.map(RowsBuilder::finish)
+}
+
+/// Packed rows of one direction in the making: each row's length counted,
+/// then its slots allotted, then its entries placed in order. Out rows (the
+/// weighted ones) are the sources' rows, in rows the targets'.
+struct RowsBuilder {
+    /// While counting, `start[i + 1]` is row `i`'s length; once allotted, row
+    /// `i`'s first slot.
+    start: Vec<u32>,
+    /// The next free slot of each row: once every entry is placed, the rows' ends.
+    next: Vec<u32>,
+    nodes: Vec<NodeIndex>,
+    weights: Vec<f64>,
+    weighted: bool,
+}
+
+impl RowsBuilder {
+    fn new(bound: usize, weighted: bool) -> Self {
+        RowsBuilder {
+            start: vec![0; bound + 1],
+            next: Vec::new(),
+            nodes: Vec::new(),
+            weights: Vec::new(),
+            weighted,
+        }
+    }
+
+    /// The row an edge `source → target` goes in, and the node it names there.
+    #[inline(always)]
+    fn ends(&self, source: NodeIndex, target: NodeIndex) -> (NodeIndex, NodeIndex) {
+        if self.weighted {
+            (source, target)
+        } else {
+            (target, source)
+        }
+    }
+
+    #[inline(always)]
+    fn count(&mut self, source: NodeIndex, target: NodeIndex) {
+        let (owner, _) = self.ends(source, target);
+        self.start[owner.index() + 1] += 1;
+    }
+
+    /// Ends the counting: each row gets its slots among `entries`.
+    fn allot(&mut self, entries: usize) {
+        for i in 1..self.start.len() {
+            self.start[i] += self.start[i - 1];
+        }
+        self.nodes = vec![NodeIndex::end(); entries];
+        if self.weighted {
+            self.weights = vec![0.0; entries];
+        }
+        self.next = self.start.clone();
+    }
+
+    /// Hints that the next free slot of the edge's row is read soon. Reads
+    /// nothing.
+    #[inline(always)]
+    fn prefetch_next(&self, source: NodeIndex, target: NodeIndex) {
+        let (owner, _) = self.ends(source, target);
+        prefetch_line(self.next.as_ptr().wrapping_add(owner.index()).cast());
+    }
+
+    /// Hints that the next free slot of the edge's row (entry and weight) is
+    /// written soon. Reads that slot's number, so call it after
+    /// [`RowsBuilder::prefetch_next`] had time to bring it in.
+    #[inline(always)]
+    fn prefetch_slot(&self, source: NodeIndex, target: NodeIndex) {
+        let (owner, _) = self.ends(source, target);
+        if let Some(&slot) = self.next.get(owner.index()) {
+            prefetch_line(self.nodes.as_ptr().wrapping_add(slot as usize).cast());
+            if self.weighted {
+                prefetch_line(self.weights.as_ptr().wrapping_add(slot as usize).cast());
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn place(&mut self, source: NodeIndex, target: NodeIndex, weight: f64) {
+        let (owner, neighbor) = self.ends(source, target);
+        let slot = &mut self.next[owner.index()];
+        self.nodes[*slot as usize] = neighbor;
+        if self.weighted {
+            self.weights[*slot as usize] = weight;
+        }
+        *slot += 1;
+    }
+
+    fn finish(mut self) -> Rows {
+        self.start.pop();
+        self.next.pop();
+        Rows {
+            start: self.start,
+            end: self.next,
+            live: self.nodes.len(),
+            nodes: self.nodes,
+            weights: self.weights,
+            weighted: self.weighted,
+            room: HashMap::new(),
+        }
+    }
+}
+
 impl Rows {
     /// Builds the rows of direction `dir`, taking edges newest first (descending
     /// edge id) so that each row matches petgraph's list order. O(V + E).
     pub(super) fn build(graph: &Graph, edge_ids: &EdgeIdIndex, dir: petgraph::Direction) -> Rows {
         let out = dir == petgraph::Direction::Outgoing;
+        let [rows] = build_rows(graph, edge_ids, [RowsBuilder::new(graph.node_bound(), out)]);
+        rows
+    }
+
+    /// Builds the rows of both directions (out, in) at once: the same rows as
+    /// [`Rows::build`] twice, with half its walks over petgraph's edge records.
+    /// O(V + E).
+    pub(super) fn build_both(graph: &Graph, edge_ids: &EdgeIdIndex) -> (Rows, Rows) {
         let bound = graph.node_bound();
-        let mut start = vec![0u32; bound + 1];
-        // Two passes over the edges: count each row's length, then fill the rows.
-        let each_edge = |f: &mut dyn FnMut(NodeIndex, NodeIndex, f64)| {
-            edge_ids.for_each_newest_first(|ix| {
-                if let (Some((a, b)), Some(e)) = (graph.edge_endpoints(ix), graph.edge_weight(ix)) {
-                    // (row owner, neighbor, weight)
-                    if out {
-                        f(a, b, e.weight)
-                    } else {
-                        f(b, a, e.weight)
-                    }
-                }
-            })
-        };
-        each_edge(&mut |owner, _, _| start[owner.index() + 1] += 1);
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let edges = graph.edge_count();
-        let mut nodes = vec![NodeIndex::end(); edges];
-        let mut weights = if out { vec![0.0; edges] } else { Vec::new() };
-        // The next free slot of each row, advanced as edges are placed: once
-        // every edge is placed, the ends of the rows.
-        let mut next = start.clone();
-        each_edge(&mut |owner, neighbor, w| {
-            let slot = &mut next[owner.index()];
-            nodes[*slot as usize] = neighbor;
-            if out {
-                weights[*slot as usize] = w;
-            }
-            *slot += 1;
-        });
-        start.pop();
-        next.pop();
-        Rows {
-            start,
-            end: next,
-            nodes,
-            weights,
-            weighted: out,
-            room: HashMap::new(),
-            live: edges,
-        }
+        let [out, inn] = build_rows(
+            graph,
+            edge_ids,
+            [
+                RowsBuilder::new(bound, true),
+                RowsBuilder::new(bound, false),
+            ],
+        );
+        (out, inn)
     }
 
     /// The slots of `ix`'s row.
@@ -491,5 +614,45 @@ mod tests {
         net.remove_node("n0").unwrap();
         assert_rows_fresh(&net, &related);
         assert!(net.rows(Outgoing).neighbors(NodeIndex::new(0)).is_empty());
+    }
+
+    /// Rows of both directions built in one walk equal the rows of each built
+    /// on its own and petgraph's lists, whatever the number of edges (fewer
+    /// than the hints' lookahead, or many) and after removals left holes in
+    /// the edge ids and indices that new edges reuse.
+    #[test]
+    fn both_ways_at_once_equal_each_way_alone() {
+        for (n, steps) in [(1usize, 0u64), (3, 5), (4, 17), (50, 400), (300, 6_000)] {
+            let mut net = Network::new();
+            for i in 0..n {
+                net.add_node(&format!("n{i}")).unwrap();
+            }
+            let mut present = Vec::new();
+            let mut state = n as u64;
+            for _ in 0..steps {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = (state >> 33) as usize;
+                if !r.is_multiple_of(4) || present.is_empty() {
+                    let (a, b) = (format!("n{}", r % n), format!("n{}", (r / n) % n));
+                    present.push(net.add_edge(&a, &b, (r % 9) as f64 - 2.0).unwrap());
+                } else {
+                    let e = present.swap_remove(r % present.len());
+                    net.remove_edge(e).unwrap();
+                }
+            }
+            let graph = net.graph();
+            let (out, inn) = super::Rows::build_both(graph, &net.edge_index);
+            for (dir, both) in [(Outgoing, &out), (Incoming, &inn)] {
+                let alone = super::Rows::build(graph, &net.edge_index, dir);
+                for ix in graph.node_indices() {
+                    assert_eq!(both.weighted(ix), alone.weighted(ix), "{dir:?} row {ix:?}");
+                    let listed: Vec<NodeIndex> = graph.neighbors_directed(ix, dir).collect();
+                    assert_eq!(both.neighbors(ix), listed.as_slice(), "{dir:?} row {ix:?}");
+                }
+                assert_eq!(both.slots(), net.edge_count());
+            }
+        }
     }
 }
