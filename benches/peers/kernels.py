@@ -2,7 +2,7 @@
 """Graph kernels beside the GAP Benchmark Suite, SuiteSparse GraphBLAS and NetworKit,
 on the same graphs in one run (outside CI: it builds GAPBS and takes minutes).
 
-    benches/peers/kernels.py [--nodes 100000,1000000] [--trials 8] [--no-real] [--dir DIR]
+    benches/peers/kernels.py [--nodes 100000,1000000] [--trials 8] [--no-real] [--dir DIR] [--huge-pages]
 
 Needs the release examples (`cargo build --release --example bench_kernels`), `make`
 and a C++ compiler with OpenMP, and `pip install python-graphblas networkit numpy`.
@@ -16,7 +16,10 @@ and a C++ compiler with OpenMP, and `pip install python-graphblas networkit nump
   (`-t 2`): `bfs` the depth of every node, `sssp` delta-stepping distances, `pr` PageRank
   until the ranks move by less than 1e-4 (L1), `cc` weak components (a label per node, as
   GAPBS's `cc` answers); `build` adds the nodes and edges by string id and then builds
-  the compact rows (on one thread).
+  the compact rows (on one thread). Paging as the server's default: transparent huge
+  pages off (`--huge-pages` leaves ours with the kernel's setting, as the server's flag
+  of that name does; GAPBS, on glibc's allocator, gets huge pages only where the kernel
+  gives them unasked).
 - GAPBS (vendored in `benches/peers/gapbs`, built here with `make`): `bfs`
   (direction-optimizing), `sssp` (delta-stepping, `-d 8`), `pr` (`-i 20 -t 1e-4`), `cc`
   (Afforest); serial (`SERIAL=1`) and with OpenMP on two threads. Its build is from the
@@ -111,7 +114,8 @@ def debian_graph(path: pathlib.Path) -> int:
 
 def ours(args, source: list, trials: int, threads: int = 1) -> dict:
     binary = ROOT / "target/release/examples/bench_kernels"
-    out = run([str(binary), *source, "-n", str(trials), "-k", "bfs,sssp,pr,cc", "-t", str(threads), "--json"])
+    paging = ["--huge-pages"] if args.huge_pages else []
+    out = run([str(binary), *source, "-n", str(trials), "-k", "bfs,sssp,pr,cc", "-t", str(threads), "--json", *paging])
     times = {}
     build = re.search(r"Build Time:\s+([0-9.]+)", out)
     rows = re.search(r"Rows Time:\s+([0-9.]+)", out)
@@ -246,6 +250,7 @@ def main():
     parser.add_argument("--trials", type=int, default=8)
     parser.add_argument("--no-real", action="store_true")
     parser.add_argument("--dir", default=None)
+    parser.add_argument("--huge-pages", action="store_true")
     args = parser.parse_args()
     directory = pathlib.Path(args.dir or tempfile.mkdtemp(prefix="kernels-"))
     directory.mkdir(parents=True, exist_ok=True)

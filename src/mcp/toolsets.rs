@@ -55,12 +55,16 @@ pub struct ToolsetsParams {
 pub struct ToolsetOut {
     /// The toolset's name, for `enable` and `disable`.
     pub name: &'static str,
-    /// Whether its tools are listed now.
+    /// Whether it is turned on: all its tools listed now.
     pub on: bool,
     /// What it is for.
     pub about: &'static str,
-    /// Its tools (those of the start are listed whatever is on).
+    /// Its tools.
     pub tools: Vec<String>,
+    /// Those of its tools listed to this session now: all when it is on; when
+    /// off, those a new session starts with. Every tool can be called by name
+    /// whatever is listed.
+    pub listed_tools: Vec<String>,
 }
 
 /// Result of `network_toolsets`.
@@ -188,15 +192,18 @@ pub fn call(
     let changed = shown.apply(&params);
     let toolsets = Toolset::ALL
         .into_iter()
-        .map(|set| ToolsetOut {
-            name: set.name(),
-            on: shown.is_on(set),
-            about: about(set),
-            tools: tools
-                .iter()
-                .filter(|tool| tool.toolset == set)
-                .map(|tool| tool.name().to_string())
-                .collect(),
+        .map(|set| {
+            let of_set = || tools.iter().filter(move |tool| tool.toolset == set);
+            ToolsetOut {
+                name: set.name(),
+                on: shown.is_on(set),
+                about: about(set),
+                tools: of_set().map(|tool| tool.name().to_string()).collect(),
+                listed_tools: of_set()
+                    .filter(|tool| shown.lists(tool))
+                    .map(|tool| tool.name().to_string())
+                    .collect(),
+            }
         })
         .collect();
     let note = if changed {

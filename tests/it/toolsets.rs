@@ -89,6 +89,29 @@ async fn a_session_starts_small_turns_on_work_and_claims_a_task() {
             .unwrap()
             .contains(&json!("network_claim_ready"))
     );
+    // Off, it lists only the tool of it a session starts with.
+    assert_eq!(
+        work["listed_tools"],
+        json!(["network_why_blocked"]),
+        "{work}"
+    );
+    // A toolset that is off still names the tools of it a session starts with.
+    let core = listed["toolsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "core")
+        .expect("the core toolset is listed");
+    assert_eq!(core["on"], false);
+    let core_listed = core["listed_tools"].as_array().unwrap();
+    assert!(core_listed.contains(&json!("network_create")), "{core}");
+    assert!(!core_listed.contains(&json!("network_delete")), "{core}");
+    for name in core_listed {
+        assert!(
+            start.contains(&name.as_str().unwrap().to_string()),
+            "{core}"
+        );
+    }
 
     let turned = call(&client, "network_toolsets", json!({"enable": ["work"]})).await;
     assert_eq!(turned["changed"], true);
@@ -107,6 +130,19 @@ async fn a_session_starts_small_turns_on_work_and_claims_a_task() {
         "{now:?}"
     );
     assert_eq!(turned["listed_tool_count"], json!(now.len()));
+    let listed_now: Vec<String> = turned["toolsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["listed_tools"].as_array().unwrap().clone())
+        .map(|name| name.as_str().unwrap().to_string())
+        .collect();
+    // Every listed tool but network_toolsets itself, which belongs to no toolset.
+    assert_eq!(listed_now.len() + 1, now.len(), "{listed_now:?} / {now:?}");
+    assert!(
+        listed_now.iter().all(|name| now.contains(name)),
+        "{listed_now:?}"
+    );
 
     call(&client, "network_create", json!({"network_name": "plan"})).await;
     for id in ["build", "test"] {
