@@ -107,9 +107,14 @@ fn exceeded(what: String, limit: usize, flag: &str) -> Error {
 impl Limits {
     /// The error for an import that would produce more than `limit` edges.
     pub fn import_edges_exceeded(limit: usize) -> Error {
+        exceeded("this import's edges".into(), limit, "--max-import-edges")
+    }
+
+    /// [`Limits::import_edges_exceeded`] for a format in which one statement
+    /// makes many edges: `counting` says how they are counted.
+    pub fn import_edges_exceeded_counting(limit: usize, counting: &str) -> Error {
         exceeded(
-            "this import's edges (an edge between DOT subgraphs counts one edge per pair of their nodes)"
-                .into(),
+            format!("this import's edges ({counting})"),
             limit,
             "--max-import-edges",
         )

@@ -1838,3 +1838,32 @@ fn an_edge_run_stopped_midway_is_undone() {
     );
     assert_eq!(edges_of(&stopped), edges_of(&start));
 }
+
+/// An import past the edge bound says how its edges were counted only where a
+/// statement makes many (DOT subgraphs, Mermaid's `&`): a CSV's refusal does
+/// not send the reader looking for subgraphs it never wrote.
+#[test]
+fn the_edge_bound_explains_its_counting_only_where_statements_multiply() {
+    let csv = "source,target\na,b\nb,c\nc,d\n";
+    let error = parse_bounded(Format::EdgeListCsv, csv, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("--max-import-edges"), "{error}");
+    assert!(!error.contains("DOT") && !error.contains("pair"), "{error}");
+
+    let dot = "digraph { {a b} -> {c d} }";
+    let error = parse_bounded(Format::Dot, dot, 3).unwrap_err().to_string();
+    assert!(
+        error.contains("DOT subgraphs counts one edge per pair"),
+        "{error}"
+    );
+
+    let mermaid = "flowchart TD\n  a & b --> c & d\n";
+    let error = parse_bounded(Format::Mermaid, mermaid, 3)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("joined by & counts one edge per pair"),
+        "{error}"
+    );
+}

@@ -271,7 +271,10 @@ impl Walk<'_> {
                             // Counted before a single edge is made.
                             let product = sources.len().saturating_mul(ends.len());
                             if self.edges.len().saturating_add(product) > self.max_edges {
-                                return Err(Limits::import_edges_exceeded(self.max_edges));
+                                return Err(Limits::import_edges_exceeded_counting(
+                                    self.max_edges,
+                                    "an edge between DOT subgraphs counts one edge per pair of their nodes",
+                                ));
                             }
                             self.charge_edges(sources, &ends, &attributes)?;
                             for &source in sources {

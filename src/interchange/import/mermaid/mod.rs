@@ -689,7 +689,10 @@ impl<'a> Reader<'a, '_> {
             // `a & b --> c & d` is every pair: counted before any is made.
             let pairs = previous.len().saturating_mul(next.len());
             if self.edges.len().saturating_add(pairs) > self.max_edges {
-                return Err(crate::limits::Limits::import_edges_exceeded(self.max_edges));
+                return Err(crate::limits::Limits::import_edges_exceeded_counting(
+                    self.max_edges,
+                    "a link between node groups joined by & counts one edge per pair of their nodes",
+                ));
             }
             for source in &previous {
                 for target in &next {
