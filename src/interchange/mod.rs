@@ -376,9 +376,13 @@ pub(crate) struct Built {
 /// About how many edges a document of a format that [`builds_as_read`] gives,
 /// within the import's edge limit: for a new network to size its edges once
 /// before [`build_streamed`] (a merge sizes them from [`check_streamed`]'s count).
-pub(crate) fn estimated_edges(content: &str, limits: &Limits) -> usize {
+pub(crate) fn estimated_edges(format: Format, content: &str, limits: &Limits) -> usize {
     let most = limits.max_import_edges.min(limits.max_edges);
-    import::node_link::estimated_edges(content).min(most)
+    let guess = match format {
+        Format::EdgeListCsv => import::csv::estimated_edges(content),
+        _ => import::node_link::estimated_edges(content),
+    };
+    guess.min(most)
 }
 
 /// About how many nodes a document of a format that [`builds_as_read`] lists,
@@ -386,16 +390,37 @@ pub(crate) fn estimated_edges(content: &str, limits: &Limits) -> usize {
 /// than the node cap, nor than the import's memory bound has room for (each
 /// node counts at least [`NODE_BYTES`](crate::network::estimate::NODE_BYTES)
 /// against it), so the reservation is never more than the import may make.
-pub(crate) fn estimated_nodes(content: &str, limits: &Limits) -> usize {
+pub(crate) fn estimated_nodes(format: Format, content: &str, limits: &Limits) -> usize {
     let most = limits
         .max_nodes
         .min(limits.max_import_bytes / crate::network::estimate::NODE_BYTES);
-    import::node_link::estimated_nodes(content).min(most)
+    let guess = match format {
+        // An edge list names its nodes only as endpoints, each any number of
+        // times: no count to size by, so the network grows as it needs.
+        Format::EdgeListCsv => 0,
+        _ => import::node_link::estimated_nodes(content),
+    };
+    guess.min(most)
 }
 
-/// Whether [`build_streamed`] reads this format as it goes (node-link JSON).
+/// Whether [`build_streamed`] reads this format as it goes (node-link JSON and
+/// CSV edge lists).
 pub(crate) fn builds_as_read(format: Format) -> bool {
-    format == Format::NodeLinkJson
+    matches!(format, Format::NodeLinkJson | Format::EdgeListCsv)
+}
+
+/// Reads a document of a format that [`builds_as_read`] into `sink`, item by
+/// item; returns the graph's description, if the document gives one.
+fn stream_items(
+    format: Format,
+    content: &str,
+    meter: &mut meter::Meter,
+    sink: &mut dyn stream::ItemSink,
+) -> Result<Option<String>> {
+    match format {
+        Format::EdgeListCsv => import::csv::stream(content, meter, sink).map(|()| None),
+        _ => import::node_link::stream(content, meter, sink),
+    }
 }
 
 /// Reads a document of a format that [`builds_as_read`] straight into
@@ -417,12 +442,26 @@ pub(crate) fn build_streamed(
     arrows: Option<Arrows>,
     network: &mut Network,
 ) -> Result<Built> {
+    build_streamed_reporting(format, content, limits, arrows, network, &mut |_| {})
+}
+
+/// [`build_streamed`], calling `stored(items)` each time a chunk of items has
+/// gone into the network, with how many nodes and edges have so far: for a
+/// caller that reports the progress of a long import.
+pub(crate) fn build_streamed_reporting(
+    format: Format,
+    content: &str,
+    limits: &Limits,
+    arrows: Option<Arrows>,
+    network: &mut Network,
+    stored: &mut dyn FnMut(usize),
+) -> Result<Built> {
     debug_assert!(builds_as_read(format));
     reading::check(format, arrows)?;
     let settled = reading::settle(format, None, arrows);
     let mut meter = meter::Meter::new(format, limits.max_import_bytes);
-    let mut sink = stream::Build::new(network, limits, settled.turn_around);
-    let description = import::node_link::stream(content, &mut meter, &mut sink)?;
+    let mut sink = stream::Build::new(network, limits, settled.turn_around, stored);
+    let description = stream_items(format, content, &mut meter, &mut sink)?;
     sink.finish()?;
     let outcome = sink.outcome;
     if network.description().is_none() && description.is_some() {
@@ -456,12 +495,12 @@ pub(crate) fn extend_streamed(
     // A reading the format cannot take: the long way says so.
     reading::check(format, arrows).ok()?;
     let settled = reading::settle(format, None, arrows);
-    network.reserve(0, estimated_edges(content, limits));
+    network.reserve(0, estimated_edges(format, content, limits));
     let run = network.begin_edge_run();
     let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut meter = meter::Meter::new(format, limits.max_import_bytes);
         let mut sink = stream::Extend::new(network, limits, settled.turn_around, reserve);
-        let description = import::node_link::stream(content, &mut meter, &mut sink)?;
+        let description = stream_items(format, content, &mut meter, &mut sink)?;
         sink.finish()?;
         Ok::<_, Error>((sink.added, description))
     }));
@@ -609,7 +648,7 @@ pub(crate) fn check_streamed(
     let settled = reading::settle(format, None, arrows);
     let mut meter = meter::Meter::new(format, limits.max_import_bytes);
     let mut sink = stream::Check::new(limits, settled.turn_around, existing);
-    import::node_link::stream(content, &mut meter, &mut sink)?;
+    stream_items(format, content, &mut meter, &mut sink)?;
     Ok(Checked {
         nodes: sink.nodes,
         edges: sink.edges,

@@ -68,6 +68,8 @@ pub(crate) struct Build<'a> {
     nodes: Vec<NodeSpec>,
     edges: Vec<EdgeSpec>,
     nodes_done: bool,
+    /// Told how many items have gone in, after each chunk.
+    stored: &'a mut dyn FnMut(usize),
     /// What was done so far.
     pub(crate) outcome: crate::interchange::ImportOutcome,
 }
@@ -77,7 +79,14 @@ impl<'a> Build<'a> {
     /// so. A fault leaves the items before it added: `network` is new (and
     /// dropped by the caller on a fault), or [`Check`] has passed the same
     /// document and the network's caps hold every item it counted.
-    pub(crate) fn new(network: &'a mut Network, limits: &'a Limits, turn_around: bool) -> Self {
+    /// `stored(items)` is called after each chunk with the nodes and edges
+    /// that have gone in so far.
+    pub(crate) fn new(
+        network: &'a mut Network,
+        limits: &'a Limits,
+        turn_around: bool,
+        stored: &'a mut dyn FnMut(usize),
+    ) -> Self {
         Build {
             network,
             limits,
@@ -85,8 +94,15 @@ impl<'a> Build<'a> {
             nodes: Vec::with_capacity(CHUNK),
             edges: Vec::new(),
             nodes_done: false,
+            stored,
             outcome: Default::default(),
         }
+    }
+
+    /// Tells the caller how many items have gone in.
+    fn report(&mut self) {
+        let outcome = &self.outcome;
+        (self.stored)(outcome.nodes_created + outcome.nodes_existing + outcome.edges_created);
     }
 
     fn flush_nodes(&mut self) -> Result<()> {
@@ -102,6 +118,7 @@ impl<'a> Build<'a> {
             .count();
         self.outcome.nodes_created += added;
         self.outcome.nodes_existing += outcomes.len() - added;
+        self.report();
         self.limits.check_nodes(before, added)
     }
 
@@ -116,6 +133,7 @@ impl<'a> Build<'a> {
         let batch = self.network.add_edges(chunk, MissingNodes::Create)?;
         self.outcome.nodes_created += batch.created_nodes.len();
         self.outcome.edges_created += count;
+        self.report();
         self.limits.check_nodes(before, batch.created_nodes.len())
     }
 

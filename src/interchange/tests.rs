@@ -1426,25 +1426,46 @@ const NODE_LINK_CASES: [&str; 12] = [
     r#"[]"#,
 ];
 
+/// CSV edge lists for the streamed readers: weights given, empty and absent,
+/// attributes inferred, repeated endpoints, self-loops, a BOM, and faults.
+const CSV_CASES: [&str; 9] = [
+    "source,target,weight,relation\na,b,2,r\nb,z,,\na,b,1.5,\nz,z,0,self\n",
+    "\u{FEFF}target,source,k\nb,a,true\nc,a,12345678901234567890123\nq,b,x\n",
+    "source,target\n",
+    "source,target\nb,q\na,b\n",
+    // Faults: each both ways, the same error.
+    "source,target,weight\na,b,x\n",
+    "source,target\na,\n",
+    "source,source,target\na,b,c\n",
+    "from,to\na,b\n",
+    "source,target,\"bad key\u{1}\"\na,b,1\n",
+];
+
+/// Every document of the streamed readers' cases, with its format.
+fn streamed_cases() -> Vec<(Format, &'static str)> {
+    NODE_LINK_CASES
+        .iter()
+        .map(|&d| (Format::NodeLinkJson, d))
+        .chain(CSV_CASES.iter().map(|&d| (Format::EdgeListCsv, d)))
+        .collect()
+}
+
 /// A network built as its node-link document is read ([`build_streamed`]) and one
 /// parsed whole and then applied: the same nodes, edges, counts, reading and
 /// description, or the same error, for documents that test the order of the
 /// arrays, duplicates, unlisted endpoints, `"links"`, the arrows and bad items.
 #[test]
 fn node_link_built_as_read_equals_parsed_then_applied() {
-    let documents = NODE_LINK_CASES;
-    for document in documents {
+    for (format, document) in streamed_cases() {
         for arrows in [None, Some(Arrows::Before)] {
             let limits = Limits::default();
             let mut built = Network::new();
-            let as_read =
-                build_streamed(Format::NodeLinkJson, document, &limits, arrows, &mut built);
+            let as_read = build_streamed(format, document, &limits, arrows, &mut built);
             let mut applied = Network::new();
-            let whole =
-                parse_reading(Format::NodeLinkJson, document, &limits, arrows).and_then(|graph| {
-                    let reading = graph.reading.clone();
-                    apply(&mut applied, graph).map(|outcome| (outcome, reading))
-                });
+            let whole = parse_reading(format, document, &limits, arrows).and_then(|graph| {
+                let reading = graph.reading.clone();
+                apply(&mut applied, graph).map(|outcome| (outcome, reading))
+            });
             match (as_read, whole) {
                 (Ok(b), Ok((outcome, reading))) => {
                     assert_eq!(b.outcome, outcome, "{document}");
@@ -1485,14 +1506,17 @@ fn node_link_estimates_count_items_and_stay_within_the_text() {
         max_import_bytes: 10 * crate::network::estimate::NODE_BYTES,
         ..Limits::default()
     };
-    assert_eq!(super::estimated_nodes(&ids, &tight), 10);
+    assert_eq!(
+        super::estimated_nodes(Format::NodeLinkJson, &ids, &tight),
+        10
+    );
     // A document sized by the guess builds the same network as one grown item
     // by item.
     let limits = Limits::default();
     let mut sized = Network::new();
     sized.reserve(
-        super::estimated_nodes(document, &limits),
-        super::estimated_edges(document, &limits),
+        super::estimated_nodes(Format::NodeLinkJson, document, &limits),
+        super::estimated_edges(Format::NodeLinkJson, document, &limits),
     );
     build_streamed(Format::NodeLinkJson, document, &limits, None, &mut sized).unwrap();
     let mut grown = Network::new();
@@ -1583,29 +1607,21 @@ fn node_link_merged_as_read_equals_parsed_then_applied() {
     base.add_edge("a", "b", 3.0).unwrap();
     let mut described = base.clone();
     described.set_description(Some("kept".into()));
-    for document in NODE_LINK_CASES {
+    for (format, document) in streamed_cases() {
         for start in [&base, &described] {
             for arrows in [None, Some(Arrows::Before)] {
                 let limits = Limits::default();
                 let mut merged = start.clone();
-                let as_read =
-                    check_streamed(Format::NodeLinkJson, document, &limits, arrows, Some(start))
-                        .and_then(|checked| {
-                            assert!(checked.fits(&limits, &merged));
-                            build_streamed(
-                                Format::NodeLinkJson,
-                                document,
-                                &limits,
-                                arrows,
-                                &mut merged,
-                            )
-                        });
-                let mut applied = start.clone();
-                let whole = parse_reading(Format::NodeLinkJson, document, &limits, arrows)
-                    .and_then(|graph| {
-                        let reading = graph.reading.clone();
-                        apply(&mut applied, graph).map(|outcome| (outcome, reading))
+                let as_read = check_streamed(format, document, &limits, arrows, Some(start))
+                    .and_then(|checked| {
+                        assert!(checked.fits(&limits, &merged));
+                        build_streamed(format, document, &limits, arrows, &mut merged)
                     });
+                let mut applied = start.clone();
+                let whole = parse_reading(format, document, &limits, arrows).and_then(|graph| {
+                    let reading = graph.reading.clone();
+                    apply(&mut applied, graph).map(|outcome| (outcome, reading))
+                });
                 match (as_read, whole) {
                     (Ok(b), Ok((outcome, reading))) => {
                         assert_eq!(b.outcome, outcome, "{document}");
@@ -1866,4 +1882,59 @@ fn the_edge_bound_explains_its_counting_only_where_statements_multiply() {
         error.contains("joined by & counts one edge per pair"),
         "{error}"
     );
+}
+
+/// A CSV edge list is read into a new network as it goes: its endpoints made
+/// in order of first appearance, each row an edge; merged into a network that
+/// holds every endpoint, it goes in in one pass, and undone whole when a row
+/// names a node the network lacks.
+#[test]
+fn a_csv_edge_list_is_built_and_merged_as_read() {
+    let limits = Limits::default();
+    let mut built = Network::new();
+    let done =
+        build_streamed(Format::EdgeListCsv, CSV_CASES[0], &limits, None, &mut built).unwrap();
+    assert_eq!(
+        (done.outcome.nodes_created, done.outcome.edges_created),
+        (3, 4)
+    );
+    let ids: Vec<&str> = built
+        .graph()
+        .node_weights()
+        .map(|n| n.id.as_str())
+        .collect();
+    assert_eq!(ids, ["a", "b", "z"]);
+
+    let mut held = Network::new();
+    held.add_nodes(["a", "b", "q"]).unwrap();
+    let before = held.version();
+    let mut reserve = |_: usize| Ok(());
+    let merged = extend_streamed(
+        Format::EdgeListCsv,
+        CSV_CASES[3],
+        &limits,
+        None,
+        &mut held,
+        &mut reserve,
+    )
+    .expect("every endpoint is held: one pass");
+    assert_eq!(merged.outcome.edges_created, 2);
+    assert_eq!(held.edge_count(), 2);
+    let mut short = Network::new();
+    short.add_nodes(["a", "b"]).unwrap();
+    let version = short.version();
+    assert!(
+        extend_streamed(
+            Format::EdgeListCsv,
+            CSV_CASES[3],
+            &limits,
+            None,
+            &mut short,
+            &mut reserve
+        )
+        .is_none(),
+        "q is missing: the long way"
+    );
+    assert_eq!((short.edge_count(), short.version()), (0, version));
+    assert!(held.version() > before);
 }

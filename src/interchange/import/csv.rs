@@ -13,6 +13,7 @@ use serde_json::Map;
 
 use crate::error::Result;
 use crate::interchange::meter::Meter;
+use crate::interchange::stream::{Collect, ItemSink};
 use crate::interchange::{Format, ImportedGraph, invalid, values};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec};
 
@@ -20,6 +21,27 @@ const FORMAT: Format = Format::EdgeListCsv;
 
 /// Parses a CSV edge list. O(size of the document).
 pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
+    let mut collect = Collect::default();
+    stream(content, meter, &mut collect)?;
+    Ok(collect.into())
+}
+
+/// About how many edges `content` gives: its lines, less the header. Never
+/// more than the lines there are, so a hostile document cannot make a network
+/// reserve more than its own size.
+pub(crate) fn estimated_edges(content: &str) -> usize {
+    content
+        .as_bytes()
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        .saturating_sub(1)
+}
+
+/// Reads a CSV edge list into `sink`, row by row: it lists no nodes, so each
+/// edge can be stored as it is read, the network creating its endpoints in
+/// order of first appearance. O(size of the document).
+pub(crate) fn stream(content: &str, meter: &mut Meter, sink: &mut dyn ItemSink) -> Result<()> {
     let content = content.strip_prefix('\u{FEFF}').unwrap_or(content);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -71,8 +93,8 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         .filter(|&(i, _)| i != source && i != target && Some(i) != weight && Some(i) != edge_id)
         .collect();
 
-    let mut graph = ImportedGraph::default();
-    for record in reader.records() {
+    sink.nodes_done()?;
+    for (index, record) in reader.records().enumerate() {
         let record = record.map_err(csv_error)?;
         crate::budget::charge(1 + record.len() as u64);
         let row = record.position().map_or(0, |p| p.line());
@@ -96,12 +118,13 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
         }
         let (source, target) = (cell(source), cell(target));
         meter.edge(source, target, &map, || format!("at row {row}"))?;
-        graph.edges.push(EdgeSpec {
+        let edge = EdgeSpec {
             source: source.to_string(),
             target: target.to_string(),
             weight,
             attributes: map,
-        });
+        };
+        sink.edge(edge, index)?;
     }
-    Ok(graph)
+    Ok(())
 }

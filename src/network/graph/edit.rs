@@ -2,7 +2,8 @@
 //! atomic batch inserts. Every function validates all its input before it changes
 //! anything, so a failed call leaves the network exactly as it was.
 
-use hashbrown::HashSet;
+use hashbrown::HashMap;
+use hashbrown::hash_map::Entry;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
@@ -175,6 +176,19 @@ pub trait EdgeItem {
     fn has_attributes(&self) -> bool;
     /// Its attributes.
     fn into_attributes(self) -> Map<String, Value>;
+    /// The item as an [`EdgeSpec`]: its ids copied, or, for an `EdgeSpec`,
+    /// the item itself.
+    fn into_spec(self) -> EdgeSpec
+    where
+        Self: Sized,
+    {
+        EdgeSpec {
+            source: self.source().to_string(),
+            target: self.target().to_string(),
+            weight: self.weight(),
+            attributes: self.into_attributes(),
+        }
+    }
 }
 
 impl EdgeItem for EdgeSpec {
@@ -192,6 +206,9 @@ impl EdgeItem for EdgeSpec {
     }
     fn into_attributes(self) -> Map<String, Value> {
         self.attributes
+    }
+    fn into_spec(self) -> EdgeSpec {
+        self
     }
 }
 
@@ -549,21 +566,18 @@ impl Network {
                 created_nodes: Vec::new(),
             });
         }
-        let items: Vec<EdgeSpec> = items
-            .into_iter()
-            .map(|e| EdgeSpec {
-                source: e.source().to_string(),
-                target: e.target().to_string(),
-                weight: e.weight(),
-                attributes: e.into_attributes(),
-            })
-            .collect();
+        // Each item becomes an `EdgeSpec` once (an `EdgeSpec` given is moved,
+        // not copied), validated, and its endpoints numbered: each distinct id
+        // is looked up in the network once, when first met, so resolving the
+        // batch after its missing nodes are made is an array read, not a hash
+        // lookup. (An edge list naming a million nodes ten million times hashed
+        // each id into the network twice and into a set of missing ids once.)
+        let items: Vec<EdgeSpec> = items.into_iter().map(EdgeItem::into_spec).collect();
         let create_missing_nodes = missing == MissingNodes::Create;
-        let mut missing: Vec<String> = Vec::new();
-        let mut missing_seen: HashSet<&str> = HashSet::new();
-        // Endpoints resolved while validating, so the insert pass looks up only
-        // the nodes it had to create (one hash lookup per endpoint, not two).
-        let mut ends: Vec<[Option<NodeIndex>; 2]> = Vec::with_capacity(items.len());
+        let mut number: HashMap<&str, u32> = HashMap::new();
+        let mut distinct: Vec<Option<NodeIndex>> = Vec::new();
+        let mut missing: Vec<(u32, &str)> = Vec::new();
+        let mut ends: Vec<[u32; 2]> = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let check = || -> Result<()> {
                 validate::id("source", &item.source)?;
@@ -572,36 +586,45 @@ impl Network {
                 validate::attributes("attributes", &item.attributes)
             };
             check().map_err(|e| batch_error("edges", index, e))?;
-            let mut pair = [None, None];
+            let mut pair = [0u32; 2];
             for (slot, (field, id)) in [("source", &item.source), ("target", &item.target)]
                 .into_iter()
                 .enumerate()
             {
-                pair[slot] = self.index_of(id);
-                if pair[slot].is_some() {
-                    continue;
-                }
-                if !create_missing_nodes {
-                    return Err(batch_error("edges", index, self.node_not_found(field, id)));
-                }
-                if missing_seen.insert(id.as_str()) {
-                    missing.push(id.clone());
-                }
+                pair[slot] = match number.entry(id.as_str()) {
+                    Entry::Occupied(known) => *known.get(),
+                    Entry::Vacant(new) => {
+                        let k = distinct.len() as u32;
+                        let found = self.index_of(id);
+                        if found.is_none() {
+                            if !create_missing_nodes {
+                                return Err(batch_error(
+                                    "edges",
+                                    index,
+                                    self.node_not_found(field, id),
+                                ));
+                            }
+                            missing.push((k, id.as_str()));
+                        }
+                        distinct.push(found);
+                        *new.insert(k)
+                    }
+                };
             }
             ends.push(pair);
         }
-        drop(missing_seen);
+        let missing_ids: Vec<String> = missing.iter().map(|&(_, id)| id.to_string()).collect();
+        let missing: Vec<u32> = missing.into_iter().map(|(k, _)| k).collect();
+        drop(number);
         self.reserve(missing.len(), items.len());
-        for id in &missing {
-            self.insert_node_unchecked(id, None, Attributes::default());
+        for (&k, id) in missing.iter().zip(&missing_ids) {
+            distinct[k as usize] =
+                Some(self.insert_node_unchecked(id, None, Attributes::default()));
         }
         let mut resolved = ResolvedBatch::with_capacity(items.len());
         for (item, [a, b]) in items.into_iter().zip(ends) {
-            let (Some(a), Some(b)) = (
-                a.or_else(|| self.index_of(&item.source)),
-                b.or_else(|| self.index_of(&item.target)),
-            ) else {
-                // Unreachable: every endpoint was checked or created above.
+            let (Some(a), Some(b)) = (distinct[a as usize], distinct[b as usize]) else {
+                // Unreachable: every endpoint was found or created above.
                 return Err(Error::Internal {
                     message: "batch endpoint vanished during insert".into(),
                 });
@@ -614,7 +637,7 @@ impl Network {
         let edge_ids = self.record_edge_batch(mark).collect();
         Ok(EdgeBatchOutcome {
             edge_ids,
-            created_nodes: missing,
+            created_nodes: missing_ids,
         })
     }
 

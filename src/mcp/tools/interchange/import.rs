@@ -327,11 +327,36 @@ fn import_as_read(
     network.set_description(description);
     // Sized once, rather than by doubling (each doubling copies every node or
     // edge, and rehashes every id).
-    network.reserve(
-        interchange::estimated_nodes(content, ctx.limits),
-        interchange::estimated_edges(content, ctx.limits),
+    let expected = (
+        interchange::estimated_nodes(format, content, ctx.limits),
+        interchange::estimated_edges(format, content, ctx.limits),
     );
-    let built = interchange::build_streamed(format, content, ctx.limits, arrows, &mut network)?;
+    network.reserve(expected.0, expected.1);
+    // Rising progress as chunks go in, against the items the document is
+    // guessed to hold (an edge list's nodes are not counted: they go in with
+    // its edges), at most once a thousandth and never reaching the total
+    // before the import is done.
+    let expected = (expected.0 + expected.1).max(1) as u64;
+    let mut reported = 0;
+    let mut stored = |items: usize| {
+        let done = (items as u64 * PROGRESS_TOTAL / expected).min(PROGRESS_TOTAL - 1);
+        if done > reported {
+            reported = done;
+            progress.report(
+                done,
+                PROGRESS_TOTAL,
+                &format!("read {items} nodes and edges"),
+            );
+        }
+    };
+    let built = interchange::build_streamed_reporting(
+        format,
+        content,
+        ctx.limits,
+        arrows,
+        &mut network,
+        &mut stored,
+    )?;
     progress.check("the import")?;
     let held = memory_held(ctx);
     let added = if held.is_some() {
