@@ -372,3 +372,92 @@ fn a_batch_names_its_first_bad_item() {
         }
     }
 }
+
+/// A batch with `MissingNodes::Create` equals its items added one at a time,
+/// each missing endpoint made as it is first named: the same nodes in the same
+/// order, the same edges, the new ids in order of first appearance; and with
+/// `MissingNodes::Fail` the first item that names a missing node is the error,
+/// ahead of a later invalid item.
+#[test]
+fn a_batch_that_creates_endpoints_equals_its_items_one_at_a_time() {
+    let mut state = 11u64;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    let mut base = Network::new();
+    for i in (0..300).step_by(2) {
+        base.add_node(&format!("n{i}")).unwrap();
+    }
+    let items: Vec<(String, String, f64)> = (0..2_000)
+        .map(|_| {
+            (
+                format!("n{}", next(300)),
+                format!("n{}", next(300)),
+                next(9) as f64,
+            )
+        })
+        .collect();
+    let mut batch = base.clone();
+    let outcome = batch
+        .add_edges(items.clone(), MissingNodes::Create)
+        .unwrap();
+    let mut one_by_one = base.clone();
+    let mut created = Vec::new();
+    for (s, t, w) in &items {
+        for id in [s, t] {
+            if one_by_one.index_of(id).is_none() {
+                one_by_one.add_node(id).unwrap();
+                created.push(id.clone());
+            }
+        }
+        one_by_one.add_edge(s, t, *w).unwrap();
+    }
+    assert_eq!(outcome.created_nodes, created);
+    let ids = |net: &Network| -> Vec<String> {
+        net.graph()
+            .node_weights()
+            .map(|n| n.id.to_string())
+            .collect()
+    };
+    assert_eq!(ids(&batch), ids(&one_by_one));
+    let edges = |net: &Network| -> Vec<(String, String, f64)> {
+        net.graph()
+            .edge_indices()
+            .map(|e| {
+                let (a, b) = net.graph().edge_endpoints(e).unwrap();
+                (
+                    net.graph()[a].id.to_string(),
+                    net.graph()[b].id.to_string(),
+                    net.graph()[e].weight,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(edges(&batch), edges(&one_by_one));
+
+    // Fail: item 2 names a missing node; item 3 is invalid; item 2 is the error.
+    let mut net = base.clone();
+    let specs = vec![
+        EdgeSpec::new("n0", "n2"),
+        EdgeSpec::new("n2", "n4").with_attribute("k", "v"),
+        EdgeSpec::new("n4", "n1").with_attribute("k", "v"),
+        EdgeSpec::new("n0", "n2").with_weight(f64::NAN),
+    ];
+    match net.add_edges(specs.clone(), MissingNodes::Fail) {
+        Err(Error::InvalidBatchItem { index, inner, .. }) => {
+            assert_eq!(index, 2);
+            assert_eq!(inner.code(), "node_not_found");
+            assert!(inner.to_string().contains("'n1'"), "{inner}");
+        }
+        other => panic!("expected item 2's missing node, got {other:?}"),
+    }
+    // Create: the invalid item 3 fails the batch, and nothing changes.
+    match net.add_edges(specs, MissingNodes::Create) {
+        Err(Error::InvalidBatchItem { index, .. }) => assert_eq!(index, 3),
+        other => panic!("expected item 3's weight, got {other:?}"),
+    }
+    assert_eq!((net.node_count(), net.edge_count()), (base.node_count(), 0));
+}

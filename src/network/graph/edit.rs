@@ -3,7 +3,6 @@
 //! anything, so a failed call leaves the network exactly as it was.
 
 use hashbrown::HashMap;
-use hashbrown::hash_map::Entry;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value};
 
@@ -567,17 +566,21 @@ impl Network {
             });
         }
         // Each item becomes an `EdgeSpec` once (an `EdgeSpec` given is moved,
-        // not copied), validated, and its endpoints numbered: each distinct id
-        // is looked up in the network once, when first met, so resolving the
-        // batch after its missing nodes are made is an array read, not a hash
-        // lookup. (An edge list naming a million nodes ten million times hashed
-        // each id into the network twice and into a set of missing ids once.)
+        // not copied), is validated, and its endpoints numbered in order of
+        // first appearance. The distinct ids are then looked up in the network
+        // together, their cache misses overlapping (`lookup_many`), and the
+        // batch is resolved by number: an array read per endpoint, not a hash
+        // lookup. (An edge list naming a million nodes ten million times
+        // hashed each id into the network twice and into a set of missing ids
+        // once; read a chunk at a time, each lookup waited on its own misses.)
         let items: Vec<EdgeSpec> = items.into_iter().map(EdgeItem::into_spec).collect();
         let create_missing_nodes = missing == MissingNodes::Create;
         let mut number: HashMap<&str, u32> = HashMap::new();
-        let mut distinct: Vec<Option<NodeIndex>> = Vec::new();
-        let mut missing: Vec<(u32, &str)> = Vec::new();
+        let mut distinct_ids: Vec<&str> = Vec::new();
         let mut ends: Vec<[u32; 2]> = Vec::with_capacity(items.len());
+        // The first invalid item: the items before it are still checked for
+        // endpoints the network lacks, which an earlier item's error is.
+        let mut invalid: Option<Error> = None;
         for (index, item) in items.iter().enumerate() {
             let check = || -> Result<()> {
                 validate::id("source", &item.source)?;
@@ -585,36 +588,41 @@ impl Network {
                 validate::weight(item.weight)?;
                 validate::attributes("attributes", &item.attributes)
             };
-            check().map_err(|e| batch_error("edges", index, e))?;
-            let mut pair = [0u32; 2];
-            for (slot, (field, id)) in [("source", &item.source), ("target", &item.target)]
-                .into_iter()
-                .enumerate()
-            {
-                pair[slot] = match number.entry(id.as_str()) {
-                    Entry::Occupied(known) => *known.get(),
-                    Entry::Vacant(new) => {
-                        let k = distinct.len() as u32;
-                        let found = self.index_of(id);
-                        if found.is_none() {
-                            if !create_missing_nodes {
-                                return Err(batch_error(
-                                    "edges",
-                                    index,
-                                    self.node_not_found(field, id),
-                                ));
-                            }
-                            missing.push((k, id.as_str()));
-                        }
-                        distinct.push(found);
-                        *new.insert(k)
-                    }
-                };
+            if let Err(e) = check() {
+                invalid = Some(batch_error("edges", index, e));
+                break;
             }
-            ends.push(pair);
+            ends.push([&item.source, &item.target].map(|id| {
+                *number.entry(id.as_str()).or_insert_with(|| {
+                    distinct_ids.push(id.as_str());
+                    distinct_ids.len() as u32 - 1
+                })
+            }));
         }
-        let missing_ids: Vec<String> = missing.iter().map(|&(_, id)| id.to_string()).collect();
-        let missing: Vec<u32> = missing.into_iter().map(|(k, _)| k).collect();
+        let mut distinct = self.lookup_many(&distinct_ids);
+        if !create_missing_nodes {
+            for (index, (item, pair)) in items.iter().zip(&ends).enumerate() {
+                for (field, id, k) in [
+                    ("source", &item.source, pair[0]),
+                    ("target", &item.target, pair[1]),
+                ] {
+                    if distinct[k as usize].is_none() {
+                        return Err(batch_error("edges", index, self.node_not_found(field, id)));
+                    }
+                }
+            }
+        }
+        if let Some(e) = invalid {
+            return Err(e);
+        }
+        let missing: Vec<u32> = (0..distinct.len() as u32)
+            .filter(|&k| distinct[k as usize].is_none())
+            .collect();
+        let missing_ids: Vec<String> = missing
+            .iter()
+            .map(|&k| distinct_ids[k as usize].to_string())
+            .collect();
+        drop(distinct_ids);
         drop(number);
         self.reserve(missing.len(), items.len());
         for (&k, id) in missing.iter().zip(&missing_ids) {
@@ -828,6 +836,43 @@ impl Network {
         Ok(())
     }
 
+    /// The node of each of `ids`, as [`Network::index_of`] finds it, looked up
+    /// in stages [`LOOKUP_STAGE`] ids apart so that the cache misses of many
+    /// lookups overlap: the table's control bytes fetched; then its slot for
+    /// the id found and fetched; then the node record the slot names fetched;
+    /// then the id in the record compared (a full lookup when it differs).
+    fn lookup_many(&self, ids: &[&str]) -> Vec<Option<NodeIndex>> {
+        let n = ids.len();
+        let hashes: Vec<u64> = ids.iter().map(|id| self.node_index.hash(id)).collect();
+        let mut slots: Vec<Option<usize>> = vec![None; n];
+        let mut records = NodePrefetcher::default();
+        let mut found = Vec::with_capacity(n);
+        let at = |i: usize, stage: usize| i.checked_sub(stage * LOOKUP_STAGE).filter(|&j| j < n);
+        for i in 0..n + 3 * LOOKUP_STAGE {
+            if i < n {
+                self.node_index.prefetch_lookup(hashes[i]);
+            }
+            if let Some(j) = at(i, 1) {
+                slots[j] = self.node_index.probe_slot(hashes[j]);
+            }
+            if let Some(ix) = at(i, 2)
+                .and_then(|j| slots[j])
+                .and_then(|s| self.node_index.slot_node(s))
+            {
+                records.anchor(&self.graph, ix);
+                records.prefetch(ix);
+            }
+            if let Some(j) = at(i, 3) {
+                // No slot: the id is certainly absent.
+                found.push(slots[j].and_then(|s| match self.node_index.slot_node(s) {
+                    Some(ix) if same_id(&self.graph[ix].id, ids[j]) => Some(ix),
+                    _ => self.node_index.get_hashed(&self.graph, ids[j], hashes[j]),
+                }));
+            }
+        }
+        found
+    }
+
     /// Inserts edges whose endpoints and content are already validated, as
     /// edges of a batch (see [`Network::insert_batch_edge`]), and empties
     /// `batch`. Touches the endpoint records a few edges ahead so that their
@@ -869,6 +914,9 @@ impl Network {
         self.graph.node_indices()
     }
 }
+
+/// How many ids apart the stages of [`Network::lookup_many`] run.
+const LOOKUP_STAGE: usize = 8;
 
 /// A run of edges begun by [`Network::begin_edge_run`]: kept or undone as one.
 #[cfg(feature = "interchange")]
