@@ -1938,3 +1938,29 @@ fn a_csv_edge_list_is_built_and_merged_as_read() {
     assert_eq!((short.edge_count(), short.version()), (0, version));
     assert!(held.version() > before);
 }
+
+/// The guess that sizes a new network's edges before a CSV edge list is read
+/// is its lines less the header: never more than the text holds, nor the
+/// import's edge limit; its nodes are not guessed (an edge list names them
+/// any number of times), so nothing is reserved for them.
+#[test]
+fn csv_estimates_stay_within_the_text_and_the_limits() {
+    use crate::interchange::import::csv::estimated_edges;
+    assert_eq!(estimated_edges("source,target\na,b\nb,c\n"), 2);
+    assert_eq!(estimated_edges(""), 0);
+    assert_eq!(estimated_edges("source,target"), 0);
+    let newlines = "\n".repeat(10_000);
+    assert_eq!(estimated_edges(&newlines), 9_999);
+    let tight = Limits {
+        max_import_edges: 100,
+        ..Limits::default()
+    };
+    assert_eq!(
+        super::estimated_edges(Format::EdgeListCsv, &newlines, &tight),
+        100
+    );
+    assert_eq!(
+        super::estimated_nodes(Format::EdgeListCsv, &newlines, &tight),
+        0
+    );
+}

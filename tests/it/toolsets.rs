@@ -76,12 +76,16 @@ async fn a_session_starts_small_turns_on_work_and_claims_a_task() {
     // Listing alone changes nothing and sends nothing.
     let listed = call(&client, "network_toolsets", json!({})).await;
     assert_eq!(listed["changed"], false);
-    let work = listed["toolsets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "work")
-        .expect("the work toolset is listed");
+    let toolset = |name: &str| -> Value {
+        listed["toolsets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("the {name} toolset is listed"))
+    };
+    let work = toolset("work");
     assert_eq!(work["on"], false);
     assert!(
         work["tools"]
@@ -96,12 +100,7 @@ async fn a_session_starts_small_turns_on_work_and_claims_a_task() {
         "{work}"
     );
     // A toolset that is off still names the tools of it a session starts with.
-    let core = listed["toolsets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "core")
-        .expect("the core toolset is listed");
+    let core = toolset("core");
     assert_eq!(core["on"], false);
     let core_listed = core["listed_tools"].as_array().unwrap();
     assert!(core_listed.contains(&json!("network_create")), "{core}");

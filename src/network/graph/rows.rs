@@ -526,6 +526,14 @@ mod tests {
 
     use crate::network::{EdgeSpec, Network, RelationFilter};
 
+    /// A step of a linear congruential generator: reproducible, no dependency.
+    fn next_random(state: &mut u64) -> usize {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*state >> 33) as usize
+    }
+
     /// Every row of `net`'s kept rows equals the row of a copy built from
     /// scratch, in both directions, and so do the rows seen through `filter`
     /// (its relation columns).
@@ -582,11 +590,7 @@ mod tests {
         let mut packed = 0;
         let mut last_slots = net.rows(Outgoing).slots();
         for step in 0..30_000u64 {
-            // SplitMix-like steps: reproducible, no dependency.
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let r = (state >> 33) as usize;
+            let r = next_random(&mut state);
             if !r.is_multiple_of(3) || present.is_empty() {
                 let (a, b) = (r % n, (r / n) % n);
                 let mut spec =
@@ -630,10 +634,7 @@ mod tests {
             let mut present = Vec::new();
             let mut state = n as u64;
             for _ in 0..steps {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let r = (state >> 33) as usize;
+                let r = next_random(&mut state);
                 if !r.is_multiple_of(4) || present.is_empty() {
                     let (a, b) = (format!("n{}", r % n), format!("n{}", (r / n) % n));
                     present.push(net.add_edge(&a, &b, (r % 9) as f64 - 2.0).unwrap());
