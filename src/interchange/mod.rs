@@ -380,6 +380,7 @@ pub(crate) fn estimated_edges(format: Format, content: &str, limits: &Limits) ->
     let most = limits.max_import_edges.min(limits.max_edges);
     let guess = match format {
         Format::EdgeListCsv => import::csv::estimated_edges(content),
+        Format::MemoryJsonl => import::memory::estimated_edges(content),
         _ => import::node_link::estimated_edges(content),
     };
     guess.min(most)
@@ -398,15 +399,19 @@ pub(crate) fn estimated_nodes(format: Format, content: &str, limits: &Limits) ->
         // An edge list names its nodes only as endpoints, each any number of
         // times: no count to size by, so the network grows as it needs.
         Format::EdgeListCsv => 0,
+        Format::MemoryJsonl => import::memory::estimated_nodes(content),
         _ => import::node_link::estimated_nodes(content),
     };
     guess.min(most)
 }
 
-/// Whether [`build_streamed`] reads this format as it goes (node-link JSON and
-/// CSV edge lists).
+/// Whether [`build_streamed`] reads this format as it goes (node-link JSON,
+/// CSV edge lists and the memory server's JSONL).
 pub(crate) fn builds_as_read(format: Format) -> bool {
-    matches!(format, Format::NodeLinkJson | Format::EdgeListCsv)
+    matches!(
+        format,
+        Format::NodeLinkJson | Format::EdgeListCsv | Format::MemoryJsonl
+    )
 }
 
 /// Reads a document of a format that [`builds_as_read`] into `sink`, item by
@@ -419,6 +424,7 @@ fn stream_items(
 ) -> Result<Option<String>> {
     match format {
         Format::EdgeListCsv => import::csv::stream(content, meter, sink).map(|()| None),
+        Format::MemoryJsonl => import::memory::stream(content, meter, sink).map(|()| None),
         _ => import::node_link::stream(content, meter, sink),
     }
 }

@@ -1441,12 +1441,74 @@ const CSV_CASES: [&str; 9] = [
     "source,target,\"bad key\u{1}\"\na,b,1\n",
 ];
 
+/// Memory server JSONL for the streamed readers: entities first (as the
+/// server writes them), relations before and between entities, an entity
+/// written with escapes, repeated names, unlisted ends, skipped lines, faults.
+const MEMORY_CASES: [&str; 10] = [
+    concat!(
+        r#"{"type":"entity","name":"Ada","entityType":"person","observations":["wrote"]}"#,
+        "\n",
+        r#"{"type":"entity","name":"Engine","entityType":"machine","observations":[]}"#,
+        "\n\n",
+        r#"{"type":"relation","from":"Ada","to":"Engine","relationType":"described"}"#,
+        "\r\n",
+        r#"{"type":"relation","from":"Engine","to":"Loom","relationType":"inspired_by"}"#,
+        "\n",
+    ),
+    // A relation before the entities it names: they keep their attributes.
+    concat!(
+        r#"{"type":"relation","from":"a","to":"b","relationType":"r"}"#,
+        "\n",
+        r#"{"type":"entity","name":"b","entityType":"listed"}"#,
+        "\n",
+        r#"{"type":"relation","from":"b","to":"c"}"#,
+        "\n",
+        r#"{"type":"entity","name":"a","observations":["x"]}"#,
+        "\n",
+        r#"{"type":"relation","from":"c","to":"a","relationType":"back"}"#,
+    ),
+    // The type written with escapes, after a relation that names the entity.
+    concat!(
+        r#"{"type":"relation","from":"x","to":"y"}"#,
+        "\n",
+        r#"{"type":"\u0065ntity","name":"y","entityType":"escaped"}"#,
+        "\n",
+        r#"{"type":"relation","from":"y","to":"x"}"#,
+    ),
+    concat!(
+        "\u{FEFF}",
+        r#"{"type":"entity","name":"a","entityType":"one"}"#,
+        "\n",
+        r#"{"type":"entity","name":"a","entityType":"two"}"#,
+        "\n",
+        r#"{"type":"memory","name":"skipped"}"#,
+        "\n",
+        r#"{"type":"relation","from":"a","to":"a","relationType":"self"}"#,
+    ),
+    "",
+    // Faults: each both ways, the same error.
+    concat!(
+        r#"{"type":"entity","name":"a"}"#,
+        "\n",
+        r#"{"type":"relation","from":"a","to":""}"#,
+    ),
+    concat!(
+        r#"{"type":"relation","from":"a","to":"b"}"#,
+        "\n",
+        r#"{"type":"relation","from":"a""#,
+    ),
+    r#"{"type":"entity","entityType":"nameless"}"#,
+    r#"{"type":"relation","from":"a","to":"b","relationType":7}"#,
+    "[1, 2]",
+];
+
 /// Every document of the streamed readers' cases, with its format.
 fn streamed_cases() -> Vec<(Format, &'static str)> {
     NODE_LINK_CASES
         .iter()
         .map(|&d| (Format::NodeLinkJson, d))
         .chain(CSV_CASES.iter().map(|&d| (Format::EdgeListCsv, d)))
+        .chain(MEMORY_CASES.iter().map(|&d| (Format::MemoryJsonl, d)))
         .collect()
 }
 
@@ -1963,4 +2025,57 @@ fn csv_estimates_stay_within_the_text_and_the_limits() {
         super::estimated_nodes(Format::EdgeListCsv, &newlines, &tight),
         0
     );
+}
+
+/// A memory graph larger than a chunk, built as read, equals it parsed whole
+/// and applied, whether its entities come first (each relation stored as
+/// read), after thousands of relations that name them, or written with
+/// escapes: an entity named by an earlier relation keeps its attributes.
+#[test]
+fn a_memory_graph_is_built_as_read_wherever_its_entities_are() {
+    let relations = |from: usize, count: usize| -> String {
+        (from..from + count)
+            .map(|i| {
+                format!(
+                    "{{\"type\":\"relation\",\"from\":\"n{}\",\"to\":\"n{}\",\"relationType\":\"r{}\"}}\n",
+                    i % 700,
+                    (i * 7 + 3) % 700,
+                    i % 3
+                )
+            })
+            .collect()
+    };
+    let entities = |from: usize, count: usize, escaped: bool| -> String {
+        let kind = if escaped { "\\u0065ntity" } else { "entity" };
+        (from..from + count)
+            .map(|i| {
+                format!("{{\"type\":\"{kind}\",\"name\":\"n{i}\",\"entityType\":\"t{i}\",\"observations\":[\"o{i}\"]}}\n")
+            })
+            .collect()
+    };
+    let documents = [
+        entities(0, 700, false) + &relations(0, 9000),
+        relations(0, 9000) + &entities(0, 700, false) + &relations(9000, 100),
+        entities(0, 300, false) + &relations(0, 9000) + &entities(300, 400, true),
+    ];
+    let limits = Limits::default();
+    for document in &documents {
+        let mut built = Network::new();
+        let as_read =
+            build_streamed(Format::MemoryJsonl, document, &limits, None, &mut built).unwrap();
+        let mut applied = Network::new();
+        let graph = parse_reading(Format::MemoryJsonl, document, &limits, None).unwrap();
+        let outcome = apply(&mut applied, graph).unwrap();
+        assert_eq!(as_read.outcome, outcome);
+        assert_eq!(outcome.nodes_existing, 0, "every entity named once");
+        assert_eq!(nodes_of(&built), nodes_of(&applied));
+        assert_eq!(edges_of(&built), edges_of(&applied));
+        assert_eq!(built.node_count(), 700);
+    }
+    use crate::interchange::import::memory::{estimated_edges, estimated_nodes};
+    assert_eq!(estimated_nodes(&documents[1]), 700);
+    assert_eq!(estimated_edges(&documents[1]), 9100);
+    let hostile = "\"relation\"\"entity\"".repeat(1000);
+    assert!(estimated_edges(&hostile) <= hostile.len() / 16);
+    assert!(estimated_nodes(&hostile) <= hostile.len() / 16);
 }

@@ -11,12 +11,19 @@
 //! attributes are flat scalars. A relation is an edge `from → to` with the
 //! attribute `relation` = `relationType`. Lines of any other `type` are skipped,
 //! as the memory server skips them. O(size of the document).
+//!
+//! The document is read line by line into an [`ItemSink`], so a new network
+//! takes each item as it is read. A relation is stored at once when no later
+//! line can be an entity (the memory server writes its entities first), and
+//! waits for the last one otherwise, so that an endpoint is made plain only
+//! when no entity of the document names it.
 
 use serde_json::{Map, Value};
 
 use super::plans::{self, RELATION};
 use crate::error::Result;
 use crate::interchange::meter::Meter;
+use crate::interchange::stream::{Collect, ItemSink};
 use crate::interchange::{Format, ImportedGraph};
 use crate::network::{EdgeSpec, NodeSpec};
 
@@ -24,9 +31,67 @@ const FORMAT: Format = Format::MemoryJsonl;
 
 /// Parses a memory server JSONL document. O(size of the document).
 pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
-    let mut graph = ImportedGraph::default();
+    let mut collect = Collect::default();
+    stream(content, meter, &mut collect)?;
+    Ok(collect.into())
+}
+
+/// The shortest a line can be that adds an item: `{"type":"entity","name":""}`
+/// less what a fault would leave out, and its line end.
+const SHORTEST_LINE_BYTES: usize = 16;
+
+/// The lines `content` has room for items on: a bound no hostile text can
+/// raise past its own size.
+fn line_room(content: &str) -> usize {
+    (memchr::memchr_iter(b'\n', content.as_bytes()).count() + 1)
+        .min(content.len() / SHORTEST_LINE_BYTES)
+}
+
+/// About how many relations `content` gives: the `"relation"` strings it
+/// holds (a value that reads "relation" only makes the guess high), never
+/// more than it has lines for. One SIMD pass over the text.
+pub(crate) fn estimated_edges(content: &str) -> usize {
+    memchr::memmem::find_iter(content.as_bytes(), "\"relation\"")
+        .count()
+        .min(line_room(content))
+}
+
+/// About how many entities `content` lists, as [`estimated_edges`] counts
+/// relations.
+pub(crate) fn estimated_nodes(content: &str) -> usize {
+    memchr::memmem::find_iter(content.as_bytes(), "\"entity\"")
+        .count()
+        .min(line_room(content))
+}
+
+/// The byte offset past which no line can be an entity: the end of the last
+/// line holding the text `"entity"` or an escape `\u` (the only way to write
+/// `entity` without that text); `None` when no line can be. One SIMD pass
+/// from the end.
+fn entities_end(content: &str) -> Option<usize> {
+    let bytes = content.as_bytes();
+    let last = [&b"\"entity\""[..], &b"\\u"[..]]
+        .into_iter()
+        .filter_map(|needle| memchr::memmem::rfind(bytes, needle))
+        .max();
+    last.map(|at| memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |end| at + end))
+}
+
+/// Reads a memory server JSONL document into `sink`, line by line; every
+/// node is given before a relation past the last line that can be an entity
+/// (see [`entities_end`]). O(size of the document).
+pub(crate) fn stream(content: &str, meter: &mut Meter, sink: &mut dyn ItemSink) -> Result<()> {
+    let entities_end = entities_end(content);
+    let (mut nodes, mut edges) = (0usize, 0usize);
+    let mut nodes_done = false;
     for (line, text) in plans::lines(content) {
         crate::budget::charge(1);
+        // `text` lies within `content` (a BOM stripped at most).
+        let offset = text.as_ptr() as usize - content.as_ptr() as usize;
+        if !nodes_done && entities_end.is_none_or(|end| offset > end) {
+            sink.nodes_done()?;
+            nodes_done = true;
+        }
         let Value::Object(mut object) = plans::json(FORMAT, text, line)? else {
             return Err(plans::field_error(
                 FORMAT,
@@ -82,11 +147,13 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
                 meter.node(&name, &attributes, data.as_ref(), || {
                     format!("at line {line}")
                 })?;
-                graph.nodes.push(NodeSpec {
+                let node = NodeSpec {
                     id: name,
                     data,
                     attributes,
-                });
+                };
+                sink.node(node, nodes)?;
+                nodes += 1;
             }
             Some("relation") => {
                 let source = text_field(&mut object, "from")?;
@@ -106,15 +173,17 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
                     }
                 }
                 meter.edge(&source, &target, &attributes, || format!("at line {line}"))?;
-                graph.edges.push(EdgeSpec {
+                let edge = EdgeSpec {
                     source,
                     target,
                     weight: crate::network::DEFAULT_WEIGHT,
                     attributes,
-                });
+                };
+                sink.edge(edge, edges)?;
+                edges += 1;
             }
             _ => {}
         }
     }
-    Ok(graph)
+    sink.nodes_done()
 }
