@@ -73,14 +73,18 @@ fn delta(net: &Network, out: &Rows) -> f64 {
     {
         return delta;
     }
-    let step = (graph.node_count() / WEIGHT_SAMPLE).max(1);
+    // Every `step`-th node index, read from the rows alone (a vacant index has
+    // an empty row): stepping through `node_indices()` would read every node
+    // record on the way, 300 µs at 64,000 nodes against a few for the sample.
+    let bound = graph.node_bound();
+    let step = (bound / WEIGHT_SAMPLE).max(1);
     let (mut total, mut sampled) = (0.0f64, 0usize);
-    for u in graph.node_indices().step_by(step) {
-        let (_, weights) = out.weighted(u);
+    for u in (0..bound).step_by(step) {
+        let (_, weights) = out.weighted(NodeIndex::new(u));
         total += weights.iter().sum::<f64>();
         sampled += weights.len();
     }
-    charge((graph.node_count() / step) as u64 + sampled as u64 / 8);
+    charge((bound / step) as u64 + sampled as u64 / 8);
     let delta = total / sampled.max(1) as f64 / DELTA_PER_MEAN;
     MEASURED.set(Some((state, delta)));
     delta
