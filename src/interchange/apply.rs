@@ -1,7 +1,7 @@
 //! Adding an [`ImportedGraph`] to a network, all or nothing.
 
 use crate::error::{Error, Result};
-use crate::interchange::ImportedGraph;
+use crate::interchange::{Format, ImportedGraph, invalid};
 use crate::network::{AddNodeOutcome, EdgeSpec, MissingNodes, Network, NodeSpec, validate};
 
 /// What [`apply`] did.
@@ -32,6 +32,27 @@ pub(crate) fn check_edge(edge: &EdgeSpec) -> Result<()> {
     validate::id("target", &edge.target)?;
     validate::weight(edge.weight)?;
     validate::attributes("attributes", &edge.attributes)
+}
+
+/// [`check_node`] by a reader that knows where its document gives the node:
+/// a fault is the document's, named at `location` (a line, a row), which
+/// says more than the node's place among the nodes read.
+pub(crate) fn check_node_at(
+    format: Format,
+    node: &NodeSpec,
+    location: impl FnOnce() -> String,
+) -> Result<()> {
+    check_node(node).map_err(|e| invalid(format, Some(location()), e.to_string()))
+}
+
+/// [`check_edge`] by a reader that knows where its document gives the edge,
+/// as [`check_node_at`].
+pub(crate) fn check_edge_at(
+    format: Format,
+    edge: &EdgeSpec,
+    location: impl FnOnce() -> String,
+) -> Result<()> {
+    check_edge(edge).map_err(|e| invalid(format, Some(location()), e.to_string()))
 }
 
 /// An item's fault, named by its array and place.

@@ -2079,3 +2079,54 @@ fn a_memory_graph_is_built_as_read_wherever_its_entities_are() {
     assert!(estimated_edges(&hostile) <= hostile.len() / 16);
     assert!(estimated_nodes(&hostile) <= hostile.len() / 16);
 }
+
+/// A node or edge that a line-based document gives wrong (an empty id, a bad
+/// attribute key) is refused at its line or row, where the document can be
+/// fixed, not by its place among the items read; the same whether the
+/// document is parsed whole or built as it is read.
+#[test]
+fn an_item_fault_in_a_line_based_document_names_its_line() {
+    let cases = [
+        (Format::EdgeListCsv, "source,target\na,b\nc,\n", "row 3"),
+        (
+            Format::EdgeListCsv,
+            "source,target,\"bad\u{1}key\"\na,b,1\n",
+            "row 2",
+        ),
+        (
+            Format::MemoryJsonl,
+            "{\"type\":\"entity\",\"name\":\"a\"}\n\n{\"type\":\"relation\",\"from\":\"a\",\"to\":\"\"}\n",
+            "line 3",
+        ),
+        (
+            Format::MemoryJsonl,
+            "{\"type\":\"relation\",\"from\":\"a\",\"to\":\"b\"}\n{\"type\":\"entity\",\"name\":\"\"}\n",
+            "line 2",
+        ),
+        (
+            Format::BeadsJsonl,
+            "{\"id\":\"a\"}\n{\"id\":\"\",\"dependencies\":[{\"depends_on_id\":\"a\"}]}\n",
+            "line 2, field \"id\"",
+        ),
+        (
+            Format::BeadsJsonl,
+            "{\"id\":\"a\",\"dependencies\":[{\"depends_on_id\":\"a\"},{\"depends_on_id\":\"\"}]}\n",
+            "line 1, field \"dependencies[1]\"",
+        ),
+    ];
+    let limits = Limits::default();
+    for (format, document, location) in cases {
+        let parsed = parse(format, document).unwrap_err();
+        assert_eq!(parsed.code(), "invalid_import", "{format:?}: {parsed}");
+        assert!(
+            parsed.to_string().contains(&format!("at {location}:")),
+            "{format:?}: {parsed}"
+        );
+        if builds_as_read(format) {
+            let built = build_streamed(format, document, &limits, None, &mut Network::new())
+                .err()
+                .expect("refused as read");
+            assert_eq!(built.to_string(), parsed.to_string());
+        }
+    }
+}

@@ -37,8 +37,9 @@ use serde_json::{Map, Value};
 
 use super::plans::{self, PARENT, RELATION};
 use crate::error::Result;
+use crate::interchange::apply::{check_edge_at, check_node_at};
 use crate::interchange::meter::Meter;
-use crate::interchange::{Format, ImportedGraph};
+use crate::interchange::{Format, ImportedGraph, invalid};
 use crate::network::{DEFAULT_WEIGHT, EdgeSpec, NodeSpec};
 
 const FORMAT: Format = Format::BeadsJsonl;
@@ -133,6 +134,9 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
                 ));
             }
         };
+        // Checked before its dependencies, which start at it.
+        crate::network::validate::id("id", &id)
+            .map_err(|e| invalid(FORMAT, Some(at("id")), e.to_string()))?;
         let mut attributes = Map::new();
         for field in ATTRIBUTES {
             plans::take_scalar(&mut object, field, field, &mut attributes);
@@ -234,12 +238,14 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
                     _ => dropped_fields += 1,
                 }
             }
-            edges.push(EdgeSpec {
+            let edge = EdgeSpec {
                 source,
                 target,
                 weight: DEFAULT_WEIGHT,
                 attributes: edge_attributes,
-            });
+            };
+            check_edge_at(FORMAT, &edge, || at(&format!("dependencies[{i}]")))?;
+            edges.push(edge);
         }
         for field in DERIVED {
             object.shift_remove(field);
@@ -253,11 +259,13 @@ pub(crate) fn parse(content: &str, max_edges: usize, meter: &mut Meter) -> Resul
                 format!("at line {line}")
             })?;
         }
-        graph.nodes.push(NodeSpec {
+        let node = NodeSpec {
             id,
             data,
             attributes,
-        });
+        };
+        check_node_at(FORMAT, &node, || format!("line {line}"))?;
+        graph.nodes.push(node);
         graph.edges.extend(edges);
     }
     if skipped > 0 {

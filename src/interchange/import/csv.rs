@@ -12,6 +12,7 @@
 use serde_json::Map;
 
 use crate::error::Result;
+use crate::interchange::apply::check_edge_at;
 use crate::interchange::meter::Meter;
 use crate::interchange::stream::{Collect, ItemSink};
 use crate::interchange::{Format, ImportedGraph, invalid, values};
@@ -124,6 +125,7 @@ pub(crate) fn stream(content: &str, meter: &mut Meter, sink: &mut dyn ItemSink) 
             weight,
             attributes: map,
         };
+        check_edge_at(FORMAT, &edge, || format!("row {row}"))?;
         sink.edge(edge, index)?;
     }
     Ok(())

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use super::plans::{self, RELATION};
 use crate::error::Result;
+use crate::interchange::apply::{check_edge_at, check_node_at};
 use crate::interchange::meter::Meter;
 use crate::interchange::stream::{Collect, ItemSink};
 use crate::interchange::{Format, ImportedGraph};
@@ -152,6 +153,7 @@ pub(crate) fn stream(content: &str, meter: &mut Meter, sink: &mut dyn ItemSink) 
                     data,
                     attributes,
                 };
+                check_node_at(FORMAT, &node, || format!("line {line}"))?;
                 sink.node(node, nodes)?;
                 nodes += 1;
             }
@@ -179,6 +181,7 @@ pub(crate) fn stream(content: &str, meter: &mut Meter, sink: &mut dyn ItemSink) 
                     weight: crate::network::DEFAULT_WEIGHT,
                     attributes,
                 };
+                check_edge_at(FORMAT, &edge, || format!("line {line}"))?;
                 sink.edge(edge, edges)?;
                 edges += 1;
             }
