@@ -37,8 +37,9 @@ pub(crate) fn parse(content: &str, meter: &mut Meter) -> Result<ImportedGraph> {
     Ok(collect.into())
 }
 
-/// The shortest a line can be that adds an item: `{"type":"entity","name":""}`
-/// less what a fault would leave out, and its line end.
+/// Fewer bytes than any line that adds an item takes (the shortest,
+/// `{"type":"entity","name":"a"}` and its line end, takes 29), so the room
+/// counted for a text is never less than the items it holds.
 const SHORTEST_LINE_BYTES: usize = 16;
 
 /// The lines `content` has room for items on: a bound no hostile text can
